@@ -1,0 +1,230 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func openActions(t *testing.T) (*Page, context.Context) {
+	t.Helper()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := p.Navigate(ctx, testSite.URL("/actions.html"), WaitLoad); err != nil {
+		t.Fatalf("Navigate: %v", err)
+	}
+	return p, ctx
+}
+
+// evalString evaluates expr and returns its value as a Go string.
+func evalString(t *testing.T, ctx context.Context, p *Page, expr string) string {
+	t.Helper()
+	got, err := p.Evaluate(ctx, expr, EvalOptions{AwaitPromise: true})
+	if err != nil {
+		t.Fatalf("Evaluate(%q): %v", expr, err)
+	}
+	var s string
+	if json.Unmarshal([]byte(got), &s) != nil {
+		return got
+	}
+	return s
+}
+
+func wantCode(t *testing.T, err error, want Code) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error = %v (%T), want *Error with code %v", err, err, want)
+	}
+	if e.Code != want {
+		t.Fatalf("code = %v (%v), want %v", e.Code, err, want)
+	}
+	if e.Hint == "" {
+		t.Errorf("error %q has no hint", err)
+	}
+}
+
+func TestClick(t *testing.T) {
+	t.Parallel()
+	p, ctx := openActions(t)
+	if err := p.Click(ctx, Target{Selector: "#inc"}, ClickOptions{}); err != nil {
+		t.Fatalf("Click: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "1" {
+		t.Errorf("count = %q, want 1", got)
+	}
+	if err := p.Click(ctx, Target{Selector: "#dbl"}, ClickOptions{ClickCount: 2}); err != nil {
+		t.Fatalf("double click: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "double" {
+		t.Errorf("after double click count = %q", got)
+	}
+	if err := p.Click(ctx, Target{Selector: "#ctx"}, ClickOptions{Button: "right"}); err != nil {
+		t.Fatalf("right click: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "right" {
+		t.Errorf("after right click count = %q", got)
+	}
+	// Below the fold: scrolled into view first.
+	if err := p.Click(ctx, Target{Selector: "#bottom"}, ClickOptions{}); err != nil {
+		t.Fatalf("click bottom: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "bottom" {
+		t.Errorf("after bottom click count = %q", got)
+	}
+	// Inside an open shadow root.
+	if err := p.Click(ctx, Target{Selector: "#inner"}, ClickOptions{}); err != nil {
+		t.Fatalf("click shadow: %v", err)
+	}
+	if got := evalString(t, ctx, p, "host.shadowRoot.getElementById('st').textContent"); got != "clicked" {
+		t.Errorf("shadow status = %q", got)
+	}
+}
+
+func TestClickFailures(t *testing.T) {
+	t.Parallel()
+	p, ctx := openActions(t)
+	start := time.Now()
+	wantCode(t, p.Click(ctx, Target{Selector: "#disabled"}, ClickOptions{}), CodeDisabled)
+	wantCode(t, p.Click(ctx, Target{Selector: "#aria-disabled"}, ClickOptions{}), CodeDisabled)
+	err := p.Click(ctx, Target{Selector: "#covered"}, ClickOptions{})
+	wantCode(t, err, CodeObscured)
+	if !strings.Contains(err.Error(), "Cookie banner") {
+		t.Errorf("obscured error %q does not name the cover", err)
+	}
+	wantCode(t, p.Click(ctx, Target{Selector: "#nope"}, ClickOptions{}), CodeNotFound)
+	var ae *ArgError
+	if err := p.Click(ctx, Target{Selector: "##bad"}, ClickOptions{}); !errors.As(err, &ae) {
+		t.Errorf("invalid selector: got %v, want *ArgError", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "0" {
+		t.Errorf("a refused click changed the page: count = %q", got)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("failures took %v", d)
+	}
+}
+
+func TestTypeFillKeys(t *testing.T) {
+	t.Parallel()
+	p, ctx := openActions(t)
+	if err := p.Type(ctx, Target{Selector: "#name"}, "Zoë 1!", true, false); err != nil {
+		t.Fatalf("Type: %v", err)
+	}
+	if got := evalString(t, ctx, p, "name.value"); got != "Zoë 1!" {
+		t.Errorf("typed value = %q", got)
+	}
+	got, err := p.Fill(ctx, Target{Selector: "#name"}, "Alice")
+	if err != nil || got != "Alice" {
+		t.Fatalf("Fill = %q, %v", got, err)
+	}
+	if ev := evalString(t, ctx, p, "document.getElementById('events').textContent"); !strings.Contains(ev, "input") || !strings.Contains(ev, "change") {
+		t.Errorf("fill fired %q, want input and change", ev)
+	}
+	if got, err := p.Fill(ctx, Target{Selector: "#date"}, "2024-05-06"); err != nil || got != "2024-05-06" {
+		t.Errorf("Fill date = %q, %v", got, err)
+	}
+	if got, err := p.Fill(ctx, Target{Selector: "#editor"}, "new text"); err != nil || got != "new text" {
+		t.Errorf("Fill contenteditable = %q, %v", got, err)
+	}
+	_, err = p.Fill(ctx, Target{Selector: "#ro"}, "x")
+	wantCode(t, err, CodeDisabled)
+	if err := p.Type(ctx, Target{Selector: "#name"}, " Smith", false, true); err != nil {
+		t.Fatalf("Type submit: %v", err)
+	}
+	if got := evalString(t, ctx, p, "submitted.textContent"); got != "submitted Alice Smith" {
+		t.Errorf("submitted = %q", got)
+	}
+	for _, k := range []string{"a", "Shift+Tab", "ArrowLeft", "Control+A", "Enter"} {
+		if err := p.PressKey(ctx, k, Target{Selector: "#keys"}); err != nil {
+			t.Fatalf("PressKey(%q): %v", k, err)
+		}
+	}
+	want := "a/KeyA/ Shift/ShiftLeft/S Tab/Tab/S "
+	if got := evalString(t, ctx, p, "keylog.textContent"); !strings.HasPrefix(got, want) ||
+		!strings.Contains(got, "ArrowLeft/ArrowLeft/") || !strings.Contains(got, "a/KeyA/C") || !strings.Contains(got, "Enter/Enter/") {
+		t.Errorf("key log = %q", got)
+	}
+	var ae *ArgError
+	if err := p.PressKey(ctx, "Hyper+Q", Target{}); !errors.As(err, &ae) {
+		t.Errorf("bad key: got %v, want *ArgError", err)
+	}
+}
+
+func TestSelectUploadHoverScroll(t *testing.T) {
+	t.Parallel()
+	p, ctx := openActions(t)
+	sel, err := p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Blue"})
+	if err != nil || len(sel) != 1 || sel[0] != "b" {
+		t.Fatalf("SelectOption = %v, %v", sel, err)
+	}
+	_, err = p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Purple"})
+	wantCode(t, err, CodeNotFound)
+
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(f, []byte("hi"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.UploadFile(ctx, Target{Selector: "#file"}, []string{f}); err != nil {
+		t.Fatalf("UploadFile: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "a.txt" {
+		t.Errorf("uploaded = %q", got)
+	}
+	var ae *ArgError
+	if err := p.UploadFile(ctx, Target{Selector: "#file"}, []string{filepath.Join(dir, "missing")}); !errors.As(err, &ae) {
+		t.Errorf("missing file: got %v", err)
+	}
+	if err := p.Hover(ctx, Target{Selector: "#hoverme"}); err != nil {
+		t.Fatalf("Hover: %v", err)
+	}
+	if got := evalString(t, ctx, p, "hoverme.dataset.hovered"); got != "yes" {
+		t.Errorf("hovered = %q", got)
+	}
+	st, err := p.Scroll(ctx, "down", 500, Target{})
+	if err != nil || st.Y < 400 {
+		t.Fatalf("Scroll down = %+v, %v", st, err)
+	}
+	st, err = p.Scroll(ctx, "up", 5000, Target{})
+	if err != nil || st.Y != 0 {
+		t.Errorf("Scroll up = %+v, %v", st, err)
+	}
+}
+
+func TestDialogs(t *testing.T) {
+	t.Parallel()
+	p, ctx := openActions(t)
+	// The click returns although the alert blocks the page.
+	err := p.Click(ctx, Target{Selector: "#alert"}, ClickOptions{})
+	t.Logf("click alert: %v", err)
+	if d := p.Dialog(); d == nil || d.Message != "hello alert" {
+		t.Fatalf("Dialog() = %+v", d)
+	}
+	_, err = p.Evaluate(ctx, "1+1", EvalOptions{})
+	var de *DialogOpenError
+	if !errors.As(err, &de) {
+		t.Fatalf("evaluate with dialog open: %v", err)
+	}
+	if _, err := p.HandleDialog(ctx, true, ""); err != nil {
+		t.Fatalf("HandleDialog: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "after alert" {
+		t.Errorf("after alert count = %q", got)
+	}
+	err = p.Click(ctx, Target{Selector: "#prompt"}, ClickOptions{})
+	t.Logf("click prompt: %v", err)
+	if _, err := p.HandleDialog(ctx, true, "Bob"); err != nil {
+		t.Fatalf("HandleDialog prompt: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "prompt:Bob" {
+		t.Errorf("prompt result = %q", got)
+	}
+	_, err = p.HandleDialog(ctx, true, "")
+	wantCode(t, err, CodeNotFound)
+}

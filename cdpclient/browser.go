@@ -1,0 +1,253 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+)
+
+// Options say how to get a browser: attach to Endpoint if set, else launch one.
+type Options struct {
+	Launch LaunchOptions
+	// Endpoint is an existing browser's http://host:port or ws:// URL.
+	Endpoint string
+	// AllowRemote permits an Endpoint that is not on loopback.
+	AllowRemote bool
+	// Tracer, if set, sees every CDP message.
+	Tracer Tracer
+}
+
+// Browser is one connected browser: launched by us or attached to.
+type Browser struct {
+	m      *mux
+	root   *session
+	client *cdp.Client
+	proc   *process // nil when attached
+
+	mu       sync.Mutex
+	pages    map[target.ID]*Page
+	waiters  map[target.ID]chan *Page
+	contexts map[string]*BrowserContext // created by us, by browserContextId
+	def      *BrowserContext            // everything else
+}
+
+// ErrBrowserClosed is returned by calls on a browser whose connection is gone.
+var ErrBrowserClosed = errors.New("browser connection is closed")
+
+// Connect launches or attaches to a browser as opts say.
+func Connect(ctx context.Context, opts Options) (*Browser, error) {
+	var (
+		wsURL string
+		proc  *process
+		err   error
+	)
+	if opts.Endpoint != "" {
+		wsURL, err = resolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+	} else {
+		proc, err = launch(ctx, opts.Launch)
+		if proc != nil {
+			wsURL = proc.wsURL
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := dialMux(ctx, wsURL, opts.Tracer)
+	if err != nil {
+		if proc != nil {
+			proc.close()
+		}
+		return nil, err
+	}
+	b := &Browser{
+		m:        m,
+		proc:     proc,
+		pages:    make(map[target.ID]*Page),
+		waiters:  make(map[target.ID]chan *Page),
+		contexts: make(map[string]*BrowserContext),
+	}
+	b.def = newBrowserContext(b, "", false)
+	if b.root, err = m.open("", b.onEvent); err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.client = cdp.NewClient(b.root.conn)
+	if err := b.start(ctx); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// start turns on target discovery and attaches to every page, existing and new.
+func (b *Browser) start(ctx context.Context) error {
+	if err := b.client.Target.SetDiscoverTargets(ctx, target.NewSetDiscoverTargetsArgs(true)); err != nil {
+		return fmt.Errorf("Target.setDiscoverTargets: %w", err)
+	}
+	args := target.NewSetAutoAttachArgs(true, true).SetFlatten(true).SetFilter(pageFilter())
+	if err := b.client.Target.SetAutoAttach(ctx, args); err != nil {
+		return fmt.Errorf("Target.setAutoAttach: %w", err)
+	}
+	return nil
+}
+
+func pageFilter() target.Filter {
+	page, yes := "page", true
+	return target.Filter{{Type: &page}, {Exclude: &yes}}
+}
+
+// Launched reports whether this process started the browser (and so may close it).
+func (b *Browser) Launched() bool { return b.proc != nil }
+
+// Done is closed when the browser connection is gone.
+func (b *Browser) Done() <-chan struct{} { return b.m.Done() }
+
+// Alive reports whether the connection to the browser is still up.
+func (b *Browser) Alive() bool {
+	select {
+	case <-b.m.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// Close disconnects. A browser we launched is shut down, its process group ended
+// and its temporary profile removed; an attached browser is left running. Close
+// blocks until all of that is done.
+func (b *Browser) Close() {
+	if b.proc != nil && b.client != nil && b.Alive() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2e9)
+		_ = b.client.Browser.Close(ctx)
+		cancel()
+	}
+	_ = b.m.Close()
+	if b.proc != nil {
+		b.proc.close()
+	}
+}
+
+// Default returns the browser's default context: the user's own tabs when
+// attached, the launch tab otherwise.
+func (b *Browser) Default() *BrowserContext { return b.def }
+
+// NewContext creates an isolated browser context (own cookies, storage and pages).
+func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
+	r, err := b.client.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true))
+	if err != nil {
+		return nil, fmt.Errorf("Target.createBrowserContext: %w", err)
+	}
+	bc := newBrowserContext(b, string(r.BrowserContextID), true)
+	b.mu.Lock()
+	b.contexts[bc.id] = bc
+	b.mu.Unlock()
+	return bc, nil
+}
+
+func (b *Browser) contextFor(info target.Info) *BrowserContext {
+	if info.BrowserContextID != nil {
+		if bc := b.contexts[string(*info.BrowserContextID)]; bc != nil {
+			return bc
+		}
+	}
+	return b.def
+}
+
+// onEvent runs on the read goroutine for browser-level events.
+func (b *Browser) onEvent(method string, params json.RawMessage) {
+	switch method {
+	case "Target.attachedToTarget":
+		var ev target.AttachedToTargetReply
+		if err := json.Unmarshal(params, &ev); err != nil {
+			return
+		}
+		b.attach(&ev)
+	case "Target.detachedFromTarget":
+		var ev target.DetachedFromTargetReply
+		if err := json.Unmarshal(params, &ev); err != nil {
+			return
+		}
+		b.detach(string(ev.SessionID))
+	case "Target.targetInfoChanged":
+		var ev target.InfoChangedReply
+		if err := json.Unmarshal(params, &ev); err != nil {
+			return
+		}
+		b.mu.Lock()
+		p := b.pages[ev.TargetInfo.TargetID]
+		b.mu.Unlock()
+		if p != nil {
+			p.setInfo(ev.TargetInfo)
+		}
+	}
+}
+
+func (b *Browser) attach(ev *target.AttachedToTargetReply) {
+	info := ev.TargetInfo
+	if info.Type != "page" || info.Subtype != nil {
+		// Not a tab (e.g. a prerender): let it run and leave it alone.
+		go b.releaseForeign(string(ev.SessionID), ev.WaitingForDebugger)
+		return
+	}
+	b.mu.Lock()
+	bc := b.contextFor(info)
+	b.mu.Unlock()
+	p := newPage(bc, info)
+	s, err := b.m.open(string(ev.SessionID), p.onEvent)
+	if err != nil {
+		slog.Warn("attach page", "target", info.TargetID, "err", err)
+		return
+	}
+	p.setSession(s)
+	b.mu.Lock()
+	b.pages[info.TargetID] = p
+	b.mu.Unlock()
+	go p.init(ev.WaitingForDebugger, func() {
+		bc.add(p)
+		b.mu.Lock()
+		w := b.waiters[info.TargetID]
+		delete(b.waiters, info.TargetID)
+		b.mu.Unlock()
+		if w != nil {
+			w <- p
+		}
+	})
+}
+
+// releaseForeign resumes and detaches a target we do not manage.
+func (b *Browser) releaseForeign(sessionID string, waiting bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	defer cancel()
+	if waiting {
+		if s, err := b.m.open(sessionID, nil); err == nil {
+			_ = rpcc.Invoke(ctx, "Runtime.runIfWaitingForDebugger", nil, nil, s.conn)
+			_ = s.conn.Close()
+		}
+	}
+	_ = b.client.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(target.SessionID(sessionID)))
+}
+
+func (b *Browser) detach(sessionID string) {
+	b.mu.Lock()
+	var gone *Page
+	for id, p := range b.pages {
+		if p.s.id == sessionID {
+			gone = p
+			delete(b.pages, id)
+			break
+		}
+	}
+	b.mu.Unlock()
+	b.m.dropID(sessionID)
+	if gone != nil {
+		gone.markClosed()
+		gone.bc.remove(gone)
+	}
+}

@@ -1,0 +1,223 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/browser"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// BrowserContext is a set of pages sharing cookies and storage: the browser's
+// default context or an isolated one created for one client. Pages get short ids
+// (p1, p2, …) that are never reused within the context.
+type BrowserContext struct {
+	b   *Browser
+	id  string // browserContextId; "" for the default context
+	own bool   // created by us: disposed on Close
+
+	mu      sync.Mutex
+	pages   map[string]*Page
+	order   []*Page // in order of arrival
+	current *Page
+	nextID  int
+	seq     int // counts pages ever added, for "opened since" questions
+	added   chan struct{}
+}
+
+func newBrowserContext(b *Browser, id string, own bool) *BrowserContext {
+	return &BrowserContext{b: b, id: id, own: own, pages: make(map[string]*Page), added: make(chan struct{})}
+}
+
+// Browser returns the browser this context belongs to.
+func (bc *BrowserContext) Browser() *Browser { return bc.b }
+
+func (bc *BrowserContext) add(p *Page) {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	bc.nextID++
+	bc.seq++
+	p.ID = "p" + strconv.Itoa(bc.nextID)
+	p.seq = bc.seq
+	bc.pages[p.ID] = p
+	bc.order = append(bc.order, p)
+	if bc.current == nil {
+		bc.current = p
+	}
+	close(bc.added)
+	bc.added = make(chan struct{})
+}
+
+func (bc *BrowserContext) remove(p *Page) {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	if bc.pages[p.ID] != p {
+		return
+	}
+	delete(bc.pages, p.ID)
+	for i, q := range bc.order {
+		if q == p {
+			bc.order = append(bc.order[:i], bc.order[i+1:]...)
+			break
+		}
+	}
+	if bc.current == p {
+		bc.current = nil
+		if n := len(bc.order); n > 0 {
+			bc.current = bc.order[n-1]
+		}
+	}
+}
+
+// Pages lists the open pages in the order they arrived.
+func (bc *BrowserContext) Pages() []*Page {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	return append([]*Page(nil), bc.order...)
+}
+
+// PagesSince returns the pages that arrived after the page count was seq, and the
+// count now. Use Seq to take a mark.
+func (bc *BrowserContext) PagesSince(seq int) []*Page {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	var out []*Page
+	for _, p := range bc.order {
+		if p.seq > seq {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+// Seq is the number of pages that ever arrived in this context.
+func (bc *BrowserContext) Seq() int {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	return bc.seq
+}
+
+// Page returns the page with the given id, or the current page when id is empty.
+// With no page open at all, it opens a blank one.
+func (bc *BrowserContext) Page(ctx context.Context, id string) (*Page, error) {
+	bc.mu.Lock()
+	if id == "" {
+		p := bc.current
+		bc.mu.Unlock()
+		if p != nil {
+			return p, nil
+		}
+		return bc.NewPage(ctx)
+	}
+	p := bc.pages[id]
+	ids := make([]string, 0, len(bc.order))
+	for _, q := range bc.order {
+		ids = append(ids, q.ID)
+	}
+	bc.mu.Unlock()
+	if p == nil {
+		return nil, &UnknownPageError{ID: id, Open: ids}
+	}
+	return p, nil
+}
+
+// Current returns the current page, or nil when no page is open.
+func (bc *BrowserContext) Current() *Page {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	return bc.current
+}
+
+// SetCurrent makes p the page that tools use when they name none.
+func (bc *BrowserContext) SetCurrent(p *Page) {
+	bc.mu.Lock()
+	if bc.pages[p.ID] == p {
+		bc.current = p
+	}
+	bc.mu.Unlock()
+}
+
+// NewPage opens a blank tab in this context, makes it current and returns it
+// once it is ready for use.
+func (bc *BrowserContext) NewPage(ctx context.Context) (*Page, error) {
+	b := bc.b
+	args := target.NewCreateTargetArgs("about:blank")
+	if bc.id != "" {
+		args.SetBrowserContextID(browserContextID(bc.id))
+	}
+	r, err := b.client.Target.CreateTarget(ctx, args)
+	if err != nil {
+		return nil, fmt.Errorf("open page: %w", err)
+	}
+	p, err := b.waitForPage(ctx, r.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	bc.SetCurrent(p)
+	return p, nil
+}
+
+// waitForPage waits (up to ctx's deadline) until the target is attached and ready.
+func (b *Browser) waitForPage(ctx context.Context, id target.ID) (*Page, error) {
+	b.mu.Lock()
+	if p := b.pages[id]; p != nil && p.isReady() {
+		b.mu.Unlock()
+		return p, nil
+	}
+	w := make(chan *Page, 1)
+	b.waiters[id] = w
+	b.mu.Unlock()
+	// The page may have become ready between the check and registering.
+	b.mu.Lock()
+	if p := b.pages[id]; p != nil && p.isReady() {
+		delete(b.waiters, id)
+		b.mu.Unlock()
+		return p, nil
+	}
+	b.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	select {
+	case p := <-w:
+		return p, nil
+	case <-b.Done():
+		return nil, ErrBrowserClosed
+	case <-ctx.Done():
+		b.mu.Lock()
+		delete(b.waiters, id)
+		b.mu.Unlock()
+		return nil, fmt.Errorf("new page did not become ready: %w", ctx.Err())
+	}
+}
+
+// Close closes the context's pages; an isolated context is disposed of.
+func (bc *BrowserContext) Close(ctx context.Context) error {
+	if !bc.own {
+		return nil
+	}
+	b := bc.b
+	b.mu.Lock()
+	delete(b.contexts, bc.id)
+	b.mu.Unlock()
+	if !b.Alive() {
+		return nil
+	}
+	return b.client.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(browserContextID(bc.id)))
+}
+
+// UnknownPageError names a page id that is not open.
+type UnknownPageError struct {
+	ID   string
+	Open []string
+}
+
+func (e *UnknownPageError) Error() string {
+	return fmt.Sprintf("no page %q is open (open pages: %v)", e.ID, e.Open)
+}
+
+func browserContextID(id string) browser.ContextID { return browser.ContextID(id) }

@@ -1,0 +1,209 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/runtime"
+)
+
+// Target names an element: a ref from the page's latest snapshot, or a CSS
+// selector (which also matches inside open shadow roots). Ref wins when both are set.
+type Target struct {
+	Ref      string
+	Selector string
+}
+
+// IsZero reports whether the target names nothing.
+func (t Target) IsZero() bool { return t.Ref == "" && t.Selector == "" }
+
+func (t Target) String() string {
+	if t.Ref != "" {
+		return "ref " + t.Ref
+	}
+	return "selector " + strconv.Quote(t.Selector)
+}
+
+// Element is a handle to one DOM element of a page or one of its frames, valid for
+// the duration of one operation.
+type Element struct {
+	p       *Page
+	c       *cdp.Client // the session that owns the node (page or out-of-process frame)
+	frame   *frameSession
+	object  runtime.RemoteObjectID
+	backend dom.BackendNodeID
+	ref     string
+}
+
+// objectGroup names the remote objects an operation creates, released afterwards.
+const objectGroup = "cdpmcp"
+
+// Resolve finds the element a target names. No match is an *Error with
+// CodeNotFound; a malformed selector is an *ArgError.
+func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
+	switch {
+	case t.Ref != "":
+		return p.resolveRef(ctx, t.Ref)
+	case t.Selector != "":
+		return p.resolveSelector(ctx, t.Selector)
+	}
+	return nil, argError("pass ref (from snapshot) or selector", "no target element given")
+}
+
+func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, error) {
+	r, err := p.evalFunc(ctx, p.c, jsFunc("query"), false, selector, true)
+	if err != nil {
+		return nil, err
+	}
+	if r.ExceptionDetails != nil {
+		msg := exceptionText(r.ExceptionDetails)
+		if strings.Contains(msg, "SyntaxError") || strings.Contains(msg, "not a valid selector") {
+			return nil, argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
+				"%q is not a valid CSS selector", selector)
+		}
+		return nil, &Error{Code: CodeJSError, Msg: "selector lookup failed: " + msg}
+	}
+	if r.Result.ObjectID == nil {
+		return nil, &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),
+			Hint: "take a snapshot and use a ref, or check the selector; the element may not exist yet (use waitFor)"}
+	}
+	d, err := p.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*r.Result.ObjectID))
+	if err != nil {
+		return nil, fmt.Errorf("describe node: %w", err)
+	}
+	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, backend: d.Node.BackendNodeID}, nil
+}
+
+// evalFunc calls fn(args...) in the main world of the page's main frame and keeps
+// the result as a remote object unless byValue.
+func (p *Page) evalFunc(ctx context.Context, c *cdp.Client, fn string, byValue bool, args ...any) (*runtime.EvaluateReply, error) {
+	var b strings.Builder
+	b.WriteString("(")
+	b.WriteString(fn)
+	b.WriteString(")(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		j, err := json.Marshal(a)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(j)
+	}
+	b.WriteString(")")
+	r, err := c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).
+		SetReturnByValue(byValue).SetObjectGroup(objectGroup).SetAwaitPromise(true))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	return r, nil
+}
+
+// call runs a page function with the element as this and decodes its JSON result
+// into out (when out is not nil).
+func (e *Element) call(ctx context.Context, fn string, out any, args ...any) error {
+	callArgs := make([]runtime.CallArgument, len(args))
+	for i, a := range args {
+		if o, ok := a.(runtime.RemoteObjectID); ok {
+			callArgs[i] = runtime.CallArgument{ObjectID: &o}
+			continue
+		}
+		j, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		callArgs[i] = runtime.CallArgument{Value: j}
+	}
+	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc(fn)).
+		SetObjectID(e.object).SetArguments(callArgs).SetReturnByValue(true).SetAwaitPromise(true))
+	if err != nil {
+		if isGoneErr(err) {
+			return e.gone()
+		}
+		return fmt.Errorf("%s: %w", fn, err)
+	}
+	if r.ExceptionDetails != nil {
+		return &Error{Code: CodeJSError, Msg: fn + ": " + exceptionText(r.ExceptionDetails)}
+	}
+	if out != nil && len(r.Result.Value) > 0 {
+		if err := json.Unmarshal(r.Result.Value, out); err != nil {
+			return fmt.Errorf("%s: decode result: %w", fn, err)
+		}
+	}
+	return nil
+}
+
+func (e *Element) gone() error {
+	what := "the element"
+	if e.ref != "" {
+		what = "ref " + e.ref
+	}
+	return &Error{Code: CodeNotFound, Msg: what + " is no longer in the page",
+		Hint: "the page changed; take a new snapshot and use the new ref"}
+}
+
+// isGoneErr reports CDP errors that mean the node or its context no longer exists.
+func isGoneErr(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Could not find node") || strings.Contains(s, "Cannot find context") ||
+		strings.Contains(s, "No node with given id") || strings.Contains(s, "Node is detached") ||
+		strings.Contains(s, "Cannot find object with id")
+}
+
+// elementState is what actions check before acting.
+type elementState struct {
+	Connected bool   `json:"connected"`
+	Visible   bool   `json:"visible"`
+	Disabled  bool   `json:"disabled"`
+	Editable  bool   `json:"editable"`
+	Readonly  bool   `json:"readonly"`
+	Tag       string `json:"tag"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+}
+
+func (s elementState) describe() string {
+	tag := s.Tag
+	if s.Type != "" {
+		tag += " type=" + s.Type
+	}
+	return "<" + tag + ">" + s.Text + "</" + s.Tag + ">"
+}
+
+func (e *Element) state(ctx context.Context) (elementState, error) {
+	var s elementState
+	if err := e.call(ctx, "state", &s); err != nil {
+		return s, err
+	}
+	if !s.Connected {
+		return s, e.gone()
+	}
+	return s, nil
+}
+
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil && d.Exception.Description != nil {
+		line, _, _ := strings.Cut(*d.Exception.Description, "\n")
+		return line
+	}
+	if d.Exception != nil && len(d.Exception.Value) > 0 {
+		return string(d.Exception.Value)
+	}
+	return d.Text
+}
+
+// releaseObjects frees the remote objects an operation created. It is skipped
+// while a dialog blocks the page (the call would wait for the dialog).
+func (p *Page) releaseObjects(ctx context.Context) {
+	if p.usable() != nil || ctx.Err() != nil {
+		return
+	}
+	_ = p.c.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(objectGroup))
+}

@@ -1,0 +1,142 @@
+package cdpclient
+
+import (
+	"encoding/json"
+
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// onEvent runs on the mux read goroutine for every event of the page's session.
+// It only records state; it never blocks and never calls CDP.
+func (p *Page) onEvent(method string, params json.RawMessage) {
+	switch method {
+	case "Page.lifecycleEvent":
+		var ev page.LifecycleEventReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.onLifecycle(ev)
+		}
+	case "Page.frameNavigated":
+		var ev page.FrameNavigatedReply
+		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
+			p.mu.Lock()
+			p.mainFrame = ev.Frame.ID
+			p.info.URL = ev.Frame.URL
+			if ev.Frame.URLFragment != nil {
+				p.info.URL += *ev.Frame.URLFragment
+			}
+			if ev.Type == "BackForwardCacheRestore" {
+				// A restored page fires no lifecycle events: it is loaded already.
+				p.docs++
+				p.loader = ev.Frame.LoaderID
+				p.lifecycle = map[string]bool{"DOMContentLoaded": true, "load": true, "networkIdle": true}
+			}
+			p.notifyLocked()
+			p.mu.Unlock()
+		}
+	case "Page.navigatedWithinDocument":
+		var ev page.NavigatedWithinDocumentReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.mu.Lock()
+			if ev.FrameID == p.mainFrame {
+				p.info.URL = ev.URL
+				p.sameDoc++
+				p.notifyLocked()
+			}
+			p.mu.Unlock()
+		}
+	case "Page.javascriptDialogOpening":
+		var ev page.JavascriptDialogOpeningReply
+		if json.Unmarshal(params, &ev) == nil {
+			d := &Dialog{Type: string(ev.Type), Message: ev.Message}
+			if ev.DefaultPrompt != nil {
+				d.DefaultPrompt = *ev.DefaultPrompt
+			}
+			p.mu.Lock()
+			p.dialog = d
+			p.notifyLocked()
+			p.mu.Unlock()
+		}
+	case "Page.javascriptDialogClosed":
+		p.mu.Lock()
+		p.dialog = nil
+		p.notifyLocked()
+		p.mu.Unlock()
+	case "Inspector.targetCrashed":
+		p.mu.Lock()
+		p.crashed = true
+		p.notifyLocked()
+		p.mu.Unlock()
+	case "Runtime.executionContextCreated":
+		var ev runtime.ExecutionContextCreatedReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.onContextCreated(ev.Context)
+		}
+	case "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
+		p.onContextGone(method, params)
+	case "Target.attachedToTarget":
+		var ev target.AttachedToTargetReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.attachChild(&ev)
+		}
+	case "Target.detachedFromTarget":
+		var ev target.DetachedFromTargetReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.detachChild(string(ev.SessionID))
+		}
+	default:
+		p.logs.onEvent(method, params)
+	}
+}
+
+func (p *Page) onLifecycle(ev page.LifecycleEventReply) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mainFrame != "" && ev.FrameID != p.mainFrame {
+		return
+	}
+	if ev.Name == "init" || ev.LoaderID != p.loader {
+		if ev.LoaderID != p.loader || ev.Name == "init" && len(p.lifecycle) > 0 {
+			p.docs++
+		}
+		p.loader = ev.LoaderID
+		p.lifecycle = map[string]bool{}
+	}
+	p.lifecycle[ev.Name] = true
+	p.notifyLocked()
+}
+
+type auxData struct {
+	FrameID   page.FrameID `json:"frameId"`
+	IsDefault bool         `json:"isDefault"`
+}
+
+func (p *Page) onContextCreated(c runtime.ExecutionContextDescription) {
+	var aux auxData
+	if json.Unmarshal(c.AuxData, &aux) != nil || !aux.IsDefault || aux.FrameID == "" {
+		return
+	}
+	p.mu.Lock()
+	p.worlds[aux.FrameID] = c.ID
+	p.notifyLocked()
+	p.mu.Unlock()
+}
+
+func (p *Page) onContextGone(method string, params json.RawMessage) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if method == "Runtime.executionContextsCleared" {
+		p.worlds = map[page.FrameID]runtime.ExecutionContextID{}
+		return
+	}
+	var ev runtime.ExecutionContextDestroyedReply
+	if json.Unmarshal(params, &ev) != nil {
+		return
+	}
+	for f, id := range p.worlds {
+		if id == ev.ExecutionContextID {
+			delete(p.worlds, f)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/network"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// frameSession is a child target of a page: an out-of-process iframe or a worker,
+// attached through the page's auto-attach.
+type frameSession struct {
+	s     *session
+	c     *cdp.Client
+	info  target.Info
+	ready chan struct{}
+}
+
+// autoAttachChildren asks a session to attach out-of-process iframes and workers,
+// paused until we have set them up.
+func autoAttachChildren(ctx context.Context, c *cdp.Client) error {
+	return c.Target.SetAutoAttach(ctx, target.NewSetAutoAttachArgs(true, true).SetFlatten(true))
+}
+
+func (p *Page) attachChild(ev *target.AttachedToTargetReply) {
+	f := &frameSession{info: ev.TargetInfo, ready: make(chan struct{})}
+	s, err := p.bc.b.m.open(string(ev.SessionID), func(method string, params json.RawMessage) {
+		p.onChildEvent(f, method, params)
+	})
+	if err != nil {
+		slog.Debug("attach child target", "target", ev.TargetInfo.TargetID, "err", err)
+		return
+	}
+	f.s = s
+	f.c = cdp.NewClient(s.conn)
+	p.mu.Lock()
+	p.frames[s.id] = f
+	p.mu.Unlock()
+	go p.initChild(f, ev.WaitingForDebugger)
+}
+
+func (p *Page) initChild(f *frameSession, waiting bool) {
+	defer close(f.ready)
+	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	defer cancel()
+	var err error
+	if f.info.Type == "iframe" {
+		err = parallel(
+			func() error { return f.c.Page.Enable(ctx) },
+			func() error { return f.c.Runtime.Enable(ctx) },
+			func() error { return f.c.Network.Enable(ctx, network.NewEnableArgs()) },
+			func() error { return f.c.Log.Enable(ctx) },
+			func() error { return autoAttachChildren(ctx, f.c) },
+		)
+	}
+	if waiting {
+		if rerr := f.c.Runtime.RunIfWaitingForDebugger(ctx); err == nil {
+			err = rerr
+		}
+	}
+	if err != nil {
+		slog.Debug("child target set-up", "target", f.info.TargetID, "type", f.info.Type, "err", err)
+	}
+}
+
+// onChildEvent records what a child target reports: nested children, its console
+// and its network traffic.
+func (p *Page) onChildEvent(f *frameSession, method string, params json.RawMessage) {
+	switch method {
+	case "Target.attachedToTarget":
+		var ev target.AttachedToTargetReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.attachChild(&ev)
+		}
+	case "Target.detachedFromTarget":
+		var ev target.DetachedFromTargetReply
+		if json.Unmarshal(params, &ev) == nil {
+			p.detachChild(string(ev.SessionID))
+		}
+	default:
+		p.logs.onEvent(method, params)
+	}
+}
+
+func (p *Page) detachChild(sessionID string) {
+	p.mu.Lock()
+	delete(p.frames, sessionID)
+	p.mu.Unlock()
+	p.bc.b.m.dropID(sessionID)
+}
+
+// frameSessionFor returns the child session that hosts frame id, if it is out of
+// process.
+func (p *Page) frameSessionFor(id page.FrameID) *frameSession {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range p.frames {
+		if string(f.info.TargetID) == string(id) {
+			return f
+		}
+	}
+	return nil
+}

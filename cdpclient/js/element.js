@@ -1,0 +1,110 @@
+// Functions called on one element (this) through Runtime.callFunctionOn.
+// state() describes what an action needs to know about the element.
+function state() {
+  const el = this;
+  if (!el.isConnected) return { connected: false };
+  const tag = el.localName;
+  const s = el.nodeType === 1 ? getComputedStyle(el) : null;
+  const r = el.getBoundingClientRect();
+  const visible = !!s && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+  let disabled = false;
+  for (let e = el; e; e = e.parentElement) {
+    if (e.getAttribute && e.getAttribute('aria-disabled') === 'true') { disabled = true; break; }
+  }
+  if (!disabled && el.matches && el.matches(':disabled')) disabled = true;
+  const type = (el.getAttribute && (el.getAttribute('type') || '')).toLowerCase();
+  const textTypes = ['', 'text', 'search', 'url', 'tel', 'email', 'password', 'number', 'date', 'time',
+    'datetime-local', 'month', 'week', 'color', 'range'];
+  const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && textTypes.includes(type));
+  const readonly = !!(el.readOnly) || (el.getAttribute && el.getAttribute('aria-readonly') === 'true');
+  let text = (el.innerText || el.value || el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.getAttribute('title')) || '').trim().replace(/\s+/g, ' ');
+  if (text.length > 40) text = text.slice(0, 39) + '…';
+  return { connected: true, visible, disabled, editable, readonly, tag, type, text };
+}
+
+// focusForInput focuses the element and selects its content so typed or inserted
+// text replaces it (when replace is true) or is appended at the end.
+function focusForInput(replace) {
+  const el = this;
+  el.focus();
+  if (el.isContentEditable) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    if (!replace) range.collapse(false);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  } else if (typeof el.select === 'function' && replace) {
+    el.select();
+  } else if (typeof el.setSelectionRange === 'function') {
+    try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) { /* not a text field */ }
+  }
+  const root = el.getRootNode();
+  const active = root.activeElement || document.activeElement;
+  return active === el || el.contains(active);
+}
+
+// setValue sets the value of inputs that take no typed text (date, color, range …)
+// and fires input and change as a user edit would.
+function setValue(value) {
+  const el = this;
+  const proto = el.localName === 'textarea' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
+  setter.call(el, value);
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.value;
+}
+
+// committed fires change after text was inserted, as leaving the field would, and
+// returns the resulting value.
+function committed() {
+  const el = this;
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.isContentEditable ? el.innerText : el.value;
+}
+
+// selectOptions selects the options whose value or label is in wanted.
+function selectOptions(wanted) {
+  const el = this;
+  if (el.localName !== 'select') return { error: 'not a <select> element' };
+  const opts = Array.from(el.options);
+  const picked = [];
+  const missing = [];
+  for (const w of wanted) {
+    const o = opts.find((o) => o.value === w) || opts.find((o) => o.label.trim() === w.trim()) ||
+      opts.find((o) => o.label.trim().toLowerCase() === w.trim().toLowerCase());
+    if (o) picked.push(o); else missing.push(w);
+  }
+  if (missing.length) return { missing, options: opts.slice(0, 30).map((o) => o.label.trim() || o.value) };
+  if (!el.multiple && picked.length > 1) return { error: 'the <select> takes one value' };
+  for (const o of opts) o.selected = picked.includes(o);
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { selected: picked.map((o) => o.value) };
+}
+
+// containsDeep reports whether node is this element or inside it, looking through
+// shadow roots.
+function containsDeep(node) {
+  for (let n = node; n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
+    if (n === this) return true;
+  }
+  return false;
+}
+
+// scrollState reports the scroll position of the element's nearest scrollable
+// ancestor (or the page) and how much lies beyond the viewport in each direction.
+function scrollState() {
+  let s = document.scrollingElement || document.documentElement;
+  for (let e = (this && this.nodeType === 1) ? this : null; e; e = e.parentElement || (e.getRootNode().host || null)) {
+    const st = getComputedStyle(e);
+    if ((e.scrollHeight > e.clientHeight && /(auto|scroll)/.test(st.overflowY)) ||
+        (e.scrollWidth > e.clientWidth && /(auto|scroll)/.test(st.overflowX))) { s = e; break; }
+  }
+  return {
+    x: Math.round(s.scrollLeft), y: Math.round(s.scrollTop),
+    above: Math.round(s.scrollTop), below: Math.max(0, Math.round(s.scrollHeight - s.clientHeight - s.scrollTop)),
+    left: Math.round(s.scrollLeft), right: Math.max(0, Math.round(s.scrollWidth - s.clientWidth - s.scrollLeft)),
+  };
+}

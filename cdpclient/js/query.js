@@ -1,0 +1,25 @@
+// query(selector, all) finds elements matching a CSS selector in the document and,
+// recursively, inside open shadow roots. It returns the first visible match (or the
+// first match) and a count; an invalid selector throws a SyntaxError.
+function query(selector, pickVisible) {
+  const roots = [document];
+  const matches = [];
+  document.querySelector(selector); // throws on a malformed selector
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i];
+    for (const el of root.querySelectorAll(selector)) matches.push(el);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.shadowRoot && n.shadowRoot.mode === 'open') roots.push(n.shadowRoot);
+    }
+  }
+  if (matches.length === 0) return null;
+  if (pickVisible) {
+    for (const el of matches) {
+      const r = el.getBoundingClientRect();
+      const s = getComputedStyle(el);
+      if (r.width > 0 && r.height > 0 && s.visibility !== 'hidden') return el;
+    }
+  }
+  return matches[0];
+}

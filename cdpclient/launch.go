@@ -1,0 +1,226 @@
+package cdpclient
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// LaunchOptions says how to start a browser.
+type LaunchOptions struct {
+	// Path is the browser executable; empty means the first of chromium,
+	// chromium-browser, google-chrome and google-chrome-stable on PATH.
+	Path string
+	// UserDataDir is the profile directory; empty means a fresh temporary directory
+	// that is removed when the browser closes.
+	UserDataDir string
+	// Headless runs without a window. It is forced when no display is available.
+	Headless bool
+	// Args are extra command-line flags passed to the browser as they are.
+	Args []string
+}
+
+// requiredFlags keep Chromium off the network and quiet on machines without internet.
+var requiredFlags = []string{
+	"--no-first-run",
+	"--no-default-browser-check",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-quic",
+	"--disable-default-apps",
+	"--disable-features=Translate,MediaRouter,OptimizationHints",
+	"--password-store=basic",
+	"--use-mock-keychain",
+}
+
+var browserNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+
+// FindBrowser returns the executable to launch: path if given, else the first known
+// browser name on PATH.
+func FindBrowser(path string) (string, error) {
+	if path != "" {
+		p, err := exec.LookPath(path)
+		if err != nil {
+			return "", fmt.Errorf("browser %q: %w", path, err)
+		}
+		return p, nil
+	}
+	for _, name := range browserNames {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no browser found: none of %s is on PATH; install chromium or pass --browser-path", strings.Join(browserNames, ", "))
+}
+
+// process is a browser started by Launch, running in its own process group.
+type process struct {
+	cmd     *exec.Cmd
+	tempDir string // removed on close; empty when the user chose the profile
+	wsURL   string
+	exited  chan struct{}
+	stderr  *tailBuffer
+
+	closeOnce sync.Once
+}
+
+// headlessNeeded says whether the browser must run headless on this machine.
+func headlessNeeded() bool {
+	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}
+
+func launchArgs(opts LaunchOptions, userDataDir string) []string {
+	args := []string{"--remote-debugging-port=0", "--user-data-dir=" + userDataDir}
+	args = append(args, requiredFlags...)
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	if opts.Headless || headlessNeeded() {
+		args = append(args, "--headless", "--hide-scrollbars", "--mute-audio")
+	}
+	args = append(args, opts.Args...)
+	return append(args, "about:blank")
+}
+
+// launch starts the browser and waits until its DevTools endpoint is known.
+func launch(ctx context.Context, opts LaunchOptions) (*process, error) {
+	exe, err := FindBrowser(opts.Path)
+	if err != nil {
+		return nil, err
+	}
+	p := &process{exited: make(chan struct{}), stderr: &tailBuffer{max: 4096}}
+	dir := opts.UserDataDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "cdpmcp-profile-"); err != nil {
+			return nil, fmt.Errorf("create profile dir: %w", err)
+		}
+		p.tempDir = dir
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create profile dir: %w", err)
+	}
+	// A stale DevToolsActivePort from an earlier run would point at a dead port.
+	portFile := filepath.Join(dir, "DevToolsActivePort")
+	_ = os.Remove(portFile)
+
+	p.cmd = exec.Command(exe, launchArgs(opts, dir)...)
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p.cmd.Stderr = p.stderr
+	p.cmd.Env = os.Environ()
+	if err := p.cmd.Start(); err != nil {
+		p.removeTemp()
+		return nil, fmt.Errorf("start %s: %w", exe, err)
+	}
+	slog.Debug("browser started", "pid", p.cmd.Process.Pid, "exe", exe, "profile", dir)
+	go func() {
+		_ = p.cmd.Wait()
+		close(p.exited)
+	}()
+
+	ws, err := p.waitForEndpoint(ctx, portFile)
+	if err != nil {
+		p.close()
+		return nil, err
+	}
+	p.wsURL = ws
+	return p, nil
+}
+
+// waitForEndpoint polls DevToolsActivePort until Chromium writes it (a deadline of
+// 30 s or ctx, whichever comes first) or the process exits.
+func (p *process) waitForEndpoint(ctx context.Context, portFile string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if b, err := os.ReadFile(portFile); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			if len(lines) == 2 {
+				return "ws://127.0.0.1:" + strings.TrimSpace(lines[0]) + strings.TrimSpace(lines[1]), nil
+			}
+		}
+		select {
+		case <-p.exited:
+			return "", fmt.Errorf("browser exited during start-up: %s", p.stderr.String())
+		case <-ctx.Done():
+			return "", fmt.Errorf("browser did not report its DevTools port: %w", ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// close ends the whole process group (SIGTERM, then SIGKILL after 3 s), waits for the
+// main process and removes a temporary profile. It is safe to call more than once.
+func (p *process) close() {
+	p.closeOnce.Do(func() {
+		pgid := p.cmd.Process.Pid
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-p.exited:
+		case <-time.After(3 * time.Second):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-p.exited
+		}
+		// Children (renderers, zygotes) may outlive the main process briefly.
+		deadline := time.Now().Add(2 * time.Second)
+		for groupAlive(pgid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if groupAlive(pgid) {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+		p.removeTemp()
+	})
+}
+
+func groupAlive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+func (p *process) removeTemp() {
+	if p.tempDir == "" {
+		return
+	}
+	// Chromium may still be flushing files while it dies; retry briefly.
+	for range 20 {
+		if err := os.RemoveAll(p.tempDir); err == nil {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	slog.Warn("could not remove temporary profile", "dir", p.tempDir)
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf bytes.Buffer
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(b)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(t.buf.String())
+}

@@ -1,0 +1,69 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/fixtures"
+)
+
+// One browser and one fixtures server per test binary; each test gets a fresh page
+// in its own browser context so tests can run in parallel.
+var (
+	testBrowser *Browser
+	testSite    *fixtures.Server
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	var err error
+	if testSite, err = fixtures.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fixtures:", err)
+		return 1
+	}
+	defer testSite.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	testBrowser, err = Connect(ctx, Options{Launch: LaunchOptions{Headless: true}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "launch:", err)
+		return 1
+	}
+	code := m.Run()
+	testBrowser.Close()
+	return code
+}
+
+// newTestPage returns a blank page in a fresh browser context, closed when the
+// test ends.
+func newTestPage(t *testing.T) *Page {
+	t.Helper()
+	ctx := testContext(t)
+	bc, err := testBrowser.NewContext(ctx)
+	if err != nil {
+		t.Fatalf("NewContext: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = bc.Close(ctx)
+	})
+	p, err := bc.NewPage(ctx)
+	if err != nil {
+		t.Fatalf("NewPage: %v", err)
+	}
+	return p
+}
+
+// testContext is a context bounded by 30 s, cancelled when the test ends.
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -1,0 +1,259 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gorilla/websocket"
+	"github.com/mafredri/cdp/rpcc"
+)
+
+// maxMessageBytes bounds one outgoing CDP message. Chrome accepts messages up to
+// about 100 MiB but does not support websocket fragmentation, so a message must fit
+// the write buffer in one frame.
+const maxMessageBytes = 32 << 20
+
+// Tracer receives every CDP message in both directions; dir is "send" or "recv".
+type Tracer interface {
+	TraceCDP(dir string, msg []byte)
+}
+
+// mux multiplexes flattened CDP sessions over one websocket. Every session gets its
+// own *rpcc.Conn, so the typed cdp.Client works per page unchanged. Request ids are
+// rewritten to one connection-wide sequence so responses route without ambiguity.
+type mux struct {
+	ws      *websocket.Conn
+	writeMu sync.Mutex
+	tracer  Tracer
+	nextID  atomic.Int64
+
+	mu       sync.Mutex
+	pending  map[int64]pendingCall
+	sessions map[string]*session
+	err      error // set once the websocket is gone
+	done     chan struct{}
+}
+
+type pendingCall struct {
+	s       *session
+	localID uint64
+}
+
+// wireMessage is one CDP message as read from the websocket.
+type wireMessage struct {
+	ID        int64               `json:"id,omitempty"`
+	SessionID string              `json:"sessionId,omitempty"`
+	Method    string              `json:"method,omitempty"`
+	Params    json.RawMessage     `json:"params,omitempty"`
+	Result    json.RawMessage     `json:"result,omitempty"`
+	Error     *rpcc.ResponseError `json:"error,omitempty"`
+}
+
+type wireRequest struct {
+	ID        int64  `json:"id"`
+	Method    string `json:"method"`
+	Params    any    `json:"params,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// dialMux connects to a browser websocket endpoint (ws://host:port/devtools/browser/…).
+func dialMux(ctx context.Context, wsURL string, tracer Tracer) (*mux, error) {
+	d := websocket.Dialer{
+		ReadBufferSize:  64 << 10,
+		WriteBufferSize: maxMessageBytes,
+	}
+	ws, _, err := d.DialContext(ctx, wsURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
+	}
+	ws.SetReadLimit(-1)
+	m := &mux{
+		ws:       ws,
+		tracer:   tracer,
+		pending:  make(map[int64]pendingCall),
+		sessions: make(map[string]*session),
+		done:     make(chan struct{}),
+	}
+	go m.readLoop()
+	return m, nil
+}
+
+// Done is closed when the websocket connection is gone.
+func (m *mux) Done() <-chan struct{} { return m.done }
+
+// Err says why the connection ended, once Done is closed.
+func (m *mux) Err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}
+
+// Close closes the websocket; every session ends with it.
+func (m *mux) Close() error {
+	err := m.ws.Close()
+	<-m.done
+	return err
+}
+
+// open registers a session (id "" is the browser itself) and returns its connection.
+// onEvent, if not nil, sees every event of the session on the read goroutine before
+// the session's rpcc streams do; it must not block.
+func (m *mux) open(id string, onEvent func(method string, params json.RawMessage)) (*session, error) {
+	s := &session{id: id, m: m, onEvent: onEvent, q: newMsgQueue()}
+	m.mu.Lock()
+	if m.err != nil {
+		m.mu.Unlock()
+		return nil, m.err
+	}
+	if _, dup := m.sessions[id]; dup {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("session %q already open", id)
+	}
+	m.sessions[id] = s
+	m.mu.Unlock()
+
+	conn, err := rpcc.DialContext(context.Background(), "mux:"+id,
+		rpcc.WithDialer(func(context.Context, string) (io.ReadWriteCloser, error) { return s, nil }),
+		rpcc.WithCodec(func(io.ReadWriter) rpcc.Codec { return s }),
+	)
+	if err != nil {
+		m.drop(s)
+		return nil, err
+	}
+	s.conn = conn
+	return s, nil
+}
+
+// drop forgets a session and ends its connection. Calls still pending on it fail.
+func (m *mux) drop(s *session) {
+	m.mu.Lock()
+	if m.sessions[s.id] == s {
+		delete(m.sessions, s.id)
+	}
+	for gid, p := range m.pending {
+		if p.s == s {
+			delete(m.pending, gid)
+		}
+	}
+	m.mu.Unlock()
+	s.q.close()
+}
+
+// dropID drops the session with the given id, if it is open.
+func (m *mux) dropID(id string) {
+	m.mu.Lock()
+	s := m.sessions[id]
+	m.mu.Unlock()
+	if s != nil {
+		m.drop(s)
+	}
+}
+
+func (m *mux) write(s *session, r *rpcc.Request) error {
+	gid := m.nextID.Add(1)
+	msg, err := json.Marshal(wireRequest{ID: gid, Method: r.Method, Params: r.Args, SessionID: s.id})
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", r.Method, err)
+	}
+	if len(msg) > maxMessageBytes {
+		return fmt.Errorf("%s: message of %d bytes exceeds the %d byte limit", r.Method, len(msg), maxMessageBytes)
+	}
+	m.mu.Lock()
+	if m.err != nil {
+		m.mu.Unlock()
+		return m.err
+	}
+	m.pending[gid] = pendingCall{s: s, localID: r.ID}
+	m.mu.Unlock()
+
+	if m.tracer != nil {
+		m.tracer.TraceCDP("send", msg)
+	}
+	m.writeMu.Lock()
+	err = m.ws.WriteMessage(websocket.TextMessage, msg)
+	m.writeMu.Unlock()
+	if err != nil {
+		m.mu.Lock()
+		delete(m.pending, gid)
+		m.mu.Unlock()
+		return fmt.Errorf("send %s: %w", r.Method, err)
+	}
+	return nil
+}
+
+func (m *mux) readLoop() {
+	var err error
+	for {
+		var data []byte
+		_, data, err = m.ws.ReadMessage()
+		if err != nil {
+			break
+		}
+		if m.tracer != nil {
+			m.tracer.TraceCDP("recv", data)
+		}
+		var msg wireMessage
+		if jerr := json.Unmarshal(data, &msg); jerr != nil {
+			slog.Warn("cdp: undecodable message", "err", jerr)
+			continue
+		}
+		m.route(&msg)
+	}
+	if errors.Is(err, websocket.ErrCloseSent) || websocket.IsCloseError(err, websocket.CloseNormalClosure) {
+		err = nil
+	}
+	m.shutdown(&ConnectionError{Err: err})
+}
+
+func (m *mux) route(msg *wireMessage) {
+	m.mu.Lock()
+	if msg.Method == "" {
+		p, ok := m.pending[msg.ID]
+		delete(m.pending, msg.ID)
+		m.mu.Unlock()
+		if ok {
+			p.s.q.push(&rpcc.Response{ID: p.localID, Result: msg.Result, Error: msg.Error})
+		}
+		return
+	}
+	s := m.sessions[msg.SessionID]
+	m.mu.Unlock()
+	if s == nil {
+		return
+	}
+	if s.onEvent != nil {
+		s.onEvent(msg.Method, msg.Params)
+	}
+	s.q.push(&rpcc.Response{Method: msg.Method, Args: msg.Params})
+}
+
+func (m *mux) shutdown(err error) {
+	m.mu.Lock()
+	m.err = err
+	sessions := m.sessions
+	m.sessions = map[string]*session{}
+	m.pending = map[int64]pendingCall{}
+	m.mu.Unlock()
+	for _, s := range sessions {
+		s.q.close()
+	}
+	close(m.done)
+}
+
+// ConnectionError reports that the browser connection is gone.
+type ConnectionError struct{ Err error }
+
+func (e *ConnectionError) Error() string {
+	if e.Err == nil {
+		return "browser connection closed"
+	}
+	return "browser connection lost: " + e.Err.Error()
+}
+
+func (e *ConnectionError) Unwrap() error { return e.Err }

@@ -1,0 +1,163 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mafredri/cdp/protocol/page"
+)
+
+// WaitUntil names the point of a page load that a navigation waits for.
+type WaitUntil string
+
+// Load states, as in Playwright.
+const (
+	WaitLoad             WaitUntil = "load"
+	WaitDOMContentLoaded WaitUntil = "domcontentloaded"
+	WaitNetworkIdle      WaitUntil = "networkidle"
+	WaitCommit           WaitUntil = "commit"
+)
+
+func (w WaitUntil) lifecycleEvent() (string, error) {
+	switch w {
+	case "", WaitLoad:
+		return "load", nil
+	case WaitDOMContentLoaded:
+		return "DOMContentLoaded", nil
+	case WaitNetworkIdle:
+		return "networkIdle", nil
+	case WaitCommit:
+		return "", nil
+	}
+	return "", argError("use load, domcontentloaded, networkidle or commit", "waitUntil %q is not a load state", string(w))
+}
+
+// navMark is the page's navigation state before an action, to tell what the action
+// started.
+type navMark struct{ docs, sameDoc int }
+
+func (p *Page) navMark() navMark {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return navMark{p.docs, p.sameDoc}
+}
+
+// Navigate loads url in the page and waits until the load state is reached (a
+// deadline given by ctx). A failed load is an *Error with CodeNetworkError.
+func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) error {
+	event, err := until.lifecycleEvent()
+	if err != nil {
+		return err
+	}
+	if err := checkURL(rawURL); err != nil {
+		return err
+	}
+	ctx, cancel := p.guard(ctx)
+	defer cancel()
+	mark := p.navMark()
+	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
+	if err != nil {
+		return cause(ctx, fmt.Errorf("navigate: %w", err))
+	}
+	if r.ErrorText != nil && *r.ErrorText != "" {
+		return &Error{Code: CodeNetworkError, Msg: fmt.Sprintf("navigation to %s failed: %s", rawURL, *r.ErrorText),
+			Hint: "check the URL and that the server is reachable"}
+	}
+	if r.LoaderID == nil || event == "" {
+		return nil // same-document navigation, or only the commit was asked for
+	}
+	return cause(ctx, p.waitLoaded(ctx, mark, event, false))
+}
+
+// waitLoaded waits until a main-frame document started after mark has fired event
+// (or, with sameDocOK, a same-document navigation happened). ctx bounds the wait.
+func (p *Page) waitLoaded(ctx context.Context, mark navMark, event string, sameDocOK bool) error {
+	for {
+		p.mu.Lock()
+		done := p.docs > mark.docs && (event == "" || p.lifecycle[event])
+		if sameDocOK && p.sameDoc > mark.sameDoc && p.docs == mark.docs {
+			done = true
+		}
+		ch := p.changed
+		p.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return &Error{Code: CodeTimeout, Err: ctx.Err(),
+				Msg:  fmt.Sprintf("the page did not reach %q in time", event),
+				Hint: "the page is still loading; use waitUntil=domcontentloaded or commit, or waitFor an element"}
+		}
+	}
+}
+
+// Reload reloads the page and waits for the load state.
+func (p *Page) Reload(ctx context.Context, ignoreCache bool, until WaitUntil) error {
+	event, err := until.lifecycleEvent()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := p.guard(ctx)
+	defer cancel()
+	mark := p.navMark()
+	if err := p.c.Page.Reload(ctx, page.NewReloadArgs().SetIgnoreCache(ignoreCache)); err != nil {
+		return cause(ctx, fmt.Errorf("reload: %w", err))
+	}
+	return cause(ctx, p.waitLoaded(ctx, mark, event, false))
+}
+
+// GoBack goes one step back in the page's history; delta -1 is back, +1 forward.
+func (p *Page) GoBack(ctx context.Context, until WaitUntil) error {
+	return p.history(ctx, -1, until)
+}
+
+// GoForward goes one step forward in the page's history.
+func (p *Page) GoForward(ctx context.Context, until WaitUntil) error {
+	return p.history(ctx, +1, until)
+}
+
+func (p *Page) history(ctx context.Context, delta int, until WaitUntil) error {
+	event, err := until.lifecycleEvent()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := p.guard(ctx)
+	defer cancel()
+	h, err := p.c.Page.GetNavigationHistory(ctx)
+	if err != nil {
+		return cause(ctx, fmt.Errorf("read history: %w", err))
+	}
+	i := h.CurrentIndex + delta
+	if i < 0 || i >= len(h.Entries) {
+		word := "back"
+		if delta > 0 {
+			word = "forward"
+		}
+		return newError(CodeNavigation, "use navigate to go to a URL", "there is no page to go %s to in this tab's history", word)
+	}
+	mark := p.navMark()
+	if err := p.c.Page.NavigateToHistoryEntry(ctx, page.NewNavigateToHistoryEntryArgs(h.Entries[i].ID)); err != nil {
+		return cause(ctx, fmt.Errorf("go to history entry: %w", err))
+	}
+	return cause(ctx, p.waitLoaded(ctx, mark, event, true))
+}
+
+// blockedSchemes can run script or reach local files; navigate refuses them unless
+// the caller's policy allows (see CheckURL in the tools layer).
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return argError("give an absolute URL such as https://example.com/", "%q is not an absolute URL", raw)
+	}
+	if u.Opaque == "" && u.Host == "" && (u.Scheme == "http" || u.Scheme == "https") {
+		return argError("give an absolute URL such as https://example.com/", "%q has no host", raw)
+	}
+	if strings.ContainsAny(raw, "\n\r") {
+		return argError("remove line breaks from the URL", "the URL contains a line break")
+	}
+	return nil
+}

@@ -1,0 +1,291 @@
+package cdpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/network"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// cdpCallTimeout bounds CDP calls made outside any tool call (set-up, clean-up).
+const cdpCallTimeout = 10 * time.Second
+
+// Page is one tab. Its methods may be called concurrently; actions on one page
+// are serialised, actions on different pages run in parallel.
+type Page struct {
+	// ID is the short id clients use (p1, p2, …), unique within its context.
+	ID  string
+	seq int
+
+	bc       *BrowserContext
+	targetID target.ID
+	s        *session
+	c        *cdp.Client
+
+	actMu sync.Mutex // one action at a time
+
+	mu        sync.Mutex // guards the state below
+	info      target.Info
+	mainFrame page.FrameID
+	loader    network.LoaderID
+	lifecycle map[string]bool // lifecycle events seen for loader
+	docs      int             // main-frame documents started (lifecycle "init")
+	sameDoc   int             // same-document navigations (history API, fragment)
+	dialog    *Dialog
+	crashed   bool
+	closed    bool
+	changed   chan struct{} // closed and replaced on every state change
+	frames    map[string]*frameSession
+	worlds    map[page.FrameID]runtime.ExecutionContextID // main worlds by frame
+	logs      pageLogs
+	refs      *refTable
+
+	ready   chan struct{}
+	initErr error
+}
+
+// Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) waiting
+// for an answer.
+type Dialog struct {
+	Type          string
+	Message       string
+	DefaultPrompt string
+}
+
+var (
+	// ErrPageClosed is returned for a page that has been closed.
+	ErrPageClosed = errors.New("the page is closed")
+	// ErrPageCrashed is returned for a page whose renderer crashed.
+	ErrPageCrashed = errors.New("the page crashed")
+)
+
+// DialogOpenError is returned while a dialog blocks the page.
+type DialogOpenError struct{ Dialog Dialog }
+
+func (e *DialogOpenError) Error() string {
+	article := "a"
+	if e.Dialog.Type == "alert" {
+		article = "an"
+	}
+	return fmt.Sprintf("%s %s dialog is open (%q)", article, e.Dialog.Type, e.Dialog.Message)
+}
+
+func newPage(bc *BrowserContext, info target.Info) *Page {
+	return &Page{
+		bc:        bc,
+		targetID:  info.TargetID,
+		info:      info,
+		mainFrame: page.FrameID(info.TargetID), // a tab's main frame shares its id
+		lifecycle: map[string]bool{},
+		changed:   make(chan struct{}),
+		frames:    map[string]*frameSession{},
+		worlds:    map[page.FrameID]runtime.ExecutionContextID{},
+		ready:     make(chan struct{}),
+		logs:      newPageLogs(),
+		refs:      newRefTable(),
+	}
+}
+
+func (p *Page) setSession(s *session) {
+	p.s = s
+	p.c = cdp.NewClient(s.conn)
+}
+
+// init enables the domains the page model needs, resumes a paused target and then
+// calls done. Failures are logged; the page is then never announced.
+func (p *Page) init(waiting bool, done func()) {
+	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	defer cancel()
+	err := parallel(
+		func() error { return p.c.Page.Enable(ctx) },
+		func() error {
+			return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
+		},
+		func() error { return p.c.Runtime.Enable(ctx) },
+		func() error { return p.c.Network.Enable(ctx, network.NewEnableArgs()) },
+		func() error { return p.c.Log.Enable(ctx) },
+		func() error { return autoAttachChildren(ctx, p.c) },
+	)
+	if err == nil {
+		var tree *page.GetFrameTreeReply
+		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
+			p.mu.Lock()
+			p.mainFrame = tree.FrameTree.Frame.ID
+			if p.loader == "" {
+				p.loader = tree.FrameTree.Frame.LoaderID
+			}
+			p.mu.Unlock()
+		}
+	}
+	if waiting {
+		if rerr := p.c.Runtime.RunIfWaitingForDebugger(ctx); err == nil {
+			err = rerr
+		}
+	}
+	p.initErr = err
+	close(p.ready)
+	if err != nil {
+		slog.Debug("page set-up failed", "target", p.targetID, "err", err)
+		return
+	}
+	done()
+}
+
+func (p *Page) isReady() bool {
+	select {
+	case <-p.ready:
+		return p.initErr == nil
+	default:
+		return false
+	}
+}
+
+// parallel runs fns concurrently and returns the first error.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = fn() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// notifyLocked wakes everyone waiting on the page's state. Call with p.mu held.
+func (p *Page) notifyLocked() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// watch returns a channel closed at the next state change.
+func (p *Page) watch() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.changed
+}
+
+func (p *Page) setInfo(info target.Info) {
+	p.mu.Lock()
+	p.info = info
+	p.notifyLocked()
+	p.mu.Unlock()
+}
+
+func (p *Page) markClosed() {
+	p.mu.Lock()
+	p.closed = true
+	p.notifyLocked()
+	p.mu.Unlock()
+}
+
+// URL is the page's current address.
+func (p *Page) URL() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.info.URL
+}
+
+// Title is the page's current title.
+func (p *Page) Title() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.info.Title
+}
+
+// Context returns the browser context the page belongs to.
+func (p *Page) Context() *BrowserContext { return p.bc }
+
+// Dialog returns the dialog blocking the page, if any.
+func (p *Page) Dialog() *Dialog {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dialog == nil {
+		return nil
+	}
+	d := *p.dialog
+	return &d
+}
+
+// usable returns why the page cannot run an operation now, or nil.
+func (p *Page) usable() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.usableLocked()
+}
+
+func (p *Page) usableLocked() error {
+	switch {
+	case p.closed:
+		return ErrPageClosed
+	case p.crashed:
+		return ErrPageCrashed
+	case p.dialog != nil:
+		return &DialogOpenError{Dialog: *p.dialog}
+	}
+	return nil
+}
+
+// guard derives a context that is cancelled, with the reason as its cause, as soon
+// as the page becomes unusable (a dialog opens, it crashes or closes).
+func (p *Page) guard(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		for {
+			ch := p.watch()
+			if err := p.usable(); err != nil {
+				cancel(err)
+				return
+			}
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ctx, func() { cancel(nil) }
+}
+
+// cause turns a context error into the reason the guard gave, if any.
+func cause(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+		return c
+	}
+	return err
+}
+
+// Close closes the tab and waits until it is gone.
+func (p *Page) Close(ctx context.Context) error {
+	ch := p.watch()
+	if _, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID)); err != nil {
+		if p.usable() == ErrPageClosed {
+			return nil
+		}
+		return fmt.Errorf("close page %s: %w", p.ID, err)
+	}
+	for {
+		p.mu.Lock()
+		closed := p.closed
+		p.mu.Unlock()
+		if closed {
+			return nil
+		}
+		select {
+		case <-ch:
+			ch = p.watch()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+)
+
+// point is a position in CSS pixels relative to the main frame's viewport.
+type point struct{ X, Y float64 }
+
+// visiblePoint scrolls the element into view and returns the centre of its first
+// visible box, in main-frame viewport coordinates. An element without a box is an
+// *Error with CodeNotFound.
+func (e *Element) visiblePoint(ctx context.Context) (point, error) {
+	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
+		if isGoneErr(err) {
+			return point{}, e.gone()
+		}
+		return point{}, e.notVisible()
+	}
+	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
+	if err != nil {
+		if isGoneErr(err) {
+			return point{}, e.gone()
+		}
+		return point{}, e.notVisible()
+	}
+	var off point
+	if e.frame != nil {
+		if off, err = e.p.frameOffset(ctx, e.frame); err != nil {
+			return point{}, err
+		}
+	}
+	for _, quad := range q.Quads {
+		if len(quad) != 8 || quadArea(quad) < 1 {
+			continue
+		}
+		var c point
+		for i := 0; i < 8; i += 2 {
+			c.X += quad[i] / 4
+			c.Y += quad[i+1] / 4
+		}
+		return point{X: math.Round(c.X + off.X), Y: math.Round(c.Y + off.Y)}, nil
+	}
+	return point{}, e.notVisible()
+}
+
+func (e *Element) notVisible() error {
+	what := "the element"
+	if e.ref != "" {
+		what = "ref " + e.ref
+	}
+	return &Error{Code: CodeNotFound, Msg: what + " is not visible (it has no box on screen)",
+		Hint: "it may be hidden, collapsed or not rendered yet; take a snapshot or waitFor it with state=visible"}
+}
+
+func frameIDOf(f *frameSession) page.FrameID { return page.FrameID(f.info.TargetID) }
+
+func quadArea(q dom.Quad) float64 {
+	a := 0.0
+	for i := 0; i < 8; i += 2 {
+		j := (i + 2) % 8
+		a += q[i]*q[j+1] - q[j]*q[i+1]
+	}
+	return math.Abs(a) / 2
+}
+
+// frameOffset returns where an out-of-process frame's viewport starts in the main
+// frame's viewport: the top-left of its owner <iframe>'s content box.
+func (p *Page) frameOffset(ctx context.Context, f *frameSession) (point, error) {
+	owner, err := p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(frameIDOf(f)))
+	if err != nil {
+		return point{}, fmt.Errorf("locate frame: %w", err)
+	}
+	box, err := p.c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
+	if err != nil {
+		return point{}, fmt.Errorf("locate frame box: %w", err)
+	}
+	return point{X: box.Model.Content[0], Y: box.Model.Content[1]}, nil
+}
+
+// nodeAt returns the node at viewport point (x, y) of a session's document.
+// DOM.getNodeForLocation takes document coordinates, so the scroll offset is added.
+func nodeAt(ctx context.Context, c *cdp.Client, x, y float64) (*dom.GetNodeForLocationReply, error) {
+	m, err := c.Page.GetLayoutMetrics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dx, dy := float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
+	return c.DOM.GetNodeForLocation(ctx, dom.NewGetNodeForLocationArgs(int(x+dx), int(y+dy)).SetIgnorePointerEventsNone(true))
+}
+
+// hitCheck makes sure a click at pt would reach the element and not something
+// covering it. Covered is an *Error with CodeObscured naming the cover.
+func (e *Element) hitCheck(ctx context.Context, pt point) error {
+	c, x, y := e.p.c, pt.X, pt.Y
+	var f *frameSession
+	if e.frame != nil {
+		off, err := e.p.frameOffset(ctx, e.frame)
+		if err != nil {
+			return err
+		}
+		// First make sure nothing in the page covers the frame itself.
+		hit, err := nodeAt(ctx, c, x, y)
+		if err == nil {
+			owner, oerr := c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(frameIDOf(e.frame)))
+			if oerr == nil && hit.BackendNodeID != owner.BackendNodeID {
+				return e.obscuredBy(ctx, nil, hit.BackendNodeID, "")
+			}
+		}
+		c, f, x, y = e.c, e.frame, x-off.X, y-off.Y
+	}
+	hit, err := nodeAt(ctx, c, x, y)
+	if err != nil {
+		return nil // nothing to check against; let the click decide
+	}
+	if hit.BackendNodeID == e.backend {
+		return nil
+	}
+	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(hit.BackendNodeID).SetObjectGroup(objectGroup))
+	if err != nil || r.Object.ObjectID == nil {
+		return nil
+	}
+	var inside bool
+	if err := e.call(ctx, "containsDeep", &inside, *r.Object.ObjectID); err != nil {
+		// Different frames: the hit node cannot be inside the element.
+		return e.obscuredBy(ctx, f, hit.BackendNodeID, *r.Object.ObjectID)
+	}
+	if inside {
+		return nil
+	}
+	return e.obscuredBy(ctx, f, hit.BackendNodeID, *r.Object.ObjectID)
+}
+
+// obscuredBy builds the OBSCURED error for a covering node of the page (f nil) or
+// of an out-of-process frame.
+func (e *Element) obscuredBy(ctx context.Context, f *frameSession, backend dom.BackendNodeID, obj runtime.RemoteObjectID) error {
+	c, session := e.p.c, ""
+	if f != nil {
+		c, session = f.c, f.s.id
+	}
+	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj}
+	if obj == "" {
+		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(objectGroup)); err == nil && r.Object.ObjectID != nil {
+			cover.object = *r.Object.ObjectID
+		}
+	}
+	desc := "another element"
+	if cover.object != "" {
+		if st, err := cover.state(ctx); err == nil {
+			desc = st.describe()
+		}
+	}
+	err := &Error{Code: CodeObscured, Msg: "the click would land on " + desc + ", which covers the target",
+		Hint: "close or dismiss the covering element first (often a cookie banner or dialog), or scroll"}
+	if ref, ok := e.p.refs.refOf(refKey{session: session, backend: backend}); ok {
+		err.Ref = fmt.Sprint(ref)
+		err.Msg = fmt.Sprintf("the click would land on %d[:]%s, which covers the target", ref, desc)
+		err.Hint = fmt.Sprintf("close or dismiss %d first (often a cookie banner or dialog), or scroll", ref)
+	}
+	return err
+}

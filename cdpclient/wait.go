@@ -1,0 +1,136 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// WaitState is the state a waitFor waits for.
+type WaitState string
+
+// Wait states, as in Playwright.
+const (
+	StateVisible  WaitState = "visible"
+	StateAttached WaitState = "attached"
+	StateHidden   WaitState = "hidden"
+	StateDetached WaitState = "detached"
+)
+
+// WaitSpec says what to wait for: an element (by target) or a text, in a state.
+type WaitSpec struct {
+	Target Target
+	Text   string
+	State  WaitState
+}
+
+// WaitFor waits until the condition holds. The duration is a deadline taken from
+// ctx; reaching it is an *Error with CodeTimeout. Navigations during the wait are
+// followed: the condition is checked again in the new document.
+func (p *Page) WaitFor(ctx context.Context, w WaitSpec) error {
+	switch w.State {
+	case "":
+		w.State = StateVisible
+	case StateVisible, StateAttached, StateHidden, StateDetached:
+	default:
+		return argError("use visible, attached, hidden or detached", "state %q is not a wait state", string(w.State))
+	}
+	if w.Target.IsZero() == (w.Text == "") {
+		return argError("pass exactly one of selector, text or ref", "waitFor needs one thing to wait for")
+	}
+	return p.do(ctx, func(ctx context.Context) error {
+		if w.Target.Ref != "" {
+			return p.waitForRef(ctx, w)
+		}
+		kind, value := "text", w.Text
+		if w.Text == "" {
+			kind, value = "selector", w.Target.Selector
+		}
+		for {
+			remaining := time.Until(deadlineOf(ctx))
+			r, err := p.evalFunc(ctx, p.c, jsWith("waitFor", "query"), true, kind, value, string(w.State), remaining.Milliseconds())
+			switch {
+			case ctx.Err() != nil:
+				return p.waitTimeout(w)
+			case err != nil:
+				// The document went away mid-wait (navigation): check the next one.
+				if err := sleepCtx(ctx, 25*time.Millisecond); err != nil {
+					return p.waitTimeout(w)
+				}
+				continue
+			case r.ExceptionDetails != nil:
+				msg := exceptionText(r.ExceptionDetails)
+				if strings.Contains(msg, "not a valid selector") || strings.Contains(msg, "SyntaxError") {
+					return argError("use a CSS selector such as #id, .class or button[type=submit]", "%q is not a valid CSS selector", value)
+				}
+				if err := sleepCtx(ctx, 25*time.Millisecond); err != nil {
+					return p.waitTimeout(w)
+				}
+				continue
+			}
+			if string(r.Result.Value) == "true" {
+				return nil
+			}
+			if time.Until(deadlineOf(ctx)) < 20*time.Millisecond {
+				return p.waitTimeout(w)
+			}
+		}
+	})
+}
+
+func (p *Page) waitForRef(ctx context.Context, w WaitSpec) error {
+	err := poll(ctx, 50*time.Millisecond, func() (bool, error) {
+		e, err := p.resolveRef(ctx, w.Target.Ref)
+		gone := err != nil
+		if err != nil && CodeOf(err) != CodeNotFound {
+			return false, err
+		}
+		switch w.State {
+		case StateDetached:
+			return gone, nil
+		case StateAttached:
+			return !gone, nil
+		}
+		if gone {
+			return w.State == StateHidden, nil
+		}
+		st, err := e.state(ctx)
+		if err != nil {
+			return w.State == StateHidden, nil
+		}
+		return st.Visible == (w.State == StateVisible), nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return p.waitTimeout(w)
+	}
+	return err
+}
+
+func (p *Page) waitTimeout(w WaitSpec) error {
+	what := w.Target.String()
+	if w.Text != "" {
+		what = fmt.Sprintf("text %q", w.Text)
+	}
+	return &Error{Code: CodeTimeout, Msg: fmt.Sprintf("%s did not become %s in time", what, w.State),
+		Hint: "take a snapshot to see what the page shows, or raise timeoutMs"}
+}
+
+// deadlineOf returns ctx's deadline, or one minute from now when it has none.
+func deadlineOf(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(time.Minute)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
