@@ -5,6 +5,18 @@ go 1.26.8
 require (
 	github.com/gorilla/websocket v1.5.3
 	github.com/mafredri/cdp v0.35.0
+	github.com/mark3labs/mcp-go v1.2.1
+	github.com/urfave/cli/v2 v2.27.7
 )
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/google/jsonschema-go v0.4.2 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
+	github.com/spf13/cast v1.7.1 // indirect
+	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/text v0.17.0 // indirect
+)

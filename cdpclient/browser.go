@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
@@ -94,6 +95,21 @@ func (b *Browser) start(ctx context.Context) error {
 	args := target.NewSetAutoAttachArgs(true, true).SetFlatten(true).SetFilter(pageFilter())
 	if err := b.client.Target.SetAutoAttach(ctx, args); err != nil {
 		return fmt.Errorf("Target.setAutoAttach: %w", err)
+	}
+	// Existing tabs are attached by now; wait until they are set up so the first
+	// tool call finds them (up to 10 s; a tab that never gets ready is skipped).
+	b.mu.Lock()
+	var ids []target.ID
+	for id := range b.pages {
+		ids = append(ids, id)
+	}
+	b.mu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for _, id := range ids {
+		if _, err := b.waitForPage(wctx, id); err != nil {
+			slog.Debug("existing tab not ready", "target", id, "err", err)
+		}
 	}
 	return nil
 }
@@ -209,9 +225,14 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	b.mu.Lock()
 	b.pages[info.TargetID] = p
 	b.mu.Unlock()
-	go p.init(ev.WaitingForDebugger, func() {
-		bc.add(p)
+	go p.init(ev.WaitingForDebugger, func(err error) {
+		if err == nil {
+			bc.add(p)
+		}
 		b.mu.Lock()
+		if err != nil {
+			delete(b.pages, info.TargetID)
+		}
 		w := b.waiters[info.TargetID]
 		delete(b.waiters, info.TargetID)
 		b.mu.Unlock()

@@ -184,6 +184,9 @@ func (b *Browser) waitForPage(ctx context.Context, id target.ID) (*Page, error) 
 	defer cancel()
 	select {
 	case p := <-w:
+		if p.initErr != nil {
+			return nil, fmt.Errorf("set up page: %w", p.initErr)
+		}
 		return p, nil
 	case <-b.Done():
 		return nil, ErrBrowserClosed

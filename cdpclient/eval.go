@@ -107,6 +107,10 @@ func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions)
 
 func (p *Page) evalException(exc *runtime.ExceptionDetails, opts EvalOptions) error {
 	msg := exceptionText(exc)
+	if !opts.Target.IsZero() && strings.HasPrefix(msg, "SyntaxError") {
+		return &Error{Code: CodeJSError, Msg: msg,
+			Hint: "with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent"}
+	}
 	if opts.SideEffectFree && strings.Contains(msg, "side-effect") {
 		return &Error{Code: CodePermission, Msg: "read-only mode refused the expression: it may change the page",
 			Hint: "only side-effect-free expressions run in read-only mode (reading properties, pure functions)"}

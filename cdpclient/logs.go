@@ -215,15 +215,24 @@ func (l *pageLogs) Network(since int) []NetworkEntry {
 	return out
 }
 
-// Pending counts requests that started after since and have not finished.
+// Pending counts requests that started after since and have no response yet.
+// A response whose body the page never reads never "finishes", so an answered
+// request does not count.
 func (l *pageLogs) Pending(since int) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
 	for _, e := range l.open {
-		if e.Seq > since {
+		// Streams never finish; they do not count as work in progress.
+		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" {
 			n++
 		}
 	}
 	return n
 }
+
+// ConsoleEntries returns the page's recent console messages, oldest first.
+func (p *Page) ConsoleEntries() []ConsoleEntry { return p.logs.Console(0) }
+
+// NetworkEntries returns the page's recent requests, oldest first.
+func (p *Page) NetworkEntries() []NetworkEntry { return p.logs.Network(0) }

@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -100,8 +101,8 @@ func (p *Page) setSession(s *session) {
 }
 
 // init enables the domains the page model needs, resumes a paused target and then
-// calls done. Failures are logged; the page is then never announced.
-func (p *Page) init(waiting bool, done func()) {
+// calls done with the outcome. A page that failed set-up is never announced.
+func (p *Page) init(waiting bool, done func(error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 	defer cancel()
 	err := parallel(
@@ -134,9 +135,24 @@ func (p *Page) init(waiting bool, done func()) {
 	close(p.ready)
 	if err != nil {
 		slog.Debug("page set-up failed", "target", p.targetID, "err", err)
-		return
 	}
-	done()
+	done(err)
+}
+
+// DocumentTitle reads document.title from the page, falling back to the title the
+// browser last reported when the page cannot answer.
+func (p *Page) DocumentTitle(ctx context.Context) string {
+	if p.usable() != nil {
+		return p.Title()
+	}
+	ctx, cancel := p.guard(ctx)
+	defer cancel()
+	r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("document.title").SetReturnByValue(true))
+	var t string
+	if err != nil || r.ExceptionDetails != nil || json.Unmarshal(r.Result.Value, &t) != nil {
+		return p.Title()
+	}
+	return t
 }
 
 func (p *Page) isReady() bool {
@@ -214,6 +230,10 @@ func (p *Page) Dialog() *Dialog {
 	return &d
 }
 
+// Usable returns why the page cannot run an operation now (a dialog is open, it
+// crashed or closed), or nil.
+func (p *Page) Usable() error { return p.usable() }
+
 // usable returns why the page cannot run an operation now, or nil.
 func (p *Page) usable() error {
 	p.mu.Lock()
@@ -288,4 +308,20 @@ func (p *Page) Close(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// Activate makes the page its context's current page and brings its tab to the
+// front.
+func (p *Page) Activate(ctx context.Context) error {
+	if err := p.usable(); err != nil && !errors.Is(err, ErrPageCrashed) {
+		var d *DialogOpenError
+		if !errors.As(err, &d) {
+			return err
+		}
+	}
+	p.bc.SetCurrent(p)
+	if err := p.bc.b.client.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(p.targetID)); err != nil {
+		return fmt.Errorf("activate %s: %w", p.ID, err)
+	}
+	return nil
 }

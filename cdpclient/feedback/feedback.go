@@ -1,0 +1,75 @@
+// Package feedback defines the compact answer every action tool gives (seed 003's
+// ActionFeedback) and the pure summarising that builds it from raw observations.
+package feedback
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Feedback is what an action did, in as few tokens as possible. Empty fields are
+// left out of the JSON; act, ok and code are always present.
+type Feedback struct {
+	Act  string `json:"act"`
+	Ref  string `json:"ref,omitempty"`
+	OK   bool   `json:"ok"`
+	Code int    `json:"code"`
+	// Msg says what went wrong; set only when OK is false.
+	Msg    string   `json:"msg,omitempty"`
+	Delta  *Delta   `json:"delta,omitempty"`
+	Errors []string `json:"errors,omitempty"`
+	Net    []Net    `json:"net,omitempty"`
+	// Dialog is a JavaScript dialog the action opened (or found open).
+	Dialog *Dialog `json:"dialog,omitempty"`
+	// Opened lists tabs the action opened, as "p3 https://…".
+	Opened []string `json:"opened,omitempty"`
+	// Timing is the action's duration in milliseconds.
+	Timing int64  `json:"timing"`
+	Hint   string `json:"hint,omitempty"`
+}
+
+// Delta is what changed on the page, keyed by element ref.
+type Delta struct {
+	URL   string `json:"url,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Value is the value a fill or selectOption left in the field.
+	Value   string      `json:"value,omitempty"`
+	Text    [][2]string `json:"text,omitempty"`
+	Attrs   [][3]any    `json:"attrs,omitempty"`
+	Removed []string    `json:"removed,omitempty"`
+	Added   [][2]string `json:"added,omitempty"`
+	// More counts changes left out to keep the answer short.
+	More int `json:"more,omitempty"`
+}
+
+// Empty reports whether the delta says nothing.
+func (d *Delta) Empty() bool {
+	return d == nil || (d.URL == "" && d.Title == "" && d.Value == "" && len(d.Text) == 0 &&
+		len(d.Attrs) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && d.More == 0)
+}
+
+// Net is one request the action caused: its URL (relative to the page's origin
+// where possible) and status; E is the error of a failed request.
+type Net struct {
+	M string `json:"m,omitempty"` // method, when not GET
+	U string `json:"u"`
+	S int    `json:"s,omitempty"`
+	E string `json:"e,omitempty"`
+}
+
+// Dialog describes a JavaScript dialog.
+type Dialog struct {
+	Type string `json:"type"`
+	Msg  string `json:"msg"`
+}
+
+// JSON encodes the feedback compactly, without escaping HTML characters.
+func (f *Feedback) JSON() string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return `{"act":"` + f.Act + `","ok":false,"code":6,"msg":"feedback could not be encoded"}`
+	}
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}

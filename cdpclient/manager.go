@@ -1,0 +1,82 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+)
+
+// Manager hands out the browser, connecting lazily on first use. A browser this
+// process launched is launched again after it dies; an attached browser is
+// reconnected to once, and a clear error is returned when that fails.
+type Manager struct {
+	opts Options
+
+	mu       sync.Mutex
+	b        *Browser
+	restarts int
+	closed   bool
+}
+
+// NewManager returns a Manager that connects as opts say, on first use.
+func NewManager(opts Options) *Manager { return &Manager{opts: opts} }
+
+// Browser returns the connected browser, connecting (or reconnecting) first if
+// needed. ctx bounds the connection attempt.
+func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrBrowserClosed
+	}
+	if m.b != nil && m.b.Alive() {
+		return m.b, nil
+	}
+	if lost := m.b; lost != nil {
+		m.b = nil
+		err := lost.m.Err()
+		lost.Close()
+		m.restarts++
+		if m.opts.Endpoint != "" {
+			slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.Endpoint, "err", err)
+		} else {
+			slog.Warn("the browser exited; launching a new one", "err", err)
+		}
+	}
+	b, err := Connect(ctx, m.opts)
+	if err != nil {
+		if m.opts.Endpoint != "" && m.restarts > 0 {
+			return nil, &ConnectionError{Err: fmt.Errorf("lost the connection to the browser at %s and could not reconnect: %w", m.opts.Endpoint, err)}
+		}
+		return nil, err
+	}
+	m.b = b
+	return b, nil
+}
+
+// Restarts counts how often the browser had to be launched or connected again.
+func (m *Manager) Restarts() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.restarts
+}
+
+// Current returns the connected browser without connecting, or nil.
+func (m *Manager) Current() *Browser {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.b
+}
+
+// Close disconnects for good: a launched browser is shut down and its temporary
+// profile removed; an attached one is left running. It blocks until done.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	b := m.b
+	m.b, m.closed = nil, true
+	m.mu.Unlock()
+	if b != nil {
+		b.Close()
+	}
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/tools"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// stack is the wired server: browser manager, tools and the trace file.
+type stack struct {
+	mgr   *cdpclient.Manager
+	srv   *tools.Server
+	trace *traceWriter
+}
+
+func build(cfg config) (*stack, error) {
+	st := &stack{}
+	if cfg.trace != "" {
+		tw, err := openTrace(cfg.trace)
+		if err != nil {
+			return nil, err
+		}
+		st.trace = tw
+		cfg.browser.Tracer = tw
+		cfg.tools.Trace = tw.traceTool
+	}
+	st.mgr = cdpclient.NewManager(cfg.browser)
+	st.srv = tools.New(cfg.tools, st.mgr)
+	return st, nil
+}
+
+// close shuts everything down: sessions, then the browser (a launched one is
+// ended with its process group and temporary profile), then the trace file.
+func (st *stack) close() {
+	st.srv.Close()
+	st.mgr.Close()
+	if st.trace != nil {
+		st.trace.close()
+	}
+}
+
+func serve(ctx context.Context, cfg config) error {
+	st, err := build(cfg)
+	if err != nil {
+		return err
+	}
+	defer st.close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if cfg.http != "" {
+		return serveHTTP(ctx, cfg, st)
+	}
+	stdio := server.NewStdioServer(st.srv.MCP())
+	stdio.SetErrorLogger(log.New(os.Stderr, "mcp: ", 0))
+	server.WithWorkerPoolSize(16)(stdio)
+	slog.Debug("serving MCP on stdio")
+	// Listen returns when stdin closes or a signal arrives.
+	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+func serveHTTP(ctx context.Context, cfg config, st *stack) error {
+	ln, err := net.Listen("tcp", cfg.http)
+	if err != nil {
+		return fmt.Errorf("--http %s: %w", cfg.http, err)
+	}
+	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"))
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	slog.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = handler.Shutdown(sctx)
+	return hs.Shutdown(sctx)
+}

@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+const defaultLogLimit = 30
+
+func (s *Server) logTools() []toolDef {
+	return []toolDef{
+		{
+			tool: mcp.NewTool("console",
+				mcp.WithDescription("Recent console messages and uncaught errors of the page, oldest first."),
+				mcp.WithString("level", mcp.Enum("error", "warning", "all"), mcp.Description("minimum level (default all)")),
+				mcp.WithString("contains", mcp.Description("only messages containing this text")),
+				mcp.WithInteger("limit", mcp.Description("at most this many, newest (default 30)")),
+				pageArg(), hints(true, false, true, false)),
+			run: s.console, readOnly: true,
+		},
+		{
+			tool: mcp.NewTool("network",
+				mcp.WithDescription("Recent requests of the page: method, status, URL, type, duration, oldest first."),
+				mcp.WithString("filter", mcp.Enum("all", "failed", "api", "document"), mcp.Description("failed: errors and 4xx/5xx; api: XHR/fetch (default all)")),
+				mcp.WithString("contains", mcp.Description("only URLs containing this text")),
+				mcp.WithInteger("limit", mcp.Description("at most this many, newest (default 30)")),
+				pageArg(), hints(true, false, true, false)),
+			run: s.network, readOnly: true,
+		},
+	}
+}
+
+type logArgs struct {
+	Page     string `json:"page"`
+	Contains string `json:"contains"`
+	Limit    int    `json:"limit"`
+}
+
+func (a logArgs) limit() (int, error) {
+	switch {
+	case a.Limit < 0:
+		return 0, badArg("give a positive limit, e.g. 20", "limit %d is negative", a.Limit)
+	case a.Limit == 0:
+		return defaultLogLimit, nil
+	}
+	return min(a.Limit, 500), nil
+}
+
+func (s *Server) console(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		logArgs
+		Level string `json:"level"`
+	}
+	if err := bind(req, &a); err != nil {
+		return nil, err
+	}
+	rank := map[string]int{"": 0, "all": 0, "warning": 1, "error": 2}
+	min, ok := rank[a.Level]
+	if !ok {
+		return nil, badArg("use error, warning or all", "level %q is not a log level", a.Level)
+	}
+	limit, err := a.limit()
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.page(ctx, a.Page)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, e := range p.ConsoleEntries() {
+		if rank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
+			continue
+		}
+		line := e.Level + " " + feedback.Truncate(strings.ReplaceAll(e.Text, "\n", " ⏎ "), 500)
+		if e.Source != "" {
+			line += " (" + feedback.RelURL(e.Source, feedback.Origin(p.URL())) + ")"
+		}
+		lines = append(lines, line)
+	}
+	return textResult(tail(lines, limit, "no console messages")), nil
+}
+
+func (s *Server) network(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		logArgs
+		Filter string `json:"filter"`
+	}
+	if err := bind(req, &a); err != nil {
+		return nil, err
+	}
+	keep, ok := netFilters[a.Filter]
+	if !ok {
+		return nil, badArg("use all, failed, api or document", "filter %q is not known", a.Filter)
+	}
+	limit, err := a.limit()
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.page(ctx, a.Page)
+	if err != nil {
+		return nil, err
+	}
+	origin := feedback.Origin(p.URL())
+	var lines []string
+	for _, e := range p.NetworkEntries() {
+		if !keep(e) || (a.Contains != "" && !strings.Contains(e.URL, a.Contains)) {
+			continue
+		}
+		status := fmt.Sprint(e.Status)
+		switch {
+		case e.Blocked != "":
+			status = "BLOCKED:" + e.Blocked
+		case e.Failed != "":
+			status = "FAILED:" + e.Failed
+		case e.Status == 0:
+			status = "pending"
+		}
+		line := fmt.Sprintf("%s %s %s %s", e.Method, status, feedback.RelURL(e.URL, origin), e.Type)
+		if e.Done {
+			line += fmt.Sprintf(" %dms", e.Duration.Milliseconds())
+		}
+		lines = append(lines, line)
+	}
+	return textResult(tail(lines, limit, "no requests")), nil
+}
+
+var netFilters = map[string]func(cdpclient.NetworkEntry) bool{
+	"":    func(cdpclient.NetworkEntry) bool { return true },
+	"all": func(cdpclient.NetworkEntry) bool { return true },
+	"failed": func(e cdpclient.NetworkEntry) bool {
+		return e.Failed != "" || e.Blocked != "" || e.Status >= 400
+	},
+	"api":      func(e cdpclient.NetworkEntry) bool { return e.Type == "XHR" || e.Type == "Fetch" },
+	"document": func(e cdpclient.NetworkEntry) bool { return e.Type == "Document" },
+}
+
+// tail keeps the last n lines, saying how many earlier ones were left out.
+func tail(lines []string, n int, empty string) string {
+	if len(lines) == 0 {
+		return empty
+	}
+	head := ""
+	if len(lines) > n {
+		head = fmt.Sprintf("(%d earlier entries left out)\n", len(lines)-n)
+		lines = lines[len(lines)-n:]
+	}
+	return head + strings.Join(lines, "\n")
+}

@@ -1,0 +1,72 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// feedbackResult answers an action with its feedback JSON; a failed action is an
+// error result so clients notice.
+func feedbackResult(fb *feedback.Feedback) *mcp.CallToolResult {
+	r := mcp.NewToolResultText(fb.JSON())
+	r.IsError = !fb.OK
+	return r
+}
+
+func textResult(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
+
+// errResult turns an error into a tool result a model can act on. Only a
+// cancelled request stays a Go (protocol-level) error.
+func errResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil, err
+	}
+	msg, hint := describe(err)
+	if hint != "" {
+		msg += "\nhint: " + hint
+	}
+	return mcp.NewToolResultError(msg), nil
+}
+
+// describe gives an error's message and the hint that goes with it.
+func describe(err error) (msg, hint string) {
+	var (
+		ae  *argError
+		cae *cdpclient.ArgError
+		ce  *cdpclient.Error
+		up  *cdpclient.UnknownPageError
+		de  *cdpclient.DialogOpenError
+		con *cdpclient.ConnectionError
+	)
+	switch {
+	case errors.As(err, &ae):
+		return ae.msg, ae.hint
+	case errors.As(err, &cae):
+		return cae.Msg, cae.Hint
+	case errors.As(err, &ce):
+		return ce.Code.String() + ": " + ce.Msg, ce.Hint
+	case errors.As(err, &up):
+		return up.Error(), "use listPages to see open pages, or newPage"
+	case errors.As(err, &de):
+		return de.Error(), "answer it with handleDialog (accept true or false) first"
+	case errors.Is(err, cdpclient.ErrPageClosed):
+		return "the page is closed", "use listPages and switchPage, or newPage"
+	case errors.Is(err, cdpclient.ErrPageCrashed):
+		return "the page crashed", "closePage it, or navigate to load it again"
+	case errors.As(err, &con), errors.Is(err, cdpclient.ErrBrowserClosed):
+		return err.Error(), "call again to start a new browser; if attached, check that Chrome still runs with --remote-debugging-port"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "TIMEOUT: the call did not finish in time", "the page may be busy or still loading; take a snapshot or raise timeoutMs"
+	}
+	s := err.Error()
+	if strings.Contains(s, "no browser found") || strings.Contains(s, "browser exited during start-up") {
+		return "the browser could not be started: " + s, "install chromium (apt-get install -y chromium) or pass --browser-path"
+	}
+	return fmt.Sprintf("error: %s", s), ""
+}

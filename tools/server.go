@@ -1,0 +1,172 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Version is the server version reported to clients; cmd sets it at build time.
+var Version = "dev"
+
+// Config says which tools to offer and how they behave.
+type Config struct {
+	// ReadOnly offers only navigation, waiting, reading and screenshots; evaluate
+	// refuses side effects and cdp allows read-only methods only.
+	ReadOnly bool
+	// Tools, if not empty, limits the catalogue to these tool names.
+	Tools []string
+	// Timeout bounds every tool call that names no timeout of its own.
+	Timeout time.Duration
+	// IsolateSessions gives each MCP session its own browser context (own
+	// cookies and pages); used over HTTP. Otherwise all share the default context.
+	IsolateSessions bool
+	// Trace, if set, sees every tool call after it finished.
+	Trace func(ToolTrace)
+}
+
+// ToolTrace records one tool call for --trace. Args are as the client sent them;
+// the receiver must redact secrets.
+type ToolTrace struct {
+	Tool    string
+	Args    json.RawMessage
+	IsError bool
+	Result  string // text of the result, cut to 2000 bytes
+	Ms      int64
+}
+
+// Server is the cdpmcp MCP server: the tools and the per-session browser state.
+type Server struct {
+	cfg      Config
+	mgr      *cdpclient.Manager
+	mcp      *server.MCPServer
+	sessions *sessions
+}
+
+// New builds the MCP server with the tools Config allows, over the browser mgr
+// hands out. The browser is not touched until the first tool call.
+func New(cfg Config, mgr *cdpclient.Manager) *Server {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	s := &Server{cfg: cfg, mgr: mgr, sessions: newSessions(mgr, cfg.IsolateSessions)}
+	hooks := &server.Hooks{}
+	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
+		s.sessions.drop(cs.SessionID())
+	})
+	s.mcp = server.NewMCPServer("cdpmcp", Version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithHooks(hooks),
+		server.WithInstructions(instructions),
+	)
+	for _, t := range s.catalogue() {
+		s.mcp.AddTool(t.tool, s.wrap(t))
+	}
+	return s
+}
+
+const instructions = "Browser automation over the Chrome DevTools Protocol. Typical loop: navigate, snapshot " +
+	"(numbered elements), act on a ref (click, fill, type, pressKey, selectOption), read the compact JSON " +
+	"feedback, snapshot again when the page changed. Tools act on the current page unless page is given."
+
+// MCP returns the underlying mcp-go server, for a transport to serve.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// Close releases every session's browser context. The browser itself belongs to
+// the Manager.
+func (s *Server) Close() {
+	s.sessions.closeAll()
+}
+
+// sessions maps MCP sessions to browser contexts.
+type sessions struct {
+	mgr     *cdpclient.Manager
+	isolate bool
+
+	mu   sync.Mutex
+	byID map[string]*clientState
+}
+
+type clientState struct {
+	mu sync.Mutex
+	b  *cdpclient.Browser
+	bc *cdpclient.BrowserContext
+}
+
+func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
+	return &sessions{mgr: mgr, isolate: isolate, byID: map[string]*clientState{}}
+}
+
+// context returns the browser context of the calling MCP session, connecting to
+// the browser and creating the context on first use (and again after a restart).
+func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, error) {
+	id := ""
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && ss.isolate {
+		id = cs.SessionID()
+	}
+	ss.mu.Lock()
+	st := ss.byID[id]
+	if st == nil {
+		st = &clientState{}
+		ss.byID[id] = st
+	}
+	ss.mu.Unlock()
+
+	b, err := ss.mgr.Browser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.b != b {
+		bc := b.Default()
+		if ss.isolate {
+			if bc, err = b.NewContext(ctx); err != nil {
+				return nil, err
+			}
+		}
+		st.b, st.bc = b, bc
+	}
+	return st.bc, nil
+}
+
+func (ss *sessions) drop(id string) {
+	ss.mu.Lock()
+	st := ss.byID[id]
+	delete(ss.byID, id)
+	ss.mu.Unlock()
+	if st != nil {
+		st.close()
+	}
+}
+
+func (ss *sessions) closeAll() {
+	ss.mu.Lock()
+	all := ss.byID
+	ss.byID = map[string]*clientState{}
+	ss.mu.Unlock()
+	for _, st := range all {
+		st.close()
+	}
+}
+
+func (st *clientState) close() {
+	st.mu.Lock()
+	bc := st.bc
+	st.b, st.bc = nil, nil
+	st.mu.Unlock()
+	if bc == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := bc.Close(ctx); err != nil {
+		slog.Debug("close browser context", "err", err)
+	}
+}
