@@ -3,6 +3,7 @@ module github.com/cdpmcp/cdpmcp
 go 1.26.8
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/websocket v1.5.3
 	github.com/mafredri/cdp v0.35.0
 	github.com/mark3labs/mcp-go v1.2.1

@@ -73,8 +73,10 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		if json.Unmarshal(params, &ev) == nil {
 			p.onContextCreated(ev.Context)
 		}
+		p.onWorldEvent("", method, params)
 	case "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.onContextGone(method, params)
+		p.onWorldEvent("", method, params)
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
 		if json.Unmarshal(params, &ev) == nil {

@@ -55,6 +55,7 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 			func() error { return f.c.Network.Enable(ctx, network.NewEnableArgs()) },
 			func() error { return f.c.Log.Enable(ctx) },
 			func() error { return autoAttachChildren(ctx, f.c) },
+			func() error { return installPageModel(ctx, f.c) },
 		)
 	}
 	if waiting {
@@ -81,6 +82,8 @@ func (p *Page) onChildEvent(f *frameSession, method string, params json.RawMessa
 		if json.Unmarshal(params, &ev) == nil {
 			p.detachChild(string(ev.SessionID))
 		}
+	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
+		p.onWorldEvent(f.s.id, method, params)
 	default:
 		p.logs.onEvent(method, params)
 	}
@@ -89,6 +92,12 @@ func (p *Page) onChildEvent(f *frameSession, method string, params json.RawMessa
 func (p *Page) detachChild(sessionID string) {
 	p.mu.Lock()
 	delete(p.frames, sessionID)
+	for k, id := range p.isolated {
+		if k.session == sessionID {
+			delete(p.isolated, k)
+			delete(p.installed, id)
+		}
+	}
 	p.mu.Unlock()
 	p.bc.b.m.dropID(sessionID)
 }

@@ -48,6 +48,9 @@ type Page struct {
 	worlds    map[page.FrameID]runtime.ExecutionContextID // main worlds by frame
 	logs      pageLogs
 	refs      *refTable
+	isolated  map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
+	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
+	lastSnap  []string                                // last snapshot's lines, for diff
 
 	ready   chan struct{}
 	initErr error
@@ -92,6 +95,8 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		ready:     make(chan struct{}),
 		logs:      newPageLogs(),
 		refs:      newRefTable(),
+		isolated:  map[frameKey]runtime.ExecutionContextID{},
+		installed: map[runtime.ExecutionContextID]bool{},
 	}
 }
 
@@ -114,6 +119,7 @@ func (p *Page) init(waiting bool, done func(error)) {
 		func() error { return p.c.Network.Enable(ctx, network.NewEnableArgs()) },
 		func() error { return p.c.Log.Enable(ctx) },
 		func() error { return autoAttachChildren(ctx, p.c) },
+		func() error { return installPageModel(ctx, p.c) },
 	)
 	if err == nil {
 		var tree *page.GetFrameTreeReply

@@ -111,7 +111,7 @@ func (e *Element) hitCheck(ctx context.Context, pt point) error {
 		if err == nil {
 			owner, oerr := c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(frameIDOf(e.frame)))
 			if oerr == nil && hit.BackendNodeID != owner.BackendNodeID {
-				return e.obscuredBy(ctx, nil, hit.BackendNodeID, "")
+				return e.obscuredBy(ctx, nil, hit.FrameID, hit.BackendNodeID, "")
 			}
 		}
 		c, f, x, y = e.c, e.frame, x-off.X, y-off.Y
@@ -130,20 +130,20 @@ func (e *Element) hitCheck(ctx context.Context, pt point) error {
 	var inside bool
 	if err := e.call(ctx, "containsDeep", &inside, *r.Object.ObjectID); err != nil {
 		// Different frames: the hit node cannot be inside the element.
-		return e.obscuredBy(ctx, f, hit.BackendNodeID, *r.Object.ObjectID)
+		return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, *r.Object.ObjectID)
 	}
 	if inside {
 		return nil
 	}
-	return e.obscuredBy(ctx, f, hit.BackendNodeID, *r.Object.ObjectID)
+	return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, *r.Object.ObjectID)
 }
 
 // obscuredBy builds the OBSCURED error for a covering node of the page (f nil) or
 // of an out-of-process frame.
-func (e *Element) obscuredBy(ctx context.Context, f *frameSession, backend dom.BackendNodeID, obj runtime.RemoteObjectID) error {
-	c, session := e.p.c, ""
+func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.FrameID, backend dom.BackendNodeID, obj runtime.RemoteObjectID) error {
+	c, key := e.p.c, frameKey{frame: frame}
 	if f != nil {
-		c, session = f.c, f.s.id
+		c, key.session = f.c, f.s.id
 	}
 	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj}
 	if obj == "" {
@@ -159,7 +159,7 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, backend dom.B
 	}
 	err := &Error{Code: CodeObscured, Msg: "the click would land on " + desc + ", which covers the target",
 		Hint: "close or dismiss the covering element first (often a cookie banner or dialog), or scroll"}
-	if ref, ok := e.p.refs.refOf(refKey{session: session, backend: backend}); ok {
+	if ref, ok := e.p.refForNode(ctx, key, backend); ok {
 		err.Ref = fmt.Sprint(ref)
 		err.Msg = fmt.Sprintf("the click would land on %d[:]%s, which covers the target", ref, desc)
 		err.Hint = fmt.Sprintf("close or dismiss %d first (often a cookie banner or dialog), or scroll", ref)

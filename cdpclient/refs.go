@@ -2,43 +2,43 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"sync"
 
 	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
-// refKey identifies a DOM node across snapshots: the session that owns it ("" for
-// the page itself) and its backend node id, which is stable while the node lives.
-type refKey struct {
-	session string
-	backend dom.BackendNodeID
-}
-
-// refTable numbers the elements of a page. A node keeps its number for as long as
-// it exists; numbers are never reused, so a stale ref can never hit another node.
+// refTable remembers which frame each ref of a page was handed out in. The
+// numbers themselves are kept by the page model in each frame's isolated world
+// (one per element, for the element's lifetime); last is the highest number ever
+// handed out, so numbering continues across frames and documents and a number is
+// never reused within the page.
 type refTable struct {
 	mu    sync.Mutex
 	last  int
-	byRef map[int]refKey
-	byKey map[refKey]int
+	frame map[int]frameKey
 }
 
-func newRefTable() *refTable {
-	return &refTable{byRef: map[int]refKey{}, byKey: map[refKey]int{}}
-}
+func newRefTable() *refTable { return &refTable{frame: map[int]frameKey{}} }
 
-// assign returns the ref of a node, numbering it if it has none yet.
-func (t *refTable) assign(k refKey) int {
+// base returns the highest ref handed out so far.
+func (t *refTable) base() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if r, ok := t.byKey[k]; ok {
-		return r
-	}
-	t.last++
-	t.byRef[t.last] = k
-	t.byKey[k] = t.last
 	return t.last
+}
+
+// record notes that refs in (from, to] were handed out in frame k.
+func (t *refTable) record(k frameKey, from, to int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for r := from + 1; r <= to; r++ {
+		t.frame[r] = k
+	}
+	t.last = max(t.last, to)
 }
 
 // used reports whether any ref was ever handed out.
@@ -48,34 +48,31 @@ func (t *refTable) used() bool {
 	return t.last > 0
 }
 
-// lookup returns the node a ref names.
-func (t *refTable) lookup(ref int) (refKey, bool) {
+// frames lists the frames that hold refs.
+func (t *refTable) frames() []frameKey {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	k, ok := t.byRef[ref]
+	seen := map[frameKey]bool{}
+	var out []frameKey
+	for _, k := range t.frame {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (t *refTable) lookup(ref int) (frameKey, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k, ok := t.frame[ref]
 	return k, ok
 }
 
-// refOf returns the ref of a node if it has one.
-func (t *refTable) refOf(k refKey) (int, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	r, ok := t.byKey[k]
-	return r, ok
-}
-
-// forget drops the given refs (nodes that are gone); their numbers stay used.
-func (t *refTable) forget(refs []int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, r := range refs {
-		if k, ok := t.byRef[r]; ok {
-			delete(t.byKey, k)
-			delete(t.byRef, r)
-		}
-	}
-}
-
+// resolveRef finds the element behind a ref and returns a handle in the main
+// world of its frame. A ref whose element is gone is NOT_FOUND, never another
+// element.
 func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 	n, err := strconv.Atoi(ref)
 	if err != nil || n <= 0 {
@@ -85,25 +82,61 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 	if !ok {
 		hint := "take a snapshot to get refs"
 		if p.refs.used() {
-			hint = "take a new snapshot: the page has changed or the ref never existed"
+			hint = "take a new snapshot: this ref was never handed out on this page"
 		}
 		return nil, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: hint}
 	}
-	el := &Element{p: p, c: p.c, backend: k.backend, ref: ref}
-	if k.session != "" {
-		p.mu.Lock()
-		f := p.frames[k.session]
-		p.mu.Unlock()
-		if f == nil {
-			return nil, el.gone()
+	el := &Element{p: p, ref: ref}
+	stale := &Error{Code: CodeNotFound, Msg: "ref " + ref + " is no longer on the page",
+		Hint: "the page changed; take a new snapshot and use the new ref"}
+	var obj *runtime.RemoteObjectID
+	err = p.withWorld(ctx, k, func(w *worldIn) error {
+		el.c, el.frame = w.c, w.f
+		r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", n), false)
+		if err != nil {
+			return err
 		}
-		el.c, el.frame = f.c, f
+		obj = r.ObjectID
+		return nil
+	})
+	if err != nil {
+		if CodeOf(err) == CodeNotFound {
+			return nil, stale
+		}
+		return nil, err
 	}
-	r, err := el.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(k.backend).SetObjectGroup(objectGroup))
+	if obj == nil {
+		return nil, stale
+	}
+	// Hand out the element in its frame's main world, like selector lookups.
+	d, err := el.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*obj))
+	if err != nil {
+		return nil, stale
+	}
+	el.backend = d.Node.BackendNodeID
+	r, err := el.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(el.backend).SetObjectGroup(objectGroup))
 	if err != nil || r.Object.ObjectID == nil {
-		p.refs.forget([]int{n})
-		return nil, el.gone()
+		return nil, stale
 	}
 	el.object = *r.Object.ObjectID
 	return el, nil
+}
+
+// refForNode returns the ref the page model gave a node of a frame, if it has one.
+func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.BackendNodeID) (int, bool) {
+	var ref int
+	err := p.withWorld(ctx, key, func(w *worldIn) error {
+		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).
+			SetExecutionContextID(w.id).SetObjectGroup(objectGroup))
+		if err != nil || r.Object.ObjectID == nil {
+			return err
+		}
+		cr, err := w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs("function() { return __cdpmcp.refOf(this) || 0; }").
+			SetObjectID(*r.Object.ObjectID).SetReturnByValue(true))
+		if err != nil || cr.ExceptionDetails != nil {
+			return err
+		}
+		return json.Unmarshal(cr.Result.Value, &ref)
+	})
+	return ref, err == nil && ref > 0
 }

@@ -15,6 +15,8 @@ type ScreenshotOptions struct {
 	Target   Target // capture just this element
 	Format   string // png (default) or jpeg
 	Quality  int    // jpeg quality 0-100; 0 means 80
+	// Annotate draws each visible ref's number on its box.
+	Annotate bool
 }
 
 // Screenshot captures the viewport, the full page or one element and returns the
@@ -60,6 +62,13 @@ func (p *Page) Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, 
 				return err
 			}
 			args.SetClip(clip)
+		}
+		if opts.Annotate {
+			remove, err := p.annotate(ctx)
+			if err != nil {
+				return err
+			}
+			defer remove()
 		}
 		r, err := p.c.Page.CaptureScreenshot(ctx, args)
 		if err != nil {

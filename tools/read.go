@@ -51,6 +51,7 @@ func (s *Server) readTools() []toolDef {
 			tool: mcp.NewTool("screenshot",
 				mcp.WithDescription("Capture the viewport, the full page or one element as an image."),
 				mcp.WithBoolean("fullPage"), refArg(), selectorArg(),
+				mcp.WithBoolean("annotate", mcp.Description("draw each ref's number on its element")),
 				mcp.WithString("format", mcp.Enum("png", "jpeg")),
 				mcp.WithInteger("quality", mcp.Description("jpeg quality 0-100")),
 				pageArg(), hints(true, false, true, true)),
@@ -158,6 +159,7 @@ func (s *Server) screenshot(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		targetArgs
 		Page     string `json:"page"`
 		FullPage bool   `json:"fullPage"`
+		Annotate bool   `json:"annotate"`
 		Format   string `json:"format"`
 		Quality  int    `json:"quality"`
 	}
@@ -168,7 +170,7 @@ func (s *Server) screenshot(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if err != nil {
 		return nil, err
 	}
-	data, mime, err := p.Screenshot(ctx, cdpclient.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality})
+	data, mime, err := p.Screenshot(ctx, cdpclient.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality, Annotate: a.Annotate})
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ type toolDef struct {
 // catalogue returns the tools this configuration offers, in a stable order.
 func (s *Server) catalogue() []toolDef {
 	all := [][]toolDef{
-		s.navTools(), s.inputTools(), s.waitTools(), s.readTools(), s.pageTools(), s.logTools(), s.rawTools(),
+		s.navTools(), s.snapshotTools(), s.inputTools(), s.waitTools(), s.readTools(), s.pageTools(), s.logTools(), s.rawTools(),
 	}
 	var out []toolDef
 	for _, group := range all {

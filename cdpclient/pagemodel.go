@@ -1,0 +1,183 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/page"
+)
+
+// maxFrames bounds how many frames one snapshot descends into.
+const maxFrames = 40
+
+// SnapshotOptions modify Snapshot.
+type SnapshotOptions struct {
+	// Scope limits the snapshot to one element's subtree.
+	Scope Target
+	// MaxTokens is the budget; 0 means the default policy (every element and
+	// about snapshot.DefaultTokens in all, see snapshot.DefaultBudget), < 0 no
+	// limit.
+	MaxTokens int
+	// Diff returns only what changed since the page's previous snapshot.
+	Diff bool
+}
+
+// frameResult is what the page model returns for one frame.
+type frameResult struct {
+	Lines  []string `json:"lines"`
+	Frames []struct {
+		Ref int `json:"ref"`
+		At  int `json:"at"`
+	} `json:"frames"`
+	Last   int `json:"last"`
+	Scroll struct {
+		Above int `json:"above"`
+		Below int `json:"below"`
+	} `json:"scroll"`
+}
+
+// Snapshot returns the page as numbered elements and context lines (seed 000's
+// format) under a header line, with frames and shadow roots in document order.
+func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, error) {
+	var text string
+	err := p.do(ctx, func(ctx context.Context) error {
+		lines, scroll, err := p.collect(ctx, opts.Scope)
+		if err != nil {
+			return err
+		}
+		header := snapshot.Header(p.ID, p.DocumentTitle(ctx), p.URL(), scroll.Above, scroll.Below)
+		p.mu.Lock()
+		prev := p.lastSnap
+		if opts.Scope.IsZero() {
+			p.lastSnap = lines
+		}
+		p.mu.Unlock()
+		if opts.Diff {
+			var summary string
+			lines, summary = snapshot.Diff(prev, lines)
+			header += " — " + summary
+			if prev == nil {
+				header += " (no earlier snapshot: everything is new)"
+			}
+		}
+		budget := opts.MaxTokens
+		if budget == 0 {
+			budget = snapshot.DefaultBudget(lines)
+		}
+		lines = snapshot.Fit(lines, budget-snapshot.Estimate(header)-1)
+		text = header + "\n" + strings.Join(lines, "\n")
+		return nil
+	})
+	return text, err
+}
+
+// collect runs the page model in the main frame (or the scope's frame) and in
+// every frame it finds, and splices the frames' lines in place.
+func (p *Page) collect(ctx context.Context, scope Target) ([]string, struct{ Above, Below int }, error) {
+	var scroll struct{ Above, Below int }
+	key := frameKey{frame: p.mainFrame}
+	scopeExpr := "null"
+	switch {
+	case scope.Ref != "":
+		n, k, err := p.refFrame(scope.Ref)
+		if err != nil {
+			return nil, scroll, err
+		}
+		key, scopeExpr = k, fmt.Sprintf("__cdpmcp.get(%d)", n)
+	case scope.Selector != "":
+		b, _ := json.Marshal(scope.Selector)
+		scopeExpr = "__cdpmcp.query(" + string(b) + ", true)"
+	}
+	frames := 0
+	var run func(key frameKey, scopeExpr string, depth int) ([]string, error)
+	run = func(key frameKey, scopeExpr string, depth int) ([]string, error) {
+		var res frameResult
+		err := p.withWorld(ctx, key, func(w *worldIn) error {
+			base := p.refs.base()
+			expr := fmt.Sprintf("(() => { const scope = %s; if (%t && !scope) return null; return __cdpmcp.snapshot({base: %d, scope}); })()",
+				scopeExpr, scopeExpr != "null", base)
+			r, err := w.eval(ctx, expr, true)
+			if err != nil {
+				return err
+			}
+			if string(r.Value) == "null" || len(r.Value) == 0 {
+				return &Error{Code: CodeNotFound, Msg: "the scope element is not on the page", Hint: "take a snapshot without scope to find it"}
+			}
+			if err := json.Unmarshal(r.Value, &res); err != nil {
+				return fmt.Errorf("decode snapshot: %w", err)
+			}
+			p.refs.record(key, base, res.Last)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if depth == 0 {
+			scroll.Above, scroll.Below = res.Scroll.Above, res.Scroll.Below
+		}
+		lines := res.Lines
+		// Splice frames from the last so earlier positions stay valid.
+		for i := len(res.Frames) - 1; i >= 0; i-- {
+			fr := res.Frames[i]
+			if frames >= maxFrames || depth >= 4 {
+				continue
+			}
+			frames++
+			child, err := p.childFrame(ctx, key, fr.Ref)
+			if err != nil {
+				continue // a frame that went away or never loaded shows as its marker only
+			}
+			sub, err := run(child, "null", depth+1)
+			if err != nil {
+				continue
+			}
+			at := min(fr.At+1, len(lines))
+			lines = append(lines[:at], append(sub, lines[at:]...)...)
+		}
+		return lines, nil
+	}
+	lines, err := run(key, scopeExpr, 0)
+	return lines, scroll, err
+}
+
+// refFrame parses a ref and returns the frame it lives in.
+func (p *Page) refFrame(ref string) (int, frameKey, error) {
+	var n int
+	if _, err := fmt.Sscan(ref, &n); err != nil || n <= 0 || fmt.Sprint(n) != ref {
+		return 0, frameKey{}, argError("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
+	}
+	k, ok := p.refs.lookup(n)
+	if !ok {
+		return 0, frameKey{}, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: "take a snapshot to get refs"}
+	}
+	return n, k, nil
+}
+
+// childFrame finds the frame an <iframe> (by its ref in frame parent) shows: in an
+// out-of-process child session, or in the parent's own session.
+func (p *Page) childFrame(ctx context.Context, parent frameKey, ref int) (frameKey, error) {
+	var id page.FrameID
+	err := p.withWorld(ctx, parent, func(w *worldIn) error {
+		r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", ref), false)
+		if err != nil || r.ObjectID == nil {
+			return fmt.Errorf("iframe %d is gone", ref)
+		}
+		d, err := w.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*r.ObjectID))
+		if err != nil || d.Node.FrameID == nil {
+			return fmt.Errorf("iframe %d has no frame", ref)
+		}
+		id = *d.Node.FrameID
+		return nil
+	})
+	if err != nil {
+		return frameKey{}, err
+	}
+	if f := p.frameSessionFor(id); f != nil {
+		return frameKey{session: f.s.id, frame: id}, nil
+	}
+	return frameKey{session: parent.session, frame: id}, nil
+}

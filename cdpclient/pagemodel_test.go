@@ -1,0 +1,267 @@
+package cdpclient
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func openSnapshot(t *testing.T) (*Page, string) {
+	t.Helper()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := p.Navigate(ctx, testSite.URL("/snapshot.html"), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	// The cross-site frame loads after the page; wait for its button.
+	if err := p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#cross"}}); err != nil {
+		t.Fatal(err)
+	}
+	var s string
+	for range 50 {
+		var err error
+		if s, err = p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(s, "Frame button") == 2 {
+			break
+		}
+	}
+	return p, s
+}
+
+var lineRe = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)
+
+// refOf finds the ref of the element line whose name is name.
+func refOf(t *testing.T, snap, name string) string {
+	t.Helper()
+	for _, m := range lineRe.FindAllStringSubmatch(snap, -1) {
+		if m[4] == name {
+			return m[1]
+		}
+	}
+	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
+	return ""
+}
+
+func TestSnapshotContent(t *testing.T) {
+	t.Parallel()
+	_, s := openSnapshot(t)
+	t.Logf("snapshot:\n%s", s)
+	want := []string{
+		`page p1 "Snapshot fixture" ` + testSite.URL("/snapshot.html"),
+		"_[:]# Account settings",
+		"_[:]Welcome back, Alice. Read the ",
+		"[:]<a>terms of service</a> first.",
+		"[:]<a>Home</a>",
+		"[:]<a href=/second.html>More</a>",
+		"[:]<a>Profile</a>",
+		"[:]<input type=email value=a@example.com required>Email</input>",
+		"[:]<input type=search>Search orders</input>",
+		"[:]<input type=password filled>Password</input>",
+		"[:]<input type=checkbox checked>Send me news</input>",
+		"[:]<input type=radio>Basic</input>",
+		"[:]<input type=radio checked>Pro</input>",
+		"[:]<select value=Germany options=France,Germany,Italy>Country</select>",
+		`[:]<textarea value="Line one line two">Bio</textarea>`,
+		"[:]<button disabled>Save</button>",
+		"[:]<a>Inner link</a>",
+		"[:]<div role=tab selected>Overview</div>",
+		"[:]<div clickable>Clickable card</div>",
+		"_[:]Orders",
+		"_[:]Order | Total",
+		"_[:]A-1 | $10 | ",
+		"_[:]Shadow text",
+		"[:]<button", ">Shadow button</button>",
+		">Deep link</a>",
+		`_[:]iframe "Same origin":`,
+		`_[:]iframe "Cross site":`,
+		"[:]<button covered>Under the banner</button>",
+		"[:]<button>Accept cookies</button>",
+	}
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Errorf("snapshot lacks %q", w)
+		}
+	}
+	if n := strings.Count(s, "Same name"); n != 1 {
+		t.Errorf("an element inside a link with the same name is repeated (%d times)", n)
+	}
+	for _, bad := range []string{"hunter2", "Hidden paragraph", "Hidden button", "Invisible text", "Screen reader only"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("snapshot shows %q", bad)
+		}
+	}
+	if n := strings.Count(s, "Frame button"); n != 2 {
+		t.Errorf("frame buttons: %d, want 2 (same-origin and cross-site frames)", n)
+	}
+	// Document order: shadow content before the frames, same-origin frame before the cross-site one.
+	order := []string{"Shadow button", "Deep link", `iframe "Same origin"`, "Frame button", `iframe "Cross site"`, "Accept cookies"}
+	last := -1
+	for _, o := range order {
+		i := strings.Index(s, o)
+		if i < last {
+			t.Errorf("%q is out of document order", o)
+		}
+		last = i
+	}
+}
+
+func TestSnapshotRefs(t *testing.T) {
+	t.Parallel()
+	p, s1 := openSnapshot(t)
+	ctx := testContext(t)
+	home := refOf(t, s1, "Home")
+	// Same element, same ref; a new element gets a new number.
+	if _, err := p.Evaluate(ctx, `document.getElementById('dynamic').innerHTML = '<button id="added">Added later</button>'`, EvalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := refOf(t, s2, "Home"); got != home {
+		t.Errorf("ref of Home changed from %s to %s", home, got)
+	}
+	added := refOf(t, s2, "Added later")
+	for _, m := range lineRe.FindAllStringSubmatch(s1, -1) {
+		if m[1] == added {
+			t.Errorf("new element reused ref %s", added)
+		}
+	}
+	// Acting by ref: in a shadow root, in the same-origin frame and in the cross-site frame.
+	if err := p.Click(ctx, Target{Ref: refOf(t, s2, "Accept cookies")}, ClickOptions{}); err != nil {
+		t.Fatalf("click by ref: %v", err)
+	}
+	frameBtns := lineRe.FindAllStringSubmatch(s2, -1)
+	var emails, buttons []string
+	for _, m := range frameBtns {
+		switch m[4] {
+		case "Frame email":
+			emails = append(emails, m[1])
+		case "Frame button":
+			buttons = append(buttons, m[1])
+		}
+	}
+	if len(emails) != 2 || len(buttons) != 2 {
+		t.Fatalf("frame elements: %v %v", emails, buttons)
+	}
+	for i := range emails {
+		if _, err := p.Fill(ctx, Target{Ref: emails[i]}, "f@x.io"); err != nil {
+			t.Fatalf("fill in frame %d: %v", i, err)
+		}
+		if err := p.Click(ctx, Target{Ref: buttons[i]}, ClickOptions{}); err != nil {
+			t.Fatalf("click in frame %d: %v", i, err)
+		}
+	}
+	s3, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(s3, "Frame clicked f@x.io"); n != 2 {
+		t.Errorf("frames after clicks: %d clicked, want 2:\n%s", n, s3)
+	}
+	// A removed element's ref fails as NOT_FOUND and hits nothing else.
+	if _, err := p.Evaluate(ctx, `document.getElementById('added').remove(); document.getElementById('dynamic').innerHTML = '<button>Replacement</button>'`, EvalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err = p.Click(ctx, Target{Ref: added}, ClickOptions{})
+	wantCode(t, err, CodeNotFound)
+	// After a navigation every old ref is stale, and numbering continues.
+	if err := p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, p.Click(ctx, Target{Ref: home}, ClickOptions{}), CodeNotFound)
+	s4, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := strconv.Atoi(refOf(t, s4, "Second page"))
+	if a, _ := strconv.Atoi(added); r <= a {
+		t.Errorf("ref %d after navigation does not continue after %d", r, a)
+	}
+}
+
+func TestSnapshotScopeBudgetDiff(t *testing.T) {
+	t.Parallel()
+	p, s := openSnapshot(t)
+	ctx := testContext(t)
+	scoped, err := p.Snapshot(ctx, SnapshotOptions{Scope: Target{Selector: "table"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(scoped, "A-2 | $20") || strings.Contains(scoped, "Home") {
+		t.Errorf("scoped to table:\n%s", scoped)
+	}
+	if byRef, err := p.Snapshot(ctx, SnapshotOptions{Scope: Target{Ref: refOf(t, s, "Country")}}); err != nil || !strings.Contains(byRef, "Germany") || strings.Contains(byRef, "Home") {
+		t.Errorf("scoped to ref: %v\n%s", err, byRef)
+	}
+	small, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(small, "more elements") || !strings.Contains(small, "scope or scroll") {
+		t.Errorf("budget 150 without an honest closing line:\n%s", small)
+	}
+	if _, err := p.Evaluate(ctx, `document.querySelector('h1').textContent = 'Changed title'; document.getElementById('dynamic').innerHTML = '<button>Fresh</button>'`, EvalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1}); err != nil { // the baseline
+		t.Fatal(err)
+	}
+	if _, err := p.Evaluate(ctx, `document.getElementById('dynamic').innerHTML = '<button>Newer</button>'`, EvalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := p.Snapshot(ctx, SnapshotOptions{Diff: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(d, "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "1 new or changed, 1 gone") || !strings.Contains(lines[1], "Newer") || !strings.HasPrefix(lines[2], "_[:]gone: ") {
+		t.Errorf("diff:\n%s", d)
+	}
+	_, err = p.Snapshot(ctx, SnapshotOptions{Scope: Target{Selector: "#nothing-here"}})
+	wantCode(t, err, CodeNotFound)
+}
+
+func TestClickCoveredByRef(t *testing.T) {
+	t.Parallel()
+	p, s := openSnapshot(t)
+	ctx := testContext(t)
+	err := p.Click(ctx, Target{Ref: refOf(t, s, "Under the banner")}, ClickOptions{})
+	wantCode(t, err, CodeObscured)
+	var e *Error
+	if errors.As(err, &e) && !strings.Contains(e.Hint, "close or dismiss") {
+		t.Errorf("hint = %q", e.Hint)
+	}
+	if !strings.Contains(err.Error(), "Cookie notice") {
+		t.Errorf("obscured error does not name the banner: %v", err)
+	}
+}
+
+func TestAnnotatedScreenshot(t *testing.T) {
+	t.Parallel()
+	p, _ := openSnapshot(t)
+	ctx := testContext(t)
+	plain, _, err := p.Screenshot(ctx, ScreenshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, _, err := p.Screenshot(ctx, ScreenshotOptions{Annotate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(plain, marked) {
+		t.Fatal("annotated screenshot equals the plain one")
+	}
+	_ = os.WriteFile(filepath.Join(os.TempDir(), "cdpmcp-annotated.png"), marked, 0o644)
+	// The drawing is gone afterwards and took no clicks while there.
+	if n, _ := p.Evaluate(ctx, "document.querySelectorAll('[data-cdpmcp-annotations]').length", EvalOptions{}); n != "0" {
+		t.Errorf("annotation layer left in the page: %s", n)
+	}
+}

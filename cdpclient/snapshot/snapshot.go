@@ -1,0 +1,47 @@
+// Package snapshot holds the pure parts of the page model: the token estimate,
+// fitting a snapshot into a token budget with honest elision, and diffs between
+// snapshots. It works on rendered lines ("12[:]<button>Save</button>",
+// "_[:]text") and needs no browser.
+package snapshot
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ContextPrefix starts every line that is context rather than an element.
+const ContextPrefix = "_[:]"
+
+// Ref returns the ref a line starts with ("12[:]<…" → 12), or 0 for context lines.
+func Ref(line string) int {
+	i := strings.Index(line, "[:]")
+	if i <= 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(line[:i])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// isHeading reports whether a context line is a heading ("_[:]## Title").
+func isHeading(line string) bool {
+	return strings.HasPrefix(line, ContextPrefix+"#")
+}
+
+// Header is the first line of a snapshot: page id, title and URL, and how much of
+// the page lies outside the viewport.
+func Header(page, title, url string, above, below int) string {
+	h := fmt.Sprintf("page %s %q %s", page, title, url)
+	switch {
+	case above > 0 && below > 0:
+		h += fmt.Sprintf(" (%dpx more above, %dpx below)", above, below)
+	case below > 0:
+		h += fmt.Sprintf(" (%dpx more below)", below)
+	case above > 0:
+		h += fmt.Sprintf(" (%dpx more above)", above)
+	}
+	return h
+}
