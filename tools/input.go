@@ -9,13 +9,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-const feedbackNote = " Returns feedback JSON: ok, code, what changed, errors, requests, hint."
 
 func (s *Server) inputTools() []toolDef {
 	return []toolDef{
 		{
 			tool: mcp.NewTool("click",
-				mcp.WithDescription("Click an element with real mouse events (scrolled into view; fails if disabled or covered)."+feedbackNote),
+				mcp.WithDescription("Click an element with real mouse events (scrolled into view; fails if disabled or covered)."),
 				refArg(), selectorArg(),
 				mcp.WithString("button", mcp.Enum("left", "right", "middle")),
 				mcp.WithInteger("clickCount", mcp.Description("2 for double-click")),
@@ -25,7 +24,7 @@ func (s *Server) inputTools() []toolDef {
 		},
 		{
 			tool: mcp.NewTool("type",
-				mcp.WithDescription("Type text into a field with real key events (for autocomplete and key handlers; fill is faster)."+feedbackNote),
+				mcp.WithDescription("Type text into a field with real key events (for autocomplete and key handlers; fill is faster)."),
 				refArg(), selectorArg(),
 				mcp.WithString("text", mcp.Required()),
 				mcp.WithBoolean("clear", mcp.Description("replace the current content")),
@@ -35,7 +34,7 @@ func (s *Server) inputTools() []toolDef {
 		},
 		{
 			tool: mcp.NewTool("fill",
-				mcp.WithDescription("Set a field's value in one step (input and change events fire, frameworks see it)."+feedbackNote),
+				mcp.WithDescription("Set a field's value in one step (input and change events fire, frameworks see it)."),
 				refArg(), selectorArg(),
 				mcp.WithString("value", mcp.Required()),
 				pageArg(), hints(false, false, true, true)),
@@ -43,20 +42,20 @@ func (s *Server) inputTools() []toolDef {
 		},
 		{
 			tool: mcp.NewTool("pressKey",
-				mcp.WithDescription("Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+A) in the focused element or the target."+feedbackNote),
+				mcp.WithDescription("Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+A) in the focused element or the target."),
 				mcp.WithString("key", mcp.Required()),
 				refArg(), selectorArg(), pageArg(), hints(false, true, false, true)),
 			run: s.pressKey,
 		},
 		{
 			tool: mcp.NewTool("hover",
-				mcp.WithDescription("Move the mouse over an element (menus, tooltips)."+feedbackNote),
+				mcp.WithDescription("Move the mouse over an element (menus, tooltips)."),
 				refArg(), selectorArg(), pageArg(), hints(false, false, true, true)),
 			run: s.hover,
 		},
 		{
 			tool: mcp.NewTool("selectOption",
-				mcp.WithDescription("Select options of a <select> by value or visible label."+feedbackNote),
+				mcp.WithDescription("Select options of a <select> by value or visible label."),
 				refArg(), selectorArg(),
 				mcp.WithArray("values", mcp.Required(), mcp.WithStringItems()),
 				pageArg(), hints(false, false, true, true)),
@@ -72,7 +71,7 @@ func (s *Server) inputTools() []toolDef {
 		},
 		{
 			tool: mcp.NewTool("uploadFile",
-				mcp.WithDescription("Set the files of an <input type=file> (paths on the server's machine)."+feedbackNote),
+				mcp.WithDescription("Set the files of an <input type=file> (paths on the server's machine)."),
 				refArg(), selectorArg(),
 				mcp.WithArray("paths", mcp.Required(), mcp.WithStringItems()),
 				pageArg(), hints(false, false, true, true)),
@@ -80,7 +79,7 @@ func (s *Server) inputTools() []toolDef {
 		},
 		{
 			tool: mcp.NewTool("handleDialog",
-				mcp.WithDescription("Accept or dismiss the open alert/confirm/prompt dialog."+feedbackNote),
+				mcp.WithDescription("Accept or dismiss the open alert/confirm/prompt dialog."),
 				mcp.WithBoolean("accept", mcp.Required()),
 				mcp.WithString("promptText", mcp.Description("answer for a prompt")),
 				pageArg(), hints(false, true, false, true)),

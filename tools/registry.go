@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
+	"reflect"
 	"slices"
 	"time"
 
@@ -84,26 +86,40 @@ func hints(readOnly, destructive, idempotent, openWorld bool) mcp.ToolOption {
 }
 
 // Shared argument schemas.
-func pageArg() mcp.ToolOption {
-	return mcp.WithString("page", mcp.Description("page id (p1, p2…); default: current page"))
-}
+// The shared arguments are explained once, in the server instructions, rather
+// than in every tool's schema: tools/list is paid for on every request.
+func pageArg() mcp.ToolOption { return mcp.WithString("page") }
 
-func refArg() mcp.ToolOption {
-	return mcp.WithString("ref", mcp.Description("element number from snapshot"))
-}
+func refArg() mcp.ToolOption { return mcp.WithString("ref") }
 
-func selectorArg() mcp.ToolOption {
-	return mcp.WithString("selector", mcp.Description("CSS selector (pierces open shadow roots); use ref when you have one"))
-}
+func selectorArg() mcp.ToolOption { return mcp.WithString("selector") }
 
 // targetArgs are the element arguments of interaction tools.
 type targetArgs struct {
-	Ref      string `json:"ref"`
-	Selector string `json:"selector"`
+	Ref      refValue `json:"ref"`
+	Selector string   `json:"selector"`
 }
 
 func (a targetArgs) target() cdpclient.Target {
-	return cdpclient.Target{Ref: a.Ref, Selector: a.Selector}
+	return cdpclient.Target{Ref: string(a.Ref), Selector: a.Selector}
+}
+
+// refValue is a ref as clients send it: "12" or 12.
+type refValue string
+
+// UnmarshalJSON accepts a string or a whole number.
+func (r *refValue) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err == nil {
+		*r = refValue(n.String())
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[string](), Field: "ref"}
+	}
+	*r = refValue(s)
+	return nil
 }
 
 // requireTarget reports a missing element target.

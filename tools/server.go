@@ -71,9 +71,13 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	return s
 }
 
-const instructions = "Browser automation over the Chrome DevTools Protocol. Typical loop: navigate, snapshot " +
-	"(numbered elements), act on a ref (click, fill, type, pressKey, selectOption), read the compact JSON " +
-	"feedback, snapshot again when the page changed. Tools act on the current page unless page is given."
+const instructions = "A real browser. Loop: navigate, snapshot (lines N[:]<tag>name</tag>), act on an element by " +
+	"ref=N (click, fill, type, pressKey, selectOption…), read the feedback, snapshot again (diff:true for changes only). " +
+	"Arguments: ref = element number from the latest snapshot; selector = CSS selector (also inside open shadow " +
+	"roots), for when you have no ref; page = tab id (p1, p2…, see listPages), default the current tab. " +
+	"Actions answer with feedback JSON {act, ref, ok, code, msg, delta, errors, net, dialog, opened, timing, hint}; " +
+	"codes 0 ok, 1 not found, 2 disabled, 3 obscured, 4 timeout, 5 navigation, 6 JS error, 7 network error, " +
+	"8 permission, 9 validation. On failure follow the hint."
 
 // MCP returns the underlying mcp-go server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }

@@ -19,7 +19,7 @@ func (s *Server) waitTools() []toolDef {
 	return []toolDef{
 		{
 			tool: mcp.NewTool("waitFor",
-				mcp.WithDescription("Wait until an element (selector or ref) or a text is visible, attached, hidden or detached. Event driven; returns as soon as it holds."+feedbackNote),
+				mcp.WithDescription("Wait until an element (selector or ref) or a text is visible, attached, hidden or detached. Event driven; returns as soon as it holds."),
 				selectorArg(),
 				mcp.WithString("text", mcp.Description("visible text to wait for")),
 				refArg(),
@@ -49,7 +49,7 @@ func (s *Server) waitFor(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		return nil, err
 	}
 	n := 0
-	for _, v := range []string{a.Ref, a.Selector, a.Text} {
+	for _, v := range []string{string(a.Ref), a.Selector, a.Text} {
 		if v != "" {
 			n++
 		}

@@ -80,7 +80,11 @@ func newFitter(lines []string) *fitter {
 	return f
 }
 
-const markerCost = 16 // a "… N more lines" marker and its newline
+// elisionMarker says where lines were left out.
+const elisionMarker = ContextPrefix + "… %d more lines (a larger maxTokens or a scope shows them)"
+
+// markerCost is the most a marker line costs.
+var markerCost = Estimate(fmt.Sprintf(elisionMarker, 99999)) + 1
 
 func pureText(l string) bool {
 	return Ref(l) == 0 && !isHeading(l) && !strings.Contains(l, "[:]<")
@@ -143,7 +147,7 @@ func (f *fitter) assemble() []string {
 		for j < len(f.lines) && f.drop[j] {
 			j++
 		}
-		out = append(out, fmt.Sprintf(ContextPrefix+"… %d more lines (a larger maxTokens or a scope shows them)", j-i))
+		out = append(out, fmt.Sprintf(elisionMarker, j-i))
 		i = j - 1
 	}
 	return out
