@@ -9,7 +9,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-
 func (s *Server) inputTools() []toolDef {
 	return []toolDef{
 		{
