@@ -104,7 +104,8 @@ function install() {
     }
     const al = el.getAttribute('aria-label');
     if (al && al.trim()) return fold(al).trim();
-    if (el.labels && el.labels.length) {
+    const tag = el.localName;
+    if ((tag === 'input' || tag === 'select' || tag === 'textarea') && el.labels && el.labels.length) {
       const t = Array.from(el.labels).map((l) => labelOwnText(l, el)).join(' ').trim();
       if (t) return t;
     }
@@ -251,7 +252,13 @@ function install() {
       if (!segs.length) return;
       const hasText = segs.some((g) => g.t !== undefined && /\S/.test(g.t));
       if (hasText) {
-        const t = fold(segs.map((g) => (g.t !== undefined ? g.t : g.e)).join('')).trim();
+        let joined = '';
+        for (const g of segs) {
+          // A ref must not run into the text before it ("2017" + "12[:]<a>").
+          if (g.e !== undefined && /[\p{L}\p{N}]$/u.test(joined)) joined += ' ';
+          joined += g.t !== undefined ? g.t : g.e;
+        }
+        const t = fold(joined).trim();
         if (t && t !== lastText) out.push('_[:]' + t);
         lastText = t;
       } else {
@@ -315,7 +322,7 @@ function install() {
       }
       if (tag === 'label' && el.control && el.control.isConnected) {
         // Its text names the control; walk it only for the elements it holds.
-        walk(el, { ...cx, hidden, noText: true });
+        walk(el, sub(cx, hidden, true));
         return;
       }
       const inCell = !!(cx.cell || cx.cellText);
@@ -327,7 +334,7 @@ function install() {
       const h = /^h([1-6])$/.exec(tag);
       if ((h || block) && !inCell) flush();
       if (h && !hidden && !inCell && !cx.noText) {
-        walk(el, { ...cx, hidden });
+        walk(el, sub(cx, hidden, cx.noText));
         if (segs.length && segs.every((g) => g.t !== undefined)) {
           const t = fold(segs.map((g) => g.t).join('')).trim();
           segs = [];
@@ -336,7 +343,7 @@ function install() {
         flush();
         return;
       }
-      walk(el, { ...cx, hidden });
+      walk(el, sub(cx, hidden, cx.noText));
       if (block && !inCell) flush();
       else if (block && inCell) text(' ', cx);
     }
@@ -347,17 +354,30 @@ function install() {
       else segs.push({ t: s });
     }
 
+    function visit(c, cx) {
+      const t = c.nodeType;
+      if (t === 3) text(c.data, cx);
+      else if (t === 1) element(c, cx);
+    }
+
     function walk(node, cx) {
-      for (const c of children(node)) {
-        if (c.nodeType === 3) text(c.data, cx);
-        else if (c.nodeType === 1) element(c, cx);
+      if (node.nodeType === 1 && (node.shadowRoot || node.localName === 'slot')) {
+        for (const c of children(node)) visit(c, cx);
+        return;
       }
+      for (let c = node.firstChild; c; c = c.nextSibling) visit(c, cx);
+    }
+
+    // sub returns cx with hidden (and noText) changed, reusing cx when nothing does.
+    function sub(cx, hidden, noText) {
+      if (cx.hidden === hidden && cx.noText === noText) return cx;
+      return { hidden, noText, cell: cx.cell, cellText: cx.cellText };
     }
 
     function table(t, hidden) {
       if (t.caption) {
-        const c = textOf(t.caption);
-        if (c) out.push('_[:]' + c);
+        element(t.caption, { hidden, noText: false, cell: null, cellText: null });
+        flush();
       }
       for (const row of t.rows) {
         const rs = getComputedStyle(row);

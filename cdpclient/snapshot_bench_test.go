@@ -1,0 +1,77 @@
+package cdpclient
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/fixtures"
+)
+
+// benchSnapshot measures snapshots of one loaded page with the default budget
+// and reports the estimated tokens of the default and of the full snapshot.
+// With CDPMCP_SNAPSHOT_DUMP=dir the snapshots are written there (for counting
+// o200k tokens with a real tokenizer).
+func benchSnapshot(b *testing.B, path, name string) {
+	p := newBenchPage(b)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := p.Navigate(ctx, testSite.URL(path), WaitLoad); err != nil {
+		b.Fatal(err)
+	}
+	var s string
+	for b.Loop() {
+		var err error
+		if s, err = p.Snapshot(ctx, SnapshotOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	full, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(snapshot.Estimate(s)), "est-tokens")
+	b.ReportMetric(float64(snapshot.Estimate(full)), "full-est-tokens")
+	if dir := os.Getenv("CDPMCP_SNAPSHOT_DUMP"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, name+".txt"), []byte(s), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, name+".full.txt"), []byte(full), 0o644)
+	}
+}
+
+func newBenchPage(b *testing.B) *Page {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	bc, err := testBrowser.NewContext(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = bc.Close(ctx)
+	})
+	p, err := bc.NewPage(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkSnapshotBench snapshots the pages of ../shared/bench (copied into
+// fixtures/pages/bench): login, dashboard, article and the big page.
+func BenchmarkSnapshotBench(b *testing.B) {
+	for _, name := range []string{"login", "dashboard", "article", "big", "frames"} {
+		b.Run(name, func(b *testing.B) { benchSnapshot(b, "/bench/"+name+".html", "bench-"+name) })
+	}
+}
+
+// BenchmarkSnapshotCorpus snapshots each of the 40 real-world pages.
+func BenchmarkSnapshotCorpus(b *testing.B) {
+	for _, name := range fixtures.CorpusPages() {
+		b.Run(name, func(b *testing.B) { benchSnapshot(b, "/corpus/"+name+".html", "corpus-"+name) })
+	}
+}
