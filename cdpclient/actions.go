@@ -120,8 +120,10 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	if err := p.usable(); err != nil {
 		return err
 	}
-	p.actMu.Lock()
-	defer p.actMu.Unlock()
+	if ctx.Value(actLock{p}) == nil {
+		p.actMu.Lock()
+		defer p.actMu.Unlock()
+	}
 	gctx, cancel := p.guard(ctx)
 	defer cancel()
 	err := cause(gctx, fn(gctx))

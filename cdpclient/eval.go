@@ -113,7 +113,7 @@ func (p *Page) evalException(exc *runtime.ExceptionDetails, opts EvalOptions) er
 	}
 	if opts.SideEffectFree && strings.Contains(msg, "side-effect") {
 		return &Error{Code: CodePermission, Msg: "read-only mode refused the expression: it may change the page",
-			Hint: "only side-effect-free expressions run in read-only mode (reading properties, pure functions)"}
+			Hint: "only side-effect-free code runs in read-only mode; read with properties and document.querySelector (getElementById counts as a possible side effect)"}
 	}
 	return &Error{Code: CodeJSError, Msg: msg, Hint: "fix the expression; evaluate runs in the page's main frame"}
 }

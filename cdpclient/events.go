@@ -46,6 +46,18 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 			}
 			p.mu.Unlock()
 		}
+	case "Page.frameStartedLoading":
+		var ev struct {
+			FrameID page.FrameID `json:"frameId"`
+		}
+		if json.Unmarshal(params, &ev) == nil {
+			p.mu.Lock()
+			if ev.FrameID == p.mainFrame {
+				p.loads++
+				p.notifyLocked()
+			}
+			p.mu.Unlock()
+		}
 	case "Page.javascriptDialogOpening":
 		var ev page.JavascriptDialogOpeningReply
 		if json.Unmarshal(params, &ev) == nil {

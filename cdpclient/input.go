@@ -3,6 +3,7 @@ package cdpclient
 import (
 	"context"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/mafredri/cdp/protocol/input"
 )
@@ -156,9 +157,17 @@ func (p *Page) keyArgs(typ string, k keyDef, mods int) *input.DispatchKeyEventAr
 }
 
 // typeText types s as key presses; characters a US keyboard cannot type are
-// inserted as text input.
+// inserted as text input. If the page starts navigating away before the text is
+// complete, typing stops: the rest would land in a page being replaced.
 func (p *Page) typeText(ctx context.Context, s string) error {
+	start := p.navMark()
+	typed, total := 0, utf8.RuneCountInString(s)
 	for _, r := range s {
+		if now := p.navMark(); now.loads != start.loads || now.docs != start.docs {
+			return &Error{Code: CodeNavigation, Msg: fmt.Sprintf("the page navigated away after %d of %d characters", typed, total),
+				Hint: "the field's own script left the page; take a snapshot and check where you are"}
+		}
+		typed++
 		switch r {
 		case '\n', '\r':
 			if err := p.keyDownUp(ctx, namedKeys["Enter"], 0, nil); err != nil {

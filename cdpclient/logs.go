@@ -44,11 +44,12 @@ type NetworkEntry struct {
 
 // pageLogs keeps the recent console messages and requests of a page and its frames.
 type pageLogs struct {
-	mu      sync.Mutex
-	seq     int
-	console []ConsoleEntry
-	net     []*NetworkEntry
-	open    map[string]*NetworkEntry // by request id, until done
+	mu       sync.Mutex
+	seq      int
+	reported int // console entries up to here were in some feedback
+	console  []ConsoleEntry
+	net      []*NetworkEntry
+	open     map[string]*NetworkEntry // by request id, until done
 }
 
 func newPageLogs() pageLogs {
@@ -146,6 +147,9 @@ func (l *pageLogs) onEvent(method string, params json.RawMessage) {
 			return
 		}
 		e := ev.Entry
+		if strings.HasSuffix(e.URL, "/favicon.ico") {
+			return // the browser's own request, not the page's
+		}
 		src := e.URL
 		if src != "" && e.LineNumber != nil {
 			src += ":" + strconv.Itoa(*e.LineNumber+1)
@@ -236,3 +240,17 @@ func (p *Page) ConsoleEntries() []ConsoleEntry { return p.logs.Console(0) }
 
 // NetworkEntries returns the page's recent requests, oldest first.
 func (p *Page) NetworkEntries() []NetworkEntry { return p.logs.Network(0) }
+
+// errorsReported returns the console sequence number up to which errors have
+// been reported in feedback; later ones go into the next feedback.
+func (p *Page) errorsReported() int {
+	p.logs.mu.Lock()
+	defer p.logs.mu.Unlock()
+	return p.logs.reported
+}
+
+func (p *Page) markErrorsReported() {
+	p.logs.mu.Lock()
+	p.logs.reported = p.logs.seq
+	p.logs.mu.Unlock()
+}

@@ -13,17 +13,30 @@ import (
 // navActs are the actions whose whole point is loading a document.
 var navActs = map[string]bool{"navigate": true, "reload": true, "goBack": true, "goForward": true}
 
+// watchActs only observe the page: what the page does meanwhile is reported but
+// does not make them fail.
+var watchActs = map[string]bool{"waitFor": true}
+
+// maxQuietMs bounds the wait for the DOM to go quiet after an action.
+const maxQuietMs = 300
+
 // Act runs fn, an action on the page, and reports what it did: outcome code, URL
-// change, console errors, requests, new tabs and dialogs. The returned error is
-// non-nil only for bad arguments (*ArgError) and for cancellation of ctx; every
-// other failure is described in the feedback.
+// change, DOM changes keyed by ref, console errors (including late ones from
+// earlier actions), requests, new tabs and dialogs. The returned error is non-nil
+// only for bad arguments (*ArgError) and for cancellation of ctx; every other
+// failure is described in the feedback.
 func (p *Page) Act(ctx context.Context, act string, t Target, fn func(context.Context) error) (*feedback.Feedback, error) {
 	start := time.Now()
-	o := observation{
+	p.actMu.Lock()
+	defer p.actMu.Unlock()
+	ctx = context.WithValue(ctx, actLock{p}, true)
+
+	o := &observation{
 		p: p, act: act, ref: t.Ref,
-		mark: p.logs.Mark(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
+		mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
 		dialogBefore: p.Dialog() != nil,
 	}
+	ws := p.watchStart(ctx, t)
 	err := fn(ctx)
 	var ae *ArgError
 	if errors.As(err, &ae) {
@@ -35,19 +48,26 @@ func (p *Page) Act(ctx context.Context, act string, t Target, fn func(context.Co
 	if err == nil || (!o.dialogBefore && isDialogErr(err)) {
 		p.settle(ctx, o.mark, o.nav)
 	}
+	if p.navMark().docs == o.nav.docs {
+		o.dom = p.watchChanges(ctx, ws, maxQuietMs)
+	}
 	fb := o.feedback(ctx, err)
 	fb.Timing = time.Since(start).Milliseconds()
 	return fb, nil
 }
 
+// actLock marks a context whose action already holds the page's action lock.
+type actLock struct{ p *Page }
+
 type observation struct {
-	p            *Page
-	act, ref     string
-	mark         int
-	url          string
-	pages        int
-	nav          navMark
-	dialogBefore bool
+	p             *Page
+	act, ref      string
+	mark, errMark int
+	url           string
+	pages         int
+	nav           navMark
+	dialogBefore  bool
+	dom           domChanges
 }
 
 func isDialogErr(err error) bool {
@@ -60,23 +80,29 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	fb := &feedback.Feedback{Act: o.act, Ref: o.ref, OK: true}
 	url := p.URL()
 	origin := feedback.Origin(url)
-	delta := &feedback.Delta{}
+	delta := o.delta()
 	if url != o.url || navActs[o.act] {
 		delta.URL = url
 		delta.Title = p.DocumentTitle(ctx)
 	}
 	var msgs []string
-	var reqs []feedback.Request
-	var doc *NetworkEntry
-	for _, e := range p.logs.Console(o.mark) {
-		if e.Level == "error" {
-			msgs = append(msgs, e.Text)
+	var exception string
+	for _, e := range p.logs.Console(o.errMark) {
+		if e.Level != "error" {
+			continue
+		}
+		msgs = append(msgs, e.Text)
+		if e.Exception && e.Seq > o.mark && exception == "" {
+			exception = e.Text
 		}
 	}
+	p.markErrorsReported()
+	var reqs []feedback.Request
+	var failed *NetworkEntry
 	for _, e := range p.logs.Network(o.mark) {
 		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status, Failed: e.Failed, Blocked: e.Blocked})
-		if e.Type == "Document" && e.Loader != "" && e.ID == e.Loader {
-			doc = &e
+		if failed == nil && requestFailed(e, url) && (e.Type == "Document" || !navActs[o.act]) {
+			failed = &e
 		}
 	}
 	fb.Errors = feedback.Errors(msgs)
@@ -90,9 +116,8 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 			fb.Hint = "a " + d.Type + " dialog opened; answer it with handleDialog before anything else"
 		}
 	}
-	if err == nil && doc != nil && doc.Status >= 400 && doc.URL == url {
-		err = &Error{Code: CodeNetworkError, Msg: fmt.Sprintf("the server answered %d for %s", doc.Status, feedback.RelURL(doc.URL, origin)),
-			Hint: "check the URL; the page shown is the server's error page"}
+	if err == nil && !watchActs[o.act] {
+		err = o.outcome(exception, failed, origin)
 	}
 	if err != nil && !(isDialogErr(err) && !o.dialogBefore) {
 		code, msg, hint := describeError(err)
@@ -102,6 +127,62 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Delta = delta
 	}
 	return fb
+}
+
+// outcome classifies a completed action by what it caused: a form the browser's
+// validation refused, an uncaught exception, or a failed request.
+func (o *observation) outcome(exception string, failed *NetworkEntry, origin string) error {
+	if len(o.dom.Invalid) > 0 && o.p.navMark().docs == o.nav.docs {
+		v := o.dom.Invalid[0]
+		return &Error{Code: CodeValidation,
+			Msg:  fmt.Sprintf("the form was not submitted: %s[:]%s: %s", v[0], v[1], v[2]),
+			Hint: fmt.Sprintf("fill %s as it asks, then submit again", v[0])}
+	}
+	if exception != "" {
+		return &Error{Code: CodeJSError, Msg: "the page threw during the action: " + feedback.Truncate(firstLine(exception), 160),
+			Hint: "the action reached the page but its script failed; check console, or try another way"}
+	}
+	if failed != nil {
+		what := failed.Failed
+		if what == "" {
+			what = fmt.Sprint(failed.Status)
+		}
+		hint := "the server refused or failed; check the inputs, or network for details"
+		if failed.Type == "Document" {
+			hint = "check the URL; the page shown is the error page"
+		}
+		return &Error{Code: CodeNetworkError, Msg: fmt.Sprintf("%s %s failed: %s", failed.Method, feedback.RelURL(failed.URL, origin), what), Hint: hint}
+	}
+	return nil
+}
+
+// requestFailed reports requests an action's success depends on: the page's
+// document, or an API call, answered with an error or not at all.
+func requestFailed(e NetworkEntry, pageURL string) bool {
+	if e.Failed == "net::ERR_ABORTED" || e.Failed == "canceled" {
+		return false // superseded or cancelled by the page itself
+	}
+	bad := e.Failed != "" || e.Status >= 400
+	switch e.Type {
+	case "Document":
+		return bad && (e.ID == e.Loader || e.URL == pageURL)
+	case "XHR", "Fetch":
+		return bad
+	}
+	return false
+}
+
+func (o *observation) delta() *feedback.Delta {
+	d := &feedback.Delta{Text: o.dom.Text, Removed: o.dom.Removed, Added: o.dom.Added, More: o.dom.More}
+	for _, a := range o.dom.Attrs {
+		d.Attrs = append(d.Attrs, [3]any{a[0], a[1], a[2]})
+	}
+	return d
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 // describeError classifies an action's failure for feedback.

@@ -39,6 +39,7 @@ type Page struct {
 	loader    network.LoaderID
 	lifecycle map[string]bool // lifecycle events seen for loader
 	docs      int             // main-frame documents started (lifecycle "init")
+	loads     int             // main-frame loads started (a navigation is under way)
 	sameDoc   int             // same-document navigations (history API, fragment)
 	dialog    *Dialog
 	crashed   bool
@@ -280,12 +281,13 @@ func (p *Page) guard(ctx context.Context) (context.Context, context.CancelFunc) 
 	return ctx, func() { cancel(nil) }
 }
 
-// cause turns a context error into the reason the guard gave, if any.
+// cause turns a context error into the reason the guard gave (a dialog opened,
+// the page crashed or closed), if that is why ctx ended.
 func cause(ctx context.Context, err error) error {
 	if err == nil || ctx.Err() == nil {
 		return err
 	}
-	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
 		return c
 	}
 	return err

@@ -122,7 +122,8 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 	return el, nil
 }
 
-// refForNode returns the ref the page model gave a node of a frame, if it has one.
+// refForNode returns the ref of a node of a frame, handing one out if it has none
+// yet (so an answer can name, say, the banner that covers a button).
 func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.BackendNodeID) (int, bool) {
 	var ref int
 	err := p.withWorld(ctx, key, func(w *worldIn) error {
@@ -131,12 +132,20 @@ func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.Backend
 		if err != nil || r.Object.ObjectID == nil {
 			return err
 		}
-		cr, err := w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs("function() { return __cdpmcp.refOf(this) || 0; }").
+		base := p.refs.base()
+		fn := fmt.Sprintf("function() { const st = {last: %d}; const r = __cdpmcp.refOf(this) || __cdpmcp.assign(this, st); return [r, st.last]; }", base)
+		cr, err := w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).
 			SetObjectID(*r.Object.ObjectID).SetReturnByValue(true))
 		if err != nil || cr.ExceptionDetails != nil {
 			return err
 		}
-		return json.Unmarshal(cr.Result.Value, &ref)
+		var out [2]int
+		if err := json.Unmarshal(cr.Result.Value, &out); err != nil {
+			return err
+		}
+		ref = out[0]
+		p.refs.record(key, base, out[1])
+		return nil
 	})
 	return ref, err == nil && ref > 0
 }

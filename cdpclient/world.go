@@ -105,7 +105,7 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 	if !installed {
 		// Documents created after we attached have it already (see
 		// installPageModel); older ones get it now.
-		if _, err := w.eval(ctx, "globalThis.__cdpmcp ? 'ready' : ("+installSource+")()", true); err != nil {
+		if _, err := w.eval(ctx, "globalThis.__cdpmcp && __cdpmcp.watch ? 'ready' : ("+installSource+")()", true); err != nil {
 			p.forgetWorld(key)
 			return nil, err
 		}
@@ -159,8 +159,8 @@ func worldGone(err error) bool {
 		strings.Contains(s, "context was destroyed") || strings.Contains(s, "Cannot read properties of undefined")
 }
 
-// installSource is the page model's installer: js/snapshot.js with its helpers.
-var installSource = jsWith("install", "query")
+// installSource is the page model's installer: js/snapshot.js and js/watch.js.
+var installSource = jsWith("bootstrap", "install", "installWatch", "query")
 
 // installPageModel makes every new document of a session get cdpmcp's isolated
 // world with the page model installed, while the document is created, so a

@@ -452,6 +452,16 @@ function install() {
     annotation = null;
   }
 
-  globalThis.__cdpmcp = { snapshot, get, boxes, annotate, unannotate, query, refOf: (el) => refOf.get(el) };
+  globalThis.__cdpmcp = {
+    snapshot, get, boxes, annotate, unannotate, query,
+    refOf: (el) => refOf.get(el),
+    // known lists the live elements that have refs.
+    known: () => { const out = []; for (const r of byRef.keys()) { const el = get(r); if (el) out.push(el); } return out; },
+    // for watch.js
+    assign: (el, st) => assign(el, st),
+    line: (el, ref, st) => line(el, ref, st, false),
+    interactive: (el) => interactive(el, getComputedStyle(el)),
+    fold, cut,
+  };
   return 'installed';
 }

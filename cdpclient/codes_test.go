@@ -1,0 +1,183 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+)
+
+// One page per outcome code (fixtures/pages/codes), each proving that the
+// feedback diagnoses what really happened.
+
+func codePage(t *testing.T, name string) (*Page, context.Context, string) {
+	t.Helper()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := p.Navigate(ctx, testSite.URL("/codes/"+name+".html"), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, ctx, s
+}
+
+func act(t *testing.T, ctx context.Context, p *Page, name string, tg Target, fn func(context.Context) error) *feedback.Feedback {
+	t.Helper()
+	fb, err := p.Act(ctx, name, tg, fn)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Logf("%s → %s", name, fb.JSON())
+	return fb
+}
+
+func wantFeedback(t *testing.T, fb *feedback.Feedback, code Code, in ...string) {
+	t.Helper()
+	if fb.Code != int(code) || fb.OK != (code == CodeOK) {
+		t.Fatalf("code %d ok %v, want %d (%v): %s", fb.Code, fb.OK, code, code, fb.JSON())
+	}
+	if code != CodeOK && fb.Hint == "" {
+		t.Errorf("failure without hint: %s", fb.JSON())
+	}
+	for _, s := range in {
+		if !strings.Contains(fb.JSON(), s) {
+			t.Errorf("feedback lacks %q: %s", s, fb.JSON())
+		}
+	}
+}
+
+func TestCode0Success(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "ok")
+	save, agree, old := refOf(t, s, "Save"), refOf(t, s, "I agree"), refOf(t, s, "Old button")
+	tg := Target{Ref: save}
+	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+	wantFeedback(t, fb, CodeOK, `"Saved 3 items"`, fmt.Sprintf(`["%s","checked",true]`, agree), fmt.Sprintf(`"removed":["%s"]`, old))
+	// Typing makes a suggestion list appear: added elements, with new refs.
+	q := Target{Ref: refOf(t, s, "Search")}
+	fb = act(t, ctx, p, "type", q, func(ctx context.Context) error { return p.Type(ctx, q, "ap", false, false) })
+	wantFeedback(t, fb, CodeOK, `"<a>apple</a>"]`, `"<a>apricot</a>"]`)
+	if fb.Delta == nil || len(fb.Delta.Added) != 2 {
+		t.Errorf("added = %+v", fb.Delta)
+	}
+	// An action that changes nothing answers at once with nothing but ok.
+	start := time.Now()
+	fb = act(t, ctx, p, "hover", q, func(ctx context.Context) error { return p.Hover(ctx, q) })
+	if fb.Delta != nil || !fb.OK || time.Since(start) > time.Second {
+		t.Errorf("no-op hover: %s after %v", fb.JSON(), time.Since(start))
+	}
+}
+
+func TestCode1NotFound(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "not-found")
+	vanish := Target{Ref: refOf(t, s, "Vanishing button")}
+	fb := act(t, ctx, p, "click", vanish, func(ctx context.Context) error { return p.Click(ctx, vanish, ClickOptions{}) })
+	wantFeedback(t, fb, CodeOK, `"removed":["`+vanish.Ref+`"]`)
+	// The same ref again: stale, and it must not hit the other button.
+	fb = act(t, ctx, p, "click", vanish, func(ctx context.Context) error { return p.Click(ctx, vanish, ClickOptions{}) })
+	wantFeedback(t, fb, CodeNotFound, "no longer on the page", "new snapshot")
+	missing := Target{Selector: "#nope"}
+	fb = act(t, ctx, p, "click", missing, func(ctx context.Context) error { return p.Click(ctx, missing, ClickOptions{}) })
+	wantFeedback(t, fb, CodeNotFound, "no element matches")
+}
+
+func TestCode2Disabled(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "disabled")
+	for _, name := range []string{"Pay now", "Next step"} {
+		tg := Target{Ref: refOf(t, s, name)}
+		fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+		wantFeedback(t, fb, CodeDisabled, "disabled")
+	}
+	if p.URL() != testSite.URL("/codes/disabled.html") {
+		t.Errorf("a disabled link was followed: %s", p.URL())
+	}
+}
+
+func TestCode3Obscured(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "obscured")
+	buy := Target{Ref: refOf(t, s, "Buy")}
+	fb := act(t, ctx, p, "click", buy, func(ctx context.Context) error { return p.Click(ctx, buy, ClickOptions{}) })
+	wantFeedback(t, fb, CodeObscured, "We use cookies", "close or dismiss")
+	// The cover is named by a ref the model can act on.
+	var cover int
+	if _, err := fmt.Sscanf(fb.Hint, "close or dismiss %d", &cover); err != nil || cover == 0 {
+		t.Fatalf("hint names no ref: %q", fb.Hint)
+	}
+	ok := Target{Ref: refOf(t, s, "OK")}
+	wantFeedback(t, act(t, ctx, p, "click", ok, func(ctx context.Context) error { return p.Click(ctx, ok, ClickOptions{}) }), CodeOK)
+	wantFeedback(t, act(t, ctx, p, "click", buy, func(ctx context.Context) error { return p.Click(ctx, buy, ClickOptions{}) }), CodeOK)
+}
+
+func TestCode4Timeout(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx, cancel := context.WithTimeout(testContext(t), 700*time.Millisecond)
+	defer cancel()
+	u := testSite.URL("/codes/timeout.html")
+	fb := act(t, ctx, p, "navigate", Target{}, func(ctx context.Context) error { return p.Navigate(ctx, u, WaitLoad) })
+	wantFeedback(t, fb, CodeTimeout, "domcontentloaded")
+}
+
+func TestCode5Navigation(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "navigation")
+	q := Target{Ref: refOf(t, s, "Query")}
+	fb := act(t, ctx, p, "type", q, func(ctx context.Context) error { return p.Type(ctx, q, "abcdefghijklmnop", false, false) })
+	wantFeedback(t, fb, CodeNavigation, "navigated away after", "/second.html")
+}
+
+func TestCode6JSError(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "js-error")
+	tg := Target{Ref: refOf(t, s, "Add to cart")}
+	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+	wantFeedback(t, fb, CodeJSError, "TypeError", "Cannot read properties of undefined")
+}
+
+func TestCode7NetworkError(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "network-error")
+	tg := Target{Ref: refOf(t, s, "Save")}
+	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+	wantFeedback(t, fb, CodeNetworkError, "POST /status/500 failed: 500", `"s":500`)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	fb = act(t, ctx, p, "navigate", Target{}, func(ctx context.Context) error { return p.Navigate(ctx, refused, WaitLoad) })
+	wantFeedback(t, fb, CodeNetworkError, "ERR_CONNECTION_REFUSED")
+}
+
+func TestCode8Permission(t *testing.T) {
+	t.Parallel()
+	p, ctx, _ := codePage(t, "permission")
+	_, err := p.Evaluate(ctx, "document.querySelector('#p').textContent = 'changed'", EvalOptions{SideEffectFree: true})
+	wantCode(t, err, CodePermission)
+	if got, _ := p.Evaluate(ctx, "document.querySelector('#p').textContent", EvalOptions{SideEffectFree: true}); got != `"Read-only mode refuses side effects."` {
+		t.Errorf("read-only evaluate changed the page or failed to read: %s", got)
+	}
+}
+
+func TestCode9Validation(t *testing.T) {
+	t.Parallel()
+	p, ctx, s := codePage(t, "validation")
+	send := Target{Ref: refOf(t, s, "Send")}
+	email := refOf(t, s, "Email")
+	fb := act(t, ctx, p, "click", send, func(ctx context.Context) error { return p.Click(ctx, send, ClickOptions{}) })
+	wantFeedback(t, fb, CodeValidation, "not submitted", email+"[:]<input type=email required>Email", "fill "+email)
+	if testSite.Hits("/echo") != 0 || p.URL() != testSite.URL("/codes/validation.html") {
+		t.Errorf("an invalid form was submitted")
+	}
+}

@@ -1,0 +1,225 @@
+// Action observation. installWatch adds to globalThis.__cdpmcp (see snapshot.js):
+//   watch(targetRef)  start recording DOM mutations, form events and the target's state
+//   quiet(maxMs)      resolve once a frame passes without mutations (at once if none)
+//   changes(opts)     what changed since watch(), keyed by ref, most significant first
+// It lives in cdpmcp's isolated world; DOM events and mutations are shared with the
+// page, its listeners are not visible to page scripts.
+function installWatch() {
+  const m = globalThis.__cdpmcp;
+  if (!m || m.watch) return;
+  let w = null;
+
+  function stateOf(el) {
+    const s = {};
+    if (!el || !el.isConnected) return s;
+    if ('checked' in el && (el.type === 'checkbox' || el.type === 'radio')) s.checked = el.checked;
+    if ('disabled' in el) s.disabled = !!el.disabled;
+    for (const a of ['aria-expanded', 'aria-selected', 'aria-pressed', 'aria-checked']) {
+      const v = el.getAttribute(a);
+      if (v !== null) s[a.slice(5)] = v === 'true' ? true : v === 'false' ? false : v;
+    }
+    if (el.localName === 'details' || el.localName === 'dialog') s.open = el.open;
+    return s;
+  }
+
+  function controlState(el) {
+    if (el.type === 'checkbox' || el.type === 'radio') return { checked: el.checked };
+    if (el.type === 'password' || el.type === 'file') return {};
+    return { value: m.cut(el.value || '', 60) };
+  }
+
+  function observeAll(obs, root) {
+    const opts = { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true };
+    obs.observe(root, opts);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.currentNode; n; n = walker.nextNode()) {
+      if (n.shadowRoot) observeAll(obs, n.shadowRoot);
+    }
+  }
+
+  function watch(targetRef, targetEl) {
+    stop();
+    const st = { records: [], invalid: [], touched: new Set(), last: 0, count: 0 };
+    st.target = targetEl || (targetRef ? m.get(targetRef) : null);
+    st.before = stateOf(st.target);
+    // Scripts can check a box or set a value without any event or mutation:
+    // remember the form controls' state to compare afterwards.
+    st.controls = new Map();
+    for (const el of m.known()) {
+      const t = el.localName;
+      if (t === 'input' || t === 'select' || t === 'textarea') st.controls.set(el, controlState(el));
+    }
+    st.obs = new MutationObserver((recs) => {
+      for (const r of recs) st.records.push(r);
+      st.count += recs.length;
+      st.last = performance.now();
+    });
+    observeAll(st.obs, document);
+    st.onInvalid = (e) => { st.invalid.push(e.target); };
+    st.onChange = (e) => { st.touched.add(e.composedPath()[0] || e.target); };
+    document.addEventListener('invalid', st.onInvalid, true);
+    document.addEventListener('change', st.onChange, true);
+    document.addEventListener('input', st.onChange, true);
+    w = st;
+    return true;
+  }
+
+  function stop() {
+    if (!w) return;
+    w.obs.disconnect();
+    document.removeEventListener('invalid', w.onInvalid, true);
+    document.removeEventListener('change', w.onChange, true);
+    document.removeEventListener('input', w.onChange, true);
+  }
+
+  // quiet resolves when a whole animation frame passes with no new mutation, or
+  // after maxMs; at once when nothing has changed since watch().
+  function quiet(maxMs) {
+    if (!w || w.count === 0) return Promise.resolve(0);
+    const start = performance.now();
+    return new Promise((resolve) => {
+      let seen = w.count;
+      const tick = () => {
+        if (w.count === seen || performance.now() - start > maxMs) return resolve(w.count);
+        seen = w.count;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      setTimeout(() => resolve(w ? w.count : 0), maxMs);
+    });
+  }
+
+  // holderOf returns the element to report a text change by: the element that
+  // holds the changed text, or, when that says too little on its own ("1"), the
+  // block around it.
+  function holderOf(n) {
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    if (!el) return null;
+    const own = m.fold(el.innerText || el.textContent || '').trim();
+    if (own.length >= 12) return el;
+    for (let e = el; e; e = e.parentElement || (e.getRootNode().host || null)) {
+      const d = getComputedStyle(e).display;
+      if (d !== 'inline' && d !== 'contents') return e;
+    }
+    return el;
+  }
+
+  function inside(n, set) {
+    for (let e = n; e; e = e.parentNode || e.host) if (set.has(e)) return true;
+    return false;
+  }
+
+  function visible(el) {
+    if (!el.isConnected) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  }
+
+  // changes reports what changed since watch(). New refs continue from base.
+  function changes(opts) {
+    const st = { last: opts.base | 0 };
+    const out = { text: [], attrs: [], removed: [], added: [], invalid: [], more: 0, last: 0 };
+    if (!w) { out.last = st.last; return out; }
+    stop();
+    const recs = w.records;
+    const added = new Set();
+    const removedRefs = [];
+    const textBlocks = new Set();
+    const attrEls = new Set();
+    for (const r of recs) {
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) {
+          if (n.nodeType === 1) added.add(n);
+          else if (n.nodeType === 3) textBlocks.add(r.target);
+        }
+        for (const n of r.removedNodes) {
+          if (n.nodeType === 3) { textBlocks.add(r.target); continue; }
+          if (n.nodeType !== 1 || n.isConnected) continue;
+          const ref = m.refOf(n);
+          if (ref !== undefined) removedRefs.push(ref);
+          else if (n.querySelectorAll) for (const d of n.querySelectorAll('*')) { const rr = m.refOf(d); if (rr !== undefined) removedRefs.push(rr); }
+        }
+      } else if (r.type === 'characterData') {
+        textBlocks.add(r.target.parentNode);
+      } else if (r.type === 'attributes') {
+        attrEls.add(r.target);
+      }
+    }
+    // Added subtrees: the outermost added elements still on the page and visible.
+    const roots = [...added].filter((n) => n.isConnected && !inside(n.parentNode, added) && visible(n));
+    const addedSet = new Set(roots);
+    for (const root of roots) {
+      const snap = m.snapshot({ base: st.last, scope: root });
+      st.last = snap.last;
+      for (const l of snap.lines) {
+        const mm = /^(\d+)\[:\](<.*)$/.exec(l);
+        if (mm) out.added.push([mm[1], mm[2]]);
+        else out.text.push([String(m.assign(root, st)), m.cut(l.slice(4), 100)]);
+      }
+    }
+    // Text that changed in place, by the block (or element) that holds it.
+    const blocks = new Set();
+    for (const n of textBlocks) {
+      if (!n || !n.isConnected || inside(n, addedSet)) continue;
+      const b = holderOf(n);
+      if (b && visible(b) && b !== w.target) blocks.add(b);
+    }
+    for (const b of blocks) {
+      let skip = false;
+      for (const o of blocks) if (o !== b && o.contains(b)) { skip = true; break; }
+      for (const a of roots) if (b.contains(a)) { skip = true; break; }
+      if (skip) continue;
+      const text = m.fold(b.innerText || b.textContent || '').trim();
+      out.text.push([String(m.assign(b, st)), m.cut(text, 100)]);
+    }
+    // State of the target and of elements whose state attributes or form events changed.
+    const stateEls = new Set([...attrEls].filter((e) => e.isConnected && m.refOf(e) !== undefined && !inside(e, addedSet)));
+    for (const e of w.touched) if (e && e.isConnected && m.refOf(e) !== undefined) stateEls.add(e);
+    if (w.target && w.target.isConnected) stateEls.add(w.target);
+    for (const e of stateEls) {
+      const now = stateOf(e);
+      const was = e === w.target ? w.before : null;
+      for (const k of Object.keys(now)) {
+        if (was && was[k] === now[k]) continue;
+        if (!was && e !== w.target && !w.touched.has(e) && !attrChanged(e, k)) continue;
+        out.attrs.push([String(m.refOf(e)), k, now[k]]);
+      }
+    }
+    for (const [el, was] of w.controls) {
+      if (!el.isConnected || stateEls.has(el)) continue;
+      const now = controlState(el);
+      for (const k of Object.keys(now)) if (now[k] !== was[k]) out.attrs.push([String(m.refOf(el)), k, now[k]]);
+    }
+    for (const el of w.invalid) {
+      if (!el.isConnected) continue;
+      const ref = m.assign(el, st);
+      const name = m.line(el, ref, st).replace(/^\d+\[:\]/, '');
+      out.invalid.push([String(ref), name, el.validationMessage || 'invalid']);
+    }
+    out.removed = [...new Set(removedRefs)].map(String);
+    // Keep the answer short: the most significant first, the rest counted.
+    const cap = (arr, n) => { if (arr.length > n) { out.more += arr.length - n; arr.length = n; } };
+    cap(out.added, 8);
+    cap(out.text, 5);
+    cap(out.attrs, 6);
+    cap(out.removed, 10);
+    out.last = st.last;
+    w = null;
+    return out;
+
+    function attrChanged(e, k) {
+      return recs.some((r) => r.type === 'attributes' && r.target === e && (r.attributeName === k || r.attributeName === 'aria-' + k));
+    }
+  }
+
+  m.watch = watch;
+  m.quiet = quiet;
+  m.changes = changes;
+  m.mutations = () => (w ? w.count : 0);
+}
+
+function bootstrap() {
+  install();
+  installWatch();
+  return 'ready';
+}
