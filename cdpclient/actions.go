@@ -74,11 +74,8 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) error {
 		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
 			return err
 		}
-		pt, err := e.visiblePoint(ctx)
+		pt, err := e.clickablePoint(ctx)
 		if err != nil {
-			return err
-		}
-		if err := e.hitCheck(ctx, pt); err != nil {
 			return err
 		}
 		return p.mouseClick(ctx, pt.X, pt.Y, button, count, mods)
@@ -91,11 +88,8 @@ func (p *Page) Hover(ctx context.Context, t Target) error {
 		if _, err := e.actionable(ctx, need{visible: true}); err != nil {
 			return err
 		}
-		pt, err := e.visiblePoint(ctx)
+		pt, err := e.clickablePoint(ctx)
 		if err != nil {
-			return err
-		}
-		if err := e.hitCheck(ctx, pt); err != nil {
 			return err
 		}
 		return p.mouseMove(ctx, pt.X, pt.Y, 0)

@@ -37,8 +37,62 @@ type Element struct {
 	c       *cdp.Client // the session that owns the node (page or out-of-process frame)
 	frame   *frameSession
 	object  runtime.RemoteObjectID
-	backend dom.BackendNodeID
+	backend dom.BackendNodeID // 0 until needed; see backendID
 	ref     string
+	// world is the execution context the object lives in: cdpmcp's isolated
+	// world of the element's frame. Nodes resolved for comparison go there too.
+	world runtime.ExecutionContextID
+}
+
+// backendID returns the element's backend node id, asking the browser once.
+func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
+	if e.backend != 0 {
+		return e.backend, nil
+	}
+	d, err := e.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(e.object))
+	if err != nil {
+		if isGoneErr(err) {
+			return 0, e.gone()
+		}
+		return 0, fmt.Errorf("describe node: %w", err)
+	}
+	e.backend = d.Node.BackendNodeID
+	return e.backend, nil
+}
+
+// resolveHere resolves a node of the element's frame into the element's world.
+func (e *Element) resolveHere(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
+	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(objectGroup)
+	if e.world != 0 {
+		args.SetExecutionContextID(e.world)
+	}
+	r, err := e.c.DOM.ResolveNode(ctx, args)
+	if err != nil {
+		return "", err
+	}
+	if r.Object.ObjectID == nil {
+		return "", fmt.Errorf("node %d has no object", backend)
+	}
+	return *r.Object.ObjectID, nil
+}
+
+// mainWorld returns a handle to the element in its frame's main world, where the
+// page's own scripts (and evaluate's functions) live.
+func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
+	if e.world == 0 {
+		return e, nil
+	}
+	b, err := e.backendID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(objectGroup))
+	if err != nil || r.Object.ObjectID == nil {
+		return nil, e.gone()
+	}
+	m := *e
+	m.object, m.world = *r.Object.ObjectID, 0
+	return &m, nil
 }
 
 // objectGroup names the remote objects an operation creates, released afterwards.
@@ -57,27 +111,30 @@ func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 }
 
 func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, error) {
-	r, err := p.evalFunc(ctx, p.c, jsFunc("query"), false, selector, true)
-	if err != nil {
-		return nil, err
-	}
-	if r.ExceptionDetails != nil {
-		msg := exceptionText(r.ExceptionDetails)
-		if strings.Contains(msg, "SyntaxError") || strings.Contains(msg, "not a valid selector") {
-			return nil, argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
-				"%q is not a valid CSS selector", selector)
+	b, _ := json.Marshal(selector)
+	var el *Element
+	err := p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.query("+string(b)+", true)").
+			SetContextID(w.id).SetObjectGroup(objectGroup))
+		if err != nil {
+			return fmt.Errorf("evaluate: %w", err)
 		}
-		return nil, &Error{Code: CodeJSError, Msg: "selector lookup failed: " + msg}
-	}
-	if r.Result.ObjectID == nil {
-		return nil, &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),
-			Hint: "take a snapshot and use a ref, or check the selector; the element may not exist yet (use waitFor)"}
-	}
-	d, err := p.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*r.Result.ObjectID))
-	if err != nil {
-		return nil, fmt.Errorf("describe node: %w", err)
-	}
-	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, backend: d.Node.BackendNodeID}, nil
+		if r.ExceptionDetails != nil {
+			msg := exceptionText(r.ExceptionDetails)
+			if strings.Contains(msg, "SyntaxError") || strings.Contains(msg, "not a valid selector") {
+				return argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
+					"%q is not a valid CSS selector", selector)
+			}
+			return &Error{Code: CodeJSError, Msg: "selector lookup failed: " + msg}
+		}
+		if r.Result.ObjectID == nil {
+			return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),
+				Hint: "take a snapshot and use a ref, or check the selector; the element may not exist yet (use waitFor)"}
+		}
+		el = &Element{p: p, c: w.c, object: *r.Result.ObjectID, world: w.id}
+		return nil
+	})
+	return el, err
 }
 
 // evalFunc calls fn(args...) in the main world of the page's main frame and keeps
@@ -205,5 +262,13 @@ func (p *Page) releaseObjects(ctx context.Context) {
 	if p.usable() != nil || ctx.Err() != nil {
 		return
 	}
-	_ = p.c.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(objectGroup))
+	args := runtime.NewReleaseObjectGroupArgs(objectGroup)
+	_ = p.c.Runtime.ReleaseObjectGroup(ctx, args)
+	p.mu.Lock()
+	frames := p.touched
+	p.touched = map[*frameSession]bool{}
+	p.mu.Unlock()
+	for f := range frames {
+		_ = f.c.Runtime.ReleaseObjectGroup(ctx, args)
+	}
 }

@@ -82,6 +82,9 @@ func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions
 
 func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
 	e, err := p.Resolve(ctx, opts.Target)
+	if err == nil {
+		e, err = e.mainWorld(ctx) // the page's world, where its globals are
+	}
 	if err != nil {
 		return nil, nil, err
 	}

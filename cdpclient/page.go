@@ -52,6 +52,7 @@ type Page struct {
 	isolated  map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
 	lastSnap  []string                                // last snapshot's lines, for diff
+	touched   map[*frameSession]bool                  // frames holding objects to release
 
 	ready   chan struct{}
 	initErr error
@@ -98,6 +99,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		refs:      newRefTable(),
 		isolated:  map[frameKey]runtime.ExecutionContextID{},
 		installed: map[runtime.ExecutionContextID]bool{},
+		touched:   map[*frameSession]bool{},
 	}
 }
 

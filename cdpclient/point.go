@@ -14,6 +14,34 @@ import (
 // point is a position in CSS pixels relative to the main frame's viewport.
 type point struct{ X, Y float64 }
 
+// clickablePoint returns where to click the element: the centre of its visible
+// box, scrolled into view, checked to reach the element and not a cover. One page
+// call answers this for elements of the main frame and same-origin frames; others
+// (and covered elements, to name the cover) take the CDP path.
+func (e *Element) clickablePoint(ctx context.Context) (point, error) {
+	var r struct {
+		X, Y             float64
+		OK, Gone, Hidden bool
+		Frame            bool
+	}
+	if err := e.call(ctx, "clickPoint", &r); err != nil {
+		return point{}, err
+	}
+	switch {
+	case r.Gone:
+		return point{}, e.gone()
+	case r.Hidden:
+		return point{}, e.notVisible()
+	case !r.Frame && r.OK:
+		return point{X: r.X, Y: r.Y}, nil
+	}
+	pt, err := e.visiblePoint(ctx)
+	if err != nil {
+		return point{}, err
+	}
+	return pt, e.hitCheck(ctx, pt)
+}
+
 // visiblePoint scrolls the element into view and returns the centre of its first
 // visible box, in main-frame viewport coordinates. An element without a box is an
 // *Error with CodeNotFound.
@@ -120,22 +148,22 @@ func (e *Element) hitCheck(ctx context.Context, pt point) error {
 	if err != nil {
 		return nil // nothing to check against; let the click decide
 	}
-	if hit.BackendNodeID == e.backend {
+	if b, err := e.backendID(ctx); err == nil && hit.BackendNodeID == b {
 		return nil
 	}
-	r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(hit.BackendNodeID).SetObjectGroup(objectGroup))
-	if err != nil || r.Object.ObjectID == nil {
-		return nil
+	obj, err := e.resolveHere(ctx, hit.BackendNodeID)
+	if err != nil {
+		// Another frame's node: it cannot be inside the element.
+		return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, "")
 	}
 	var inside bool
-	if err := e.call(ctx, "containsDeep", &inside, *r.Object.ObjectID); err != nil {
-		// Different frames: the hit node cannot be inside the element.
-		return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, *r.Object.ObjectID)
+	if err := e.call(ctx, "containsDeep", &inside, obj); err != nil {
+		return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, obj)
 	}
 	if inside {
 		return nil
 	}
-	return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, *r.Object.ObjectID)
+	return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, obj)
 }
 
 // obscuredBy builds the OBSCURED error for a covering node of the page (f nil) or
@@ -145,8 +173,9 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 	if f != nil {
 		c, key.session = f.c, f.s.id
 	}
-	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj}
+	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj, world: e.world}
 	if obj == "" {
+		cover.world = 0
 		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(objectGroup)); err == nil && r.Object.ObjectID != nil {
 			cover.object = *r.Object.ObjectID
 		}

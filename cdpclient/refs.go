@@ -89,14 +89,16 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 	el := &Element{p: p, ref: ref}
 	stale := &Error{Code: CodeNotFound, Msg: "ref " + ref + " is no longer on the page",
 		Hint: "the page changed; take a new snapshot and use the new ref"}
-	var obj *runtime.RemoteObjectID
 	err = p.withWorld(ctx, k, func(w *worldIn) error {
-		el.c, el.frame = w.c, w.f
+		el.c, el.frame, el.world = w.c, w.f, w.id
 		r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", n), false)
 		if err != nil {
 			return err
 		}
-		obj = r.ObjectID
+		if r.ObjectID == nil {
+			return stale
+		}
+		el.object = *r.ObjectID
 		return nil
 	})
 	if err != nil {
@@ -105,20 +107,6 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 		}
 		return nil, err
 	}
-	if obj == nil {
-		return nil, stale
-	}
-	// Hand out the element in its frame's main world, like selector lookups.
-	d, err := el.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*obj))
-	if err != nil {
-		return nil, stale
-	}
-	el.backend = d.Node.BackendNodeID
-	r, err := el.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(el.backend).SetObjectGroup(objectGroup))
-	if err != nil || r.Object.ObjectID == nil {
-		return nil, stale
-	}
-	el.object = *r.Object.ObjectID
 	return el, nil
 }
 

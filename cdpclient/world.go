@@ -101,6 +101,9 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 	w.id = id
 	p.mu.Lock()
 	installed := p.installed[id]
+	if w.f != nil {
+		p.touched[w.f] = true
+	}
 	p.mu.Unlock()
 	if !installed {
 		// Documents created after we attached have it already (see

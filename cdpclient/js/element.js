@@ -108,3 +108,42 @@ function scrollState() {
     left: Math.round(s.scrollLeft), right: Math.max(0, Math.round(s.scrollWidth - s.clientWidth - s.scrollLeft)),
   };
 }
+
+// clickPoint scrolls the element into view and returns where a click would land
+// in the top window's viewport, and whether the element (not something covering
+// it) would receive it. Frames it cannot see through (cross-origin) are left to
+// the caller: {frame: true}.
+function clickPoint() {
+  const el = this;
+  if (!el.isConnected) return { gone: true };
+  if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+  else el.scrollIntoView({ block: 'center', inline: 'center' });
+  let rect = null;
+  for (const r of el.getClientRects()) if (r.width > 1 && r.height > 1) { rect = r; break; }
+  if (!rect) return { hidden: true };
+  const doc = el.ownerDocument;
+  const win = doc.defaultView;
+  const x = Math.min(Math.max(rect.left + rect.width / 2, 1), win.innerWidth - 2);
+  const y = Math.min(Math.max(rect.top + rect.height / 2, 1), win.innerHeight - 2);
+  let hit = doc.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  let ok = false;
+  for (let n = hit; n; n = n.parentNode || n.host) if (n === el) { ok = true; break; }
+  if (!ok && hit && hit.localName === 'label' && hit.control === el) ok = true;
+  let ox = 0;
+  let oy = 0;
+  for (let w = win; w !== w.top; w = w.parent) {
+    let fe = null;
+    try { fe = w.frameElement; } catch (e) { fe = null; }
+    if (!fe) return { frame: true };
+    const r = fe.getBoundingClientRect();
+    const cs = getComputedStyle(fe);
+    ox += r.left + fe.clientLeft + parseFloat(cs.paddingLeft);
+    oy += r.top + fe.clientTop + parseFloat(cs.paddingTop);
+  }
+  return { x: Math.round(x + ox), y: Math.round(y + oy), ok };
+}
