@@ -82,7 +82,11 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	origin := feedback.Origin(url)
 	delta := o.delta()
 	if url != o.url || navActs[o.act] {
+		// Relative to where the page was when it stays on the same site.
 		delta.URL = url
+		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
+			delta.URL = feedback.RelURL(url, origin)
+		}
 		delta.Title = p.DocumentTitle(ctx)
 	}
 	var msgs []string
@@ -107,6 +111,10 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	}
 	fb.Errors = feedback.Errors(msgs)
 	fb.Net = feedback.NetList(reqs, origin)
+	// The document that loaded fine is the new URL already shown in delta.
+	if n := len(fb.Net); n > 0 && delta.URL != "" && fb.Net[n-1].S == 200 && fb.Net[n-1].U == feedback.RelURL(url, origin) {
+		fb.Net = fb.Net[:n-1]
+	}
 	for _, np := range p.bc.PagesSince(o.pages) {
 		fb.Opened = append(fb.Opened, np.ID+" "+np.URL())
 	}

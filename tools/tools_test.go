@@ -151,7 +151,7 @@ func TestNavigationTools(t *testing.T) {
 	mustOK(t, callTool(t, c, "reload", map[string]any{"ignoreCache": true}))
 	r = callTool(t, c, "navigate", map[string]any{"url": site.URL("/redirect?to=/second.html")})
 	mustOK(t, r)
-	if !strings.Contains(r.text, `"s":302`) || !strings.Contains(r.text, `"url":"`+site.URL("/second.html")) {
+	if !strings.Contains(r.text, `"s":302`) || !strings.Contains(r.text, `"url":"/second.html"`) {
 		t.Errorf("redirect not visible: %s", r.text)
 	}
 	r = callTool(t, c, "navigate", map[string]any{"url": site.URL("/status/404")})

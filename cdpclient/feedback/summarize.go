@@ -60,7 +60,7 @@ func significant(r Request) bool {
 func NetList(reqs []Request, origin string) []Net {
 	var out []Net
 	for _, r := range reqs {
-		if !significant(r) || strings.HasPrefix(r.URL, "data:") {
+		if !significant(r) || strings.HasPrefix(r.URL, "data:") || strings.HasSuffix(r.URL, "/favicon.ico") {
 			continue
 		}
 		n := Net{U: RelURL(r.URL, origin), S: r.Status}

@@ -172,21 +172,18 @@ function installWatch() {
       const text = m.fold(b.innerText || b.textContent || '').trim();
       out.text.push([String(m.assign(b, st)), m.cut(text, 100)]);
     }
-    // State of the target and of elements whose state attributes or form events changed.
+    // State of the target, and state attributes that changed on elements with refs.
     const stateEls = new Set([...attrEls].filter((e) => e.isConnected && m.refOf(e) !== undefined && !inside(e, addedSet)));
-    for (const e of w.touched) if (e && e.isConnected && m.refOf(e) !== undefined) stateEls.add(e);
     if (w.target && w.target.isConnected) stateEls.add(w.target);
     for (const e of stateEls) {
       const now = stateOf(e);
-      const was = e === w.target ? w.before : null;
       for (const k of Object.keys(now)) {
-        if (was && was[k] === now[k]) continue;
-        if (!was && e !== w.target && !w.touched.has(e) && !attrChanged(e, k)) continue;
-        out.attrs.push([String(m.refOf(e)), k, now[k]]);
+        if (e === w.target ? w.before[k] === now[k] : !attrChanged(e, k)) continue;
+        out.attrs.push([String(m.refOf(e) || m.assign(e, st)), k, now[k]]);
       }
     }
     for (const [el, was] of w.controls) {
-      if (!el.isConnected || stateEls.has(el)) continue;
+      if (!el.isConnected || el === w.target) continue;
       const now = controlState(el);
       for (const k of Object.keys(now)) if (now[k] !== was[k]) out.attrs.push([String(m.refOf(el)), k, now[k]]);
     }
