@@ -1,0 +1,111 @@
+package cdpclient
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestResolveEndpointRefusesRemote(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	for _, ep := range []string{"http://192.0.2.1:9222", "ws://example.com:9222/devtools/browser/x", "http://[2001:db8::1]:9222"} {
+		if _, err := resolveEndpoint(ctx, ep, false); !errors.Is(err, ErrRemoteEndpoint) {
+			t.Errorf("resolveEndpoint(%q) = %v, want ErrRemoteEndpoint", ep, err)
+		}
+	}
+	for _, ep := range []string{"", "9222", "ftp://127.0.0.1:9222"} {
+		if _, err := resolveEndpoint(ctx, ep, false); err == nil {
+			t.Errorf("resolveEndpoint(%q) accepted", ep)
+		}
+	}
+	if got, err := resolveEndpoint(ctx, "ws://127.0.0.1:9/devtools/browser/abc/", false); err != nil || got != "ws://127.0.0.1:9/devtools/browser/abc" {
+		t.Errorf("ws endpoint = %q, %v", got, err)
+	}
+}
+
+// A browser started by someone else (here: by the test, with
+// --remote-debugging-port) is attached to, its tabs are picked up, and it keeps
+// running when we disconnect.
+func TestAttachToRunningBrowser(t *testing.T) {
+	t.Parallel()
+	exe, err := FindBrowser("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=0", "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
+		append(requiredFlags, testSite.URL("/second.html"))...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	var port string
+	deadline := time.Now().Add(20 * time.Second)
+	for port == "" && time.Now().Before(deadline) {
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			port, _, _ = strings.Cut(string(b), "\n")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if port == "" {
+		t.Fatal("browser did not start")
+	}
+	ctx := testContext(t)
+	b, err := Connect(ctx, Options{Endpoint: "http://127.0.0.1:" + port + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Launched() {
+		t.Error("an attached browser counts as launched")
+	}
+	// Its existing tab is there, with the page it shows.
+	var found *Page
+	for range 100 {
+		for _, p := range b.Default().Pages() {
+			if strings.HasSuffix(p.URL(), "/second.html") {
+				found = p
+			}
+		}
+		if found != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if found == nil {
+		t.Fatalf("the browser's tab was not picked up: %d pages", len(b.Default().Pages()))
+	}
+	if err := found.WaitFor(ctx, WaitSpec{Text: "Second"}); err != nil {
+		t.Fatalf("the user's tab cannot be read: %v", err)
+	}
+	if title := found.DocumentTitle(ctx); title != "Second page" {
+		t.Errorf("title = %q", title)
+	}
+	if err := found.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+		t.Fatalf("navigate the user's tab: %v", err)
+	}
+	b.Close()
+	// Disconnecting left the browser running.
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the attached browser was closed: %v", err)
+	}
+	b2, err := Connect(context.Background(), Options{Endpoint: "http://127.0.0.1:" + port})
+	if err != nil {
+		t.Fatalf("reattach: %v", err)
+	}
+	defer b2.Close()
+	if n := len(b2.Default().Pages()); n < 1 {
+		t.Errorf("after reattaching: %d pages", n)
+	}
+}
