@@ -133,6 +133,9 @@ func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bo
 			return err
 		}
 		if clear {
+			if err := p.toFront(ctx); err != nil {
+				return err
+			}
 			if err := p.keyDownUp(ctx, namedKeys["Delete"], 0, nil); err != nil {
 				return err
 			}
@@ -182,6 +185,9 @@ func (p *Page) Fill(ctx context.Context, t Target, value string) (string, error)
 			return e.call(ctx, "setValue", &got, value)
 		}
 		if err := e.focusEditable(ctx, true); err != nil {
+			return err
+		}
+		if err := p.toFront(ctx); err != nil {
 			return err
 		}
 		if value == "" {

@@ -228,3 +228,24 @@ func TestDialogs(t *testing.T) {
 	_, err = p.HandleDialog(ctx, true, "")
 	wantCode(t, err, CodeNotFound)
 }
+
+// After a popup takes the front, actions on the tab that opened it stay fast:
+// input to a tab in the background would wait seconds for a frame.
+func TestActOnBackgroundTab(t *testing.T) {
+	t.Parallel()
+	p, ctx := openActions(t)
+	if _, err := p.Evaluate(ctx, "window.open('/second.html'); 1", EvalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := p.Click(cctx, Target{Selector: "#inc"}, ClickOptions{})
+		cancel()
+		if err != nil {
+			t.Fatalf("click %d on the opener: %v", i, err)
+		}
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "3" {
+		t.Errorf("count = %q", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
@@ -23,6 +24,9 @@ type Options struct {
 	AllowRemote bool
 	// Tracer, if set, sees every CDP message.
 	Tracer Tracer
+	// Origins, if it restricts anything, is enforced on every request the
+	// browser makes for us (see guard.go).
+	Origins *origins.List
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -31,8 +35,10 @@ type Browser struct {
 	root   *session
 	client *cdp.Client
 	proc   *process // nil when attached
+	policy *origins.List
 
 	mu       sync.Mutex
+	front    *Page // the tab last brought to the front, if known
 	pages    map[target.ID]*Page
 	waiters  map[target.ID]chan *Page
 	contexts map[string]*BrowserContext // created by us, by browserContextId
@@ -70,6 +76,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	b := &Browser{
 		m:        m,
 		proc:     proc,
+		policy:   opts.Origins,
 		pages:    make(map[target.ID]*Page),
 		waiters:  make(map[target.ID]chan *Page),
 		contexts: make(map[string]*BrowserContext),
@@ -114,9 +121,11 @@ func (b *Browser) start(ctx context.Context) error {
 	return nil
 }
 
+// pageFilter attaches to tabs, and to the workers that can make requests of their
+// own (so the origin policy covers them).
 func pageFilter() target.Filter {
-	page, yes := "page", true
-	return target.Filter{{Type: &page}, {Exclude: &yes}}
+	page, sw, shared, yes := "page", "service_worker", "shared_worker", true
+	return target.Filter{{Type: &page}, {Type: &sw}, {Type: &shared}, {Exclude: &yes}}
 }
 
 // Launched reports whether this process started the browser (and so may close it).
@@ -208,7 +217,12 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	info := ev.TargetInfo
 	if info.Type != "page" || info.Subtype != nil {
-		// Not a tab (e.g. a prerender): let it run and leave it alone.
+		// Not a tab (a worker, a prerender): guard its requests if a policy is
+		// set, else let it run and leave it alone.
+		if !b.policy.Empty() {
+			b.attachWorker(ev)
+			return
+		}
 		go b.releaseForeign(string(ev.SessionID), ev.WaitingForDebugger)
 		return
 	}
@@ -228,6 +242,9 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	go p.init(ev.WaitingForDebugger, func(err error) {
 		if err == nil {
 			bc.add(p)
+			b.mu.Lock()
+			b.front = p // a new tab or popup opens in front
+			b.mu.Unlock()
 		}
 		b.mu.Lock()
 		if err != nil {
@@ -240,6 +257,30 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 			w <- p
 		}
 	})
+}
+
+// attachWorker keeps a session to a non-page target only to guard its requests.
+func (b *Browser) attachWorker(ev *target.AttachedToTargetReply) {
+	var c *cdp.Client
+	s, err := b.m.open(string(ev.SessionID), func(method string, params json.RawMessage) {
+		if method == "Fetch.requestPaused" {
+			b.onPaused(c, params, nil)
+		}
+	})
+	if err != nil {
+		return
+	}
+	c = cdp.NewClient(s.conn)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+		defer cancel()
+		if err := b.enableGuard(ctx, c); err != nil {
+			slog.Debug("guard worker", "target", ev.TargetInfo.TargetID, "type", ev.TargetInfo.Type, "err", err)
+		}
+		if ev.WaitingForDebugger {
+			_ = c.Runtime.RunIfWaitingForDebugger(ctx)
+		}
+	}()
 }
 
 // releaseForeign resumes and detaches a target we do not manage.
@@ -271,4 +312,24 @@ func (b *Browser) detach(sessionID string) {
 		gone.markClosed()
 		gone.bc.remove(gone)
 	}
+}
+
+// toFront brings the page's tab to the front unless it is there already: input
+// events sent to a tab in the background wait seconds for a frame that a hidden
+// tab does not draw.
+func (p *Page) toFront(ctx context.Context) error {
+	b := p.bc.b
+	b.mu.Lock()
+	front := b.front == p
+	b.mu.Unlock()
+	if front {
+		return nil
+	}
+	if err := p.c.Page.BringToFront(ctx); err != nil {
+		return fmt.Errorf("bring tab to front: %w", err)
+	}
+	b.mu.Lock()
+	b.front = p
+	b.mu.Unlock()
+	return nil
 }

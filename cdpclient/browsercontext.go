@@ -65,6 +65,11 @@ func (bc *BrowserContext) remove(p *Page) {
 			break
 		}
 	}
+	bc.b.mu.Lock()
+	if bc.b.front == p {
+		bc.b.front = nil
+	}
+	bc.b.mu.Unlock()
 	if bc.current == p {
 		bc.current = nil
 		if n := len(bc.order); n > 0 {

@@ -46,18 +46,31 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 			}
 			p.mu.Unlock()
 		}
-	case "Page.frameStartedLoading":
+	case "Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation":
 		var ev struct {
-			FrameID page.FrameID `json:"frameId"`
+			FrameID     page.FrameID `json:"frameId"`
+			Disposition string       `json:"disposition"`
 		}
-		if json.Unmarshal(params, &ev) == nil {
-			p.mu.Lock()
-			if ev.FrameID == p.mainFrame {
+		if json.Unmarshal(params, &ev) != nil {
+			return
+		}
+		p.mu.Lock()
+		if ev.FrameID == p.mainFrame {
+			switch method {
+			case "Page.frameStartedLoading":
 				p.loads++
-				p.notifyLocked()
+				p.loading = true
+			case "Page.frameStoppedLoading":
+				p.loading = false
+			default:
+				if ev.Disposition == "" || ev.Disposition == "currentTab" {
+					p.requested++
+					p.loading = true
+				}
 			}
-			p.mu.Unlock()
+			p.notifyLocked()
 		}
+		p.mu.Unlock()
 	case "Page.javascriptDialogOpening":
 		var ev page.JavascriptDialogOpeningReply
 		if json.Unmarshal(params, &ev) == nil {
@@ -89,6 +102,8 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.onContextGone(method, params)
 		p.onWorldEvent("", method, params)
+	case "Fetch.requestPaused":
+		p.bc.b.onPaused(p.c, params, p.blocked.add)
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
 		if json.Unmarshal(params, &ev) == nil {

@@ -56,7 +56,10 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 			func() error { return f.c.Log.Enable(ctx) },
 			func() error { return autoAttachChildren(ctx, f.c) },
 			func() error { return installPageModel(ctx, f.c) },
+			func() error { return p.bc.b.enableGuard(ctx, f.c) },
 		)
+	} else if gerr := p.bc.b.enableGuard(ctx, f.c); gerr != nil {
+		slog.Debug("guard worker", "target", f.info.TargetID, "err", gerr)
 	}
 	if waiting {
 		if rerr := f.c.Runtime.RunIfWaitingForDebugger(ctx); err == nil {
@@ -84,6 +87,8 @@ func (p *Page) onChildEvent(f *frameSession, method string, params json.RawMessa
 		}
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.onWorldEvent(f.s.id, method, params)
+	case "Fetch.requestPaused":
+		p.bc.b.onPaused(f.c, params, p.blocked.add)
 	default:
 		p.logs.onEvent(method, params)
 	}

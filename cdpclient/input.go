@@ -75,6 +75,9 @@ func (p *Page) mouseClick(ctx context.Context, x, y float64, button input.MouseB
 }
 
 func (p *Page) mouseMove(ctx context.Context, x, y float64, mods int) error {
+	if err := p.toFront(ctx); err != nil {
+		return err
+	}
 	mv := input.NewDispatchMouseEventArgs("mouseMoved", x, y).SetModifiers(mods)
 	if err := p.c.Input.DispatchMouseEvent(ctx, mv); err != nil {
 		return fmt.Errorf("mouse move: %w", err)
@@ -84,6 +87,9 @@ func (p *Page) mouseMove(ctx context.Context, x, y float64, mods int) error {
 
 // mouseWheel scrolls by (dx, dy) CSS pixels with the pointer at (x, y).
 func (p *Page) mouseWheel(ctx context.Context, x, y, dx, dy float64) error {
+	if err := p.toFront(ctx); err != nil {
+		return err
+	}
 	ev := input.NewDispatchMouseEventArgs("mouseWheel", x, y).SetDeltaX(dx).SetDeltaY(dy)
 	if err := p.c.Input.DispatchMouseEvent(ctx, ev); err != nil {
 		return fmt.Errorf("mouse wheel: %w", err)
@@ -94,6 +100,9 @@ func (p *Page) mouseWheel(ctx context.Context, x, y, dx, dy float64) error {
 // pressChord presses and releases a key chord: modifiers down, key down/up,
 // modifiers up.
 func (p *Page) pressChord(ctx context.Context, c chord) error {
+	if err := p.toFront(ctx); err != nil {
+		return err
+	}
 	mods := 0
 	for _, m := range c.modKeys {
 		mods |= modifierBit(m.Key)
@@ -160,6 +169,9 @@ func (p *Page) keyArgs(typ string, k keyDef, mods int) *input.DispatchKeyEventAr
 // inserted as text input. If the page starts navigating away before the text is
 // complete, typing stops: the rest would land in a page being replaced.
 func (p *Page) typeText(ctx context.Context, s string) error {
+	if err := p.toFront(ctx); err != nil {
+		return err
+	}
 	start := p.navMark()
 	typed, total := 0, utf8.RuneCountInString(s)
 	for _, r := range s {

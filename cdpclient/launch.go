@@ -41,6 +41,10 @@ var requiredFlags = []string{
 	"--disable-features=Translate,MediaRouter,OptimizationHints",
 	"--password-store=basic",
 	"--use-mock-keychain",
+	// Tabs in the background must keep running: the model acts on any of them.
+	"--disable-background-timer-throttling",
+	"--disable-backgrounding-occluded-windows",
+	"--disable-renderer-backgrounding",
 }
 
 var browserNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}

@@ -36,12 +36,12 @@ func (w WaitUntil) lifecycleEvent() (string, error) {
 
 // navMark is the page's navigation state before an action, to tell what the action
 // started.
-type navMark struct{ docs, sameDoc, loads int }
+type navMark struct{ docs, sameDoc, loads, requested int }
 
 func (p *Page) navMark() navMark {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return navMark{p.docs, p.sameDoc, p.loads}
+	return navMark{p.docs, p.sameDoc, p.loads, p.requested}
 }
 
 // Navigate loads url in the page and waits until the load state is reached (a

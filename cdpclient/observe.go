@@ -102,8 +102,15 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	}
 	p.markErrorsReported()
 	var reqs []feedback.Request
-	var failed *NetworkEntry
+	var failed, refused *NetworkEntry
 	for _, e := range p.logs.Network(o.mark) {
+		if why, ok := p.blocked.reason(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
+			e.Blocked = "policy"
+			if refused == nil {
+				refused = &e
+				refused.Blocked = why
+			}
+		}
 		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status, Failed: e.Failed, Blocked: e.Blocked})
 		if failed == nil && requestFailed(e, url) && (e.Type == "Document" || !navActs[o.act]) {
 			failed = &e
@@ -116,13 +123,21 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Net = fb.Net[:n-1]
 	}
 	for _, np := range p.bc.PagesSince(o.pages) {
-		fb.Opened = append(fb.Opened, np.ID+" "+np.URL())
+		line := np.ID + " " + np.URL()
+		if why := np.blocked.latest(); why != "" {
+			line = np.ID + " blocked: " + why
+		}
+		fb.Opened = append(fb.Opened, line)
 	}
 	if d := p.Dialog(); d != nil {
 		fb.Dialog = &feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160)}
 		if !o.dialogBefore {
 			fb.Hint = "a " + d.Type + " dialog opened; answer it with handleDialog before anything else"
 		}
+	}
+	if refused != nil && (err == nil || CodeOf(err) == CodeNetworkError) {
+		err = &Error{Code: CodePermission, Msg: "blocked: " + refused.Blocked,
+			Hint: "this server only lets the browser reach the allowed origins; stay on them"}
 	}
 	if err == nil && !watchActs[o.act] {
 		err = o.outcome(exception, failed, origin)
@@ -164,10 +179,13 @@ func (o *observation) outcome(exception string, failed *NetworkEntry, origin str
 	return nil
 }
 
+// blockedByClient is how Chromium reports a request the guard refused.
+const blockedByClient = "net::ERR_BLOCKED_BY_CLIENT"
+
 // requestFailed reports requests an action's success depends on: the page's
 // document, or an API call, answered with an error or not at all.
 func requestFailed(e NetworkEntry, pageURL string) bool {
-	if e.Failed == "net::ERR_ABORTED" || e.Failed == "canceled" {
+	if e.Failed == "net::ERR_ABORTED" || e.Failed == "canceled" || strings.HasPrefix(e.Failed, blockedByClient) {
 		return false // superseded or cancelled by the page itself
 	}
 	bad := e.Failed != "" || e.Status >= 400

@@ -40,6 +40,8 @@ type Page struct {
 	lifecycle map[string]bool // lifecycle events seen for loader
 	docs      int             // main-frame documents started (lifecycle "init")
 	loads     int             // main-frame loads started (a navigation is under way)
+	requested int             // main-frame navigations the page asked for
+	loading   bool            // the main frame is loading (between started and stopped)
 	sameDoc   int             // same-document navigations (history API, fragment)
 	dialog    *Dialog
 	crashed   bool
@@ -53,6 +55,7 @@ type Page struct {
 	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
 	lastSnap  []string                                // last snapshot's lines, for diff
 	touched   map[*frameSession]bool                  // frames holding objects to release
+	blocked   blockedLog                              // requests the origin policy refused
 
 	ready   chan struct{}
 	initErr error
@@ -123,6 +126,7 @@ func (p *Page) init(waiting bool, done func(error)) {
 		func() error { return p.c.Log.Enable(ctx) },
 		func() error { return autoAttachChildren(ctx, p.c) },
 		func() error { return installPageModel(ctx, p.c) },
+		func() error { return p.bc.b.enableGuard(ctx, p.c) },
 	)
 	if err == nil {
 		var tree *page.GetFrameTreeReply

@@ -36,7 +36,10 @@ func (p *Page) settled(mark int, nav navMark) bool {
 		return true // a dialog, crash or close ends the wait
 	}
 	p.mu.Lock()
-	loading := p.docs > nav.docs && !p.lifecycle["load"]
+	// A document the action started that has not loaded, or a navigation it
+	// asked for that has not finished (it may yet fail or be refused).
+	loading := p.docs > nav.docs && !p.lifecycle["load"] ||
+		(p.requested > nav.requested || p.loads > nav.loads) && p.loading
 	p.mu.Unlock()
 	return !loading && p.logs.Pending(mark) == 0
 }

@@ -1,0 +1,99 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/fetch"
+	"github.com/mafredri/cdp/protocol/network"
+)
+
+// The request guard enforces the origin policy on every request of every target
+// it is attached to: pages (popups and window.open included, since they are
+// attached paused), their out-of-process frames, dedicated, shared and service
+// workers. Each request is paused by the Fetch domain and continued or failed
+// (net::ERR_BLOCKED_BY_CLIENT) before it leaves the browser, so redirects, meta
+// refreshes, form posts, fetch/XHR and subresources are covered alike.
+// WebSocket handshakes do not pass through Fetch; see the README.
+
+// enableGuard turns interception on for a session when a policy is set.
+func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {
+	if b.policy.Empty() {
+		return nil
+	}
+	return c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}}))
+}
+
+// pausedRequest is the part of Fetch.requestPaused the guard reads.
+type pausedRequest struct {
+	RequestID fetch.RequestID `json:"requestId"`
+	Request   struct {
+		URL    string `json:"url"`
+		Method string `json:"method"`
+	} `json:"request"`
+	ResourceType string `json:"resourceType"`
+}
+
+// onPaused decides a paused request. It runs on the read goroutine, so the answer
+// is sent from another one. blocked, if not nil, learns what was refused.
+func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, blocked func(url, reason string)) {
+	var ev pausedRequest
+	if err := json.Unmarshal(params, &ev); err != nil {
+		return
+	}
+	verdict := b.policy.Check(ev.Request.URL)
+	if verdict != nil && blocked != nil {
+		blocked(ev.Request.URL, verdict.Error())
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+		defer cancel()
+		var err error
+		if verdict == nil {
+			err = c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
+		} else {
+			slog.Info("request blocked by the origin policy", "url", ev.Request.URL, "type", ev.ResourceType, "why", verdict)
+			err = c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
+		}
+		if err != nil {
+			slog.Debug("answer paused request", "url", ev.Request.URL, "err", err)
+		}
+	}()
+}
+
+// blockedLog remembers why recent requests were refused, so feedback can say.
+type blockedLog struct {
+	mu      sync.Mutex
+	reasons map[string]string // URL → reason, bounded
+	last    string            // the latest reason
+}
+
+func (l *blockedLog) add(url, reason string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reasons == nil || len(l.reasons) > 200 {
+		l.reasons = map[string]string{}
+	}
+	l.reasons[url] = reason
+	l.last = reason
+}
+
+func (l *blockedLog) latest() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
+}
+
+func (l *blockedLog) reason(url string) (string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.reasons[url]
+	return r, ok
+}
+
+// Policy returns the browser's origin policy (nil when none is set).
+func (b *Browser) Policy() *origins.List { return b.policy }

@@ -1,0 +1,79 @@
+package cdpclient
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+)
+
+// A browser whose origin policy allows only 127.0.0.1: every way a page can
+// reach localhost (a different site on the same server) must be refused before
+// the request leaves the browser. The server's hit counter is the witness.
+func TestOriginPolicyHolds(t *testing.T) {
+	t.Parallel()
+	policy, err := origins.NewList([]string{"http://127.0.0.1:*"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t)
+	b, err := Connect(ctx, Options{Launch: LaunchOptions{Headless: true}, Origins: policy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	bc, err := b.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := bc.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A navigation straight to the other site.
+	fb, err := p.Act(ctx, "navigate", Target{}, func(ctx context.Context) error {
+		return p.Navigate(ctx, testSite.AltURL("/evil/navigate"), WaitLoad)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFeedback(t, fb, CodePermission, "not among the allowed origins")
+
+	escape := testSite.URL("/attack/escape.html")
+	for _, id := range []string{"link", "popup", "fetch", "post", "redirect", "refresh", "frame", "worker"} {
+		if err := p.Navigate(ctx, escape, WaitLoad); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		tg := Target{Selector: "#" + id}
+		fb, err := p.Act(ctx, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s → %s", id, fb.JSON())
+		switch id {
+		case "popup":
+			if len(fb.Opened) != 1 || !strings.Contains(fb.Opened[0], "blocked: http://localhost") {
+				t.Errorf("popup: %s", fb.JSON())
+			}
+		case "worker":
+			// The worker's request is refused; the page's click itself succeeded.
+		default:
+			wantFeedback(t, fb, CodePermission, "blocked", "localhost")
+		}
+		if fb.Timing > 3000 {
+			t.Errorf("%s took %d ms", id, fb.Timing)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // let stragglers (meta refresh, worker) try
+	for _, path := range []string{"/evil/navigate", "/evil/link", "/evil/popup", "/evil/fetch", "/evil/img", "/evil/form", "/evil/redirect", "/evil/refresh", "/evil/frame", "/evil/worker"} {
+		if n := testSite.Hits(path); n != 0 {
+			t.Errorf("%s reached the server %d times", path, n)
+		}
+	}
+	// The allowed origin still works.
+	if err := p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+		t.Errorf("allowed navigation: %v", err)
+	}
+}

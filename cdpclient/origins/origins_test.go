@@ -1,0 +1,98 @@
+package origins
+
+import (
+	"net/url"
+	"testing"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern string
+		url     string
+		want    bool
+	}{
+		{"https://example.com", "https://example.com/a?b", true},
+		{"https://example.com", "https://example.com:443/", true},
+		{"https://example.com", "http://example.com/", false},
+		{"https://example.com", "https://example.com:8443/", false},
+		{"https://example.com", "https://www.example.com/", false},
+		{"https://*.example.com", "https://www.example.com/", true},
+		{"https://*.example.com", "https://a.b.example.com/", true},
+		{"https://*.example.com", "https://example.com/", false},
+		{"https://*.example.com", "https://evilexample.com/", false},
+		{"https://*.example.com", "https://example.com.evil.net/", false},
+		{"http://127.0.0.1:*", "http://127.0.0.1:8080/x", true},
+		{"http://127.0.0.1:*", "http://127.0.0.1/x", true},
+		{"http://127.0.0.1:*", "http://localhost:8080/x", false},
+		{"*://example.com", "http://example.com/", true},
+		{"*://example.com", "https://example.com/", true},
+		{"*://example.com", "https://example.com:444/", false},
+		{"https://example.com", "wss://example.com/socket", true},
+		{"http://[::1]:*", "http://[::1]:3000/", true},
+		{"https://*", "https://anything.test/", true},
+		{"https://EXAMPLE.com", "https://example.COM/", true},
+		{"https://example.com", "ftp://example.com/", false},
+	}
+	for _, tc := range tests {
+		p, err := Parse(tc.pattern)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tc.pattern, err)
+		}
+		u, _ := url.Parse(tc.url)
+		if got := p.Match(u); got != tc.want {
+			t.Errorf("%q matches %q = %v, want %v", tc.pattern, tc.url, got, tc.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, s := range []string{"", "example.com", "ftp://x", "https://", "https://a/b", "https://a:b", "https://a*.com", "https://*.", "https://*.*.com", "https://a:", "https://[::1", "https://u@a", "https://a:123456"} {
+		if _, err := Parse(s); err == nil {
+			t.Errorf("Parse(%q) accepted", s)
+		}
+	}
+}
+
+func TestListCheck(t *testing.T) {
+	l, err := NewList([]string{"http://127.0.0.1:*", "https://*.example.com"}, []string{"https://ads.example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u, ok := range map[string]bool{
+		"http://127.0.0.1:4000/":            true,
+		"https://www.example.com/":          true,
+		"https://ads.example.com/x.js":      false,
+		"http://localhost:4000/":            false,
+		"about:blank":                       true,
+		"data:text/html,hi":                 true,
+		"file:///etc/passwd":                false,
+		"chrome://settings":                 false,
+		"blob:http://127.0.0.1:4000/abc-12": true,
+	} {
+		if err := l.Check(u); (err == nil) != ok {
+			t.Errorf("Check(%q) = %v, want allowed=%v", u, err, ok)
+		}
+	}
+	if (&List{}).Check("file:///x") != nil {
+		t.Error("an empty list refuses something")
+	}
+}
+
+// FuzzParse checks that any pattern either parses into one that matches its own
+// origin consistently, or is refused with an error; never a panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"https://example.com", "https://*.example.com", "http://127.0.0.1:*", "*://a", "http://[::1]:80", "https://a:99999", "", "://", "https://*.", "http://a:b"} {
+		f.Add(s, "https://www.example.com:443/path")
+	}
+	f.Fuzz(func(t *testing.T, pattern, raw string) {
+		p, err := Parse(pattern)
+		if err != nil {
+			return
+		}
+		if u, err := url.Parse(raw); err == nil {
+			_ = p.Match(u)
+		}
+		l := &List{Allowed: []Pattern{p}}
+		_ = l.Check(raw)
+	})
+}
