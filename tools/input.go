@@ -76,14 +76,7 @@ func (s *Server) inputTools() []toolDef {
 				pageArg(), hints(false, false, true, true)),
 			run: s.uploadFile,
 		},
-		{
-			tool: mcp.NewTool("handleDialog",
-				mcp.WithDescription("Accept or dismiss the open alert/confirm/prompt dialog."),
-				mcp.WithBoolean("accept", mcp.Required()),
-				mcp.WithString("promptText", mcp.Description("answer for a prompt")),
-				pageArg(), hints(false, true, false, true)),
-			run: s.handleDialog,
-		},
+		s.handleDialogTool(),
 	}
 }
 
@@ -246,6 +239,25 @@ func (s *Server) uploadFile(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	})
 }
 
+// handleDialogTool is offered in read-only mode too, so a page's own dialog
+// cannot block an audit; there it can only dismiss (and acknowledge alerts).
+func (s *Server) handleDialogTool() toolDef {
+	desc := "Accept or dismiss the open alert/confirm/prompt dialog."
+	h := hints(false, true, false, true)
+	if s.cfg.ReadOnly {
+		desc = "Dismiss the open dialog (read-only mode: accept only acknowledges alerts)."
+		h = hints(false, false, true, true)
+	}
+	return toolDef{
+		tool: mcp.NewTool("handleDialog",
+			mcp.WithDescription(desc),
+			mcp.WithBoolean("accept", mcp.Required()),
+			mcp.WithString("promptText", mcp.Description("answer for a prompt")),
+			pageArg(), h),
+		run: s.handleDialog, readOnly: true,
+	}
+}
+
 func (s *Server) handleDialog(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a struct {
 		Page       string `json:"page"`
@@ -259,6 +271,10 @@ func (s *Server) handleDialog(ctx context.Context, req mcp.CallToolRequest) (*mc
 		return nil, badArg(`{"accept":true} to press OK, {"accept":false} to cancel`, "argument %q is required", "accept")
 	}
 	return s.act(ctx, a.Page, "handleDialog", cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) error {
+		if d := p.Dialog(); s.cfg.ReadOnly && *a.Accept && d != nil && d.Type != "alert" {
+			return &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "read-only mode does not accept a " + d.Type + " dialog",
+				Hint: "dismiss it with accept false"}
+		}
 		_, err := p.HandleDialog(ctx, *a.Accept, a.PromptText)
 		return err
 	})

@@ -139,3 +139,14 @@ func mustOK(t *testing.T, r result) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// callToolRaw calls a tool that may not exist: an unknown tool is a protocol
+// error, reported as an error result with its message.
+func callToolRaw(t *testing.T, c *client.Client, name string, args map[string]any) result {
+	t.Helper()
+	r, err := callToolErr(testCtx(t), c, name, args)
+	if err != nil {
+		return result{text: err.Error(), isError: true}
+	}
+	return r
+}

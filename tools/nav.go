@@ -70,8 +70,8 @@ func (s *Server) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if err := require("url", a.URL, `{"url":"https://example.com"}`); err != nil {
 		return nil, err
 	}
-	if err := s.checkNavURL(a.URL); err != nil {
-		return nil, err
+	if res, err := s.checkNavURL("navigate", a.URL); res != nil || err != nil {
+		return res, err
 	}
 	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
 	if err != nil {

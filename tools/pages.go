@@ -70,8 +70,8 @@ func (s *Server) newPage(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		return nil, err
 	}
 	if a.URL != "" {
-		if err := s.checkNavURL(a.URL); err != nil {
-			return nil, err
+		if res, err := s.checkNavURL("navigate", a.URL); res != nil || err != nil {
+			return res, err
 		}
 	}
 	bc, err := s.sessions.context(ctx)

@@ -3,21 +3,29 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func (s *Server) rawTools() []toolDef {
+	desc := "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself."
+	h := hints(false, true, false, true)
+	if s.cfg.ReadOnly {
+		desc = "Send a read-only Chrome DevTools Protocol command (getters of " + readOnlyDomains() + ") and return its JSON result."
+		h = hints(true, false, true, true)
+	}
 	return []toolDef{
 		{
 			tool: mcp.NewTool("cdp",
-				mcp.WithDescription("Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself."),
+				mcp.WithDescription(desc),
 				mcp.WithString("domain", mcp.Required(), mcp.Description("e.g. Page, Runtime, Network")),
 				mcp.WithString("method", mcp.Required(), mcp.Description("e.g. getLayoutMetrics")),
 				mcp.WithObject("params", mcp.Description("command parameters")),
-				pageArg(), hints(false, true, false, true)),
-			run: s.rawCDP,
+				pageArg(), h),
+			run: s.rawCDP, readOnly: true,
 		},
 	}
 }
@@ -44,6 +52,11 @@ func (s *Server) rawCDP(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			return nil, badArg("pass domain and method separately, e.g. domain Page, method reload", "method %q does not belong to domain %q", a.Method, a.Domain)
 		}
 		method = a.Domain + "." + m
+	}
+	if !s.cdpAllowed(method) {
+		return feedbackResult(&feedback.Feedback{Act: "cdp", OK: false, Code: int(cdpclient.CodePermission),
+			Msg:  "read-only mode refused " + method + ": it is not a read-only method",
+			Hint: "allowed: getters of " + readOnlyDomains() + " (e.g. DOM.getDocument, Page.getLayoutMetrics)"}), nil
 	}
 	if len(a.Params) > 0 && a.Params[0] != '{' && string(a.Params) != "null" {
 		return nil, badArg(`pass params as an object, e.g. {"ignoreCache":true}`, "params must be a JSON object")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -28,6 +29,9 @@ type Config struct {
 	IsolateSessions bool
 	// Trace, if set, sees every tool call after it finished.
 	Trace func(ToolTrace)
+	// Origins is the URL policy navigate checks before opening anything (the
+	// browser enforces the same list on every request).
+	Origins *origins.List
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;

@@ -50,11 +50,15 @@ func TestCatalogue(t *testing.T) {
 	defer ro.Close()
 	for _, st := range ro.MCP().ListTools() {
 		switch st.Tool.Name {
-		case "click", "type", "fill", "pressKey", "hover", "selectOption", "uploadFile", "handleDialog", "closePage", "cdp":
+		case "click", "type", "fill", "pressKey", "hover", "selectOption", "uploadFile", "closePage":
 			t.Errorf("read-only catalogue offers %s", st.Tool.Name)
+		case "evaluate", "cdp":
+			if h := st.Tool.Annotations.ReadOnlyHint; h == nil || !*h {
+				t.Errorf("read-only %s is not marked read-only", st.Tool.Name)
+			}
 		}
-		if h := st.Tool.Annotations.ReadOnlyHint; st.Tool.Name == "evaluate" && (h == nil || !*h) {
-			t.Errorf("read-only evaluate is not marked read-only")
+		if h := st.Tool.Annotations.DestructiveHint; h == nil || *h {
+			t.Errorf("read-only catalogue has destructive %s", st.Tool.Name)
 		}
 	}
 }

@@ -3,38 +3,39 @@ package tools
 import (
 	"net/url"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// checkNavURL refuses URLs a client may not open: a missing scheme (with a
-// suggestion), local files and browser-internal pages unless allowed, and script
-// URLs in read-only mode.
-func (s *Server) checkNavURL(raw string) error {
+// checkNavURL looks at a URL a client wants opened. A malformed one (no scheme,
+// no host) is an argument error; one the policy refuses (local files, browser
+// pages, origins outside --allowed-origins, script URLs in read-only mode) is
+// returned as a PERMISSION feedback result, without touching the browser.
+func (s *Server) checkNavURL(act, raw string) (*mcp.CallToolResult, error) {
 	raw = strings.TrimSpace(raw)
 	lower := strings.ToLower(raw)
 	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "about:") && !strings.HasPrefix(lower, "data:") &&
-		!strings.HasPrefix(lower, "javascript:") {
-		return badArg("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
+		!strings.HasPrefix(lower, "javascript:") && !strings.HasPrefix(lower, "view-source:") {
+		return nil, badArg("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return badArg("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
+		return nil, badArg("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
 	}
 	scheme := strings.ToLower(u.Scheme)
-	switch {
-	case scheme == "http" || scheme == "https":
-		if u.Host == "" {
-			return badArg("give an absolute URL such as https://example.com/", "%q has no host", raw)
-		}
-		return nil
-	case scheme == "about":
-		return nil
-	case scheme == "javascript" || scheme == "data":
-		if s.cfg.ReadOnly {
-			return badArg("read-only mode only opens web pages (http, https)", "%s: URLs are refused in read-only mode", scheme)
-		}
-		return nil
-	case scheme == "file":
-		return badArg("local files are not opened by this server", "file: URLs are refused")
+	if (scheme == "http" || scheme == "https") && u.Host == "" {
+		return nil, badArg("give an absolute URL such as https://example.com/", "%q has no host", raw)
 	}
-	return badArg("only http, https and about:blank can be opened", "%s: URLs are refused", scheme)
+	refuse := func(msg, hint string) (*mcp.CallToolResult, error) {
+		return feedbackResult(&feedback.Feedback{Act: act, OK: false, Code: int(cdpclient.CodePermission), Msg: msg, Hint: hint}), nil
+	}
+	if s.cfg.ReadOnly && (scheme == "javascript" || scheme == "data") {
+		return refuse(scheme+": URLs are refused in read-only mode", "read-only mode opens web pages (http, https) only")
+	}
+	if err := s.cfg.Origins.Check(raw); err != nil {
+		return refuse("blocked: "+err.Error(), "this server only opens the allowed origins; stay on them")
+	}
+	return nil, nil
 }

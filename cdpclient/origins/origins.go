@@ -136,10 +136,14 @@ func (p Pattern) Match(u *url.URL) bool {
 	return port == p.port
 }
 
-// List is a policy: allowed patterns (none means all) minus blocked ones.
+// List is a policy: allowed patterns (none means all) minus blocked ones, and
+// whether local files and the browser's own pages may be opened.
 type List struct {
 	Allowed []Pattern
 	Blocked []Pattern
+	// AllowFile permits file: URLs; AllowBrowser permits chrome:, view-source:
+	// and the like. Both are refused by default.
+	AllowFile, AllowBrowser bool
 }
 
 // NewList parses both lists.
@@ -162,25 +166,53 @@ func NewList(allowed, blocked []string) (*List, error) {
 	return l, nil
 }
 
-// Empty reports whether the list restricts nothing.
+// Empty reports whether the list restricts no origin.
 func (l *List) Empty() bool { return l == nil || len(l.Allowed)+len(l.Blocked) == 0 }
 
-// Check returns nil if the URL may be requested, or an error saying which rule
-// refuses it. URLs that reach no origin (about:, data:, blob:) are allowed;
-// other non-web schemes are refused when any rule is set.
-func (l *List) Check(raw string) error {
-	if l.Empty() {
-		return nil
+// browserSchemes are the browser's own pages and tools.
+var browserSchemes = map[string]bool{"chrome": true, "chrome-extension": true, "chrome-untrusted": true,
+	"devtools": true, "view-source": true, "chrome-search": true, "edge": true}
+
+// CheckScheme refuses URLs of schemes that reach local files or the browser's
+// own pages unless allowed; web and data URLs pass (their origin is Check's job).
+func (l *List) CheckScheme(u *url.URL) error {
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme == "file" && (l == nil || !l.AllowFile):
+		return fmt.Errorf("file: URLs are refused (--allow-file-urls allows them)")
+	case browserSchemes[scheme] && (l == nil || !l.AllowBrowser):
+		return fmt.Errorf("%s: URLs are refused (--allow-browser-urls allows them)", scheme)
+	case scheme == "about" && !strings.EqualFold(u.Opaque, "blank") && !strings.EqualFold(u.Opaque, "srcdoc") && (l == nil || !l.AllowBrowser):
+		return fmt.Errorf("about:%s is a browser page and is refused (--allow-browser-urls allows it)", u.Opaque)
 	}
+	return nil
+}
+
+// Check returns nil if the URL may be requested, or an error saying which rule
+// refuses it. URLs that reach no origin (about:blank, data:, blob:) are allowed;
+// local files and browser pages only when the list allows them; other non-web
+// schemes are refused when any origin rule is set.
+func (l *List) Check(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("%q is not a URL", raw)
 	}
+	if err := l.CheckScheme(u); err != nil {
+		return err
+	}
+	if l.Empty() {
+		return nil
+	}
 	switch strings.ToLower(u.Scheme) {
 	case "about", "data", "blob":
 		return nil
+	case "file":
+		return nil // allowed by CheckScheme
 	case "http", "https", "ws", "wss":
 	default:
+		if browserSchemes[strings.ToLower(u.Scheme)] {
+			return nil
+		}
 		return fmt.Errorf("%s: URLs are outside the allowed origins", u.Scheme)
 	}
 	for _, p := range l.Blocked {

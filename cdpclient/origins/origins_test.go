@@ -73,8 +73,16 @@ func TestListCheck(t *testing.T) {
 			t.Errorf("Check(%q) = %v, want allowed=%v", u, err, ok)
 		}
 	}
-	if (&List{}).Check("file:///x") != nil {
-		t.Error("an empty list refuses something")
+	if (&List{}).Check("https://x/") != nil || (&List{AllowFile: true}).Check("file:///x") != nil {
+		t.Error("an empty list refuses an origin")
+	}
+	for _, u := range []string{"file:///etc/passwd", "chrome://settings", "view-source:http://x/", "about:config", "devtools://devtools/x"} {
+		if (&List{}).Check(u) == nil || (*List)(nil).Check(u) == nil {
+			t.Errorf("%s is not refused by default", u)
+		}
+	}
+	if (&List{AllowBrowser: true}).Check("chrome://version") != nil || (&List{}).Check("about:blank") != nil {
+		t.Error("allowed schemes refused")
 	}
 }
 
