@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/tools"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -73,12 +74,27 @@ func serve(ctx context.Context, cfg config) error {
 	return nil
 }
 
+// sessionVersions are the protocol versions that have sessions. Each HTTP
+// session gets its own browser context; under the stateless 2026-07-28 core
+// every request would be a session of its own with no id, so all clients would
+// share one context. Clients that offer it fall back to the initialize handshake.
+func sessionVersions() []string {
+	var out []string
+	for _, v := range mcp.ValidProtocolVersions {
+		if !mcp.IsModernProtocol(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func serveHTTP(ctx context.Context, cfg config, st *stack) error {
 	ln, err := net.Listen("tcp", cfg.http)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", cfg.http, err)
 	}
-	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"))
+	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"),
+		server.WithStreamableHTTPProtocolVersions(sessionVersions()...))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
