@@ -103,7 +103,7 @@ func httpClient(t testing.TB, ctx context.Context, url, version string) *client.
 	t.Helper()
 	// The client logs a failed DELETE when the server is gone first; tests
 	// stop servers under their clients on purpose.
-	c, err := client.NewStreamableHttpClient(url, transport.WithLogger(slog.New(slog.DiscardHandler)))
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
