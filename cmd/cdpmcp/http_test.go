@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -124,6 +125,7 @@ func TestHTTPSessionsIsolated(t *testing.T) {
 		t.Fatalf("served at %q, want http://127.0.0.1:PORT/mcp", s.url)
 	}
 	ctx := testCtx(t, 60*time.Second)
+	rejectsForeignHost(t, s.url)
 	a := httpClient(t, ctx, s.url, "")
 	b := httpClient(t, ctx, s.url, "")
 
@@ -195,4 +197,26 @@ func contexts(t testing.TB, ctx context.Context, c *client.Client) int {
 		t.Fatalf("Target.getBrowserContexts = %q: %v", text, err)
 	}
 	return len(r.BrowserContextIDs)
+}
+
+// rejectsForeignHost checks the DNS-rebinding protection: a request reaching the
+// loopback listener with another site's Host header is refused.
+func rejectsForeignHost(t *testing.T, url string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "rebind.example:80"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("request with Host rebind.example: status %d, want 403", res.StatusCode)
+	}
 }
