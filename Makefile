@@ -33,6 +33,7 @@ deps:
 		else echo "make deps: need root or sudo to run 'apt-get install -y chromium'; install Chromium yourself or pass --browser-path to cdpmcp" >&2; exit 1; fi; \
 		$$SUDO apt-get update; \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		command -v chromium >/dev/null || { echo "make deps: chromium is still not on PATH after apt-get install" >&2; exit 1; }; \
 	fi
 
 ## build: bin/cdpmcp, versioned from git describe.
