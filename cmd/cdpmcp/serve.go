@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -58,8 +56,7 @@ func serve(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer st.close()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// ctx ends on SIGINT or SIGTERM (see main).
 	if cfg.http != "" {
 		return serveHTTP(ctx, cfg, st)
 	}

@@ -143,3 +143,28 @@ func TestStdioSIGINT(t *testing.T) {
 	}
 	assertNoLeak(t, bp, s.tmp)
 }
+
+// A second signal while the server shuts its browser down must not cut the
+// shutdown short (that left the browser's profile behind).
+func TestSecondSignalDuringShutdown(t *testing.T) {
+	t.Parallel()
+	s := startStdio(t, "twosignals")
+	ctx := testCtx(t, 60*time.Second)
+	if _, err := initialize(ctx, s.c, ""); err != nil {
+		t.Fatal(err)
+	}
+	mustCall(t, ctx, s.c, "navigate", map[string]any{"url": site.URL("/home.html")})
+	bp := findBrowser(t, s.marker)
+	if err := s.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // into the browser's shutdown
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	if !waitExit(s.cmd.Process.Pid, 10*time.Second) {
+		t.Fatal("server still running 10 s after SIGINT and SIGTERM")
+	}
+	if err := s.c.Close(); err != nil {
+		t.Errorf("server exit after two signals: %v (want status 0)", err)
+	}
+	assertNoLeak(t, bp, s.tmp)
+}
