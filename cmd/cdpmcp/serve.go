@@ -65,7 +65,13 @@ func serve(ctx context.Context, cfg config) error {
 	server.WithWorkerPoolSize(16)(stdio)
 	slog.Debug("serving MCP on stdio")
 	// Listen returns when stdin closes or a signal arrives.
-	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+	err = stdio.Listen(ctx, os.Stdin, os.Stdout)
+	reason := "stdin closed"
+	if ctx.Err() != nil {
+		reason = "signal"
+	}
+	slog.Debug("shutting down", "reason", reason)
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	return nil
@@ -103,6 +109,7 @@ func serveHTTP(ctx context.Context, cfg config, st *stack) error {
 		return err
 	case <-ctx.Done():
 	}
+	slog.Debug("shutting down", "reason", "signal")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = handler.Shutdown(sctx)

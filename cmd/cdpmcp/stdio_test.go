@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func feedback(t testing.TB, text string) map[string]any {
 
 func TestStdioSession(t *testing.T) {
 	t.Parallel()
-	s := startStdio(t, "stdio")
+	s := startStdio(t, "stdio", "--log-level=debug")
 	ctx := testCtx(t, 60*time.Second)
 
 	res, err := initialize(ctx, s.c, "")
@@ -112,8 +113,13 @@ func TestStdioSession(t *testing.T) {
 	if err != nil {
 		t.Errorf("server exit after stdin closed: %v", err)
 	}
-	// The transport sends SIGTERM after 2 s; the server must be gone before that.
-	if took > 1500*time.Millisecond {
+	// The transport sends SIGTERM after 2 s. The exit usually takes 0.1-0.4 s,
+	// but tearing Chromium down can take over 2 s on two busy cores, so the log
+	// says what started the shutdown and the bound only catches a hang.
+	if !strings.Contains(s.stderr.String(), `msg="shutting down" reason="stdin closed"`) {
+		t.Errorf("closing stdin did not start the shutdown")
+	}
+	if took > 5*time.Second {
 		t.Errorf("server took %v to exit after stdin closed", took)
 	}
 	t.Logf("exit after stdin closed took %v", took)
@@ -122,7 +128,7 @@ func TestStdioSession(t *testing.T) {
 
 func TestStdioSIGINT(t *testing.T) {
 	t.Parallel()
-	s := startStdio(t, "sigint")
+	s := startStdio(t, "sigint", "--log-level=debug")
 	ctx := testCtx(t, 60*time.Second)
 	if _, err := initialize(ctx, s.c, ""); err != nil {
 		t.Fatal(err)
@@ -140,6 +146,9 @@ func TestStdioSIGINT(t *testing.T) {
 	}
 	if err := s.c.Close(); err != nil {
 		t.Errorf("server exit after SIGINT: %v (want status 0)", err)
+	}
+	if !strings.Contains(s.stderr.String(), `msg="shutting down" reason=signal`) {
+		t.Errorf("SIGINT did not start the shutdown")
 	}
 	assertNoLeak(t, bp, s.tmp)
 }
