@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -187,9 +188,33 @@ func (p *process) close() {
 	})
 }
 
+// groupAlive reports whether a process of group pgid still runs. Zombies do not
+// count: the browser's children are orphaned when it exits and reaped by init,
+// which in some containers takes seconds, and a zombie holds no files.
 func groupAlive(pgid int) bool {
-	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err := syscall.Kill(-pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil || len(dirs) == 0 {
+		return true // no /proc: trust kill
+	}
+	want := strconv.Itoa(pgid)
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …; comm may contain spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		if f := strings.Fields(string(b[i+1:])); len(f) >= 3 && f[0] != "Z" && f[2] == want {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *process) removeTemp() {

@@ -4,8 +4,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/tools"
 )
@@ -15,7 +18,13 @@ var version = "dev"
 
 func main() {
 	tools.Version = version
-	if err := newApp().Run(os.Args); err != nil {
+	// SIGINT and SIGTERM cancel the command's context. They stay caught until the
+	// command has returned, so a second signal cannot cut the browser's shutdown
+	// short and leave it running with its temporary profile.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newApp().RunContext(ctx, os.Args)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "cdpmcp:", err)
 		os.Exit(1)
 	}

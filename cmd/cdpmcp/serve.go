@@ -9,12 +9,11 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/tools"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -57,8 +56,7 @@ func serve(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer st.close()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// ctx ends on SIGINT or SIGTERM (see main).
 	if cfg.http != "" {
 		return serveHTTP(ctx, cfg, st)
 	}
@@ -67,10 +65,30 @@ func serve(ctx context.Context, cfg config) error {
 	server.WithWorkerPoolSize(16)(stdio)
 	slog.Debug("serving MCP on stdio")
 	// Listen returns when stdin closes or a signal arrives.
-	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+	err = stdio.Listen(ctx, os.Stdin, os.Stdout)
+	reason := "stdin closed"
+	if ctx.Err() != nil {
+		reason = "signal"
+	}
+	slog.Debug("shutting down", "reason", reason)
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	return nil
+}
+
+// sessionVersions are the protocol versions that have sessions. Each HTTP
+// session gets its own browser context; under the stateless 2026-07-28 core
+// every request would be a session of its own with no id, so all clients would
+// share one context. Clients that offer it fall back to the initialize handshake.
+func sessionVersions() []string {
+	var out []string
+	for _, v := range mcp.ValidProtocolVersions {
+		if !mcp.IsModernProtocol(v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func serveHTTP(ctx context.Context, cfg config, st *stack) error {
@@ -78,7 +96,8 @@ func serveHTTP(ctx context.Context, cfg config, st *stack) error {
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", cfg.http, err)
 	}
-	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"))
+	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"),
+		server.WithStreamableHTTPProtocolVersions(sessionVersions()...))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -90,6 +109,7 @@ func serveHTTP(ctx context.Context, cfg config, st *stack) error {
 		return err
 	case <-ctx.Done():
 	}
+	slog.Debug("shutting down", "reason", "signal")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = handler.Shutdown(sctx)

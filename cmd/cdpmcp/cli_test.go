@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/fixtures"
+)
+
+// cliRun is the outcome of one cdpmcp command.
+type cliRun struct {
+	stdout, stderr string
+	code           int
+}
+
+// runCLI runs the binary with args and a TMPDIR of its own, and returns what it
+// printed and its exit code.
+func runCLI(t *testing.T, tmp string, args ...string) cliRun {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = procEnv(tmp)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("cdpmcp %v did not finish in 60 s", args)
+	}
+	r := cliRun{stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		r.code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCallNavigate(t *testing.T) {
+	t.Parallel()
+	tmp, marker := t.TempDir(), newMarker("call")
+	url := site.URL("/home.html")
+	r := runCLI(t, tmp, "call", "--headless", "--browser-arg="+marker, "navigate", `{"url":"`+url+`"}`)
+	if r.code != 0 {
+		t.Fatalf("call navigate exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	var fb struct {
+		Act   string `json:"act"`
+		OK    bool   `json:"ok"`
+		Code  int    `json:"code"`
+		Delta struct {
+			URL   string `json:"url"`
+			Title string `json:"title"`
+		} `json:"delta"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &fb); err != nil {
+		t.Fatalf("stdout is not feedback JSON: %q", r.stdout)
+	}
+	if fb.Act != "navigate" || !fb.OK || fb.Code != 0 || fb.Delta.URL != url || fb.Delta.Title != "Fixtures home" {
+		t.Errorf("feedback = %+v, want ok navigate to %s titled Fixtures home", fb, url)
+	}
+	if bp, ok := fixtures.FindBrowser(marker); ok {
+		t.Errorf("browser %d still running after call exited", bp.PID)
+	}
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "cdpmcp-profile-") {
+			t.Errorf("call left its temporary profile %s", e.Name())
+		}
+	}
+}
+
+func TestCallRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	r := runCLI(t, tmp, "call", "--headless", "navigate", `{"url":"no-scheme"}`)
+	if r.code == 0 {
+		t.Errorf("call navigate without a scheme exited 0")
+	}
+	if !strings.Contains(r.stdout, "hint:") || !strings.Contains(r.stdout, "https://no-scheme") {
+		t.Errorf("stdout = %q, want a hint suggesting https://no-scheme", r.stdout)
+	}
+
+	r = runCLI(t, tmp, "call", "navigate", `{"url":`)
+	if r.code == 0 || !strings.Contains(r.stderr, "JSON object") {
+		t.Errorf("call with broken JSON: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, tmp, "call", "noSuchTool", `{}`)
+	if r.code == 0 {
+		t.Errorf("call of an unknown tool exited 0; stdout %q", r.stdout)
+	}
+}
+
+func TestToolsCommand(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	r := runCLI(t, tmp, "tools")
+	if r.code != 0 {
+		t.Fatalf("tools exit %d: %s", r.code, r.stderr)
+	}
+	for _, name := range wantTools {
+		if !strings.Contains(r.stdout, "\n"+name+" ") && !strings.HasPrefix(r.stdout, name+" ") {
+			t.Errorf("tools does not list %s", name)
+		}
+	}
+
+	r = runCLI(t, tmp, "tools", "--json", "--read-only")
+	var list struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
+		t.Fatalf("tools --json: %v\n%s", err, r.stdout)
+	}
+	names := map[string]bool{}
+	for _, tool := range list.Tools {
+		names[tool.Name] = true
+	}
+	if !names["navigate"] || !names["screenshot"] || names["click"] || names["fill"] {
+		t.Errorf("read-only catalogue = %v, want navigate and screenshot, no click or fill", names)
+	}
+
+	r = runCLI(t, tmp, "tools", "--json", "--tools", "navigate, getTitle")
+	list.Tools = nil
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list.Tools) != 2 {
+		t.Errorf("tools --tools navigate,getTitle = %s (err %v), want two tools", r.stdout, err)
+	}
+}
+
+func TestUnknownToolNameRefused(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	for _, args := range [][]string{
+		{"tools", "--tools", "navigate,nope"},
+		{"serve", "--tools", "nope"},
+		{"serve", "--http", "127.0.0.1:0", "--tools", "nope"},
+	} {
+		r := runCLI(t, tmp, args...)
+		if r.code == 0 || !strings.Contains(r.stderr, `unknown tool "nope"`) {
+			t.Errorf("cdpmcp %v: exit %d, stderr %q; want a refusal naming nope", args, r.code, r.stderr)
+		}
+		if r.stdout != "" {
+			t.Errorf("cdpmcp %v printed to stdout: %q", args, r.stdout)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	if r := runCLI(t, tmp, "version"); r.code != 0 || r.stdout != "cdpmcp e2e-test\n" {
+		t.Errorf("version = %q (exit %d), want \"cdpmcp e2e-test\"", r.stdout, r.code)
+	}
+	if r := runCLI(t, tmp, "--version"); r.code != 0 || !strings.Contains(r.stdout, "e2e-test") {
+		t.Errorf("--version = %q (exit %d)", r.stdout, r.code)
+	}
+}
+
+func TestBadFlagValues(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	r := runCLI(t, tmp, "serve", "--log-level", "loud")
+	if r.code == 0 || !strings.Contains(r.stderr, "--log-level") {
+		t.Errorf("serve --log-level loud: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, tmp, "serve", "--http", "127.0.0.1:notaport")
+	if r.code == 0 || !strings.Contains(r.stderr, "--http") {
+		t.Errorf("serve --http with a bad port: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
