@@ -12,10 +12,7 @@ LDFLAGS := -X main.version=$(VERSION)
 
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
-# Off until the snapshot work lands and uses them, or they are fixed:
-# U1000 (refTable.assign, Page.frameSessionFor, tools' test helper contains) and
-# SA1019 (cdpclient/events.go reads the deprecated ExecutionContextID).
-STATICCHECK_CHECKS := inherit,-U1000,-SA1019
+STATICCHECK_CHECKS := inherit
 
 # cdpclient and tools drive real Chromium concurrently: they run under the race
 # detector. Every other package runs without it.

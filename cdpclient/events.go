@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/mafredri/cdp/protocol/page"
-	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -93,14 +92,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		p.crashed = true
 		p.notifyLocked()
 		p.mu.Unlock()
-	case "Runtime.executionContextCreated":
-		var ev runtime.ExecutionContextCreatedReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.onContextCreated(ev.Context)
-		}
-		p.onWorldEvent("", method, params)
-	case "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
-		p.onContextGone(method, params)
+	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.onWorldEvent("", method, params)
 	case "Fetch.requestPaused":
 		p.bc.b.onPaused(p.c, params, p.blocked.add)
@@ -134,38 +126,4 @@ func (p *Page) onLifecycle(ev page.LifecycleEventReply) {
 	}
 	p.lifecycle[ev.Name] = true
 	p.notifyLocked()
-}
-
-type auxData struct {
-	FrameID   page.FrameID `json:"frameId"`
-	IsDefault bool         `json:"isDefault"`
-}
-
-func (p *Page) onContextCreated(c runtime.ExecutionContextDescription) {
-	var aux auxData
-	if json.Unmarshal(c.AuxData, &aux) != nil || !aux.IsDefault || aux.FrameID == "" {
-		return
-	}
-	p.mu.Lock()
-	p.worlds[aux.FrameID] = c.ID
-	p.notifyLocked()
-	p.mu.Unlock()
-}
-
-func (p *Page) onContextGone(method string, params json.RawMessage) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if method == "Runtime.executionContextsCleared" {
-		p.worlds = map[page.FrameID]runtime.ExecutionContextID{}
-		return
-	}
-	var ev runtime.ExecutionContextDestroyedReply
-	if json.Unmarshal(params, &ev) != nil {
-		return
-	}
-	for f, id := range p.worlds {
-		if id == ev.ExecutionContextID {
-			delete(p.worlds, f)
-		}
-	}
 }

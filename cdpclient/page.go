@@ -48,11 +48,11 @@ type Page struct {
 	closed    bool
 	changed   chan struct{} // closed and replaced on every state change
 	frames    map[string]*frameSession
-	worlds    map[page.FrameID]runtime.ExecutionContextID // main worlds by frame
 	logs      pageLogs
 	refs      *refTable
 	isolated  map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
+	worldIDs  map[string]runtime.ExecutionContextID   // isolated worlds by unique id
 	lastSnap  []string                                // last snapshot's lines, for diff
 	touched   map[*frameSession]bool                  // frames holding objects to release
 	blocked   blockedLog                              // requests the origin policy refused
@@ -96,12 +96,12 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		lifecycle: map[string]bool{},
 		changed:   make(chan struct{}),
 		frames:    map[string]*frameSession{},
-		worlds:    map[page.FrameID]runtime.ExecutionContextID{},
 		ready:     make(chan struct{}),
 		logs:      newPageLogs(),
 		refs:      newRefTable(),
 		isolated:  map[frameKey]runtime.ExecutionContextID{},
 		installed: map[runtime.ExecutionContextID]bool{},
+		worldIDs:  map[string]runtime.ExecutionContextID{},
 		touched:   map[*frameSession]bool{},
 	}
 }

@@ -46,17 +46,23 @@ func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
 		}
 		p.mu.Lock()
 		p.isolated[frameKey{session, aux.FrameID}] = ev.Context.ID
+		p.worldIDs[ev.Context.UniqueID] = ev.Context.ID
 		p.mu.Unlock()
 	case "Runtime.executionContextDestroyed":
-		var ev runtime.ExecutionContextDestroyedReply
+		var ev struct {
+			UniqueID string `json:"executionContextUniqueId"`
+		}
 		if json.Unmarshal(params, &ev) != nil {
 			return
 		}
 		p.mu.Lock()
-		for k, id := range p.isolated {
-			if k.session == session && id == ev.ExecutionContextID {
-				delete(p.isolated, k)
-				delete(p.installed, id)
+		if id, ok := p.worldIDs[ev.UniqueID]; ok {
+			delete(p.worldIDs, ev.UniqueID)
+			for k, v := range p.isolated {
+				if k.session == session && v == id {
+					delete(p.isolated, k)
+					delete(p.installed, id)
+				}
 			}
 		}
 		p.mu.Unlock()
@@ -70,6 +76,12 @@ func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
 		}
 		p.mu.Unlock()
 	}
+}
+
+// auxData is the part of an execution context's auxData that names its frame.
+type auxData struct {
+	FrameID   page.FrameID `json:"frameId"`
+	IsDefault bool         `json:"isDefault"`
 }
 
 // world returns the isolated world of a frame with the page model installed,

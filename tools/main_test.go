@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -137,8 +136,6 @@ func mustOK(t *testing.T, r result) {
 		t.Fatalf("tool failed: %s", r.text)
 	}
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // callToolRaw calls a tool that may not exist: an unknown tool is a protocol
 // error, reported as an error result with its message.
