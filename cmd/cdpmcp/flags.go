@@ -9,24 +9,27 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
 
 // config is everything the flags and environment say.
 type config struct {
-	browser  cdpclient.Options
-	tools    tools.Config
-	http     string
-	logLevel string
-	trace    string
+	browser   cdpclient.Options
+	tools     tools.Config
+	http      string
+	authToken string
+	logLevel  string
+	trace     string
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }
 
 func serverFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "http", EnvVars: env("HTTP"), Usage: "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931) instead of stdio"},
+		&cli.StringFlag{Name: "http", EnvVars: env("HTTP"), Usage: "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; :8931 means 127.0.0.1) instead of stdio"},
+		&cli.StringFlag{Name: "auth-token", EnvVars: env("AUTH_TOKEN"), Usage: "over HTTP, require `TOKEN` as \"Authorization: Bearer TOKEN\" (needed to listen beyond 127.0.0.1)"},
 		logLevelFlag(),
 		&cli.StringFlag{Name: "trace", EnvVars: env("TRACE"), Usage: "write every CDP message and tool call to `FILE` as JSON lines"},
 	}
@@ -41,6 +44,10 @@ func policyFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "read-only", EnvVars: env("READ_ONLY"), Usage: "audit mode: no clicking or typing; evaluate refuses side effects"},
 		&cli.StringFlag{Name: "tools", EnvVars: env("TOOLS"), Usage: "offer only these tools (comma-separated `NAMES`)"},
 		&cli.DurationFlag{Name: "timeout", EnvVars: env("TIMEOUT"), Value: 30 * time.Second, Usage: "deadline of a tool call that names none"},
+		&cli.StringFlag{Name: "allowed-origins", EnvVars: env("ALLOWED_ORIGINS"), Usage: "let the browser request only these origins (comma-separated `PATTERNS` like https://*.example.com, http://127.0.0.1:*)"},
+		&cli.StringFlag{Name: "blocked-origins", EnvVars: env("BLOCKED_ORIGINS"), Usage: "never let the browser request these origins (comma-separated `PATTERNS`)"},
+		&cli.BoolFlag{Name: "allow-file-urls", EnvVars: env("ALLOW_FILE_URLS"), Usage: "allow opening file: URLs"},
+		&cli.BoolFlag{Name: "allow-browser-urls", EnvVars: env("ALLOW_BROWSER_URLS"), Usage: "allow opening chrome:, view-source: and other browser pages"},
 	}
 }
 
@@ -52,14 +59,16 @@ func browserFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "browser-arg", EnvVars: env("BROWSER_ARG"), Usage: "extra Chromium `FLAG` (repeatable; the variable holds one)"},
 		&cli.StringFlag{Name: "cdp-endpoint", EnvVars: env("CDP_ENDPOINT"), Usage: "attach to a running browser at `URL` (http://127.0.0.1:9222 or ws://…) instead of launching one"},
 		&cli.BoolFlag{Name: "allow-remote-cdp", EnvVars: env("ALLOW_REMOTE_CDP"), Usage: "allow a --cdp-endpoint that is not on this machine"},
+		&cli.BoolFlag{Name: "allow-unsafe-browser-args", EnvVars: env("ALLOW_UNSAFE_BROWSER_ARGS"), Usage: "allow --browser-arg flags that weaken web security or take over the profile or debugging port"},
 	}
 }
 
 func configFrom(c *cli.Context) (config, error) {
 	cfg := config{
-		http:     c.String("http"),
-		logLevel: c.String("log-level"),
-		trace:    c.String("trace"),
+		http:      c.String("http"),
+		authToken: c.String("auth-token"),
+		logLevel:  c.String("log-level"),
+		trace:     c.String("trace"),
 		tools: tools.Config{
 			ReadOnly:        c.Bool("read-only"),
 			Tools:           splitList(c.String("tools")),
@@ -79,6 +88,15 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if err := setupLogging(cfg.logLevel); err != nil {
 		return cfg, err
+	}
+	policy, err := origins.NewList(splitList(c.String("allowed-origins")), splitList(c.String("blocked-origins")))
+	if err != nil {
+		return cfg, err
+	}
+	policy.AllowFile, policy.AllowBrowser = c.Bool("allow-file-urls"), c.Bool("allow-browser-urls")
+	cfg.browser.Origins, cfg.tools.Origins = policy, policy
+	if bad := cdpclient.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
+		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security or takes over what cdpmcp manages; pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
 	}
 	known := tools.ToolNames()
 	for _, name := range cfg.tools.Tools {

@@ -92,14 +92,18 @@ func sessionVersions() []string {
 }
 
 func serveHTTP(ctx context.Context, cfg config, st *stack) error {
-	ln, err := net.Listen("tcp", cfg.http)
+	addr, err := listenAddr(cfg.http, cfg.authToken)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", cfg.http, err)
 	}
 	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPProtocolVersions(sessionVersions()...))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
+	mux.Handle("/mcp", guardHTTP(handler, cfg.authToken))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	slog.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	errc := make(chan error, 1)

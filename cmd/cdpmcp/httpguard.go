@@ -1,0 +1,66 @@
+package main
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// listenAddr completes an --http address: no host means 127.0.0.1. A host that
+// is not loopback is refused without an auth token, since anyone who can reach
+// it could drive the browser.
+func listenAddr(addr, token string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--http %q: give HOST:PORT, e.g. 127.0.0.1:8931 (%v)", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if !loopback(host) && token == "" {
+		return "", fmt.Errorf("--http %s listens beyond this machine; set --auth-token too, or use 127.0.0.1", addr)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func loopback(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// guardHTTP refuses requests a local MCP server must not answer: ones from a web
+// page of another origin (an Origin header that is neither loopback nor this
+// server), and, with a token set, ones without "Authorization: Bearer <token>".
+// mcp-go itself checks the Host header against DNS rebinding.
+func guardHTTP(next http.Handler, token string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !allowedOrigin(o, r.Host) {
+			http.Error(w, "Forbidden: requests from web pages of other origins are refused", http.StatusForbidden)
+			return
+		}
+		if token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="cdpmcp"`)
+				http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func allowedOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false // includes "null"
+	}
+	return loopback(u.Hostname()) || strings.EqualFold(u.Host, host)
+}
