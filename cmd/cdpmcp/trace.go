@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,7 +47,7 @@ func (t *traceWriter) TraceCDP(dir string, msg []byte) {
 		T   string          `json:"t"`
 		CDP string          `json:"cdp"`
 		Msg json.RawMessage `json:"msg"`
-	}{now(), dir, redactCDP(msg)})
+	}{now(), dir, redactCDP(dir, msg)})
 }
 
 func (t *traceWriter) traceTool(tt tools.ToolTrace) {
@@ -55,7 +58,7 @@ func (t *traceWriter) traceTool(tt tools.ToolTrace) {
 		IsError bool            `json:"isError,omitempty"`
 		Result  string          `json:"result"`
 		Ms      int64           `json:"ms"`
-	}{now(), tt.Tool, redactArgs(tt.Args), tt.IsError, tt.Result, tt.Ms})
+	}{now(), tt.Tool, redactArgs(tt.Args), tt.IsError, redactResult(tt.Result), tt.Ms})
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
@@ -85,24 +88,82 @@ func redactArgs(raw json.RawMessage) json.RawMessage {
 	return out
 }
 
-// redactCDP hides the text of key and text-input events and the arguments of
-// function calls (which carry filled values).
-func redactCDP(msg []byte) json.RawMessage {
-	var m struct {
-		Method string `json:"method"`
+// redactCDP hides what a user typed wherever the protocol carries it: the text
+// of key and text-input events, the arguments and results of script calls
+// (filled values pass through both), and request bodies (a login form's POST).
+func redactCDP(dir string, msg []byte) json.RawMessage {
+	var full map[string]json.RawMessage
+	if json.Unmarshal(msg, &full) != nil {
+		return nil
 	}
-	if json.Unmarshal(msg, &m) != nil {
+	var method string
+	_ = json.Unmarshal(full["method"], &method)
+	changed := false
+	switch {
+	case dir == "send" && secretMethods[method]:
+		full["params"], changed = redacted, true
+	case dir == "recv" && method == "" && bytes.Contains(full["result"], []byte(`"value"`)):
+		full["result"], changed = redacted, true
+	case dir == "recv" && bytes.Contains(full["params"], []byte(`"postData`)):
+		full["params"], changed = dropKeys(full["params"], "postData", "postDataEntries"), true
+	}
+	if !changed {
 		return msg
 	}
-	switch m.Method {
-	case "Input.insertText", "Input.dispatchKeyEvent", "Runtime.callFunctionOn", "Runtime.evaluate":
-		var full map[string]json.RawMessage
-		if json.Unmarshal(msg, &full) != nil {
-			return nil
-		}
-		full["params"] = json.RawMessage(`"[redacted]"`)
-		out, _ := json.Marshal(full)
-		return out
+	out, err := json.Marshal(full)
+	if err != nil {
+		return nil
 	}
-	return msg
+	return out
+}
+
+var redacted = json.RawMessage(`"[redacted]"`)
+
+// secretMethods are commands whose parameters can carry typed text or values.
+var secretMethods = map[string]bool{"Input.insertText": true, "Input.dispatchKeyEvent": true,
+	"Input.imeSetComposition": true, "Runtime.callFunctionOn": true, "Runtime.evaluate": true}
+
+// dropKeys removes keys at any depth of a JSON value.
+func dropKeys(raw json.RawMessage, keys ...string) json.RawMessage {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return redacted
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for _, k := range keys {
+				if _, ok := t[k]; ok {
+					t[k] = "[redacted]"
+				}
+			}
+			for _, c := range t {
+				walk(c)
+			}
+		case []any:
+			for _, c := range t {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return redacted
+	}
+	return out
+}
+
+// valuesInResults finds field values in tool results: feedback's "value" and
+// snapshot lines' value= attributes.
+var valuesInResults = regexp.MustCompile(`"value":"(?:[^"\\]|\\.)*"|\bvalue=(?:"[^"]*"|[^\s>]+)`)
+
+func redactResult(s string) string {
+	return valuesInResults.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasPrefix(m, `"value"`) {
+			return `"value":"[redacted]"`
+		}
+		return "value=[redacted]"
+	})
 }
