@@ -114,13 +114,17 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	if err := p.usable(); err != nil {
 		return err
 	}
-	if ctx.Value(actLock{p}) == nil {
+	outer := ctx.Value(actLock{p}) == nil
+	if outer {
 		p.actMu.Lock()
 		defer p.actMu.Unlock()
 	}
 	gctx, cancel := p.guard(ctx)
 	defer cancel()
 	err := cause(gctx, fn(gctx))
+	if outer {
+		err = p.recoverIfStuck(err)
+	}
 	p.releaseObjects(ctx)
 	return err
 }

@@ -35,32 +35,7 @@ func TestResolveEndpointRefusesRemote(t *testing.T) {
 // running when we disconnect.
 func TestAttachToRunningBrowser(t *testing.T) {
 	t.Parallel()
-	exe, err := FindBrowser("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=0", "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
-		append(requiredFlags, testSite.URL("/second.html"))...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	var port string
-	deadline := time.Now().Add(20 * time.Second)
-	for port == "" && time.Now().Before(deadline) {
-		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
-			port, _, _ = strings.Cut(string(b), "\n")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if port == "" {
-		t.Fatal("browser did not start")
-	}
+	port, cmd := startDebuggableBrowser(t)
 	ctx := testContext(t)
 	b, err := Connect(ctx, Options{Endpoint: "http://127.0.0.1:" + port + "/"})
 	if err != nil {
@@ -107,5 +82,63 @@ func TestAttachToRunningBrowser(t *testing.T) {
 	defer b2.Close()
 	if n := len(b2.Default().Pages()); n < 1 {
 		t.Errorf("after reattaching: %d pages", n)
+	}
+}
+
+// startDebuggableBrowser starts Chromium the way a user would for attaching
+// (--remote-debugging-port), showing /second.html, and returns its port.
+func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
+	t.Helper()
+	exe, err := FindBrowser("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=0", "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
+		append(requiredFlags, testSite.URL("/second.html"))...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	var port string
+	deadline := time.Now().Add(20 * time.Second)
+	for port == "" && time.Now().Before(deadline) {
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			port, _, _ = strings.Cut(string(b), "\n")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if port == "" {
+		t.Fatal("browser did not start")
+	}
+	return port, cmd
+}
+
+// When the attached browser goes away, calls say so clearly; it is not
+// relaunched (it was never ours).
+func TestAttachedBrowserLost(t *testing.T) {
+	t.Parallel()
+	port, cmd := startDebuggableBrowser(t)
+	m := NewManager(Options{Endpoint: "http://127.0.0.1:" + port})
+	defer m.Close()
+	ctx := testContext(t)
+	b, err := m.Browser(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-b.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection did not notice the browser's death")
+	}
+	_, err = m.Browser(ctx)
+	var ce *ConnectionError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "lost the connection to the browser at http://127.0.0.1:"+port) {
+		t.Errorf("after the attached browser died: %v", err)
 	}
 }

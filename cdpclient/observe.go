@@ -37,7 +37,7 @@ func (p *Page) Act(ctx context.Context, act string, t Target, fn func(context.Co
 		dialogBefore: p.Dialog() != nil,
 	}
 	ws := p.watchStart(ctx, t)
-	err := fn(ctx)
+	err := p.recoverIfStuck(fn(ctx))
 	var ae *ArgError
 	if errors.As(err, &ae) {
 		return nil, err

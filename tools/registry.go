@@ -66,6 +66,9 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 		if err != nil {
 			res, err = errResult(ctx, err)
 		}
+		if note := s.sessions.takeNote(ctx); note != "" && res != nil {
+			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)
+		}
 		ms := time.Since(start).Milliseconds()
 		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err)
 		if s.cfg.Trace != nil {

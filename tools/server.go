@@ -102,9 +102,10 @@ type sessions struct {
 }
 
 type clientState struct {
-	mu sync.Mutex
-	b  *cdpclient.Browser
-	bc *cdpclient.BrowserContext
+	mu   sync.Mutex
+	b    *cdpclient.Browser
+	bc   *cdpclient.BrowserContext
+	note string // told with the next result: the browser was replaced
 }
 
 func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
@@ -133,6 +134,9 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.b != b {
+		if st.b != nil {
+			st.note = "note: the browser had gone away and was started (or reconnected) again; pages from before are gone"
+		}
 		bc := b.Default()
 		if ss.isolate {
 			if bc, err = b.NewContext(ctx); err != nil {
@@ -142,6 +146,26 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 		st.b, st.bc = b, bc
 	}
 	return st.bc, nil
+}
+
+// takeNote returns (once) what the calling session must be told besides its
+// result.
+func (ss *sessions) takeNote(ctx context.Context) string {
+	id := ""
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && ss.isolate {
+		id = cs.SessionID()
+	}
+	ss.mu.Lock()
+	st := ss.byID[id]
+	ss.mu.Unlock()
+	if st == nil {
+		return ""
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n := st.note
+	st.note = ""
+	return n
 }
 
 func (ss *sessions) drop(id string) {

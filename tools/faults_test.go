@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/fixtures"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A page running while(true){}: the call ends within its deadline, the script
+// is stopped, and the page and the server keep answering.
+func TestInfiniteLoopRecovered(t *testing.T) {
+	t.Parallel()
+	s := New(Config{IsolateSessions: true, Timeout: 2 * time.Second}, mgr)
+	defer s.Close()
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/busy.html")}))
+	start := time.Now()
+	r := callTool(t, c, "click", map[string]any{"selector": "#spin"})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the stuck click took %v", d)
+	}
+	if !r.isError || !strings.Contains(r.text, "script was stopped") {
+		t.Errorf("stuck click: %s", r.text)
+	}
+	r = callTool(t, c, "click", map[string]any{"selector": "#alive"})
+	mustOK(t, r)
+	if r := callTool(t, c, "getTitle", nil); r.text != "alive" {
+		t.Errorf("title after recovery = %q", r.text)
+	}
+	if r := callTool(t, c, "evaluate", map[string]any{"expression": "1 + 1"}); r.text != "2" {
+		t.Errorf("evaluate after recovery = %q", r.text)
+	}
+	// The same through evaluate.
+	start = time.Now()
+	r = callTool(t, c, "evaluate", map[string]any{"expression": "while (true) {}"})
+	if !r.isError || time.Since(start) > 5*time.Second || !strings.Contains(r.text, "script was stopped") {
+		t.Errorf("evaluate of an endless loop: %v %s", time.Since(start), r.text)
+	}
+	if r := callTool(t, c, "evaluate", map[string]any{"expression": "document.title"}); r.text != `"alive"` {
+		t.Errorf("evaluate after the endless loop = %q", r.text)
+	}
+}
+
+// The browser this server launched is killed: the next call starts a new one and
+// says so; nothing of the dead one (processes, temporary profile) is left.
+func TestBrowserKilledIsRelaunched(t *testing.T) {
+	t.Parallel()
+	marker := "--cdpmcp-test=killed-" + fmt.Sprint(os.Getpid())
+	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{marker}}})
+	defer m.Close()
+	s := New(Config{Timeout: 20 * time.Second}, m)
+	defer s.Close()
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+	dead, ok := fixtures.FindBrowser(marker)
+	if !ok {
+		t.Fatal("browser process not found")
+	}
+	if err := syscall.Kill(-dead.PGID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for m.Current().Alive() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")})
+	mustOK(t, r)
+	if !strings.Contains(r.text, "started (or reconnected) again") {
+		t.Errorf("the restart was not reported: %s", r.text)
+	}
+	if r := callTool(t, c, "getTitle", nil); r.text != "Second page" {
+		t.Errorf("after relaunch: %q", r.text)
+	}
+	if fixtures.GroupAlive(dead.PGID) {
+		t.Error("processes of the killed browser are still running")
+	}
+	if _, err := os.Stat(dead.UserDataDir); err == nil {
+		t.Errorf("the killed browser's profile %s was not removed", dead.UserDataDir)
+	}
+}
+
+// A crashed tab is reported clearly and can be closed.
+func TestCrashedTab(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+	mustOK(t, callTool(t, c, "newPage", map[string]any{"url": site.URL("/second.html")}))
+	_ = callTool(t, c, "cdp", map[string]any{"domain": "Page", "method": "crash", "page": "p2"})
+	var r result
+	for i := 0; i < 50; i++ {
+		if r = callTool(t, c, "snapshot", map[string]any{"page": "p2"}); strings.Contains(r.text, "crashed") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !r.isError || !strings.Contains(r.text, "crashed") || !strings.Contains(r.text, "closePage") {
+		t.Fatalf("a crashed tab: %s", r.text)
+	}
+	mustOK(t, callTool(t, c, "closePage", map[string]any{"page": "p2"}))
+	if r := callTool(t, c, "listPages", nil); strings.Contains(r.text, "p2") || !strings.Contains(r.text, "p1") {
+		t.Errorf("pages after closing the crashed one: %q", r.text)
+	}
+	mustOK(t, callTool(t, c, "snapshot", nil))
+}
