@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,3 +148,5 @@ func callToolRaw(t *testing.T, c *client.Client, name string, args map[string]an
 	}
 	return r
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -1,0 +1,42 @@
+package cdpclient
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+)
+
+// A 50,000-element page: the snapshot stays within its token budget and comes
+// back in seconds, not minutes.
+func TestSnapshotHugePage(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := p.Navigate(ctx, testSite.URL("/huge.html"), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	n, err := p.Evaluate(ctx, "document.getElementsByTagName('*').length", EvalOptions{})
+	if count, _ := strconv.Atoi(n); err != nil || count < 50000 {
+		t.Fatalf("elements: %s %v", n, err)
+	}
+	start := time.Now()
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	d := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := snapshot.Estimate(s)
+	t.Logf("%s elements: snapshot in %v, %d estimated tokens, %d lines", n, d, tokens, strings.Count(s, "\n"))
+	if tokens > snapshot.MaxElementTokens+snapshot.MinTextTokens+200 {
+		t.Errorf("snapshot of the huge page costs %d tokens", tokens)
+	}
+	if !strings.Contains(s, "more elements") {
+		t.Errorf("the cut is not reported:\n%s", s[len(s)-300:])
+	}
+	if d > 10*time.Second {
+		t.Errorf("snapshot took %v", d)
+	}
+}
