@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// FuzzBind: any arguments a client sends bind or are refused with a message and
+// a hint; never a panic.
+func FuzzBind(f *testing.F) {
+	for _, s := range []string{`{"url":"https://example.com","timeoutMs":5}`, `{"ref":12,"selector":"#a"}`, `{"ref":"12"}`,
+		`{"values":["a",1]}`, `null`, `[]`, `{"url":5}`, `{"x":1}`, `{"ref":{"a":1}}`, `{`, `"str"`, `{"timeoutMs":1e400}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var a struct {
+			targetArgs
+			navArgs
+			URL    string   `json:"url"`
+			Values []string `json:"values"`
+			Accept *bool    `json:"accept"`
+		}
+		req := mcp.CallToolRequest{}
+		req.Params.RawArguments = json.RawMessage(raw)
+		err := bind(req, &a)
+		if err == nil {
+			return
+		}
+		ae, ok := err.(*argError)
+		if !ok || ae.msg == "" || ae.hint == "" {
+			t.Fatalf("bind(%q) = %v (%T)", raw, err, err)
+		}
+	})
+}
+
+// FuzzCheckNavURL: any URL is accepted, refused as malformed with a hint, or
+// refused with a PERMISSION result; file and browser URLs never pass.
+func FuzzCheckNavURL(f *testing.F) {
+	for _, s := range []string{"https://example.com", "example.com", "file:///etc/passwd", "FILE:///x", "chrome://settings",
+		"javascript:alert(1)", "data:text/html,x", "about:blank", "http://", "view-source:http://x", " https://a.b ", "http://[::1]:80/", "%"} {
+		f.Add(s)
+	}
+	s := &Server{cfg: Config{ReadOnly: true}}
+	f.Fuzz(func(t *testing.T, raw string) {
+		res, err := s.checkNavURL("navigate", raw)
+		lower := strings.ToLower(strings.TrimSpace(raw))
+		switch {
+		case err != nil:
+			if ae, ok := err.(*argError); !ok || ae.hint == "" {
+				t.Fatalf("checkNavURL(%q) = %v", raw, err)
+			}
+		case res != nil:
+			if !res.IsError {
+				t.Fatalf("checkNavURL(%q) refused without isError", raw)
+			}
+		default:
+			for _, bad := range []string{"file:", "chrome:", "view-source:", "javascript:", "data:", "devtools:"} {
+				if strings.HasPrefix(lower, bad) {
+					t.Fatalf("checkNavURL(%q) let a %s URL through", raw, bad)
+				}
+			}
+		}
+	})
+}
+
+// FuzzCDPParams: the cdp tool's arguments are checked before anything reaches
+// the browser: wrong shapes are refused with hints.
+func FuzzCDPParams(f *testing.F) {
+	for _, s := range []string{`{"domain":"Page","method":"reload","params":{"ignoreCache":true}}`, `{"domain":"Page","method":"Page.reload"}`,
+		`{"domain":"Page","method":"Runtime.evaluate"}`, `{"domain":"","method":"x"}`, `{"domain":"Page","method":"reload","params":[1]}`,
+		`{"domain":"Page","method":"reload","params":"x"}`} {
+		f.Add(s)
+	}
+	s := &Server{cfg: Config{ReadOnly: true}}
+	f.Fuzz(func(t *testing.T, raw string) {
+		req := mcp.CallToolRequest{}
+		req.Params.RawArguments = json.RawMessage(raw)
+		// In read-only mode with a method outside the allow-list the call
+		// ends before touching a browser; s has none, so reaching one would
+		// panic and fail the fuzz run.
+		defer func() {
+			if r := recover(); r != nil {
+				var a struct {
+					Domain, Method string
+				}
+				_ = json.Unmarshal([]byte(raw), &a)
+				m := a.Domain + "." + a.Method
+				if _, ma, ok := strings.Cut(a.Method, "."); ok {
+					m = a.Domain + "." + ma
+				}
+				if !s.cdpAllowed(m) {
+					t.Fatalf("rawCDP(%q) went past the checks: %v", raw, r)
+				}
+			}
+		}()
+		res, err := s.rawCDP(t.Context(), req)
+		if err != nil {
+			if ae, ok := err.(*argError); !ok || ae.hint == "" {
+				t.Fatalf("rawCDP(%q) = %v", raw, err)
+			}
+			return
+		}
+		if res == nil || !res.IsError {
+			t.Fatalf("rawCDP(%q) without a browser returned %+v", raw, res)
+		}
+	})
+}
