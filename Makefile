@@ -18,7 +18,7 @@ STATICCHECK_CHECKS := inherit
 # detector. Every other package runs without it.
 RACE_PKGS := ./cdpclient/... ./tools/...
 
-.PHONY: deps build run test lint bench clean
+.PHONY: deps build run test lint bench conformance clean
 
 ## deps: check for Go; install Chromium from Debian if it is missing.
 deps:
@@ -63,5 +63,9 @@ $(STATICCHECK):
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 10m ./cmd/cdpmcp ./tools
 
+## conformance: the MCP conformance suite against the HTTP transport (needs npm).
+conformance: build
+	scripts/conformance/run.sh $(BIN)/cdpmcp
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) results
