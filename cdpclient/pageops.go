@@ -1,0 +1,68 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// DocumentTitle reads document.title from the page, falling back to the title the
+// browser last reported when the page cannot answer.
+func (p *Page) DocumentTitle(ctx context.Context) string {
+	if p.usable() != nil {
+		return p.Title()
+	}
+	ctx, cancel := p.guard(ctx)
+	defer cancel()
+	r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("document.title").SetReturnByValue(true))
+	var t string
+	if err != nil || r.ExceptionDetails != nil || json.Unmarshal(r.Result.Value, &t) != nil {
+		return p.Title()
+	}
+	return t
+}
+
+// Close closes the tab and waits until it is gone.
+func (p *Page) Close(ctx context.Context) error {
+	ch := p.watch()
+	if _, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID)); err != nil {
+		if p.usable() == ErrPageClosed {
+			return nil
+		}
+		return fmt.Errorf("close page %s: %w", p.ID, err)
+	}
+	for {
+		p.mu.Lock()
+		closed := p.closed
+		p.mu.Unlock()
+		if closed {
+			return nil
+		}
+		select {
+		case <-ch:
+			ch = p.watch()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Activate makes the page its context's current page and brings its tab to the
+// front.
+func (p *Page) Activate(ctx context.Context) error {
+	if err := p.usable(); err != nil && !errors.Is(err, ErrPageCrashed) {
+		var d *DialogOpenError
+		if !errors.As(err, &d) {
+			return err
+		}
+	}
+	p.bc.SetCurrent(p)
+	if err := p.bc.b.client.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(p.targetID)); err != nil {
+		return fmt.Errorf("activate %s: %w", p.ID, err)
+	}
+	return nil
+}
