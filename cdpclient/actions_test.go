@@ -249,3 +249,40 @@ func TestActOnBackgroundTab(t *testing.T) {
 		t.Errorf("count = %q", got)
 	}
 }
+
+// fill and type are seen by a framework that owns the field's value (React's
+// controlled inputs only change through their onChange).
+func TestFillReactControlledInputs(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := p.Navigate(ctx, testSite.URL("/react.html"), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#name"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Fill(ctx, Target{Selector: "#name"}, "Ada"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Type(ctx, Target{Selector: "#email"}, "ada@example.com", false, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Ada" {
+		t.Errorf("React saw the filled name as %q", got)
+	}
+	// The submit button React enables once both fields are set.
+	if err := p.Click(ctx, Target{Selector: "button"}, ClickOptions{}); err != nil {
+		t.Fatalf("click the enabled submit: %v", err)
+	}
+	if got := evalString(t, ctx, p, "document.querySelector('#sent').textContent"); got != "Sent by Ada <ada@example.com>" {
+		t.Errorf("React state after submit = %q", got)
+	}
+	// Filling again replaces React's value rather than appending to it.
+	if _, err := p.Fill(ctx, Target{Selector: "#name"}, "Grace"); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Grace" {
+		t.Errorf("after a second fill = %q", got)
+	}
+}
