@@ -142,6 +142,18 @@ func TestCode6JSError(t *testing.T) {
 	tg := Target{Ref: refOf(t, s, "Add to cart")}
 	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
 	wantFeedback(t, fb, CodeJSError, "TypeError", "Cannot read properties of undefined")
+	// An error that comes after the answer is told with the next answer.
+	late := Target{Ref: refOf(t, s, "Later")}
+	fb = act(t, ctx, p, "click", late, func(ctx context.Context) error { return p.Click(ctx, late, ClickOptions{}) })
+	wantFeedback(t, fb, CodeOK)
+	if len(fb.Errors) != 0 {
+		t.Errorf("the late error arrived early: %s", fb.JSON())
+	}
+	time.Sleep(600 * time.Millisecond)
+	fb = act(t, ctx, p, "hover", late, func(ctx context.Context) error { return p.Hover(ctx, late) })
+	if len(fb.Errors) != 1 || !strings.Contains(fb.Errors[0], "late failure") || !fb.OK {
+		t.Errorf("the late error is not in the next answer: %s", fb.JSON())
+	}
 }
 
 func TestCode7NetworkError(t *testing.T) {
