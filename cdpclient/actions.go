@@ -111,6 +111,8 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	if outer {
 		p.actMu.Lock()
 		defer p.actMu.Unlock()
+		p.newGroup()
+		defer p.releaseObjects()
 	}
 	gctx, cancel := p.guard(ctx)
 	defer cancel()
@@ -118,6 +120,5 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	if outer {
 		err = p.recoverIfStuck(err)
 	}
-	p.releaseObjects(ctx)
 	return err
 }

@@ -62,7 +62,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 
 // resolveHere resolves a node of the element's frame into the element's world.
 func (e *Element) resolveHere(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
-	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(objectGroup)
+	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.group())
 	if e.world != 0 {
 		args.SetExecutionContextID(e.world)
 	}
@@ -86,7 +86,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(objectGroup))
+	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.group()))
 	if err != nil || r.Object.ObjectID == nil {
 		return nil, e.gone()
 	}
@@ -94,9 +94,6 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 	m.object, m.world = *r.Object.ObjectID, 0
 	return &m, nil
 }
-
-// objectGroup names the remote objects an operation creates, released afterwards.
-const objectGroup = "cdpmcp"
 
 // Resolve finds the element a target names. No match is an *Error with
 // CodeNotFound; a malformed selector is an *ArgError.
@@ -115,7 +112,7 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 	var el *Element
 	err := p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
 		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.query("+string(b)+", true)").
-			SetContextID(w.id).SetObjectGroup(objectGroup))
+			SetContextID(w.id).SetObjectGroup(p.group()))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}
@@ -156,7 +153,7 @@ func (p *Page) evalFunc(ctx context.Context, c *cdp.Client, fn string, byValue b
 	}
 	b.WriteString(")")
 	r, err := c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).
-		SetReturnByValue(byValue).SetObjectGroup(objectGroup).SetAwaitPromise(true))
+		SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
@@ -256,19 +253,42 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 	return d.Text
 }
 
-// releaseObjects frees the remote objects an operation created. It is skipped
-// while a dialog blocks the page (the call would wait for the dialog).
-func (p *Page) releaseObjects(ctx context.Context) {
-	if p.usable() != nil || ctx.Err() != nil {
-		return
-	}
-	args := runtime.NewReleaseObjectGroupArgs(objectGroup)
-	_ = p.c.Runtime.ReleaseObjectGroup(ctx, args)
+// releaseObjects frees the remote objects the finished operation created (its
+// object group), in the background: the next operation uses a group of its own.
+func (p *Page) releaseObjects() {
 	p.mu.Lock()
+	group := p.grp
 	frames := p.touched
 	p.touched = map[*frameSession]bool{}
 	p.mu.Unlock()
-	for f := range frames {
-		_ = f.c.Runtime.ReleaseObjectGroup(ctx, args)
+	if group == "" {
+		return
 	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+		defer cancel()
+		args := runtime.NewReleaseObjectGroupArgs(group)
+		_ = p.c.Runtime.ReleaseObjectGroup(ctx, args)
+		for f := range frames {
+			_ = f.c.Runtime.ReleaseObjectGroup(ctx, args)
+		}
+	}()
+}
+
+// newGroup starts a new object group for the operation about to run.
+func (p *Page) newGroup() {
+	p.mu.Lock()
+	p.groups++
+	p.grp = "cdpmcp-" + strconv.Itoa(p.groups)
+	p.mu.Unlock()
+}
+
+// group names the remote objects of the running operation.
+func (p *Page) group() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.grp == "" {
+		return "cdpmcp"
+	}
+	return p.grp
 }

@@ -55,7 +55,7 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 }
 
 func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
-	args := runtime.NewEvaluateArgs(expr).SetObjectGroup(objectGroup).SetAwaitPromise(opts.AwaitPromise).
+	args := runtime.NewEvaluateArgs(expr).SetObjectGroup(p.group()).SetAwaitPromise(opts.AwaitPromise).
 		SetUserGesture(true).SetReplMode(true)
 	if opts.SideEffectFree {
 		args.SetThrowOnSideEffect(true)
@@ -69,7 +69,7 @@ func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions
 	}
 	// A function (e.g. "() => document.title"): call it.
 	call := runtime.NewCallFunctionOnArgs("function() { return this(); }").SetObjectID(*r.Result.ObjectID).
-		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(objectGroup).SetUserGesture(true)
+		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(true)
 	if opts.SideEffectFree {
 		call.SetThrowOnSideEffect(true)
 	}
@@ -90,7 +90,7 @@ func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions)
 	}
 	call := runtime.NewCallFunctionOnArgs(expr).SetObjectID(e.object).
 		SetArguments([]runtime.CallArgument{{ObjectID: &e.object}}).
-		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(objectGroup).SetUserGesture(true)
+		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(true)
 	if opts.SideEffectFree {
 		call.SetThrowOnSideEffect(true)
 	}

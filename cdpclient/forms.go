@@ -16,7 +16,7 @@ import (
 // existing content is replaced; with submit Enter is pressed afterwards.
 func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) error {
 	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
-		if err := e.focusEditable(ctx, clear); err != nil {
+		if err := e.focusEditable(ctx, clear, false); err != nil {
 			return err
 		}
 		if clear {
@@ -37,12 +37,13 @@ func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bo
 	})
 }
 
-func (e *Element) focusEditable(ctx context.Context, replace bool) error {
-	if _, err := e.actionable(ctx, need{visible: true, enabled: true, editable: true}); err != nil {
-		return err
-	}
-	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil && isGoneErr(err) {
-		return e.gone()
+// focusEditable focuses a field (scrolled into view) and selects its content
+// when replace is set. checked says the field is known to be actionable already.
+func (e *Element) focusEditable(ctx context.Context, replace, checked bool) error {
+	if !checked {
+		if _, err := e.actionable(ctx, need{visible: true, enabled: true, editable: true}); err != nil {
+			return err
+		}
 	}
 	var focused bool
 	if err := e.call(ctx, "focusForInput", &focused, replace); err != nil {
@@ -71,7 +72,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string) (string, error)
 		if st.Tag == "input" && valueOnlyTypes[st.Type] {
 			return e.call(ctx, "setValue", &got, value)
 		}
-		if err := e.focusEditable(ctx, true); err != nil {
+		if err := e.focusEditable(ctx, true, true); err != nil {
 			return err
 		}
 		if err := p.toFront(ctx); err != nil {

@@ -29,6 +29,8 @@ func (p *Page) Act(ctx context.Context, act string, t Target, fn func(context.Co
 	start := time.Now()
 	p.actMu.Lock()
 	defer p.actMu.Unlock()
+	p.newGroup()
+	defer p.releaseObjects()
 	ctx = context.WithValue(ctx, actLock{p}, true)
 
 	o := &observation{

@@ -54,6 +54,8 @@ type Page struct {
 	worldIDs  map[string]runtime.ExecutionContextID   // isolated worlds by unique id
 	lastSnap  []string                                // last snapshot's lines, for diff
 	touched   map[*frameSession]bool                  // frames holding objects to release
+	grp       string                                  // object group of the running operation
+	groups    int                                     // object groups handed out
 	blocked   blockedLog                              // requests the origin policy refused
 
 	ready   chan struct{}

@@ -116,7 +116,7 @@ func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.Backend
 	var ref int
 	err := p.withWorld(ctx, key, func(w *worldIn) error {
 		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).
-			SetExecutionContextID(w.id).SetObjectGroup(objectGroup))
+			SetExecutionContextID(w.id).SetObjectGroup(p.group()))
 		if err != nil || r.Object.ObjectID == nil {
 			return err
 		}

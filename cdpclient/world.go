@@ -29,6 +29,7 @@ type worldIn struct {
 	c   *cdp.Client
 	f   *frameSession // nil for the page's own session
 	id  runtime.ExecutionContextID
+	grp string // object group of the running operation
 }
 
 // onWorldEvent records isolated worlds as their contexts come and go, for the
@@ -87,7 +88,7 @@ type auxData struct {
 // world returns the isolated world of a frame with the page model installed,
 // creating the world first if the frame has none yet.
 func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
-	w := &worldIn{key: key, c: p.c}
+	w := &worldIn{key: key, c: p.c, grp: p.group()}
 	if key.session != "" {
 		p.mu.Lock()
 		w.f = p.frames[key.session]
@@ -143,7 +144,7 @@ func (p *Page) forgetWorld(key frameKey) {
 // eval evaluates expr in the world. A thrown exception is an *Error (JS_ERROR).
 func (w *worldIn) eval(ctx context.Context, expr string, byValue bool) (*runtime.RemoteObject, error) {
 	r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.id).
-		SetReturnByValue(byValue).SetObjectGroup(objectGroup).SetAwaitPromise(true))
+		SetReturnByValue(byValue).SetObjectGroup(w.grp).SetAwaitPromise(true))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate in isolated world: %w", err)
 	}

@@ -26,6 +26,7 @@ function state() {
 // text replaces it (when replace is true) or is appended at the end.
 function focusForInput(replace) {
   const el = this;
+  if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
   el.focus();
   if (el.isContentEditable) {
     const range = document.createRange();
