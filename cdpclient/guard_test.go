@@ -2,7 +2,6 @@ package cdpclient
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
