@@ -95,7 +95,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.onWorldEvent("", method, params)
 	case "Fetch.requestPaused":
-		p.bc.b.onPaused(p.c, params, p.blocked.add)
+		p.bc.b.onPaused(p.c, params, p)
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
 		if json.Unmarshal(params, &ev) == nil {

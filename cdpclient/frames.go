@@ -88,7 +88,7 @@ func (p *Page) onChildEvent(f *frameSession, method string, params json.RawMessa
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.onWorldEvent(f.s.id, method, params)
 	case "Fetch.requestPaused":
-		p.bc.b.onPaused(f.c, params, p.blocked.add)
+		p.bc.b.onPaused(f.c, params, p)
 	default:
 		p.logs.onEvent(method, params)
 	}

@@ -39,17 +39,24 @@ type pausedRequest struct {
 }
 
 // onPaused decides a paused request. It runs on the read goroutine, so the answer
-// is sent from another one. blocked, if not nil, learns what was refused.
-func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, blocked func(url, reason string)) {
+// is sent from another one. p, if not nil, is the page the request is for: it
+// learns what was refused and counts the request as in flight until answered.
+func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 	var ev pausedRequest
 	if err := json.Unmarshal(params, &ev); err != nil {
 		return
 	}
 	verdict := b.policy.Check(ev.Request.URL)
-	if verdict != nil && blocked != nil {
-		blocked(ev.Request.URL, verdict.Error())
+	if p != nil {
+		if verdict != nil {
+			p.blocked.add(ev.Request.URL, verdict.Error())
+		}
+		p.paused.Add(1)
 	}
 	go func() {
+		if p != nil {
+			defer p.paused.Add(-1)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 		defer cancel()
 		var err error

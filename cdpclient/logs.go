@@ -228,7 +228,10 @@ func (l *pageLogs) Pending(since int) int {
 	n := 0
 	for _, e := range l.open {
 		// Streams never finish; they do not count as work in progress.
-		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" {
+		// Streams never finish; blob: and data: loads are local and may
+		// never report an end.
+		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" &&
+			!strings.HasPrefix(e.URL, "blob:") && !strings.HasPrefix(e.URL, "data:") {
 			n++
 		}
 	}

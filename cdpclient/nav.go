@@ -58,6 +58,12 @@ func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) err
 	defer cancel()
 	mark := p.navMark()
 	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
+	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" {
+		// A navigation the page started itself (a redirect, a refresh) can
+		// cancel ours as it begins; ask once more.
+		mark = p.navMark()
+		r, err = p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
+	}
 	if err != nil {
 		return cause(ctx, fmt.Errorf("navigate: %w", err))
 	}

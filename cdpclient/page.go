@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mafredri/cdp"
@@ -57,6 +58,7 @@ type Page struct {
 	grp       string                                  // object group of the running operation
 	groups    int                                     // object groups handed out
 	blocked   blockedLog                              // requests the origin policy refused
+	paused    atomic.Int32                            // requests waiting for the guard's answer
 
 	ready   chan struct{}
 	initErr error

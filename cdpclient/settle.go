@@ -41,5 +41,5 @@ func (p *Page) settled(mark int, nav navMark) bool {
 	loading := p.docs > nav.docs && !p.lifecycle["load"] ||
 		(p.requested > nav.requested || p.loads > nav.loads) && p.loading
 	p.mu.Unlock()
-	return !loading && p.logs.Pending(mark) == 0
+	return !loading && p.logs.Pending(mark) == 0 && p.paused.Load() == 0
 }
