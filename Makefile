@@ -59,9 +59,11 @@ $(STATICCHECK):
 	GOBIN=$(BIN)/.staticcheck $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv $(BIN)/.staticcheck/staticcheck $@
 
-## bench: the Go benchmarks (initialize, idle RSS, tools/list size, tool medians).
+## bench: the Go benchmarks: initialize, idle RSS, tools/list size, tool medians,
+## snapshot time and tokens (bench pages and the 40-page corpus), feedback cost.
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 10m ./cmd/cdpmcp ./tools
+	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 10m ./cdpclient
 
 ## conformance: the MCP conformance suite against the HTTP transport (needs npm).
 conformance: build
