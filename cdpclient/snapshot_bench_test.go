@@ -41,7 +41,7 @@ func benchSnapshot(b *testing.B, path, name string) {
 	}
 }
 
-func newBenchPage(b *testing.B) *Page {
+func newBenchPage(b testing.TB) *Page {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -75,7 +75,7 @@ function installWatch() {
   // quiet resolves when a whole animation frame passes with no new mutation, or
   // after maxMs; at once when nothing has changed since watch().
   function quiet(maxMs) {
-    if (!w || w.count === 0) return Promise.resolve(0);
+    if (!w || w.count === 0 || maxMs <= 0) return Promise.resolve(w ? w.count : 0);
     const start = performance.now();
     return new Promise((resolve) => {
       let seen = w.count;
