@@ -76,9 +76,8 @@ func CodeOf(err error) Code {
 	case errors.Is(err, context.DeadlineExceeded):
 		return CodeTimeout
 	}
-	var d *DialogOpenError
-	if errors.As(err, &d) {
-		return CodeNavigation
+	if isDialogErr(err) {
+		return CodeObscured // as in the feedback: the dialog covers the page
 	}
 	return CodeJSError
 }
