@@ -163,6 +163,11 @@ func (p *Page) evalFunc(ctx context.Context, c *cdp.Client, fn string, byValue b
 // call runs a page function with the element as this and decodes its JSON result
 // into out (when out is not nil).
 func (e *Element) call(ctx context.Context, fn string, out any, args ...any) error {
+	return e.callSrc(ctx, fn, jsFunc(fn), out, args...)
+}
+
+// callSrc is call with the function's source given; name labels errors.
+func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...any) error {
 	callArgs := make([]runtime.CallArgument, len(args))
 	for i, a := range args {
 		if o, ok := a.(runtime.RemoteObjectID); ok {
@@ -175,7 +180,7 @@ func (e *Element) call(ctx context.Context, fn string, out any, args ...any) err
 		}
 		callArgs[i] = runtime.CallArgument{Value: j}
 	}
-	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc(fn)).
+	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
 		SetObjectID(e.object).SetArguments(callArgs).SetReturnByValue(true).SetAwaitPromise(true))
 	if err != nil {
 		if isGoneErr(err) {

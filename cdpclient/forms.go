@@ -16,8 +16,12 @@ import (
 // existing content is replaced; with submit Enter is pressed afterwards.
 func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) error {
 	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
-		if err := e.focusEditable(ctx, clear, false); err != nil {
+		if _, focused, err := e.fieldState(ctx, clear); err != nil {
 			return err
+		} else if !focused {
+			if err := e.focusChecked(ctx, clear); err != nil {
+				return err
+			}
 		}
 		if clear {
 			if err := p.toFront(ctx); err != nil {
@@ -37,14 +41,29 @@ func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bo
 	})
 }
 
-// focusEditable focuses a field (scrolled into view) and selects its content
-// when replace is set. checked says the field is known to be actionable already.
-func (e *Element) focusEditable(ctx context.Context, replace, checked bool) error {
-	if !checked {
-		if _, err := e.actionable(ctx, need{visible: true, enabled: true, editable: true}); err != nil {
-			return err
-		}
+var focusIfEditableJS = jsWith("focusIfEditable", "state", "focusForInput")
+
+// fieldState checks that a field takes typed text and, when it does, focuses it
+// in the same round trip; otherwise it waits as actionable does. focused reports
+// whether the field was focused already.
+func (e *Element) fieldState(ctx context.Context, replace bool) (st elementState, focused bool, err error) {
+	var s struct {
+		elementState
+		Focused *bool `json:"focused"`
 	}
+	if err := e.callSrc(ctx, "focusIfEditable", focusIfEditableJS, &s, replace); err != nil {
+		return s.elementState, false, err
+	}
+	if s.Focused != nil && *s.Focused {
+		return s.elementState, true, nil
+	}
+	st, err = e.actionable(ctx, need{visible: true, enabled: true, editable: true})
+	return st, false, err
+}
+
+// focusChecked focuses a field known to be actionable, selecting its content when
+// replace is set.
+func (e *Element) focusChecked(ctx context.Context, replace bool) error {
 	var focused bool
 	if err := e.call(ctx, "focusForInput", &focused, replace); err != nil {
 		return err
@@ -65,15 +84,17 @@ var valueOnlyTypes = map[string]bool{"date": true, "time": true, "datetime-local
 func (p *Page) Fill(ctx context.Context, t Target, value string) (string, error) {
 	var got string
 	err := p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
-		st, err := e.actionable(ctx, need{visible: true, enabled: true, editable: true})
+		st, focused, err := e.fieldState(ctx, true)
 		if err != nil {
 			return err
 		}
 		if st.Tag == "input" && valueOnlyTypes[st.Type] {
 			return e.call(ctx, "setValue", &got, value)
 		}
-		if err := e.focusEditable(ctx, true, true); err != nil {
-			return err
+		if !focused {
+			if err := e.focusChecked(ctx, true); err != nil {
+				return err
+			}
 		}
 		if err := p.toFront(ctx); err != nil {
 			return err

@@ -45,6 +45,14 @@ function focusForInput(replace) {
   return active === el || el.contains(active);
 }
 
+// focusIfEditable is state() and, when the element takes typed text, focusForInput
+// in the same call: the common case of fill in one round trip.
+function focusIfEditable(replace) {
+  const s = state.call(this);
+  if (s.connected && s.visible && !s.disabled && s.editable && !s.readonly) s.focused = focusForInput.call(this, replace);
+  return s;
+}
+
 // setValue sets the value of inputs that take no typed text (date, color, range …)
 // and fires input and change as a user edit would.
 function setValue(value) {
