@@ -10,9 +10,10 @@ import (
 )
 
 // A 50,000-element page: the snapshot stays within its token budget and comes
-// back in seconds, not minutes.
+// back in seconds, not minutes. Not parallel: the time bound is a guard against
+// a hang, and it should not measure the other tests' load. (Its speed is in
+// BenchmarkSnapshotCorpus and the bench.)
 func TestSnapshotHugePage(t *testing.T) {
-	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
 	if err := p.Navigate(ctx, testSite.URL("/huge.html"), WaitLoad); err != nil {
@@ -36,7 +37,7 @@ func TestSnapshotHugePage(t *testing.T) {
 	if !strings.Contains(s, "more elements") {
 		t.Errorf("the cut is not reported:\n%s", s[len(s)-300:])
 	}
-	if d > 10*time.Second {
+	if d > 30*time.Second {
 		t.Errorf("snapshot took %v", d)
 	}
 }

@@ -227,7 +227,6 @@ func (l *pageLogs) Pending(since int) int {
 	defer l.mu.Unlock()
 	n := 0
 	for _, e := range l.open {
-		// Streams never finish; they do not count as work in progress.
 		// Streams never finish; blob: and data: loads are local and may
 		// never report an end.
 		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" &&

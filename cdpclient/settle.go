@@ -3,6 +3,8 @@ package cdpclient
 import (
 	"context"
 	"time"
+
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // settleCap bounds how long an action waits for what it started.
@@ -12,6 +14,7 @@ const settleCap = 5 * time.Second
 // load and the requests issued since mark. It returns at once when the action
 // started nothing. The wait is a deadline of settleCap (or ctx, if sooner).
 func (p *Page) settle(ctx context.Context, mark int, nav navMark) {
+	p.barrier(ctx)
 	ctx, cancel := context.WithTimeout(ctx, settleCap)
 	defer cancel()
 	for {
@@ -29,6 +32,22 @@ func (p *Page) settle(ctx context.Context, mark int, nav navMark) {
 		}
 		t.Stop()
 	}
+}
+
+// barrierWait bounds the round trip of barrier: a page whose script is stuck does
+// not answer, and the action's own wait has dealt with that already.
+const barrierWait = 250 * time.Millisecond
+
+// barrier makes one round trip to the page's renderer so that the events it sent
+// before answering have arrived: a request a click handler started is reported
+// by the renderer after the click itself was acknowledged.
+func (p *Page) barrier(ctx context.Context) {
+	if p.usable() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, barrierWait)
+	defer cancel()
+	_, _ = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("0").SetSilent(true))
 }
 
 func (p *Page) settled(mark int, nav navMark) bool {
