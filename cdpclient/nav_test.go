@@ -1,6 +1,7 @@
 package cdpclient
 
 import (
+	"context"
 	"testing"
 )
 
@@ -31,5 +32,30 @@ func TestNavigate(t *testing.T) {
 	}
 	if got, want := p.URL(), testSite.URL("/second.html"); got != want {
 		t.Errorf("after reload URL() = %q, want %q", got, want)
+	}
+}
+
+// A click that submits a form answered with a redirect: the answer shows where
+// the page went, not the hop on the way (a navigate keeps it: tools tests).
+func TestClickThroughRedirect(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := p.Navigate(ctx, testSite.URL("/post-redirect.html"), WaitLoad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := Target{Ref: refOf(t, s, "Sign in")}
+	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+	wantFeedback(t, fb, CodeOK, `"url":"/second.html"`)
+	if len(fb.Net) != 0 {
+		t.Errorf("the redirect hop is reported: %s", fb.JSON())
+	}
+	// ~40 o200k tokens: a navigating click stays as short as a plain one.
+	if n := len(fb.JSON()); n > 130 {
+		t.Errorf("answer is %d bytes: %s", n, fb.JSON())
 	}
 }

@@ -113,6 +113,9 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 				refused.Blocked = why
 			}
 		}
+		if delta.URL != "" && !navActs[o.act] && redirectHop(e) {
+			continue // the way to the new URL, which delta shows
+		}
 		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status, Failed: e.Failed, Blocked: e.Blocked})
 		if failed == nil && requestFailed(e, url) && (e.Type == "Document" || !navActs[o.act]) {
 			failed = &e
@@ -206,6 +209,13 @@ func (o *observation) delta() *feedback.Delta {
 		d.Attrs = append(d.Attrs, [3]any{a[0], a[1], a[2]})
 	}
 	return d
+}
+
+// redirectHop is a document request answered with a redirect: a step of the
+// navigation whose end the feedback shows as the new URL. A navigate keeps it:
+// there it says why the page is not at the URL asked for.
+func redirectHop(e NetworkEntry) bool {
+	return e.Type == "Document" && e.Status >= 300 && e.Status < 400 && e.Failed == "" && e.Blocked == ""
 }
 
 func firstLine(s string) string {
