@@ -55,13 +55,6 @@ func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
 	return b, nil
 }
 
-// Restarts counts how often the browser had to be launched or connected again.
-func (m *Manager) Restarts() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.restarts
-}
-
 // Current returns the connected browser without connecting, or nil.
 func (m *Manager) Current() *Browser {
 	m.mu.Lock()

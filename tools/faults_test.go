@@ -5,11 +5,13 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/fixtures"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+	"github.com/cdpmcp/cdpmcp/fixtures"
 )
 
 // A page running while(true){}: the call ends within its deadline, the script
@@ -77,7 +79,7 @@ func TestBrowserKilledIsRelaunched(t *testing.T) {
 	if r := callTool(t, c, "getTitle", nil); r.text != "Second page" {
 		t.Errorf("after relaunch: %q", r.text)
 	}
-	if fixtures.GroupAlive(dead.PGID) {
+	if procgroup.Alive(dead.PGID) {
 		t.Error("processes of the killed browser are still running")
 	}
 	if _, err := os.Stat(dead.UserDataDir); err == nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -39,7 +40,7 @@ func run(m *testing.M) int {
 	srv.Close()
 	proc, found := fixtures.FindBrowser(marker)
 	mgr.Close()
-	if found && (fixtures.GroupAlive(proc.PGID) || dirExists(proc.UserDataDir)) {
+	if found && (procgroup.Alive(proc.PGID) || dirExists(proc.UserDataDir)) {
 		fmt.Fprintln(os.Stderr, "leak: browser processes or profile left after Close", proc)
 		return 1
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -147,7 +148,7 @@ func findBrowser(t testing.TB, marker string) fixtures.BrowserProc {
 // is gone, its profile removed and its TMPDIR holds no cdpmcp profile.
 func assertNoLeak(t testing.TB, bp fixtures.BrowserProc, tmp string) {
 	t.Helper()
-	if fixtures.GroupAlive(bp.PGID) {
+	if procgroup.Alive(bp.PGID) {
 		t.Errorf("browser process group %d still running after the server exited; killing it", bp.PGID)
 		_ = syscall.Kill(-bp.PGID, syscall.SIGKILL)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -135,7 +136,7 @@ func TestStdioSIGINT(t *testing.T) {
 	}
 	mustCall(t, ctx, s.c, "navigate", map[string]any{"url": site.URL("/home.html")})
 	bp := findBrowser(t, s.marker)
-	if !fixtures.GroupAlive(bp.PGID) {
+	if !procgroup.Alive(bp.PGID) {
 		t.Fatal("browser group not running before SIGINT")
 	}
 	if err := s.cmd.Process.Signal(os.Interrupt); err != nil {
