@@ -59,6 +59,17 @@ type navArgs struct {
 	TimeoutMs int    `json:"timeoutMs"`
 }
 
+// navAct runs a page-level navigation as an action under the caller's deadline
+// (timeoutMs, default navTimeout).
+func (s *Server) navAct(ctx context.Context, a navArgs, name string, fn func(context.Context, *cdpclient.Page) error) (*mcp.CallToolResult, error) {
+	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	return s.act(ctx, a.Page, name, cdpclient.Target{}, fn)
+}
+
 func (s *Server) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a struct {
 		navArgs
@@ -73,12 +84,7 @@ func (s *Server) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if res, err := s.checkNavURL("navigate", a.URL); res != nil || err != nil {
 		return res, err
 	}
-	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	return s.act(ctx, a.Page, "navigate", cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) error {
+	return s.navAct(ctx, a.navArgs, "navigate", func(ctx context.Context, p *cdpclient.Page) error {
 		return p.Navigate(ctx, a.URL, cdpclient.WaitUntil(a.WaitUntil))
 	})
 }
@@ -91,12 +97,7 @@ func (s *Server) reload(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if err := bind(req, &a); err != nil {
 		return nil, err
 	}
-	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	return s.act(ctx, a.Page, "reload", cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) error {
+	return s.navAct(ctx, a.navArgs, "reload", func(ctx context.Context, p *cdpclient.Page) error {
 		return p.Reload(ctx, a.IgnoreCache, cdpclient.WaitUntil(a.WaitUntil))
 	})
 }
@@ -111,12 +112,7 @@ func (s *Server) historyTool(delta int) func(context.Context, mcp.CallToolReques
 		if err := bind(req, &a); err != nil {
 			return nil, err
 		}
-		ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
-		if err != nil {
-			return nil, err
-		}
-		defer cancel()
-		return s.act(ctx, a.Page, name, cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) error {
+		return s.navAct(ctx, a, name, func(ctx context.Context, p *cdpclient.Page) error {
 			if delta < 0 {
 				return p.GoBack(ctx, cdpclient.WaitUntil(a.WaitUntil))
 			}
