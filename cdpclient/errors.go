@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code classifies the outcome of an action; the numbers are part of the feedback
@@ -80,4 +81,29 @@ func CodeOf(err error) Code {
 		return CodeObscured // as in the feedback: the dialog covers the page
 	}
 	return CodeJSError
+}
+
+// Explain classifies the failures this package knows, with a message and a hint
+// a model can act on; ok is false for any other error.
+func Explain(err error) (code Code, msg, hint string, ok bool) {
+	var e *Error
+	var c *ConnectionError
+	switch {
+	case errors.As(err, &e):
+		return e.Code, e.Msg, e.Hint, true
+	case isDialogErr(err):
+		return CodeObscured, err.Error(), "answer it with handleDialog (accept true or false) first", true
+	case errors.Is(err, ErrPageClosed):
+		return CodeNavigation, "the page was closed", "use listPages and switchPage, or newPage", true
+	case errors.Is(err, ErrPageCrashed):
+		return CodeNavigation, "the page crashed", "closePage it, or navigate to load it again", true
+	case errors.As(err, &c), errors.Is(err, ErrBrowserClosed):
+		return CodeNetworkError, err.Error(), "call again: a browser this server launched is started anew; if attached, check that Chrome still runs with --remote-debugging-port", true
+	case errors.Is(err, context.DeadlineExceeded):
+		return CodeTimeout, "the call did not finish in time", "the page may be busy or still loading; take a snapshot, then retry or raise timeoutMs", true
+	}
+	if s := err.Error(); strings.Contains(s, "context was destroyed") || strings.Contains(s, "navigated or closed") {
+		return CodeNavigation, "the page navigated away during the action", "take a snapshot of the new page", true
+	}
+	return 0, "", "", false
 }

@@ -223,28 +223,11 @@ func firstLine(s string) string {
 	return l
 }
 
-// describeError classifies an action's failure for feedback.
+// describeError classifies an action's failure for feedback: as Explain does,
+// and anything else as the page's doing.
 func describeError(err error) (code Code, msg, hint string) {
-	var e *Error
-	var d *DialogOpenError
-	var c *ConnectionError
-	switch {
-	case errors.As(err, &e):
-		return e.Code, e.Msg, e.Hint
-	case errors.As(err, &d):
-		return CodeObscured, err.Error(), "answer it with handleDialog first"
-	case errors.Is(err, ErrPageClosed):
-		return CodeNavigation, "the page was closed", "use listPages and switchPage, or newPage"
-	case errors.Is(err, ErrPageCrashed):
-		return CodeNavigation, "the page crashed", "closePage it, or navigate to load it again"
-	case errors.As(err, &c):
-		return CodeNetworkError, err.Error(), "call the tool again: the browser will be restarted if this server launched it"
-	case errors.Is(err, context.DeadlineExceeded):
-		return CodeTimeout, "the action did not finish in time", "the page may be busy; take a snapshot, then retry or raise timeoutMs"
+	if code, msg, hint, ok := Explain(err); ok {
+		return code, msg, hint
 	}
-	s := err.Error()
-	if strings.Contains(s, "context was destroyed") || strings.Contains(s, "navigated or closed") {
-		return CodeNavigation, "the page navigated away during the action", "take a snapshot of the new page"
-	}
-	return CodeJSError, s, "take a snapshot to see the page's state"
+	return CodeJSError, err.Error(), "take a snapshot to see the page's state"
 }

@@ -39,30 +39,18 @@ func describe(err error) (msg, hint string) {
 	var (
 		ae  *argError
 		cae *cdpclient.ArgError
-		ce  *cdpclient.Error
 		up  *cdpclient.UnknownPageError
-		de  *cdpclient.DialogOpenError
-		con *cdpclient.ConnectionError
 	)
 	switch {
 	case errors.As(err, &ae):
 		return ae.msg, ae.hint
 	case errors.As(err, &cae):
 		return cae.Msg, cae.Hint
-	case errors.As(err, &ce):
-		return ce.Code.String() + ": " + ce.Msg, ce.Hint
 	case errors.As(err, &up):
 		return up.Error(), "use listPages to see open pages, or newPage"
-	case errors.As(err, &de):
-		return de.Error(), "answer it with handleDialog (accept true or false) first"
-	case errors.Is(err, cdpclient.ErrPageClosed):
-		return "the page is closed", "use listPages and switchPage, or newPage"
-	case errors.Is(err, cdpclient.ErrPageCrashed):
-		return "the page crashed", "closePage it, or navigate to load it again"
-	case errors.As(err, &con), errors.Is(err, cdpclient.ErrBrowserClosed):
-		return err.Error(), "call again to start a new browser; if attached, check that Chrome still runs with --remote-debugging-port"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "TIMEOUT: the call did not finish in time", "the page may be busy or still loading; take a snapshot or raise timeoutMs"
+	}
+	if code, msg, hint, ok := cdpclient.Explain(err); ok {
+		return code.String() + ": " + msg, hint
 	}
 	s := err.Error()
 	if strings.Contains(s, "no browser found") || strings.Contains(s, "browser exited during start-up") {
