@@ -22,7 +22,7 @@ func resolveEndpoint(ctx context.Context, endpoint string, allowRemote bool) (st
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("CDP endpoint %q is not a URL like http://127.0.0.1:9222 or ws://127.0.0.1:9222/devtools/browser/…", endpoint)
 	}
-	if !allowRemote && !isLoopbackHost(u.Hostname()) {
+	if !allowRemote && !IsLoopbackHost(u.Hostname()) {
 		return "", fmt.Errorf("%w: %s", ErrRemoteEndpoint, u.Host)
 	}
 	switch u.Scheme {
@@ -61,8 +61,10 @@ func resolveEndpoint(ctx context.Context, endpoint string, allowRemote bool) (st
 	return ws.String(), nil
 }
 
-// isLoopbackHost reports whether host names this machine: localhost or a loopback IP.
-func isLoopbackHost(host string) bool {
+// IsLoopbackHost reports whether host names this machine: localhost or a loopback
+// IP (an IPv6 one in brackets or not).
+func IsLoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

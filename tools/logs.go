@@ -59,8 +59,7 @@ func (s *Server) console(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err := bind(req, &a); err != nil {
 		return nil, err
 	}
-	rank := map[string]int{"": 0, "all": 0, "warning": 1, "error": 2}
-	min, ok := rank[a.Level]
+	min, ok := logRank[a.Level]
 	if !ok {
 		return nil, badArg("use error, warning or all", "level %q is not a log level", a.Level)
 	}
@@ -72,19 +71,23 @@ func (s *Server) console(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return nil, err
 	}
+	origin := feedback.Origin(p.URL())
 	var lines []string
 	for _, e := range p.ConsoleEntries() {
-		if rank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
+		if logRank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
 			continue
 		}
 		line := e.Level + " " + feedback.Truncate(strings.ReplaceAll(e.Text, "\n", " ⏎ "), 500)
 		if e.Source != "" {
-			line += " (" + feedback.RelURL(e.Source, feedback.Origin(p.URL())) + ")"
+			line += " (" + feedback.RelURL(e.Source, origin) + ")"
 		}
 		lines = append(lines, line)
 	}
 	return textResult(tail(lines, limit, "no console messages")), nil
 }
+
+// logRank orders console levels for the level filter.
+var logRank = map[string]int{"": 0, "all": 0, "warning": 1, "error": 2}
 
 func (s *Server) network(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a struct {

@@ -91,8 +91,8 @@ func (s *Server) newPage(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return nil, err
 	}
-	res := textResult(pageList(ctx, bc) + "\n" + fb.JSON())
-	res.IsError = !fb.OK
+	res := feedbackResult(fb)
+	res.Content = append([]mcp.Content{mcp.NewTextContent(pageList(ctx, bc))}, res.Content...)
 	return res, nil
 }
 

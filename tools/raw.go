@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -14,7 +12,7 @@ func (s *Server) rawTools() []toolDef {
 	desc := "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself."
 	h := hints(false, true, false, true)
 	if s.cfg.ReadOnly {
-		desc = "Send a read-only Chrome DevTools Protocol command (getters of " + readOnlyDomains() + ") and return its JSON result."
+		desc = "Send a read-only Chrome DevTools Protocol command (getters of " + readOnlyDomains + ") and return its JSON result."
 		h = hints(true, false, true, true)
 	}
 	return []toolDef{
@@ -54,9 +52,8 @@ func (s *Server) rawCDP(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		method = a.Domain + "." + m
 	}
 	if !s.cdpAllowed(method) {
-		return feedbackResult(&feedback.Feedback{Act: "cdp", OK: false, Code: int(cdpclient.CodePermission),
-			Msg:  "read-only mode refused " + method + ": it is not a read-only method",
-			Hint: "allowed: getters of " + readOnlyDomains() + " (e.g. DOM.getDocument, Page.getLayoutMetrics)"}), nil
+		return permissionResult("cdp", "read-only mode refused "+method+": it is not a read-only method",
+			"allowed: getters of "+readOnlyDomains+" (e.g. DOM.getDocument, Page.getLayoutMetrics)"), nil
 	}
 	if len(a.Params) > 0 && a.Params[0] != '{' && string(a.Params) != "null" {
 		return nil, badArg(`pass params as an object, e.g. {"ignoreCache":true}`, "params must be a JSON object")

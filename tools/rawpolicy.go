@@ -31,9 +31,11 @@ func (s *Server) cdpAllowed(method string) bool {
 }
 
 // readOnlyDomains names the domains with read-only methods, for hints.
-func readOnlyDomains() string {
+var readOnlyDomains = domainsOf(readOnlyCDP)
+
+func domainsOf(methods []string) string {
 	seen := map[string]bool{}
-	for _, m := range readOnlyCDP {
+	for _, m := range methods {
 		d, _, _ := strings.Cut(m, ".")
 		seen[d] = true
 	}

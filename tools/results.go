@@ -19,6 +19,11 @@ func feedbackResult(fb *feedback.Feedback) *mcp.CallToolResult {
 	return r
 }
 
+// permissionResult answers an act the policy refused, as PERMISSION feedback.
+func permissionResult(act, msg, hint string) *mcp.CallToolResult {
+	return feedbackResult(&feedback.Feedback{Act: act, OK: false, Code: int(cdpclient.CodePermission), Msg: msg, Hint: hint})
+}
+
 func textResult(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
 
 // errResult turns an error into a tool result a model can act on. Only a

@@ -47,7 +47,6 @@ type ToolTrace struct {
 // Server is the cdpmcp MCP server: the tools and the per-session browser state.
 type Server struct {
 	cfg      Config
-	mgr      *cdpclient.Manager
 	mcp      *server.MCPServer
 	sessions *sessions
 }
@@ -58,7 +57,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	s := &Server{cfg: cfg, mgr: mgr, sessions: newSessions(mgr, cfg.IsolateSessions)}
+	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions)}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())
@@ -103,9 +102,8 @@ type sessions struct {
 
 type clientState struct {
 	mu   sync.Mutex
-	b    *cdpclient.Browser
-	bc   *cdpclient.BrowserContext
-	note string // told with the next result: the browser was replaced
+	bc   *cdpclient.BrowserContext // in the browser the session last used
+	note string                    // told with the next result: the browser was replaced
 }
 
 func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
@@ -115,10 +113,7 @@ func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
 // context returns the browser context of the calling MCP session, connecting to
 // the browser and creating the context on first use (and again after a restart).
 func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, error) {
-	id := ""
-	if cs := server.ClientSessionFromContext(ctx); cs != nil && ss.isolate {
-		id = cs.SessionID()
-	}
+	id := ss.key(ctx)
 	ss.mu.Lock()
 	st := ss.byID[id]
 	if st == nil {
@@ -133,8 +128,8 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.b != b {
-		if st.b != nil {
+	if st.bc == nil || st.bc.Browser() != b {
+		if st.bc != nil {
 			st.note = "note: the browser had gone away and was started (or reconnected) again; pages from before are gone"
 		}
 		bc := b.Default()
@@ -143,7 +138,7 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 				return nil, err
 			}
 		}
-		st.b, st.bc = b, bc
+		st.bc = bc
 	}
 	return st.bc, nil
 }
@@ -151,12 +146,8 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 // takeNote returns (once) what the calling session must be told besides its
 // result.
 func (ss *sessions) takeNote(ctx context.Context) string {
-	id := ""
-	if cs := server.ClientSessionFromContext(ctx); cs != nil && ss.isolate {
-		id = cs.SessionID()
-	}
 	ss.mu.Lock()
-	st := ss.byID[id]
+	st := ss.byID[ss.key(ctx)]
 	ss.mu.Unlock()
 	if st == nil {
 		return ""
@@ -166,6 +157,15 @@ func (ss *sessions) takeNote(ctx context.Context) string {
 	n := st.note
 	st.note = ""
 	return n
+}
+
+// key names the calling MCP session's state: its own with isolated sessions,
+// else the one all sessions share.
+func (ss *sessions) key(ctx context.Context) string {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && ss.isolate {
+		return cs.SessionID()
+	}
+	return ""
 }
 
 func (ss *sessions) drop(id string) {
@@ -191,7 +191,7 @@ func (ss *sessions) closeAll() {
 func (st *clientState) close() {
 	st.mu.Lock()
 	bc := st.bc
-	st.b, st.bc = nil, nil
+	st.bc = nil
 	st.mu.Unlock()
 	if bc == nil {
 		return

@@ -4,8 +4,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -28,14 +26,11 @@ func (s *Server) checkNavURL(act, raw string) (*mcp.CallToolResult, error) {
 	if (scheme == "http" || scheme == "https") && u.Host == "" {
 		return nil, badArg("give an absolute URL such as https://example.com/", "%q has no host", raw)
 	}
-	refuse := func(msg, hint string) (*mcp.CallToolResult, error) {
-		return feedbackResult(&feedback.Feedback{Act: act, OK: false, Code: int(cdpclient.CodePermission), Msg: msg, Hint: hint}), nil
-	}
 	if s.cfg.ReadOnly && (scheme == "javascript" || scheme == "data") {
-		return refuse(scheme+": URLs are refused in read-only mode", "read-only mode opens web pages (http, https) only")
+		return permissionResult(act, scheme+": URLs are refused in read-only mode", "read-only mode opens web pages (http, https) only"), nil
 	}
 	if err := s.cfg.Origins.Check(raw); err != nil {
-		return refuse("blocked: "+err.Error(), "this server only opens the allowed origins; stay on them")
+		return permissionResult(act, "blocked: "+err.Error(), "this server only opens the allowed origins; stay on them"), nil
 	}
 	return nil, nil
 }

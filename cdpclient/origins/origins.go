@@ -122,7 +122,13 @@ func (p Pattern) Match(u *url.URL) bool {
 			return false
 		}
 	}
-	defaultPort := map[string]string{"http": "80", "https": "443"}[scheme]
+	defaultPort := ""
+	switch scheme {
+	case "http":
+		defaultPort = "80"
+	case "https":
+		defaultPort = "443"
+	}
 	port := u.Port()
 	if port == "" {
 		port = defaultPort

@@ -98,10 +98,12 @@ func configFrom(c *cli.Context) (config, error) {
 	if bad := cdpclient.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
 		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security or takes over what cdpmcp manages; pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
 	}
-	known := tools.ToolNames()
-	for _, name := range cfg.tools.Tools {
-		if !slices.Contains(known, name) {
-			return cfg, fmt.Errorf("--tools: unknown tool %q (tools: %s)", name, strings.Join(known, ", "))
+	if len(cfg.tools.Tools) > 0 {
+		known := tools.ToolNames()
+		for _, name := range cfg.tools.Tools {
+			if !slices.Contains(known, name) {
+				return cfg, fmt.Errorf("--tools: unknown tool %q (tools: %s)", name, strings.Join(known, ", "))
+			}
 		}
 	}
 	return cfg, nil

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // listenAddr completes an --http address: no host means 127.0.0.1. A host that
@@ -20,19 +22,10 @@ func listenAddr(addr, token string) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if !loopback(host) && token == "" {
+	if !cdpclient.IsLoopbackHost(host) && token == "" {
 		return "", fmt.Errorf("--http %s listens beyond this machine; set --auth-token too, or use 127.0.0.1", addr)
 	}
 	return net.JoinHostPort(host, port), nil
-}
-
-func loopback(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // guardHTTP refuses requests a local MCP server must not answer: ones from a web
@@ -62,5 +55,5 @@ func allowedOrigin(origin, host string) bool {
 	if err != nil || u.Host == "" {
 		return false // includes "null"
 	}
-	return loopback(u.Hostname()) || strings.EqualFold(u.Host, host)
+	return cdpclient.IsLoopbackHost(u.Hostname()) || strings.EqualFold(u.Host, host)
 }
