@@ -51,7 +51,7 @@ func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) err
 	if err != nil {
 		return err
 	}
-	if err := checkURL(rawURL); err != nil {
+	if _, err := CheckURL(rawURL); err != nil {
 		return err
 	}
 	ctx, cancel := p.guard(ctx)
@@ -152,18 +152,24 @@ func (p *Page) history(ctx context.Context, delta int, until WaitUntil) error {
 	return cause(ctx, p.waitLoaded(ctx, mark, event, true))
 }
 
-// blockedSchemes can run script or reach local files; navigate refuses them unless
-// the caller's policy allows (see CheckURL in the tools layer).
-func checkURL(raw string) error {
+// CheckURL checks that raw is a URL a tab can open: absolute, with a scheme,
+// with a host for http(s), on one line. Whether policy allows it is for the
+// caller (origins.List) to say.
+func CheckURL(raw string) (*url.URL, error) {
+	lower := strings.ToLower(raw)
+	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "about:") && !strings.HasPrefix(lower, "data:") &&
+		!strings.HasPrefix(lower, "javascript:") && !strings.HasPrefix(lower, "view-source:") {
+		return nil, argError("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return argError("give an absolute URL such as https://example.com/", "%q is not an absolute URL", raw)
+		return nil, argError("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
 	}
-	if u.Opaque == "" && u.Host == "" && (u.Scheme == "http" || u.Scheme == "https") {
-		return argError("give an absolute URL such as https://example.com/", "%q has no host", raw)
+	if scheme := strings.ToLower(u.Scheme); u.Opaque == "" && u.Host == "" && (scheme == "http" || scheme == "https") {
+		return nil, argError("give an absolute URL such as https://example.com/", "%q has no host", raw)
 	}
 	if strings.ContainsAny(raw, "\n\r") {
-		return argError("remove line breaks from the URL", "the URL contains a line break")
+		return nil, argError("remove line breaks from the URL", "the URL contains a line break")
 	}
-	return nil
+	return u, nil
 }

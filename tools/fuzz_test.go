@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -49,7 +50,8 @@ func FuzzCheckNavURL(f *testing.F) {
 		lower := strings.ToLower(strings.TrimSpace(raw))
 		switch {
 		case err != nil:
-			if ae, ok := err.(*argError); !ok || ae.hint == "" {
+			cae, _ := err.(*cdpclient.ArgError)
+			if cae == nil || cae.Hint == "" {
 				t.Fatalf("checkNavURL(%q) = %v", raw, err)
 			}
 		case res != nil:

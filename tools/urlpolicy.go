@@ -1,9 +1,9 @@
 package tools
 
 import (
-	"net/url"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -13,19 +13,11 @@ import (
 // returned as a PERMISSION feedback result, without touching the browser.
 func (s *Server) checkNavURL(act, raw string) (*mcp.CallToolResult, error) {
 	raw = strings.TrimSpace(raw)
-	lower := strings.ToLower(raw)
-	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "about:") && !strings.HasPrefix(lower, "data:") &&
-		!strings.HasPrefix(lower, "javascript:") && !strings.HasPrefix(lower, "view-source:") {
-		return nil, badArg("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
-	}
-	u, err := url.Parse(raw)
+	u, err := cdpclient.CheckURL(raw)
 	if err != nil {
-		return nil, badArg("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
+		return nil, err
 	}
 	scheme := strings.ToLower(u.Scheme)
-	if (scheme == "http" || scheme == "https") && u.Host == "" {
-		return nil, badArg("give an absolute URL such as https://example.com/", "%q has no host", raw)
-	}
 	if s.cfg.ReadOnly && (scheme == "javascript" || scheme == "data") {
 		return permissionResult(act, scheme+": URLs are refused in read-only mode", "read-only mode opens web pages (http, https) only"), nil
 	}
