@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
@@ -36,11 +37,12 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 			res *runtime.RemoteObject
 			exc *runtime.ExceptionDetails
 			err error
+			c   = p.c // the session that holds res
 		)
 		if opts.Target.IsZero() {
 			res, exc, err = p.evalExpression(ctx, expression, opts)
 		} else {
-			res, exc, err = p.evalOnElement(ctx, expression, opts)
+			c, res, exc, err = p.evalOnElement(ctx, expression, opts)
 		}
 		if err != nil {
 			return err
@@ -48,7 +50,7 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 		if exc != nil {
 			return p.evalException(exc, opts)
 		}
-		out, err = p.jsonOf(ctx, res)
+		out, err = jsonOf(ctx, c, res)
 		return err
 	})
 	return out, err
@@ -80,13 +82,15 @@ func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions
 	return &cr.Result, cr.ExceptionDetails, nil
 }
 
-func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+// evalOnElement calls expr with the target element, in the session of the
+// element's frame, which it returns with the result.
+func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions) (*cdp.Client, *runtime.RemoteObject, *runtime.ExceptionDetails, error) {
 	e, err := p.Resolve(ctx, opts.Target)
 	if err == nil {
 		e, err = e.mainWorld(ctx) // the page's world, where its globals are
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	call := runtime.NewCallFunctionOnArgs(expr).SetObjectID(e.object).
 		SetArguments([]runtime.CallArgument{{ObjectID: &e.object}}).
@@ -97,15 +101,15 @@ func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions)
 	r, err := e.c.Runtime.CallFunctionOn(ctx, call)
 	if err != nil {
 		if strings.Contains(err.Error(), "does not evaluate to a function") || strings.Contains(err.Error(), "SyntaxError") {
-			return nil, nil, argError("with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent",
+			return nil, nil, nil, argError("with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent",
 				"expression is not a function")
 		}
 		if isGoneErr(err) {
-			return nil, nil, e.gone()
+			return nil, nil, nil, e.gone()
 		}
-		return nil, nil, fmt.Errorf("call function: %w", err)
+		return nil, nil, nil, fmt.Errorf("call function: %w", err)
 	}
-	return &r.Result, r.ExceptionDetails, nil
+	return e.c, &r.Result, r.ExceptionDetails, nil
 }
 
 func (p *Page) evalException(exc *runtime.ExceptionDetails, opts EvalOptions) error {
@@ -121,8 +125,8 @@ func (p *Page) evalException(exc *runtime.ExceptionDetails, opts EvalOptions) er
 	return &Error{Code: CodeJSError, Msg: msg, Hint: "fix the expression; evaluate runs in the page's main frame"}
 }
 
-// jsonOf turns a remote value into JSON text.
-func (p *Page) jsonOf(ctx context.Context, r *runtime.RemoteObject) (string, error) {
+// jsonOf turns a remote value, held by session c, into JSON text.
+func jsonOf(ctx context.Context, c *cdp.Client, r *runtime.RemoteObject) (string, error) {
 	switch {
 	case r.Type == "undefined":
 		return "undefined", nil
@@ -134,7 +138,7 @@ func (p *Page) jsonOf(ctx context.Context, r *runtime.RemoteObject) (string, err
 		}
 		return readableJSON(r.Value), nil
 	}
-	cr, err := p.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc("serialize")).
+	cr, err := c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc("serialize")).
 		SetObjectID(*r.ObjectID).SetArguments([]runtime.CallArgument{{ObjectID: r.ObjectID}}).SetReturnByValue(true))
 	if err != nil {
 		return "", fmt.Errorf("serialize result: %w", err)

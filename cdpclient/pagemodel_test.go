@@ -158,6 +158,11 @@ func TestSnapshotRefs(t *testing.T) {
 		if err := p.Click(ctx, Target{Ref: buttons[i]}, ClickOptions{}); err != nil {
 			t.Fatalf("click in frame %d: %v", i, err)
 		}
+		// An object result is serialised in the element's own frame session.
+		got, err := p.Evaluate(ctx, "(el) => ({id: el.id, value: el.value})", EvalOptions{Target: Target{Ref: emails[i]}})
+		if err != nil || got != `{"id":"fe","value":"f@x.io"}` {
+			t.Errorf("evaluate on the element in frame %d = %s, %v", i, got, err)
+		}
 	}
 	s3, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
 	if err != nil {
