@@ -15,7 +15,7 @@ func (p *Page) Content(ctx context.Context, selector, format string) (string, er
 	}
 	var out *string
 	err := p.do(ctx, func(ctx context.Context) error {
-		r, err := p.evalFunc(ctx, p.c, jsWith("content", "query"), true, selector, format)
+		r, err := p.evalFunc(ctx, jsWith("content", "query"), true, selector, format)
 		if err != nil {
 			return err
 		}

@@ -136,7 +136,7 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 
 // evalFunc calls fn(args...) in the main world of the page's main frame and keeps
 // the result as a remote object unless byValue.
-func (p *Page) evalFunc(ctx context.Context, c *cdp.Client, fn string, byValue bool, args ...any) (*runtime.EvaluateReply, error) {
+func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...any) (*runtime.EvaluateReply, error) {
 	var b strings.Builder
 	b.WriteString("(")
 	b.WriteString(fn)
@@ -152,7 +152,7 @@ func (p *Page) evalFunc(ctx context.Context, c *cdp.Client, fn string, byValue b
 		b.Write(j)
 	}
 	b.WriteString(")")
-	r, err := c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).
+	r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).
 		SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)

@@ -34,7 +34,6 @@ type NetworkEntry struct {
 	URL      string
 	Type     string // Document, XHR, Fetch, Script, …
 	Status   int
-	MIME     string
 	Failed   string // error text when the request failed
 	Blocked  string // blocked reason, if the browser blocked it
 	Done     bool

@@ -52,7 +52,6 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 		l.mu.Lock()
 		if e := l.open[ev.RequestID]; e != nil {
 			e.Status = ev.Response.Status
-			e.MIME = ev.Response.MimeType
 		}
 		l.mu.Unlock()
 	case "Network.loadingFinished":

@@ -121,7 +121,7 @@ func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.Backend
 			return err
 		}
 		base := p.refs.base()
-		fn := fmt.Sprintf("function() { const st = {last: %d}; const r = __cdpmcp.refOf(this) || __cdpmcp.assign(this, st); return [r, st.last]; }", base)
+		fn := fmt.Sprintf("function() { const st = {last: %d}; const r = __cdpmcp.assign(this, st); return [r, st.last]; }", base)
 		cr, err := w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).
 			SetObjectID(*r.Object.ObjectID).SetReturnByValue(true))
 		if err != nil || cr.ExceptionDetails != nil {

@@ -127,7 +127,7 @@ func (p *Page) readScroll(ctx context.Context, e *Element, st *ScrollState) erro
 	if e != nil {
 		return e.call(ctx, "scrollState", st)
 	}
-	r, err := p.evalFunc(ctx, p.c, jsFunc("scrollState"), true)
+	r, err := p.evalFunc(ctx, jsFunc("scrollState"), true)
 	if err != nil {
 		return err
 	}

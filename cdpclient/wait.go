@@ -49,7 +49,7 @@ func (p *Page) WaitFor(ctx context.Context, w WaitSpec) error {
 		}
 		for {
 			remaining := time.Until(deadlineOf(ctx))
-			r, err := p.evalFunc(ctx, p.c, jsWith("waitFor", "query"), true, kind, value, string(w.State), remaining.Milliseconds())
+			r, err := p.evalFunc(ctx, jsWith("waitFor", "query"), true, kind, value, string(w.State), remaining.Milliseconds())
 			switch {
 			case ctx.Err() != nil:
 				return p.waitTimeout(w)

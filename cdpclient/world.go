@@ -25,7 +25,6 @@ type frameKey struct {
 
 // worldIn is a frame's isolated world, with the client of the session hosting it.
 type worldIn struct {
-	key frameKey
 	c   *cdp.Client
 	f   *frameSession // nil for the page's own session
 	id  runtime.ExecutionContextID
@@ -81,14 +80,13 @@ func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
 
 // auxData is the part of an execution context's auxData that names its frame.
 type auxData struct {
-	FrameID   page.FrameID `json:"frameId"`
-	IsDefault bool         `json:"isDefault"`
+	FrameID page.FrameID `json:"frameId"`
 }
 
 // world returns the isolated world of a frame with the page model installed,
 // creating the world first if the frame has none yet.
 func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
-	w := &worldIn{key: key, c: p.c, grp: p.group()}
+	w := &worldIn{c: p.c, grp: p.group()}
 	if key.session != "" {
 		p.mu.Lock()
 		w.f = p.frames[key.session]

@@ -145,7 +145,7 @@ function install() {
   }
 
   // line renders one interactive element: 12[:]<tag attrs>name</tag>.
-  function line(el, ref, st, inText) {
+  function line(el, ref, inText) {
     const tag = el.localName;
     const r = role(el);
     const attrs = [];
@@ -194,11 +194,10 @@ function install() {
       if (v !== null && v !== 'false' && !(a === 'aria-checked' && tag === 'input')) attrs.push(a.slice(5) + (v === 'true' ? '' : '=' + quote(v)));
       else if (a === 'aria-expanded' && v === 'false') attrs.push('expanded=false');
     }
-    if (el.getAttribute('aria-invalid') === 'true' || (st.invalid && el.matches && el.matches(':user-invalid'))) attrs.push('invalid');
+    if (el.getAttribute('aria-invalid') === 'true') attrs.push('invalid');
     const covered = coveredBy(el);
     if (covered) attrs.push('covered');
-    const t = tag === 'input' || tag === 'select' || tag === 'textarea' ? tag : tag;
-    return ref + '[:]<' + t + (attrs.length ? ' ' + attrs.join(' ') : '') + '>' + esc(name) + '</' + t + '>';
+    return ref + '[:]<' + tag + (attrs.length ? ' ' + attrs.join(' ') : '') + '>' + esc(name) + '</' + tag + '>';
   }
 
   function relative(u) {
@@ -243,7 +242,7 @@ function install() {
   // A line holding only elements becomes one line per element; an interactive
   // element other than a link always gets a line of its own.
   function snapshot(opts) {
-    const st = { last: opts.base | 0, invalid: !!opts.invalid };
+    const st = { last: opts.base | 0 };
     const out = [];
     const frames = [];
     let segs = []; // {t: text} or {e: element line}
@@ -302,7 +301,7 @@ function install() {
       if (kind && (kind === 'native' || (!hasInteractiveInside(el) && textOf(el).length <= NAME_MAX))) {
         const ref = assign(el, st);
         const inline = cx.cellText || (tag === 'a' && !block);
-        const l = line(el, ref, st, !!cx.cellText);
+        const l = line(el, ref, !!cx.cellText);
         if (cx.cellText) cx.cellText.push(l);
         else if (cx.cell) cx.cell.push(l);
         else if (inline) segs.push({ e: l });
@@ -459,8 +458,7 @@ function install() {
     known: () => { const out = []; for (const r of byRef.keys()) { const el = get(r); if (el) out.push(el); } return out; },
     // for watch.js
     assign: (el, st) => assign(el, st),
-    line: (el, ref, st) => line(el, ref, st, false),
-    interactive: (el) => interactive(el, getComputedStyle(el)),
+    line: (el, ref) => line(el, ref, false),
     fold, cut,
   };
   return 'installed';

@@ -1,5 +1,5 @@
 // Action observation. installWatch adds to globalThis.__cdpmcp (see snapshot.js):
-//   watch(targetRef)  start recording DOM mutations, form events and the target's state
+//   watch(targetRef)  start recording DOM mutations, invalid events and the target's state
 //   quiet(maxMs)      resolve once a frame passes without mutations (at once if none)
 //   changes(opts)     what changed since watch(), keyed by ref, most significant first
 // It lives in cdpmcp's isolated world; DOM events and mutations are shared with the
@@ -39,7 +39,7 @@ function installWatch() {
 
   function watch(targetRef, targetEl) {
     stop();
-    const st = { records: [], invalid: [], touched: new Set(), last: 0, count: 0 };
+    const st = { records: [], invalid: [], last: 0, count: 0 };
     st.target = targetEl || (targetRef ? m.get(targetRef) : null);
     st.before = stateOf(st.target);
     // Scripts can check a box or set a value without any event or mutation:
@@ -56,10 +56,7 @@ function installWatch() {
     });
     observeAll(st.obs, document);
     st.onInvalid = (e) => { st.invalid.push(e.target); };
-    st.onChange = (e) => { st.touched.add(e.composedPath()[0] || e.target); };
     document.addEventListener('invalid', st.onInvalid, true);
-    document.addEventListener('change', st.onChange, true);
-    document.addEventListener('input', st.onChange, true);
     w = st;
     return true;
   }
@@ -68,8 +65,6 @@ function installWatch() {
     if (!w) return;
     w.obs.disconnect();
     document.removeEventListener('invalid', w.onInvalid, true);
-    document.removeEventListener('change', w.onChange, true);
-    document.removeEventListener('input', w.onChange, true);
   }
 
   // quiet resolves when a whole animation frame passes with no new mutation, or
@@ -179,7 +174,7 @@ function installWatch() {
       const now = stateOf(e);
       for (const k of Object.keys(now)) {
         if (e === w.target ? w.before[k] === now[k] : !attrChanged(e, k)) continue;
-        out.attrs.push([String(m.refOf(e) || m.assign(e, st)), k, now[k]]);
+        out.attrs.push([String(m.assign(e, st)), k, now[k]]);
       }
     }
     for (const [el, was] of w.controls) {
@@ -190,7 +185,7 @@ function installWatch() {
     for (const el of w.invalid) {
       if (!el.isConnected) continue;
       const ref = m.assign(el, st);
-      const name = m.line(el, ref, st).replace(/^\d+\[:\]/, '');
+      const name = m.line(el, ref).replace(/^\d+\[:\]/, '');
       out.invalid.push([String(ref), name, el.validationMessage || 'invalid']);
     }
     out.removed = [...new Set(removedRefs)].map(String);
@@ -212,7 +207,6 @@ function installWatch() {
   m.watch = watch;
   m.quiet = quiet;
   m.changes = changes;
-  m.mutations = () => (w ? w.count : 0);
 }
 
 function bootstrap() {
