@@ -109,10 +109,9 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	}
 	outer := ctx.Value(actLock{p}) == nil
 	if outer {
-		p.actMu.Lock()
-		defer p.actMu.Unlock()
-		p.newGroup()
-		defer p.releaseObjects()
+		var end func()
+		ctx, end = p.beginAction(ctx)
+		defer end()
 	}
 	gctx, cancel := p.guard(ctx)
 	defer cancel()

@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -24,8 +23,7 @@ type BrowserContext struct {
 	pages   map[string]*Page
 	order   []*Page // in order of arrival
 	current *Page
-	nextID  int
-	seq     int // counts pages ever added, for "opened since" questions
+	seq     int // counts pages ever added: their ids, and "opened since" questions
 	added   chan struct{}
 }
 
@@ -39,9 +37,8 @@ func (bc *BrowserContext) Browser() *Browser { return bc.b }
 func (bc *BrowserContext) add(p *Page) {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()
-	bc.nextID++
 	bc.seq++
-	p.ID = "p" + strconv.Itoa(bc.nextID)
+	p.ID = "p" + strconv.Itoa(bc.seq)
 	p.seq = bc.seq
 	bc.pages[p.ID] = p
 	bc.order = append(bc.order, p)
@@ -85,8 +82,8 @@ func (bc *BrowserContext) Pages() []*Page {
 	return append([]*Page(nil), bc.order...)
 }
 
-// PagesSince returns the pages that arrived after the page count was seq, and the
-// count now. Use Seq to take a mark.
+// PagesSince returns, in order of arrival, the pages still open that arrived
+// after the page count was seq. Use Seq to take a mark.
 func (bc *BrowserContext) PagesSince(seq int) []*Page {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()
@@ -96,7 +93,6 @@ func (bc *BrowserContext) PagesSince(seq int) []*Page {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
 }
 
@@ -175,15 +171,7 @@ func (b *Browser) waitForPage(ctx context.Context, id target.ID) (*Page, error) 
 		return p, nil
 	}
 	w := make(chan *Page, 1)
-	b.waiters[id] = w
-	b.mu.Unlock()
-	// The page may have become ready between the check and registering.
-	b.mu.Lock()
-	if p := b.pages[id]; p != nil && p.isReady() {
-		delete(b.waiters, id)
-		b.mu.Unlock()
-		return p, nil
-	}
+	b.waiters[id] = w // under the lock of the check: init cannot slip between
 	b.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()

@@ -19,8 +19,11 @@ func (p *Page) Content(ctx context.Context, selector, format string) (string, er
 		if err != nil {
 			return err
 		}
-		if r.ExceptionDetails != nil && selector != "" {
-			return argError("use a CSS selector such as #id, .class or main article", "%q is not a valid CSS selector", selector)
+		if r.ExceptionDetails != nil {
+			if err := selectorErr(selector, r.ExceptionDetails); err != nil && selector != "" {
+				return err
+			}
+			return &Error{Code: CodeJSError, Msg: "reading the content failed: " + exceptionText(r.ExceptionDetails)}
 		}
 		return decodeValue(r, &out)
 	})

@@ -107,6 +107,17 @@ func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 	return nil, argError("pass ref (from snapshot) or selector", "no target element given")
 }
 
+// selectorErr is the argument error for an exception a selector query threw
+// because the selector is not valid CSS, or nil for any other exception.
+func selectorErr(selector string, exc *runtime.ExceptionDetails) error {
+	msg := exceptionText(exc)
+	if !strings.Contains(msg, "SyntaxError") && !strings.Contains(msg, "not a valid selector") {
+		return nil
+	}
+	return argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
+		"%q is not a valid CSS selector", selector)
+}
+
 func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, error) {
 	b, _ := json.Marshal(selector)
 	var el *Element
@@ -117,12 +128,10 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 			return fmt.Errorf("evaluate: %w", err)
 		}
 		if r.ExceptionDetails != nil {
-			msg := exceptionText(r.ExceptionDetails)
-			if strings.Contains(msg, "SyntaxError") || strings.Contains(msg, "not a valid selector") {
-				return argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
-					"%q is not a valid CSS selector", selector)
+			if err := selectorErr(selector, r.ExceptionDetails); err != nil {
+				return err
 			}
-			return &Error{Code: CodeJSError, Msg: "selector lookup failed: " + msg}
+			return &Error{Code: CodeJSError, Msg: "selector lookup failed: " + exceptionText(r.ExceptionDetails)}
 		}
 		if r.Result.ObjectID == nil {
 			return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),

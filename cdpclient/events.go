@@ -3,6 +3,7 @@ package cdpclient
 import (
 	"encoding/json"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 )
@@ -92,10 +93,17 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		p.crashed = true
 		p.notifyLocked()
 		p.mu.Unlock()
-	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
-		p.onWorldEvent("", method, params)
-	case "Fetch.requestPaused":
-		p.bc.b.onPaused(p.c, params, p)
+	default:
+		p.onSessionEvent("", p.c, method, params)
+	}
+}
+
+// onSessionEvent records what the page's session and its child sessions (out-of-
+// process frames, workers) report alike: nested children, execution contexts,
+// requests the guard paused, console and network traffic. session is "" for the
+// page's own.
+func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, params json.RawMessage) {
+	switch method {
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
 		if json.Unmarshal(params, &ev) == nil {
@@ -106,6 +114,10 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		if json.Unmarshal(params, &ev) == nil {
 			p.detachChild(string(ev.SessionID))
 		}
+	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
+		p.onWorldEvent(session, method, params)
+	case "Fetch.requestPaused":
+		p.bc.b.onPaused(c, params, p)
 	default:
 		p.logs.onEvent(method, params)
 	}

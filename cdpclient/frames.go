@@ -6,7 +6,6 @@ import (
 	"log/slog"
 
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 )
@@ -29,7 +28,7 @@ func autoAttachChildren(ctx context.Context, c *cdp.Client) error {
 func (p *Page) attachChild(ev *target.AttachedToTargetReply) {
 	f := &frameSession{info: ev.TargetInfo, ready: make(chan struct{})}
 	s, err := p.bc.b.m.open(string(ev.SessionID), func(method string, params json.RawMessage) {
-		p.onChildEvent(f, method, params)
+		p.onSessionEvent(f.s.id, f.c, method, params)
 	})
 	if err != nil {
 		slog.Debug("attach child target", "target", ev.TargetInfo.TargetID, "err", err)
@@ -49,15 +48,7 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	defer cancel()
 	var err error
 	if f.info.Type == "iframe" {
-		err = parallel(
-			func() error { return f.c.Page.Enable(ctx) },
-			func() error { return f.c.Runtime.Enable(ctx) },
-			func() error { return f.c.Network.Enable(ctx, network.NewEnableArgs()) },
-			func() error { return f.c.Log.Enable(ctx) },
-			func() error { return autoAttachChildren(ctx, f.c) },
-			func() error { return installPageModel(ctx, f.c) },
-			func() error { return p.bc.b.enableGuard(ctx, f.c) },
-		)
+		err = parallel(p.documentSetup(ctx, f.c)...)
 	} else if gerr := p.bc.b.enableGuard(ctx, f.c); gerr != nil {
 		slog.Debug("guard worker", "target", f.info.TargetID, "err", gerr)
 	}
@@ -71,38 +62,10 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	}
 }
 
-// onChildEvent records what a child target reports: nested children, its console
-// and its network traffic.
-func (p *Page) onChildEvent(f *frameSession, method string, params json.RawMessage) {
-	switch method {
-	case "Target.attachedToTarget":
-		var ev target.AttachedToTargetReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.attachChild(&ev)
-		}
-	case "Target.detachedFromTarget":
-		var ev target.DetachedFromTargetReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.detachChild(string(ev.SessionID))
-		}
-	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
-		p.onWorldEvent(f.s.id, method, params)
-	case "Fetch.requestPaused":
-		p.bc.b.onPaused(f.c, params, p)
-	default:
-		p.logs.onEvent(method, params)
-	}
-}
-
 func (p *Page) detachChild(sessionID string) {
 	p.mu.Lock()
 	delete(p.frames, sessionID)
-	for k, id := range p.isolated {
-		if k.session == sessionID {
-			delete(p.isolated, k)
-			delete(p.installed, id)
-		}
-	}
+	p.forgetWorldsLocked(sessionID)
 	p.mu.Unlock()
 	p.bc.b.m.dropID(sessionID)
 }

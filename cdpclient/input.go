@@ -129,19 +129,18 @@ func (p *Page) keyDownUp(ctx context.Context, k keyDef, mods int, commands []str
 	if k.Text != "" && mods&(modCtrl|modAlt|modMeta) == 0 {
 		typ = "keyDown"
 	}
-	ev := p.keyArgs(typ, k, mods)
-	if len(commands) > 0 {
-		ev.Commands = commands
-	}
-	if err := p.c.Input.DispatchKeyEvent(ctx, ev); err != nil {
-		return fmt.Errorf("key down %s: %w", k.Key, err)
+	if err := p.keyEvent(ctx, typ, k, mods, commands); err != nil {
+		return err
 	}
 	return p.keyEvent(ctx, "keyUp", k, mods, nil)
 }
 
+// keyEvent sends one key event, with the editing commands it should run.
 func (p *Page) keyEvent(ctx context.Context, typ string, k keyDef, mods int, commands []string) error {
 	ev := p.keyArgs(typ, k, mods)
-	ev.Commands = commands
+	if len(commands) > 0 {
+		ev.Commands = commands
+	}
 	if err := p.c.Input.DispatchKeyEvent(ctx, ev); err != nil {
 		return fmt.Errorf("key %s %s: %w", typ, k.Key, err)
 	}

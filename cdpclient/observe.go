@@ -27,11 +27,8 @@ const maxQuietMs = 300
 // failure is described in the feedback.
 func (p *Page) Act(ctx context.Context, act string, t Target, fn func(context.Context) error) (*feedback.Feedback, error) {
 	start := time.Now()
-	p.actMu.Lock()
-	defer p.actMu.Unlock()
-	p.newGroup()
-	defer p.releaseObjects()
-	ctx = context.WithValue(ctx, actLock{p}, true)
+	ctx, end := p.beginAction(ctx)
+	defer end()
 
 	o := &observation{
 		p: p, act: act, ref: t.Ref,
@@ -60,6 +57,18 @@ func (p *Page) Act(ctx context.Context, act string, t Target, fn func(context.Co
 
 // actLock marks a context whose action already holds the page's action lock.
 type actLock struct{ p *Page }
+
+// beginAction takes the page's action lock and starts an object group for the
+// action; end releases both. Calls under the returned context (marked with
+// actLock) do not take the lock again.
+func (p *Page) beginAction(ctx context.Context) (context.Context, func()) {
+	p.actMu.Lock()
+	p.newGroup()
+	return context.WithValue(ctx, actLock{p}, true), func() {
+		p.releaseObjects()
+		p.actMu.Unlock()
+	}
+}
 
 type observation struct {
 	p             *Page

@@ -114,23 +114,29 @@ func (p *Page) setSession(s *session) {
 	p.c = cdp.NewClient(s.conn)
 }
 
+// documentSetup is what a session hosting documents (the page's, or an out-of-
+// process frame's) needs: its domains, children attached, the page model and
+// the origin guard.
+func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error {
+	return []func() error{
+		func() error { return c.Page.Enable(ctx) },
+		func() error { return c.Runtime.Enable(ctx) },
+		func() error { return c.Network.Enable(ctx, network.NewEnableArgs()) },
+		func() error { return c.Log.Enable(ctx) },
+		func() error { return autoAttachChildren(ctx, c) },
+		func() error { return installPageModel(ctx, c) },
+		func() error { return p.bc.b.enableGuard(ctx, c) },
+	}
+}
+
 // init enables the domains the page model needs, resumes a paused target and then
 // calls done with the outcome. A page that failed set-up is never announced.
 func (p *Page) init(waiting bool, done func(error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 	defer cancel()
-	err := parallel(
-		func() error { return p.c.Page.Enable(ctx) },
-		func() error {
-			return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
-		},
-		func() error { return p.c.Runtime.Enable(ctx) },
-		func() error { return p.c.Network.Enable(ctx, network.NewEnableArgs()) },
-		func() error { return p.c.Log.Enable(ctx) },
-		func() error { return autoAttachChildren(ctx, p.c) },
-		func() error { return installPageModel(ctx, p.c) },
-		func() error { return p.bc.b.enableGuard(ctx, p.c) },
-	)
+	err := parallel(append(p.documentSetup(ctx, p.c), func() error {
+		return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
+	})...)
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
@@ -146,13 +147,17 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, struct{ Abo
 
 // refFrame parses a ref and returns the frame it lives in.
 func (p *Page) refFrame(ref string) (int, frameKey, error) {
-	var n int
-	if _, err := fmt.Sscan(ref, &n); err != nil || n <= 0 || fmt.Sprint(n) != ref {
+	n, err := strconv.Atoi(ref)
+	if err != nil || n <= 0 {
 		return 0, frameKey{}, argError("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
 	}
 	k, ok := p.refs.lookup(n)
 	if !ok {
-		return 0, frameKey{}, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: "take a snapshot to get refs"}
+		hint := "take a snapshot to get refs"
+		if p.refs.used() {
+			hint = "take a new snapshot: this ref was never handed out on this page"
+		}
+		return 0, frameKey{}, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: hint}
 	}
 	return n, k, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"sync"
 
 	"github.com/mafredri/cdp/protocol/dom"
@@ -74,17 +73,9 @@ func (t *refTable) lookup(ref int) (frameKey, bool) {
 // world of its frame. A ref whose element is gone is NOT_FOUND, never another
 // element.
 func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
-	n, err := strconv.Atoi(ref)
-	if err != nil || n <= 0 {
-		return nil, argError("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
-	}
-	k, ok := p.refs.lookup(n)
-	if !ok {
-		hint := "take a snapshot to get refs"
-		if p.refs.used() {
-			hint = "take a new snapshot: this ref was never handed out on this page"
-		}
-		return nil, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: hint}
+	n, k, err := p.refFrame(ref)
+	if err != nil {
+		return nil, err
 	}
 	el := &Element{p: p, ref: ref}
 	stale := &Error{Code: CodeNotFound, Msg: "ref " + ref + " is no longer on the page",

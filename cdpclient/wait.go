@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -60,9 +59,8 @@ func (p *Page) WaitFor(ctx context.Context, w WaitSpec) error {
 				}
 				continue
 			case r.ExceptionDetails != nil:
-				msg := exceptionText(r.ExceptionDetails)
-				if strings.Contains(msg, "not a valid selector") || strings.Contains(msg, "SyntaxError") {
-					return argError("use a CSS selector such as #id, .class or button[type=submit]", "%q is not a valid CSS selector", value)
+				if err := selectorErr(value, r.ExceptionDetails); err != nil {
+					return err
 				}
 				if err := sleepCtx(ctx, 25*time.Millisecond); err != nil {
 					return p.waitTimeout(w)

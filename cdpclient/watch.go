@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 )
 
 // watchSet is the frames an action is observed in: the main frame and, when the
@@ -35,11 +34,9 @@ func (p *Page) watchStart(ctx context.Context, t Target) watchSet {
 	keys := []frameKey{main}
 	targetIn := main
 	if t.Ref != "" {
-		if n, err := strconv.Atoi(t.Ref); err == nil {
-			if k, ok := p.refs.lookup(n); ok && k != main {
-				keys = append(keys, k)
-				targetIn = k
-			}
+		if _, k, err := p.refFrame(t.Ref); err == nil && k != main {
+			keys = append(keys, k)
+			targetIn = k
 		}
 	}
 	for _, k := range keys {

@@ -68,13 +68,18 @@ func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
 		p.mu.Unlock()
 	case "Runtime.executionContextsCleared":
 		p.mu.Lock()
-		for k, id := range p.isolated {
-			if k.session == session {
-				delete(p.isolated, k)
-				delete(p.installed, id)
-			}
-		}
+		p.forgetWorldsLocked(session)
 		p.mu.Unlock()
+	}
+}
+
+// forgetWorldsLocked drops the isolated worlds known in a session. p.mu is held.
+func (p *Page) forgetWorldsLocked(session string) {
+	for k, id := range p.isolated {
+		if k.session == session {
+			delete(p.isolated, k)
+			delete(p.installed, id)
+		}
 	}
 }
 
