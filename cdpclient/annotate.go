@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/mafredri/cdp/protocol/dom"
 )
 
 // annotate draws every visible ref's number on its box (seed 000's visual
@@ -63,24 +61,6 @@ func (p *Page) annotate(ctx context.Context) (func(), error) {
 
 // frameOrigin returns where a frame's viewport starts in the main frame's viewport.
 func (p *Page) frameOrigin(ctx context.Context, key frameKey) (point, bool) {
-	if key.session != "" {
-		p.mu.Lock()
-		f := p.frames[key.session]
-		p.mu.Unlock()
-		if f != nil && frameIDOf(f) == key.frame {
-			o, err := p.frameOffset(ctx, f)
-			return o, err == nil
-		}
-	}
-	// A frame in the page's own process: its owner's content box is in main-frame
-	// coordinates already.
-	owner, err := p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(key.frame))
-	if err != nil {
-		return point{}, false
-	}
-	box, err := p.c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
-	if err != nil {
-		return point{}, false
-	}
-	return point{X: box.Model.Content[0], Y: box.Model.Content[1]}, true
+	fb, err := p.frameBoxOf(ctx, key.frame)
+	return fb.at, err == nil
 }

@@ -35,37 +35,64 @@ func (e *Element) clickablePoint(ctx context.Context) (point, error) {
 	case !r.Frame && r.OK:
 		return point{X: r.X, Y: r.Y}, nil
 	}
-	pt, err := e.visiblePoint(ctx)
+	pt, fb, err := e.visiblePoint(ctx)
 	if err != nil {
 		return point{}, err
 	}
-	return pt, e.hitCheck(ctx, pt)
+	return pt, e.hitCheck(ctx, pt, fb)
 }
 
-// visiblePoint scrolls the element into view and returns the centre of its first
-// visible box, in main-frame viewport coordinates. An element without a box is an
-// *Error with CodeNotFound.
-func (e *Element) visiblePoint(ctx context.Context) (point, error) {
+// frameBox is where an out-of-process frame sits in the main frame: its owner
+// <iframe> and the top-left of that element's content box, in main-frame
+// viewport coordinates. It is zero for the main frame.
+type frameBox struct {
+	owner dom.BackendNodeID
+	at    point
+}
+
+// inView scrolls the element into view and returns its content quads, in its
+// frame's viewport, and where that frame sits.
+func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
 	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
 		if isGoneErr(err) {
-			return point{}, e.gone()
+			return nil, frameBox{}, e.gone()
 		}
-		return point{}, e.notVisible()
+		return nil, frameBox{}, e.notVisible()
 	}
 	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
 	if err != nil {
 		if isGoneErr(err) {
-			return point{}, e.gone()
+			return nil, frameBox{}, e.gone()
 		}
-		return point{}, e.notVisible()
+		return nil, frameBox{}, e.notVisible()
 	}
-	var off point
+	var fb frameBox
 	if e.frame != nil {
-		if off, err = e.p.frameOffset(ctx, e.frame); err != nil {
-			return point{}, err
+		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
+			return nil, frameBox{}, err
 		}
 	}
-	for _, quad := range q.Quads {
+	return q.Quads, fb, nil
+}
+
+// visiblePoint scrolls the element into view and returns the centre of its first
+// visible box, in main-frame viewport coordinates, and where its frame sits. An
+// element without a box is an *Error with CodeNotFound.
+func (e *Element) visiblePoint(ctx context.Context) (point, frameBox, error) {
+	quads, fb, err := e.inView(ctx)
+	if err != nil {
+		return point{}, frameBox{}, err
+	}
+	c, ok := firstCentre(quads)
+	if !ok {
+		return point{}, frameBox{}, e.notVisible()
+	}
+	return point{X: math.Round(c.X + fb.at.X), Y: math.Round(c.Y + fb.at.Y)}, fb, nil
+}
+
+// firstCentre is the centre of the first quad with an area.
+func firstCentre(quads []dom.Quad) (point, bool) {
+	for _, quad := range quads {
 		if len(quad) != 8 || quadArea(quad) < 1 {
 			continue
 		}
@@ -74,9 +101,9 @@ func (e *Element) visiblePoint(ctx context.Context) (point, error) {
 			c.X += quad[i] / 4
 			c.Y += quad[i+1] / 4
 		}
-		return point{X: math.Round(c.X + off.X), Y: math.Round(c.Y + off.Y)}, nil
+		return c, true
 	}
-	return point{}, e.notVisible()
+	return point{}, false
 }
 
 func (e *Element) notVisible() error {
@@ -99,18 +126,18 @@ func quadArea(q dom.Quad) float64 {
 	return math.Abs(a) / 2
 }
 
-// frameOffset returns where an out-of-process frame's viewport starts in the main
-// frame's viewport: the top-left of its owner <iframe>'s content box.
-func (p *Page) frameOffset(ctx context.Context, f *frameSession) (point, error) {
-	owner, err := p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(frameIDOf(f)))
+// frameBoxOf locates a frame's owner <iframe> in the page's session, the top-left
+// of its content box being where the frame's viewport starts.
+func (p *Page) frameBoxOf(ctx context.Context, id page.FrameID) (frameBox, error) {
+	owner, err := p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(id))
 	if err != nil {
-		return point{}, fmt.Errorf("locate frame: %w", err)
+		return frameBox{}, fmt.Errorf("locate frame: %w", err)
 	}
 	box, err := p.c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
 	if err != nil {
-		return point{}, fmt.Errorf("locate frame box: %w", err)
+		return frameBox{}, fmt.Errorf("locate frame box: %w", err)
 	}
-	return point{X: box.Model.Content[0], Y: box.Model.Content[1]}, nil
+	return frameBox{owner: owner.BackendNodeID, at: point{X: box.Model.Content[0], Y: box.Model.Content[1]}}, nil
 }
 
 // nodeAt returns the node at viewport point (x, y) of a session's document.
@@ -124,25 +151,17 @@ func nodeAt(ctx context.Context, c *cdp.Client, x, y float64) (*dom.GetNodeForLo
 	return c.DOM.GetNodeForLocation(ctx, dom.NewGetNodeForLocationArgs(int(x+dx), int(y+dy)).SetIgnorePointerEventsNone(true))
 }
 
-// hitCheck makes sure a click at pt would reach the element and not something
-// covering it. Covered is an *Error with CodeObscured naming the cover.
-func (e *Element) hitCheck(ctx context.Context, pt point) error {
+// hitCheck makes sure a click at pt would reach the element (in the frame fb
+// locates) and not something covering it. Covered is an *Error with CodeObscured naming the cover.
+func (e *Element) hitCheck(ctx context.Context, pt point, fb frameBox) error {
 	c, x, y := e.p.c, pt.X, pt.Y
 	var f *frameSession
 	if e.frame != nil {
-		off, err := e.p.frameOffset(ctx, e.frame)
-		if err != nil {
-			return err
-		}
 		// First make sure nothing in the page covers the frame itself.
-		hit, err := nodeAt(ctx, c, x, y)
-		if err == nil {
-			owner, oerr := c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(frameIDOf(e.frame)))
-			if oerr == nil && hit.BackendNodeID != owner.BackendNodeID {
-				return e.obscuredBy(ctx, nil, hit.FrameID, hit.BackendNodeID, "")
-			}
+		if hit, err := nodeAt(ctx, c, x, y); err == nil && hit.BackendNodeID != fb.owner {
+			return e.obscuredBy(ctx, nil, hit.FrameID, hit.BackendNodeID, "")
 		}
-		c, f, x, y = e.c, e.frame, x-off.X, y-off.Y
+		c, f, x, y = e.c, e.frame, x-fb.at.X, y-fb.at.Y
 	}
 	hit, err := nodeAt(ctx, c, x, y)
 	if err != nil {

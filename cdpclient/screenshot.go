@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -86,26 +85,21 @@ func (p *Page) elementClip(ctx context.Context, t Target) (page.Viewport, error)
 	if err != nil {
 		return page.Viewport{}, err
 	}
-	if _, err := e.visiblePoint(ctx); err != nil {
+	quads, fb, err := e.inView(ctx)
+	if err != nil {
 		return page.Viewport{}, err
 	}
-	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
-	if err != nil || len(q.Quads) == 0 {
+	if _, ok := firstCentre(quads); !ok {
 		return page.Viewport{}, e.notVisible()
 	}
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, quad := range q.Quads {
+	for _, quad := range quads {
 		for i := 0; i+1 < len(quad); i += 2 {
 			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
 			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
 		}
 	}
-	var off point
-	if e.frame != nil {
-		if off, err = p.frameOffset(ctx, e.frame); err != nil {
-			return page.Viewport{}, err
-		}
-	}
+	off := fb.at
 	m, err := p.c.Page.GetLayoutMetrics(ctx)
 	if err != nil {
 		return page.Viewport{}, fmt.Errorf("layout metrics: %w", err)

@@ -61,7 +61,7 @@ func (p *Page) Scroll(ctx context.Context, direction string, amount int, t Targe
 		w, h := float64(vp.CSSLayoutViewport.ClientWidth), float64(vp.CSSLayoutViewport.ClientHeight)
 		at := point{X: w / 2, Y: h / 2}
 		if e != nil {
-			if at, err = e.visiblePoint(ctx); err != nil {
+			if at, _, err = e.visiblePoint(ctx); err != nil {
 				return err
 			}
 		}
