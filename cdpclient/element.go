@@ -122,7 +122,7 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 	b, _ := json.Marshal(selector)
 	var el *Element
 	err := p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
-		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.query("+string(b)+", true)").
+		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.byWatched("+string(b)+")").
 			SetContextID(w.id).SetObjectGroup(p.group()))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)

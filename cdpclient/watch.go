@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // watchSet is the frames an action is observed in: the main frame and, when the
@@ -33,25 +34,28 @@ func (p *Page) watchStart(ctx context.Context, t Target) watchSet {
 	main := frameKey{frame: p.mainFrame}
 	keys := []frameKey{main}
 	targetIn := main
+	ref := "null" // only ever a number: a ref is never code
 	if t.Ref != "" {
-		if _, k, err := p.refFrame(t.Ref); err == nil && k != main {
-			keys = append(keys, k)
-			targetIn = k
-		}
-	}
-	for _, k := range keys {
-		arg := "null"
-		if k == targetIn {
-			switch {
-			case t.Ref != "":
-				arg = t.Ref
-			case t.Selector != "":
-				b, _ := json.Marshal(t.Selector)
-				arg = "__cdpmcp.query(" + string(b) + ", true)"
+		if n, k, err := p.refFrame(t.Ref); err == nil {
+			ref = strconv.Itoa(n)
+			if k != main {
+				keys = append(keys, k)
+				targetIn = k
 			}
 		}
+	}
+	sel := "null" // JSON: a string, never code
+	if t.Ref == "" && t.Selector != "" {
+		b, _ := json.Marshal(t.Selector)
+		sel = string(b)
+	}
+	for _, k := range keys {
+		args := "null, null"
+		if k == targetIn {
+			args = ref + ", " + sel
+		}
 		err := p.withWorld(ctx, k, func(w *worldIn) error {
-			_, err := w.eval(ctx, fmt.Sprintf("(() => { let t = null; try { t = %s; } catch (e) {} return __cdpmcp.watch(typeof t === 'number' ? t : null, t && t.nodeType ? t : null); })()", arg), true)
+			_, err := w.eval(ctx, "(() => { try { return __cdpmcp.watch("+args+"); } catch (e) { return __cdpmcp.watch(null, null); } })()", true)
 			return err
 		})
 		if err == nil {

@@ -57,3 +57,28 @@ func TestReadOnlyMode(t *testing.T) {
 		t.Errorf("snapshot in read-only mode: %s", got.text)
 	}
 }
+
+// A ref is a number, never code: one crafted to run script in the page (through
+// the tools read-only mode keeps, scroll and waitFor) changes nothing.
+func TestReadOnlyRefIsNotCode(t *testing.T) {
+	t.Parallel()
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	defer ro.Close()
+	c := newClient(t, ro)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/actions.html")}))
+	evil := "1, document.querySelector('#count').textContent = 'hacked'"
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"scroll", map[string]any{"direction": "to_element", "ref": evil}},
+		{"waitFor", map[string]any{"ref": evil, "timeoutMs": 300}},
+	} {
+		if r := callToolRaw(t, c, call.name, call.args); !r.isError {
+			t.Errorf("%s with a ref that is code: %s", call.name, r.text)
+		}
+	}
+	if r := callTool(t, c, "evaluate", map[string]any{"expression": "document.querySelector('#count').textContent"}); r.text != `"0"` {
+		t.Errorf("a crafted ref ran in the page: #count = %s", r.text)
+	}
+}

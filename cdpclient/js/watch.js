@@ -1,5 +1,5 @@
 // Action observation. installWatch adds to globalThis.__cdpmcp (see snapshot.js):
-//   watch(targetRef)  start recording DOM mutations, invalid events and the target's state
+//   watch(ref, sel)   start recording DOM mutations, invalid events and the target's state
 //   quiet(maxMs)      resolve once a frame passes without mutations (at once if none)
 //   changes(opts)     what changed since watch(), keyed by ref, most significant first
 // It lives in cdpmcp's isolated world; DOM events and mutations are shared with the
@@ -37,10 +37,10 @@ function installWatch() {
     }
   }
 
-  function watch(targetRef, targetEl) {
+  function watch(targetRef, selector) {
     stop();
-    const st = { records: [], invalid: [], last: 0, count: 0 };
-    st.target = targetEl || (targetRef ? m.get(targetRef) : null);
+    const st = { records: [], invalid: [], last: 0, count: 0, selector };
+    st.target = targetRef ? m.get(targetRef) : selector ? m.query(selector, true) : null;
     st.before = stateOf(st.target);
     // Scripts can check a box or set a value without any event or mutation:
     // remember the form controls' state to compare afterwards.
@@ -204,7 +204,18 @@ function installWatch() {
     }
   }
 
+  // byWatched finds the element for selector: once, the one watch() has just
+  // found for the same selector, while it is on the page; else a new query.
+  function byWatched(selector) {
+    if (w && w.selector === selector) {
+      w.selector = null;
+      if (w.target && w.target.isConnected) return w.target;
+    }
+    return m.query(selector, true);
+  }
+
   m.watch = watch;
+  m.byWatched = byWatched;
   m.quiet = quiet;
   m.changes = changes;
 }
