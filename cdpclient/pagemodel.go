@@ -39,6 +39,14 @@ type frameResult struct {
 		Above int `json:"above"`
 		Below int `json:"below"`
 	} `json:"scroll"`
+	Title string `json:"title"`
+}
+
+// pageInfo is what a snapshot's header says besides the URL: the document's
+// title and how far the page scrolls either way.
+type pageInfo struct {
+	Title        string
+	Above, Below int
 }
 
 // Snapshot returns the page as numbered elements and context lines (seed 000's
@@ -46,11 +54,11 @@ type frameResult struct {
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, error) {
 	var text string
 	err := p.do(ctx, func(ctx context.Context) error {
-		lines, scroll, err := p.collect(ctx, opts.Scope)
+		lines, info, err := p.collect(ctx, opts.Scope)
 		if err != nil {
 			return err
 		}
-		header := snapshot.Header(p.ID, p.DocumentTitle(ctx), p.URL(), scroll.Above, scroll.Below)
+		header := snapshot.Header(p.ID, info.Title, p.URL(), info.Above, info.Below)
 		p.mu.Lock()
 		prev := p.lastSnap
 		if opts.Scope.IsZero() {
@@ -78,15 +86,15 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, erro
 
 // collect runs the page model in the main frame (or the scope's frame) and in
 // every frame it finds, and splices the frames' lines in place.
-func (p *Page) collect(ctx context.Context, scope Target) ([]string, struct{ Above, Below int }, error) {
-	var scroll struct{ Above, Below int }
+func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, error) {
+	var info pageInfo
 	key := frameKey{frame: p.mainFrame}
 	scopeExpr := "null"
 	switch {
 	case scope.Ref != "":
 		n, k, err := p.refFrame(scope.Ref)
 		if err != nil {
-			return nil, scroll, err
+			return nil, info, err
 		}
 		key, scopeExpr = k, fmt.Sprintf("__cdpmcp.get(%d)", n)
 	case scope.Selector != "":
@@ -118,7 +126,12 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, struct{ Abo
 			return nil, err
 		}
 		if depth == 0 {
-			scroll.Above, scroll.Below = res.Scroll.Above, res.Scroll.Below
+			info.Above, info.Below = res.Scroll.Above, res.Scroll.Below
+			if key.frame == p.mainFrame {
+				info.Title = res.Title
+			} else {
+				info.Title = p.DocumentTitle(ctx) // scoped to an element in a frame
+			}
 		}
 		lines := res.Lines
 		// Splice frames from the last so earlier positions stay valid.
@@ -142,7 +155,7 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, struct{ Abo
 		return lines, nil
 	}
 	lines, err := run(key, scopeExpr, 0)
-	return lines, scroll, err
+	return lines, info, err
 }
 
 // refFrame parses a ref and returns the frame it lives in.

@@ -406,7 +406,7 @@ function install() {
     flush();
     const se = document.scrollingElement || document.documentElement;
     const scroll = { above: Math.round(se.scrollTop), below: Math.max(0, Math.round(se.scrollHeight - se.clientHeight - se.scrollTop)) };
-    return { lines: out, frames, last: st.last, scroll };
+    return { lines: out, frames, last: st.last, scroll, title: document.title };
   }
 
   // boxes returns the viewport boxes of the visible refs this frame knows, for
