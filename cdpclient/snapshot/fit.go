@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -19,9 +18,6 @@ const (
 // minRun is the shortest run of text lines whose middle is worth eliding.
 const minRun = 8
 
-// element matches one rendered element inside a line.
-var element = regexp.MustCompile(`\d+\[:\]<([a-z][\w-]*)[^>]*>.*?</([a-z][\w-]*)>`)
-
 // DefaultBudget is the budget for lines when the caller names none: enough for
 // every element (within MaxElementTokens) plus MinTextTokens of text, and at
 // least DefaultTokens.
@@ -29,11 +25,11 @@ func DefaultBudget(lines []string) int {
 	elems := 0
 	for _, l := range lines {
 		if Ref(l) > 0 {
-			elems += Estimate(l) + 1
+			elems += lineCost(l)
 			continue
 		}
-		for _, e := range element.FindAllString(l, -1) {
-			elems += Estimate(e) + 1
+		for _, e := range elements(l) {
+			elems += lineCost(e)
 		}
 	}
 	return max(DefaultTokens, min(elems, MaxElementTokens)+MinTextTokens)
@@ -49,19 +45,33 @@ func DefaultBudget(lines []string) int {
 //
 // budget ≤ 0 means no limit.
 func Fit(lines []string, budget int) []string {
-	if budget <= 0 || lineTokens(lines) <= budget {
+	if budget <= 0 {
 		return lines
 	}
 	f := newFitter(lines)
-	f.elideRuns(budget)
-	out := f.assemble()
-	if lineTokens(out) > budget {
-		out = textFreeTail(out, budget)
+	if f.total <= budget {
+		return lines
 	}
-	if lineTokens(out) > budget {
-		out = cutTail(out, budget)
+	f.elideRuns(budget)
+	out, cost := f.assemble()
+	if sum(cost) > budget {
+		out, cost = textFreeTail(out, cost, budget)
+	}
+	if sum(cost) > budget {
+		out = cutTail(out, cost, budget)
 	}
 	return out
+}
+
+// lineCost is what a line costs in a snapshot: its tokens and the newline.
+func lineCost(l string) int { return Estimate(l) + 1 }
+
+func sum(costs []int) int {
+	n := 0
+	for _, c := range costs {
+		n += c
+	}
+	return n
 }
 
 type fitter struct {
@@ -74,7 +84,7 @@ type fitter struct {
 func newFitter(lines []string) *fitter {
 	f := &fitter{lines: lines, cost: make([]int, len(lines)), drop: make([]bool, len(lines))}
 	for i, l := range lines {
-		f.cost[i] = Estimate(l) + 1
+		f.cost[i] = lineCost(l)
 		f.total += f.cost[i]
 	}
 	return f
@@ -84,7 +94,7 @@ func newFitter(lines []string) *fitter {
 const elisionMarker = ContextPrefix + "… %d more lines (a larger maxTokens or a scope shows them)"
 
 // markerCost is the most a marker line costs.
-var markerCost = Estimate(fmt.Sprintf(elisionMarker, 99999)) + 1
+var markerCost = lineCost(fmt.Sprintf(elisionMarker, 99999))
 
 func pureText(l string) bool {
 	return Ref(l) == 0 && !isHeading(l) && !strings.Contains(l, "[:]<")
@@ -136,82 +146,82 @@ func (f *fitter) elideRuns(budget int) {
 	}
 }
 
-func (f *fitter) assemble() []string {
+// assemble returns the lines kept, with markers for those dropped, and their costs.
+func (f *fitter) assemble() ([]string, []int) {
 	var out []string
+	var cost []int
 	for i := 0; i < len(f.lines); i++ {
 		if !f.drop[i] {
-			out = append(out, f.lines[i])
+			out, cost = append(out, f.lines[i]), append(cost, f.cost[i])
 			continue
 		}
 		j := i
 		for j < len(f.lines) && f.drop[j] {
 			j++
 		}
-		out = append(out, fmt.Sprintf(elisionMarker, j-i))
+		m := fmt.Sprintf(elisionMarker, j-i)
+		out, cost = append(out, m), append(cost, lineCost(m))
 		i = j - 1
 	}
-	return out
+	return out, cost
 }
 
 // textFreeTail finds the latest point from which leaving out text (keeping
 // elements and headings) makes the lines fit, and does so, marking the point.
-func textFreeTail(lines []string, budget int) []string {
+func textFreeTail(lines []string, cost []int, budget int) ([]string, []int) {
 	stripped := make([]string, len(lines))
 	for i, l := range lines {
 		switch {
 		case Ref(l) > 0 || isHeading(l):
 			stripped[i] = l
 		case strings.Contains(l, "[:]<") && !strings.HasPrefix(l, ContextPrefix+"…"):
-			stripped[i] = strings.Join(element.FindAllString(l, -1), " ")
+			stripped[i] = strings.Join(elements(l), " ")
 		}
 	}
 	marker := ContextPrefix + "… from here on text is left out, only elements are shown (a larger maxTokens or a scope shows it)"
 	// suffix[i] is the cost of lines[i:] with text left out.
+	strippedCost := make([]int, len(lines))
 	suffix := make([]int, len(lines)+1)
 	for i := len(lines) - 1; i >= 0; i-- {
-		suffix[i] = suffix[i+1]
-		if stripped[i] != "" {
-			suffix[i] += Estimate(stripped[i]) + 1
+		switch {
+		case stripped[i] == "":
+		case stripped[i] == lines[i]:
+			strippedCost[i] = cost[i]
+		default:
+			strippedCost[i] = lineCost(stripped[i])
 		}
+		suffix[i] = suffix[i+1] + strippedCost[i]
 	}
-	if suffix[0] == lineTokens(lines) {
-		return lines // no text to leave out
+	if suffix[0] == sum(cost) {
+		return lines, cost // no text to leave out
 	}
 	prefix := 0
-	mc := Estimate(marker) + 1
+	mc := lineCost(marker)
 	best := -1
 	for i := range lines {
 		if prefix+mc+suffix[i] <= budget {
 			best = i
 		}
-		prefix += Estimate(lines[i]) + 1
+		prefix += cost[i]
 	}
 	if best < 0 {
 		best = 0
 	}
 	out := append(lines[:best:best], marker)
-	for _, s := range stripped[best:] {
+	outCost := append(cost[:best:best], mc)
+	for i, s := range stripped[best:] {
 		if s != "" {
-			out = append(out, s)
+			out, outCost = append(out, s), append(outCost, strippedCost[best+i])
 		}
 	}
-	return out
-}
-
-func lineTokens(lines []string) int {
-	n := 0
-	for _, l := range lines {
-		n += Estimate(l) + 1
-	}
-	return n
+	return out, outCost
 }
 
 // cutTail keeps lines from the start while they fit and counts the rest.
-func cutTail(lines []string, budget int) []string {
+func cutTail(lines []string, cost []int, budget int) []string {
 	const reserve = 30 // for the closing line
 	used := 0
-	for i, l := range lines {
-		c := Estimate(l) + 1
+	for i, c := range cost {
 		if used+c > budget-reserve {
 			elems, text := 0, 0
 			for _, rest := range lines[i:] {

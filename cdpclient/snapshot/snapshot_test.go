@@ -159,3 +159,12 @@ func TestHeader(t *testing.T) {
 		t.Errorf("Header = %q, want %q", got, want)
 	}
 }
+
+// lineTokens is what lines cost in a snapshot.
+func lineTokens(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += lineCost(l)
+	}
+	return n
+}
