@@ -107,42 +107,6 @@ func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 	return nil, argError("pass ref (from snapshot) or selector", "no target element given")
 }
 
-// selectorErr is the argument error for an exception a selector query threw
-// because the selector is not valid CSS, or nil for any other exception.
-func selectorErr(selector string, exc *runtime.ExceptionDetails) error {
-	msg := exceptionText(exc)
-	if !strings.Contains(msg, "SyntaxError") && !strings.Contains(msg, "not a valid selector") {
-		return nil
-	}
-	return argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
-		"%q is not a valid CSS selector", selector)
-}
-
-func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, error) {
-	b, _ := json.Marshal(selector)
-	var el *Element
-	err := p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
-		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.byWatched("+string(b)+")").
-			SetContextID(w.id).SetObjectGroup(p.group()))
-		if err != nil {
-			return fmt.Errorf("evaluate: %w", err)
-		}
-		if r.ExceptionDetails != nil {
-			if err := selectorErr(selector, r.ExceptionDetails); err != nil {
-				return err
-			}
-			return &Error{Code: CodeJSError, Msg: "selector lookup failed: " + exceptionText(r.ExceptionDetails)}
-		}
-		if r.Result.ObjectID == nil {
-			return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),
-				Hint: "take a snapshot and use a ref, or check the selector; the element may not exist yet (use waitFor)"}
-		}
-		el = &Element{p: p, c: w.c, object: *r.Result.ObjectID, world: w.id}
-		return nil
-	})
-	return el, err
-}
-
 // evalFunc calls fn(args...) in the main world of the page's main frame and keeps
 // the result as a remote object unless byValue.
 func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...any) (*runtime.EvaluateReply, error) {
