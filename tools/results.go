@@ -7,24 +7,8 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// feedbackResult answers an action with its feedback JSON; a failed action is an
-// error result so clients notice.
-func feedbackResult(fb *feedback.Feedback) *mcp.CallToolResult {
-	r := mcp.NewToolResultText(fb.JSON())
-	r.IsError = !fb.OK
-	return r
-}
-
-// permissionResult answers an act the policy refused, as PERMISSION feedback.
-func permissionResult(act, msg, hint string) *mcp.CallToolResult {
-	return feedbackResult(&feedback.Feedback{Act: act, OK: false, Code: int(cdpclient.CodePermission), Msg: msg, Hint: hint})
-}
-
-func textResult(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
 
 // errResult turns an error into a tool result a model can act on. Only a
 // cancelled request stays a Go (protocol-level) error.
@@ -42,13 +26,10 @@ func errResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 // describe gives an error's message and the hint that goes with it.
 func describe(err error) (msg, hint string) {
 	var (
-		ae  *argError
 		cae *cdpclient.ArgError
 		up  *cdpclient.UnknownPageError
 	)
 	switch {
-	case errors.As(err, &ae):
-		return ae.msg, ae.hint
 	case errors.As(err, &cae):
 		return cae.Msg, cae.Hint
 	case errors.As(err, &up):

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/mark3labs/mcp-go/server"
@@ -49,6 +50,7 @@ type Server struct {
 	cfg      Config
 	mcp      *server.MCPServer
 	sessions *sessions
+	env      *actions.Env // what actions run against: the caller's context, the policy
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -58,6 +60,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		cfg.Timeout = 30 * time.Second
 	}
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions)}
+	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())

@@ -1,12 +1,13 @@
-package tools
+package actions
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 )
 
 // FuzzBind: any arguments a client sends bind or are refused with a message and
@@ -24,14 +25,12 @@ func FuzzBind(f *testing.F) {
 			Values []string `json:"values"`
 			Accept *bool    `json:"accept"`
 		}
-		req := mcp.CallToolRequest{}
-		req.Params.RawArguments = json.RawMessage(raw)
-		err := bind(req, &a)
+		err := bind(json.RawMessage(raw), &a)
 		if err == nil {
 			return
 		}
-		ae, ok := err.(*argError)
-		if !ok || ae.msg == "" || ae.hint == "" {
+		ae, ok := err.(*cdpclient.ArgError)
+		if !ok || ae.Msg == "" || ae.Hint == "" {
 			t.Fatalf("bind(%q) = %v (%T)", raw, err, err)
 		}
 	})
@@ -44,9 +43,9 @@ func FuzzCheckNavURL(f *testing.F) {
 		"javascript:alert(1)", "data:text/html,x", "about:blank", "http://", "view-source:http://x", " https://a.b ", "http://[::1]:80/", "%"} {
 		f.Add(s)
 	}
-	s := &Server{cfg: Config{ReadOnly: true}}
+	env := &Env{ReadOnly: true, Origins: &origins.List{}}
 	f.Fuzz(func(t *testing.T, raw string) {
-		res, err := s.checkNavURL("navigate", raw)
+		res, err := env.checkNavURL("navigate", raw)
 		lower := strings.ToLower(strings.TrimSpace(raw))
 		switch {
 		case err != nil:
@@ -55,8 +54,8 @@ func FuzzCheckNavURL(f *testing.F) {
 				t.Fatalf("checkNavURL(%q) = %v", raw, err)
 			}
 		case res != nil:
-			if !res.IsError {
-				t.Fatalf("checkNavURL(%q) refused without isError", raw)
+			if !res.Failed() {
+				t.Fatalf("checkNavURL(%q) refused without failing", raw)
 			}
 		default:
 			for _, bad := range []string{"file:", "chrome:", "view-source:", "javascript:", "data:", "devtools:"} {
@@ -68,7 +67,7 @@ func FuzzCheckNavURL(f *testing.F) {
 	})
 }
 
-// FuzzCDPParams: the cdp tool's arguments are checked before anything reaches
+// FuzzCDPParams: the cdp action's arguments are checked before anything reaches
 // the browser: wrong shapes are refused with hints.
 func FuzzCDPParams(f *testing.F) {
 	for _, s := range []string{`{"domain":"Page","method":"reload","params":{"ignoreCache":true}}`, `{"domain":"Page","method":"Page.reload"}`,
@@ -76,13 +75,10 @@ func FuzzCDPParams(f *testing.F) {
 		`{"domain":"Page","method":"reload","params":"x"}`} {
 		f.Add(s)
 	}
-	s := &Server{cfg: Config{ReadOnly: true}}
+	// An env without a browser: reaching one panics, which must only happen
+	// for a method the read-only allowlist lets through.
+	env := &Env{ReadOnly: true, Context: func(context.Context) (*cdpclient.BrowserContext, error) { panic("browser reached") }}
 	f.Fuzz(func(t *testing.T, raw string) {
-		req := mcp.CallToolRequest{}
-		req.Params.RawArguments = json.RawMessage(raw)
-		// In read-only mode with a method outside the allow-list the call
-		// ends before touching a browser; s has none, so reaching one would
-		// panic and fail the fuzz run.
 		defer func() {
 			if r := recover(); r != nil {
 				var a struct {
@@ -93,20 +89,20 @@ func FuzzCDPParams(f *testing.F) {
 				if _, ma, ok := strings.Cut(a.Method, "."); ok {
 					m = a.Domain + "." + ma
 				}
-				if !s.cdpAllowed(m) {
-					t.Fatalf("rawCDP(%q) went past the checks: %v", raw, r)
+				if !cdpAllowed(true, m) {
+					t.Fatalf("cdp(%q) went past the checks: %v", raw, r)
 				}
 			}
 		}()
-		res, err := s.rawCDP(t.Context(), req)
+		res, err := CDP.Run(t.Context(), env, json.RawMessage(raw))
 		if err != nil {
-			if ae, ok := err.(*argError); !ok || ae.hint == "" {
-				t.Fatalf("rawCDP(%q) = %v", raw, err)
+			if ae, ok := err.(*cdpclient.ArgError); !ok || ae.Hint == "" {
+				t.Fatalf("cdp(%q) = %v", raw, err)
 			}
 			return
 		}
-		if res == nil || !res.IsError {
-			t.Fatalf("rawCDP(%q) without a browser returned %+v", raw, res)
+		if res == nil || !res.Failed() {
+			t.Fatalf("cdp(%q) without a browser returned %+v", raw, res)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package tools
+package actions
 
 import (
 	"slices"
@@ -26,8 +26,8 @@ var readOnlyCDP = []string{
 }
 
 // cdpAllowed says whether the cdp tool may send method under the configuration.
-func (s *Server) cdpAllowed(method string) bool {
-	return !s.cfg.ReadOnly || slices.Contains(readOnlyCDP, method)
+func cdpAllowed(readOnly bool, method string) bool {
+	return !readOnly || slices.Contains(readOnlyCDP, method)
 }
 
 // readOnlyDomains names the domains with read-only methods, for hints.

@@ -1,0 +1,140 @@
+// Package actions is the one catalogue of browser actions: each action's name,
+// typed arguments, read-only class, and how it runs on a page and answers. The
+// MCP layer (tools) renders it as MCP tools, the agent loop as the seed's action
+// list, and the job horde runs it. It knows nothing of MCP or of language models.
+package actions
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+)
+
+// Class says what an action may change, which decides where it is offered.
+type Class int
+
+// Action classes.
+const (
+	// ClassRead only reads the page or the browser.
+	ClassRead Class = iota
+	// ClassNavigate loads documents, scrolls, waits or switches tabs: allowed in
+	// read-only mode, where nothing a user could do to a page is.
+	ClassNavigate
+	// ClassAct does what a user does to a page (click, type, upload…): refused in
+	// read-only mode.
+	ClassAct
+)
+
+// Hints are the MCP annotation hints of an action, all four always stated.
+type Hints struct {
+	ReadOnly, Destructive, Idempotent, OpenWorld bool
+}
+
+// Action is one entry of the catalogue.
+type Action struct {
+	// Name is the action's name, as MCP clients call it (e.g. "click").
+	Name string
+	// Class decides whether the action is offered in read-only mode.
+	Class Class
+	// OwnTimeout actions take their deadline from a timeoutMs argument; the
+	// others run under the caller's default deadline.
+	OwnTimeout bool
+
+	desc, roDesc   string
+	hints, roHints Hints
+	params         []Param
+	schema         json.RawMessage
+	run            func(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error)
+}
+
+// Description is what a model reads about the action in the given mode.
+func (a *Action) Description(readOnly bool) string {
+	if readOnly && a.roDesc != "" {
+		return a.roDesc
+	}
+	return a.desc
+}
+
+// Hints returns the action's annotation hints in the given mode.
+func (a *Action) Hints(readOnly bool) Hints {
+	if readOnly && a.roDesc != "" {
+		return a.roHints
+	}
+	return a.hints
+}
+
+// Params lists the action's arguments in declaration order.
+func (a *Action) Params() []Param { return a.params }
+
+// Schema is the JSON Schema of the action's arguments (an object).
+func (a *Action) Schema() json.RawMessage { return a.schema }
+
+// AllowedIn reports whether the action is offered in the given mode.
+func (a *Action) AllowedIn(readOnly bool) bool { return !readOnly || a.Class != ClassAct }
+
+// Run decodes raw arguments (a JSON object, or empty) and runs the action. A
+// problem with the arguments is a *cdpclient.ArgError; any other error is a
+// failure to classify with cdpclient.Explain.
+func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error) {
+	return a.run(ctx, env, raw)
+}
+
+// Env is what actions run against: the caller's browser context and the
+// server's policy.
+type Env struct {
+	// Context returns the caller's browser context, connecting to the browser
+	// first when needed.
+	Context func(ctx context.Context) (*cdpclient.BrowserContext, error)
+	// ReadOnly is audit mode: actions of class Act are not offered, evaluate
+	// refuses side effects and cdp passes only reading methods.
+	ReadOnly bool
+	// Origins is the URL policy checked before a URL is opened (the browser
+	// enforces the same list on every request).
+	Origins *origins.List
+}
+
+// Page returns the page id names in the caller's context, or the current page
+// when id is empty.
+func (e *Env) Page(ctx context.Context, id string) (*cdpclient.Page, error) {
+	bc, err := e.Context(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return bc.Page(ctx, id)
+}
+
+// Result is an action's answer: feedback for actions on a page, text for
+// readings, an image for screenshots. Text, when set with Feedback, comes first
+// (e.g. the tab list before a navigation's feedback).
+type Result struct {
+	Feedback *feedback.Feedback
+	Text     string
+	Image    *Image
+}
+
+// Failed reports whether the action did not happen.
+func (r *Result) Failed() bool { return r.Feedback != nil && !r.Feedback.OK }
+
+// Image is an encoded picture.
+type Image struct {
+	Data []byte
+	MIME string
+}
+
+// deadline derives a context from a timeoutMs argument: def when 0, capped at
+// two minutes.
+func deadline(ctx context.Context, timeoutMs int, def time.Duration) (context.Context, context.CancelFunc, error) {
+	if timeoutMs < 0 {
+		return nil, nil, argErr("give timeoutMs in milliseconds, e.g. 10000", "timeoutMs %d is negative", timeoutMs)
+	}
+	d := def
+	if timeoutMs > 0 {
+		d = min(time.Duration(timeoutMs)*time.Millisecond, 2*time.Minute)
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	return ctx, cancel, nil
+}

@@ -1,0 +1,201 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+type clickArgs struct {
+	targetArgs
+	Button     string   `json:"button" enum:"left,right,middle"`
+	ClickCount int      `json:"clickCount" desc:"2 for double-click"`
+	Modifiers  []string `json:"modifiers" enum:"Alt,Control,Meta,Shift"`
+	Page       string   `json:"page"`
+}
+
+// Click clicks an element with real mouse events.
+var Click = define("click", "Click an element with real mouse events (scrolled into view; fails if disabled or covered).",
+	ClassAct, Hints{Destructive: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a clickArgs) (*Result, error) {
+		if err := a.require(); err != nil {
+			return nil, err
+		}
+		opts := cdpclient.ClickOptions{Button: cdpclient.MouseButton(a.Button), ClickCount: a.ClickCount, Modifiers: a.Modifiers}
+		return env.act(ctx, a.Page, "click", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			return "", p.Click(ctx, a.target(), opts)
+		})
+	})
+
+type typeArgs struct {
+	targetArgs
+	Text   *string `json:"text" required:"true"`
+	Clear  bool    `json:"clear" desc:"replace the current content"`
+	Submit bool    `json:"submit" desc:"press Enter afterwards"`
+	Page   string  `json:"page"`
+}
+
+// Type types text into a field with real key events.
+var Type = define("type", "Type text into a field with real key events (for autocomplete and key handlers; fill is faster).",
+	ClassAct, Hints{Destructive: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a typeArgs) (*Result, error) {
+		if err := a.require(); err != nil {
+			return nil, err
+		}
+		if a.Text == nil {
+			return nil, argErr(`for example {"ref":"12","text":"hello"}`, "argument %q is required", "text")
+		}
+		return env.act(ctx, a.Page, "type", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			return "", p.Type(ctx, a.target(), *a.Text, a.Clear, a.Submit)
+		})
+	})
+
+type fillArgs struct {
+	targetArgs
+	Value *string `json:"value" required:"true"`
+	Page  string  `json:"page"`
+}
+
+// Fill sets a field's value in one step.
+var Fill = define("fill", "Set a field's value in one step (input and change events fire, frameworks see it).",
+	ClassAct, Hints{Idempotent: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a fillArgs) (*Result, error) {
+		if err := a.require(); err != nil {
+			return nil, err
+		}
+		if a.Value == nil {
+			return nil, argErr(`for example {"ref":"12","value":"hello"} ("" clears the field)`, "argument %q is required", "value")
+		}
+		return env.act(ctx, a.Page, "fill", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			got, err := p.Fill(ctx, a.target(), *a.Value)
+			if got == *a.Value {
+				got = "" // only worth saying when the field changed what was filled
+			}
+			return got, err
+		})
+	})
+
+type pressKeyArgs struct {
+	Key string `json:"key" required:"true"`
+	targetArgs
+	Page string `json:"page"`
+}
+
+// PressKey presses a key or chord.
+var PressKey = define("pressKey", "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+A) in the focused element or the target.",
+	ClassAct, Hints{Destructive: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a pressKeyArgs) (*Result, error) {
+		if err := require("key", a.Key, `{"key":"Enter"}`); err != nil {
+			return nil, err
+		}
+		return env.act(ctx, a.Page, "pressKey", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			return "", p.PressKey(ctx, a.Key, a.target())
+		})
+	})
+
+type hoverArgs struct {
+	targetArgs
+	Page string `json:"page"`
+}
+
+// Hover moves the mouse over an element.
+var Hover = define("hover", "Move the mouse over an element (menus, tooltips).",
+	ClassAct, Hints{Idempotent: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a hoverArgs) (*Result, error) {
+		if err := a.require(); err != nil {
+			return nil, err
+		}
+		return env.act(ctx, a.Page, "hover", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			return "", p.Hover(ctx, a.target())
+		})
+	})
+
+type selectOptionArgs struct {
+	targetArgs
+	Values []string `json:"values" required:"true"`
+	Page   string   `json:"page"`
+}
+
+// SelectOption selects options of a <select>.
+var SelectOption = define("selectOption", "Select options of a <select> by value or visible label.",
+	ClassAct, Hints{Idempotent: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a selectOptionArgs) (*Result, error) {
+		if err := a.require(); err != nil {
+			return nil, err
+		}
+		if len(a.Values) == 0 {
+			return nil, argErr(`for example {"ref":"7","values":["Blue"]}`, "argument %q needs at least one value", "values")
+		}
+		return env.act(ctx, a.Page, "selectOption", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			selected, err := p.SelectOption(ctx, a.target(), a.Values)
+			return strings.Join(selected, ","), err
+		})
+	})
+
+type scrollArgs struct {
+	Direction string `json:"direction" required:"true" enum:"up,down,left,right,to_element"`
+	Amount    int    `json:"amount" desc:"pixels (default: most of a screen)"`
+	targetArgs
+	Page string `json:"page"`
+}
+
+// Scroll scrolls the page or an area, or brings an element into view.
+var Scroll = define("scroll", "Scroll the page (or the area under ref) with the mouse wheel, or to_element to bring ref into view. Feedback says pixels left above and below.",
+	ClassNavigate, Hints{OpenWorld: true},
+	func(ctx context.Context, env *Env, a scrollArgs) (*Result, error) {
+		if err := require("direction", a.Direction, `{"direction":"down"}`); err != nil {
+			return nil, err
+		}
+		return env.act(ctx, a.Page, "scroll", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			st, err := p.Scroll(ctx, a.Direction, a.Amount, a.target())
+			return fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below), err
+		})
+	})
+
+type uploadFileArgs struct {
+	targetArgs
+	Paths []string `json:"paths" required:"true"`
+	Page  string   `json:"page"`
+}
+
+// UploadFile sets the files of a file input.
+var UploadFile = define("uploadFile", "Set the files of an <input type=file> (paths on the server's machine).",
+	ClassAct, Hints{Idempotent: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a uploadFileArgs) (*Result, error) {
+		if err := a.require(); err != nil {
+			return nil, err
+		}
+		if len(a.Paths) == 0 {
+			return nil, argErr(`for example {"ref":"9","paths":["/tmp/report.pdf"]}`, "argument %q needs at least one path", "paths")
+		}
+		return env.act(ctx, a.Page, "uploadFile", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			return "", p.UploadFile(ctx, a.target(), a.Paths)
+		})
+	})
+
+type handleDialogArgs struct {
+	Accept     *bool  `json:"accept" required:"true"`
+	PromptText string `json:"promptText" desc:"answer for a prompt"`
+	Page       string `json:"page"`
+}
+
+// HandleDialog answers the open JavaScript dialog. It is offered in read-only
+// mode too, so a page's own dialog cannot block an audit; there it only
+// dismisses (and acknowledges alerts).
+var HandleDialog = define("handleDialog", "Accept or dismiss the open alert/confirm/prompt dialog.",
+	ClassNavigate, Hints{Destructive: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a handleDialogArgs) (*Result, error) {
+		if a.Accept == nil {
+			return nil, argErr(`{"accept":true} to press OK, {"accept":false} to cancel`, "argument %q is required", "accept")
+		}
+		return env.act(ctx, a.Page, "handleDialog", cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) (string, error) {
+			if d := p.Dialog(); env.ReadOnly && *a.Accept && d != nil && d.Type != "alert" {
+				return "", &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "read-only mode does not accept a " + d.Type + " dialog",
+					Hint: "dismiss it with accept false"}
+			}
+			_, err := p.HandleDialog(ctx, *a.Accept, a.PromptText)
+			return "", err
+		})
+	}).inReadOnly("Dismiss the open dialog (read-only mode: accept only acknowledges alerts).", Hints{Idempotent: true, OpenWorld: true})

@@ -1,0 +1,135 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+)
+
+const defaultLogLimit = 30
+
+type logArgs struct {
+	Contains string `json:"contains"`
+	Limit    int    `json:"limit" desc:"at most this many, newest (default 30)"`
+	Page     string `json:"page"`
+}
+
+func (a logArgs) limit() (int, error) {
+	switch {
+	case a.Limit < 0:
+		return 0, argErr("give a positive limit, e.g. 20", "limit %d is negative", a.Limit)
+	case a.Limit == 0:
+		return defaultLogLimit, nil
+	}
+	return min(a.Limit, 500), nil
+}
+
+type consoleArgs struct {
+	Level string `json:"level" enum:"error,warning,all" desc:"minimum level (default all)"`
+	logArgs
+}
+
+// Console answers the page's recent console messages.
+var Console = define("console", "Recent console messages and uncaught errors of the page, oldest first.",
+	ClassRead, Hints{ReadOnly: true, Idempotent: true},
+	func(ctx context.Context, env *Env, a consoleArgs) (*Result, error) {
+		min, ok := logRank[a.Level]
+		if !ok {
+			return nil, argErr("use error, warning or all", "level %q is not a log level", a.Level)
+		}
+		limit, err := a.limit()
+		if err != nil {
+			return nil, err
+		}
+		p, err := env.Page(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		origin := feedback.Origin(p.URL())
+		var lines []string
+		for _, e := range p.ConsoleEntries() {
+			if logRank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
+				continue
+			}
+			line := e.Level + " " + feedback.Truncate(strings.ReplaceAll(e.Text, "\n", " ⏎ "), 500)
+			if e.Source != "" {
+				line += " (" + feedback.RelURL(e.Source, origin) + ")"
+			}
+			lines = append(lines, line)
+		}
+		return &Result{Text: tail(lines, limit, "no console messages")}, nil
+	}).describe("contains", "only messages containing this text")
+
+// logRank orders console levels for the level filter.
+var logRank = map[string]int{"": 0, "all": 0, "warning": 1, "error": 2}
+
+type networkArgs struct {
+	Filter string `json:"filter" enum:"all,failed,api,document" desc:"failed: errors and 4xx/5xx; api: XHR/fetch (default all)"`
+	logArgs
+}
+
+// Network answers the page's recent requests.
+var Network = define("network", "Recent requests of the page: method, status, URL, type, duration, oldest first.",
+	ClassRead, Hints{ReadOnly: true, Idempotent: true},
+	func(ctx context.Context, env *Env, a networkArgs) (*Result, error) {
+		keep, ok := netFilters[a.Filter]
+		if !ok {
+			return nil, argErr("use all, failed, api or document", "filter %q is not known", a.Filter)
+		}
+		limit, err := a.limit()
+		if err != nil {
+			return nil, err
+		}
+		p, err := env.Page(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		origin := feedback.Origin(p.URL())
+		var lines []string
+		for _, e := range p.NetworkEntries() {
+			if !keep(e) || (a.Contains != "" && !strings.Contains(e.URL, a.Contains)) {
+				continue
+			}
+			status := fmt.Sprint(e.Status)
+			switch {
+			case e.Blocked != "":
+				status = "BLOCKED:" + e.Blocked
+			case e.Failed != "":
+				status = "FAILED:" + e.Failed
+			case e.Status == 0:
+				status = "pending"
+			}
+			line := fmt.Sprintf("%s %s %s %s", e.Method, status, feedback.RelURL(e.URL, origin), e.Type)
+			if e.Done {
+				line += fmt.Sprintf(" %dms", e.Duration.Milliseconds())
+			}
+			lines = append(lines, line)
+		}
+		return &Result{Text: tail(lines, limit, "no requests")}, nil
+	}).describe("contains", "only URLs containing this text")
+
+var netFilters = map[string]func(cdpclient.NetworkEntry) bool{
+	"":    func(cdpclient.NetworkEntry) bool { return true },
+	"all": func(cdpclient.NetworkEntry) bool { return true },
+	"failed": func(e cdpclient.NetworkEntry) bool {
+		return e.Failed != "" || e.Blocked != "" || e.Status >= 400
+	},
+	"api":      func(e cdpclient.NetworkEntry) bool { return e.Type == "XHR" || e.Type == "Fetch" },
+	"document": func(e cdpclient.NetworkEntry) bool { return e.Type == "Document" },
+}
+
+// tail keeps the last n lines, saying how many earlier ones were left out.
+func tail(lines []string, n int, empty string) string {
+	if len(lines) == 0 {
+		return empty
+	}
+	head := ""
+	if len(lines) > n {
+		head = fmt.Sprintf("(%d earlier entries left out)\n", len(lines)-n)
+		lines = lines[len(lines)-n:]
+	}
+	return head + strings.Join(lines, "\n")
+}

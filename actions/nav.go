@@ -1,0 +1,106 @@
+package actions
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+const navTimeout = 30 * time.Second
+
+// navArgs are the arguments every navigation takes.
+type navArgs struct {
+	Page      string `json:"page"`
+	WaitUntil string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"load state to wait for (default load)"`
+	TimeoutMs int    `json:"timeoutMs" desc:"deadline in ms (default 30000, max 120000)"`
+}
+
+type navigateArgs struct {
+	URL string `json:"url" required:"true" desc:"absolute URL, e.g. https://example.com"`
+	navArgs
+}
+
+// Navigate opens a URL in a page.
+var Navigate = define("navigate", "Open a URL in the page and wait for it to load. Returns feedback JSON (final url, title, requests, errors).",
+	ClassNavigate, Hints{OpenWorld: true, Idempotent: true},
+	func(ctx context.Context, env *Env, a navigateArgs) (*Result, error) {
+		if err := require("url", a.URL, `{"url":"https://example.com"}`); err != nil {
+			return nil, err
+		}
+		if res, err := env.checkNavURL("navigate", a.URL); res != nil || err != nil {
+			return res, err
+		}
+		return env.navAct(ctx, a.navArgs, "navigate", func(ctx context.Context, p *cdpclient.Page) error {
+			return p.Navigate(ctx, a.URL, cdpclient.WaitUntil(a.WaitUntil))
+		})
+	}).ownTimeout()
+
+type reloadArgs struct {
+	Page        string `json:"page"`
+	IgnoreCache bool   `json:"ignoreCache" desc:"bypass the cache"`
+	WaitUntil   string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"load state to wait for (default load)"`
+	TimeoutMs   int    `json:"timeoutMs" desc:"deadline in ms (default 30000, max 120000)"`
+}
+
+// Reload reloads a page.
+var Reload = define("reload", "Reload the page and wait for it to load. Returns feedback JSON.",
+	ClassNavigate, Hints{OpenWorld: true, Idempotent: true},
+	func(ctx context.Context, env *Env, a reloadArgs) (*Result, error) {
+		n := navArgs{Page: a.Page, WaitUntil: a.WaitUntil, TimeoutMs: a.TimeoutMs}
+		return env.navAct(ctx, n, "reload", func(ctx context.Context, p *cdpclient.Page) error {
+			return p.Reload(ctx, a.IgnoreCache, cdpclient.WaitUntil(a.WaitUntil))
+		})
+	}).ownTimeout()
+
+// GoBack goes back in a page's history.
+var GoBack = define("goBack", "Go back one page in the tab's history. Returns feedback JSON.",
+	ClassNavigate, Hints{OpenWorld: true},
+	func(ctx context.Context, env *Env, a navArgs) (*Result, error) {
+		return env.navAct(ctx, a, "goBack", func(ctx context.Context, p *cdpclient.Page) error {
+			return p.GoBack(ctx, cdpclient.WaitUntil(a.WaitUntil))
+		})
+	}).ownTimeout()
+
+// GoForward goes forward in a page's history.
+var GoForward = define("goForward", "Go forward one page in the tab's history. Returns feedback JSON.",
+	ClassNavigate, Hints{OpenWorld: true},
+	func(ctx context.Context, env *Env, a navArgs) (*Result, error) {
+		return env.navAct(ctx, a, "goForward", func(ctx context.Context, p *cdpclient.Page) error {
+			return p.GoForward(ctx, cdpclient.WaitUntil(a.WaitUntil))
+		})
+	}).ownTimeout()
+
+// navAct runs a page-level navigation as an action under the caller's deadline
+// (timeoutMs, default navTimeout).
+func (e *Env) navAct(ctx context.Context, a navArgs, name string, fn func(context.Context, *cdpclient.Page) error) (*Result, error) {
+	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	return e.act(ctx, a.Page, name, cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) (string, error) {
+		return "", fn(ctx, p)
+	})
+}
+
+// checkNavURL looks at a URL a client wants opened. A malformed one (no scheme,
+// no host) is an argument error; one the policy refuses (local files, browser
+// pages, origins outside --allowed-origins, script URLs in read-only mode) is a
+// PERMISSION feedback result, without touching the browser.
+func (e *Env) checkNavURL(act, raw string) (*Result, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := cdpclient.CheckURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if e.ReadOnly && (scheme == "javascript" || scheme == "data") {
+		return permission(act, scheme+": URLs are refused in read-only mode", "read-only mode opens web pages (http, https) only"), nil
+	}
+	if err := e.Origins.Check(raw); err != nil {
+		return permission(act, "blocked: "+err.Error(), "this server only opens the allowed origins; stay on them"), nil
+	}
+	return nil, nil
+}

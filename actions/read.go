@@ -1,0 +1,134 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// maxTextResult caps text answers (evaluate, getContent, cdp) so one call cannot
+// flood the model's context.
+const maxTextResult = 50000
+
+type evaluateArgs struct {
+	Expression string `json:"expression" required:"true"`
+	targetArgs
+	AwaitPromise *bool  `json:"awaitPromise" desc:"wait for a returned promise (default true)"`
+	Page         string `json:"page"`
+}
+
+// Evaluate runs JavaScript in the page and returns its value as JSON.
+var Evaluate = define("evaluate", "Run JavaScript in the page and return the value as JSON. With ref/selector, expression must be a function taking the element, e.g. (el) => el.value.",
+	ClassRead, Hints{Destructive: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a evaluateArgs) (*Result, error) {
+		if err := require("expression", a.Expression, `{"expression":"document.title"}`); err != nil {
+			return nil, err
+		}
+		p, err := env.Page(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		opts := cdpclient.EvalOptions{Target: a.target(), AwaitPromise: a.AwaitPromise == nil || *a.AwaitPromise, SideEffectFree: env.ReadOnly}
+		out, err := p.Evaluate(ctx, a.Expression, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: capText(out, "")}, nil
+	}).inReadOnly("Run side-effect-free JavaScript in the page (read-only mode refuses anything that changes the page) and return the value as JSON. With ref/selector, expression must be a function taking the element.",
+	Hints{ReadOnly: true, Idempotent: true, OpenWorld: true})
+
+type pageOnlyArgs struct {
+	Page string `json:"page"`
+}
+
+// GetTitle answers the page's title.
+var GetTitle = define("getTitle", "The page's title.", ClassRead, Hints{ReadOnly: true, Idempotent: true},
+	func(ctx context.Context, env *Env, a pageOnlyArgs) (*Result, error) {
+		p, err := env.usablePage(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: p.DocumentTitle(ctx)}, nil
+	})
+
+// GetURL answers the page's URL.
+var GetURL = define("getUrl", "The page's URL.", ClassRead, Hints{ReadOnly: true, Idempotent: true},
+	func(ctx context.Context, env *Env, a pageOnlyArgs) (*Result, error) {
+		p, err := env.usablePage(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: p.URL()}, nil
+	})
+
+// usablePage returns the page, or why it cannot answer now (a dialog, a crash).
+func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error) {
+	p, err := e.Page(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.Usable()
+}
+
+type getContentArgs struct {
+	Selector string `json:"selector" desc:"CSS selector of the element (default whole page)"`
+	Format   string `json:"format" enum:"html,text" desc:"default html"`
+	Page     string `json:"page"`
+}
+
+// GetContent answers the page's HTML or text.
+var GetContent = define("getContent", "The page's HTML or visible text, or that of one element. Large; prefer snapshot.",
+	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a getContentArgs) (*Result, error) {
+		p, err := env.Page(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		out, err := p.Content(ctx, a.Selector, a.Format)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: capText(out, "pass a selector to read one part of the page")}, nil
+	})
+
+type screenshotArgs struct {
+	FullPage bool `json:"fullPage"`
+	targetArgs
+	Annotate bool   `json:"annotate" desc:"draw each ref's number on its element"`
+	Format   string `json:"format" enum:"png,jpeg"`
+	Quality  int    `json:"quality" desc:"jpeg quality 0-100"`
+	Page     string `json:"page"`
+}
+
+// Screenshot captures the viewport, the full page or one element.
+var Screenshot = define("screenshot", "Capture the viewport, the full page or one element as an image.",
+	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	func(ctx context.Context, env *Env, a screenshotArgs) (*Result, error) {
+		p, err := env.Page(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		data, mime, err := p.Screenshot(ctx, cdpclient.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality, Annotate: a.Annotate})
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Image: &Image{Data: data, MIME: mime}}, nil
+	})
+
+// capText cuts a long answer and says how much was left out and how to get it.
+func capText(s, how string) string {
+	if len(s) <= maxTextResult {
+		return s
+	}
+	cut := maxTextResult
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	note := fmt.Sprintf("\n[truncated: %d more bytes", len(s)-cut)
+	if how != "" {
+		note += "; " + how
+	}
+	return s[:cut] + note + "]"
+}
