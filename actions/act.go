@@ -7,29 +7,18 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
-// act runs an action on a page and answers with its feedback. fn may return a
-// value worth reporting (the value a field ended up with, the scroll position):
-// it goes into delta.value.
-func (e *Env) act(ctx context.Context, pageID, name string, t cdpclient.Target, fn func(context.Context, *cdpclient.Page) (string, error)) (*Result, error) {
+// onPage runs an action on a page (the one named, or the current one) and
+// answers with its feedback, named after the action.
+func (e *Env) onPage(ctx context.Context, pageID, name string, fn func(context.Context, *cdpclient.Page) (*feedback.Feedback, error)) (*Result, error) {
 	p, err := e.Page(ctx, pageID)
 	if err != nil {
 		return nil, err
 	}
-	var value string
-	fb, err := p.Act(ctx, name, t, func(ctx context.Context) error {
-		var err error
-		value, err = fn(ctx, p)
-		return err
-	})
+	fb, err := fn(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	if fb.OK && value != "" {
-		if fb.Delta == nil {
-			fb.Delta = &feedback.Delta{}
-		}
-		fb.Delta.Value = value
-	}
+	fb.Act = name
 	return &Result{Feedback: fb}, nil
 }
 

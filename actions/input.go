@@ -2,10 +2,9 @@ package actions
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 type clickArgs struct {
@@ -24,8 +23,8 @@ var Click = define("click", "Click an element with real mouse events (scrolled i
 			return nil, err
 		}
 		opts := cdpclient.ClickOptions{Button: cdpclient.MouseButton(a.Button), ClickCount: a.ClickCount, Modifiers: a.Modifiers}
-		return env.act(ctx, a.Page, "click", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			return "", p.Click(ctx, a.target(), opts)
+		return env.onPage(ctx, a.Page, "click", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.Click(ctx, a.target(), opts)
 		})
 	})
 
@@ -47,8 +46,8 @@ var Type = define("type", "Type text into a field with real key events (for auto
 		if a.Text == nil {
 			return nil, argErr(`for example {"ref":"12","text":"hello"}`, "argument %q is required", "text")
 		}
-		return env.act(ctx, a.Page, "type", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			return "", p.Type(ctx, a.target(), *a.Text, a.Clear, a.Submit)
+		return env.onPage(ctx, a.Page, "type", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.Type(ctx, a.target(), *a.Text, a.Clear, a.Submit)
 		})
 	})
 
@@ -68,12 +67,8 @@ var Fill = define("fill", "Set a field's value in one step (input and change eve
 		if a.Value == nil {
 			return nil, argErr(`for example {"ref":"12","value":"hello"} ("" clears the field)`, "argument %q is required", "value")
 		}
-		return env.act(ctx, a.Page, "fill", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			got, err := p.Fill(ctx, a.target(), *a.Value)
-			if got == *a.Value {
-				got = "" // only worth saying when the field changed what was filled
-			}
-			return got, err
+		return env.onPage(ctx, a.Page, "fill", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.Fill(ctx, a.target(), *a.Value)
 		})
 	})
 
@@ -90,8 +85,8 @@ var PressKey = define("pressKey", "Press a key or chord (Enter, Tab, Escape, Arr
 		if err := require("key", a.Key, `{"key":"Enter"}`); err != nil {
 			return nil, err
 		}
-		return env.act(ctx, a.Page, "pressKey", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			return "", p.PressKey(ctx, a.Key, a.target())
+		return env.onPage(ctx, a.Page, "pressKey", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.PressKey(ctx, a.Key, a.target())
 		})
 	})
 
@@ -107,8 +102,8 @@ var Hover = define("hover", "Move the mouse over an element (menus, tooltips).",
 		if err := a.require(); err != nil {
 			return nil, err
 		}
-		return env.act(ctx, a.Page, "hover", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			return "", p.Hover(ctx, a.target())
+		return env.onPage(ctx, a.Page, "hover", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.Hover(ctx, a.target())
 		})
 	})
 
@@ -128,9 +123,8 @@ var SelectOption = define("selectOption", "Select options of a <select> by value
 		if len(a.Values) == 0 {
 			return nil, argErr(`for example {"ref":"7","values":["Blue"]}`, "argument %q needs at least one value", "values")
 		}
-		return env.act(ctx, a.Page, "selectOption", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			selected, err := p.SelectOption(ctx, a.target(), a.Values)
-			return strings.Join(selected, ","), err
+		return env.onPage(ctx, a.Page, "selectOption", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.SelectOption(ctx, a.target(), a.Values)
 		})
 	})
 
@@ -148,9 +142,8 @@ var Scroll = define("scroll", "Scroll the page (or the area under ref) with the 
 		if err := require("direction", a.Direction, `{"direction":"down"}`); err != nil {
 			return nil, err
 		}
-		return env.act(ctx, a.Page, "scroll", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			st, err := p.Scroll(ctx, a.Direction, a.Amount, a.target())
-			return fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below), err
+		return env.onPage(ctx, a.Page, "scroll", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.Scroll(ctx, a.Direction, a.Amount, a.target())
 		})
 	})
 
@@ -170,8 +163,8 @@ var UploadFile = define("uploadFile", "Set the files of an <input type=file> (pa
 		if len(a.Paths) == 0 {
 			return nil, argErr(`for example {"ref":"9","paths":["/tmp/report.pdf"]}`, "argument %q needs at least one path", "paths")
 		}
-		return env.act(ctx, a.Page, "uploadFile", a.target(), func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			return "", p.UploadFile(ctx, a.target(), a.Paths)
+		return env.onPage(ctx, a.Page, "uploadFile", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.UploadFile(ctx, a.target(), a.Paths)
 		})
 	})
 
@@ -190,12 +183,10 @@ var HandleDialog = define("handleDialog", "Accept or dismiss the open alert/conf
 		if a.Accept == nil {
 			return nil, argErr(`{"accept":true} to press OK, {"accept":false} to cancel`, "argument %q is required", "accept")
 		}
-		return env.act(ctx, a.Page, "handleDialog", cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) (string, error) {
+		return env.onPage(ctx, a.Page, "handleDialog", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
 			if d := p.Dialog(); env.ReadOnly && *a.Accept && d != nil && d.Type != "alert" {
-				return "", &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "read-only mode does not accept a " + d.Type + " dialog",
-					Hint: "dismiss it with accept false"}
+				return permission("handleDialog", "read-only mode does not accept a "+d.Type+" dialog", "dismiss it with accept false").Feedback, nil
 			}
-			_, err := p.HandleDialog(ctx, *a.Accept, a.PromptText)
-			return "", err
+			return p.HandleDialog(ctx, *a.Accept, a.PromptText)
 		})
 	}).inReadOnly("Dismiss the open dialog (read-only mode: accept only acknowledges alerts).", Hints{Idempotent: true, OpenWorld: true})

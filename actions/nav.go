@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 const navTimeout = 30 * time.Second
@@ -32,7 +33,7 @@ var Navigate = define("navigate", "Open a URL in the page and wait for it to loa
 		if res, err := env.checkNavURL("navigate", a.URL); res != nil || err != nil {
 			return res, err
 		}
-		return env.navAct(ctx, a.navArgs, "navigate", func(ctx context.Context, p *cdpclient.Page) error {
+		return env.navAct(ctx, a.navArgs, "navigate", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
 			return p.Navigate(ctx, a.URL, cdpclient.WaitUntil(a.WaitUntil))
 		})
 	}).ownTimeout()
@@ -49,7 +50,10 @@ var Reload = define("reload", "Reload the page and wait for it to load. Returns 
 	ClassNavigate, Hints{OpenWorld: true, Idempotent: true},
 	func(ctx context.Context, env *Env, a reloadArgs) (*Result, error) {
 		n := navArgs{Page: a.Page, WaitUntil: a.WaitUntil, TimeoutMs: a.TimeoutMs}
-		return env.navAct(ctx, n, "reload", func(ctx context.Context, p *cdpclient.Page) error {
+		return env.navAct(ctx, n, "reload", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			if res := env.refuseRepost(ctx, p, 0, "reload"); res != nil {
+				return res.Feedback, nil
+			}
 			return p.Reload(ctx, a.IgnoreCache, cdpclient.WaitUntil(a.WaitUntil))
 		})
 	}).ownTimeout()
@@ -58,7 +62,10 @@ var Reload = define("reload", "Reload the page and wait for it to load. Returns 
 var GoBack = define("goBack", "Go back one page in the tab's history. Returns feedback JSON.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a navArgs) (*Result, error) {
-		return env.navAct(ctx, a, "goBack", func(ctx context.Context, p *cdpclient.Page) error {
+		return env.navAct(ctx, a, "goBack", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			if res := env.refuseRepost(ctx, p, -1, "goBack"); res != nil {
+				return res.Feedback, nil
+			}
 			return p.GoBack(ctx, cdpclient.WaitUntil(a.WaitUntil))
 		})
 	}).ownTimeout()
@@ -67,22 +74,37 @@ var GoBack = define("goBack", "Go back one page in the tab's history. Returns fe
 var GoForward = define("goForward", "Go forward one page in the tab's history. Returns feedback JSON.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a navArgs) (*Result, error) {
-		return env.navAct(ctx, a, "goForward", func(ctx context.Context, p *cdpclient.Page) error {
+		return env.navAct(ctx, a, "goForward", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			if res := env.refuseRepost(ctx, p, +1, "goForward"); res != nil {
+				return res.Feedback, nil
+			}
 			return p.GoForward(ctx, cdpclient.WaitUntil(a.WaitUntil))
 		})
 	}).ownTimeout()
 
 // navAct runs a page-level navigation as an action under the caller's deadline
 // (timeoutMs, default navTimeout).
-func (e *Env) navAct(ctx context.Context, a navArgs, name string, fn func(context.Context, *cdpclient.Page) error) (*Result, error) {
+func (e *Env) navAct(ctx context.Context, a navArgs, name string, fn func(context.Context, *cdpclient.Page) (*feedback.Feedback, error)) (*Result, error) {
 	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	return e.act(ctx, a.Page, name, cdpclient.Target{}, func(ctx context.Context, p *cdpclient.Page) (string, error) {
-		return "", fn(ctx, p)
-	})
+	return e.onPage(ctx, a.Page, name, fn)
+}
+
+// refuseRepost refuses, in read-only mode, a reload or history step that would
+// load a page the tab got by posting a form: the browser would post it again.
+func (e *Env) refuseRepost(ctx context.Context, p *cdpclient.Page, delta int, act string) *Result {
+	if !e.ReadOnly {
+		return nil
+	}
+	posted, err := p.PostedEntry(ctx, delta)
+	if err != nil || !posted {
+		return nil
+	}
+	return permission(act, "read-only mode refused: that page came from a form post, and loading it again would send the form again",
+		"navigate to the page's address instead (a plain GET)")
 }
 
 // checkNavURL looks at a URL a client wants opened. A malformed one (no scheme,

@@ -32,12 +32,11 @@ var NewPage = define("newPage", "Open a new tab (optionally at url) and make it 
 		if a.URL == "" {
 			return &Result{Text: PageList(ctx, bc)}, nil
 		}
-		fb, err := p.Act(ctx, "navigate", cdpclient.Target{}, func(ctx context.Context) error {
-			return p.Navigate(ctx, a.URL, cdpclient.WaitLoad)
-		})
+		fb, err := p.Navigate(ctx, a.URL, cdpclient.WaitLoad)
 		if err != nil {
 			return nil, err
 		}
+		fb.Act = "navigate"
 		return &Result{Text: PageList(ctx, bc), Feedback: fb}, nil
 	})
 

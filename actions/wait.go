@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 const (
@@ -42,8 +43,8 @@ var WaitFor = define("waitFor", "Wait until an element (selector or ref) or a te
 		defer cancel()
 		t := cdpclient.Target{Ref: string(a.Ref), Selector: a.Selector}
 		spec := cdpclient.WaitSpec{Target: t, Text: a.Text, State: cdpclient.WaitState(a.State)}
-		return env.act(ctx, a.Page, "waitFor", t, func(ctx context.Context, p *cdpclient.Page) (string, error) {
-			return "", p.WaitFor(ctx, spec)
+		return env.onPage(ctx, a.Page, "waitFor", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+			return p.WaitFor(ctx, spec)
 		})
 	}).ownTimeout()
 

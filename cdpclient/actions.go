@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 // actionabilityWait is how long an action waits for its element to become visible
@@ -45,79 +47,65 @@ func (e *Element) actionable(ctx context.Context, n need) (elementState, error) 
 	return st, err
 }
 
+// requireTarget refuses an element action that names no element.
+func requireTarget(t Target) error {
+	if t.IsZero() {
+		return argError("pass ref (from snapshot) or selector", "no target element given")
+	}
+	return nil
+}
+
+// onElement is an input action on the target element.
+func (p *Page) onElement(ctx context.Context, t Target, run func(ctx context.Context, e *Element) (string, error)) (*feedback.Feedback, error) {
+	if err := requireTarget(t); err != nil {
+		return nil, err
+	}
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, run: run})
+}
+
 // Click clicks the centre of the element's visible box with real mouse events,
-// after scrolling it into view and checking that nothing covers it.
-func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) error {
+// after scrolling it into view and checking that nothing covers it, and reports
+// what happened.
+func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedback.Feedback, error) {
 	button, err := parseButton(opts.Button)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	mods, err := parseModifiers(opts.Modifiers)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	count := opts.ClickCount
 	if count <= 0 {
 		count = 1
 	}
 	if count > 3 {
-		return argError("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
+		return nil, argError("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
 	}
-	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
+	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
 		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
-			return err
+			return "", err
 		}
 		pt, err := e.clickablePoint(ctx)
 		if err != nil {
-			return err
+			return "", err
 		}
-		return p.mouseClick(ctx, pt.X, pt.Y, button, count, mods)
+		return "", p.mouseClick(ctx, pt.X, pt.Y, button, count, mods)
 	})
 }
 
-// Hover moves the mouse over the centre of the element.
-func (p *Page) Hover(ctx context.Context, t Target) error {
-	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
+// Hover moves the mouse over the centre of the element and reports what that
+// showed (a menu, a tooltip).
+func (p *Page) Hover(ctx context.Context, t Target) (*feedback.Feedback, error) {
+	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
 		if _, err := e.actionable(ctx, need{visible: true}); err != nil {
-			return err
+			return "", err
 		}
 		pt, err := e.clickablePoint(ctx)
 		if err != nil {
-			return err
+			return "", err
 		}
-		return p.mouseMove(ctx, pt.X, pt.Y, 0)
+		markDispatched(ctx)
+		return "", p.mouseMove(ctx, pt.X, pt.Y, 0)
 	})
-}
-
-// withElement runs fn with the target resolved, the page's action lock held and
-// the page guarded against dialogs, crashes and closing.
-func (p *Page) withElement(ctx context.Context, t Target, fn func(context.Context, *Element) error) error {
-	return p.do(ctx, func(ctx context.Context) error {
-		e, err := p.Resolve(ctx, t)
-		if err != nil {
-			return err
-		}
-		return fn(ctx, e)
-	})
-}
-
-// do runs fn under the page's action lock, guarded, and releases the remote objects
-// it created.
-func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
-	if err := p.usable(); err != nil {
-		return err
-	}
-	outer := ctx.Value(actLock{p}) == nil
-	if outer {
-		var end func()
-		ctx, end = p.beginAction(ctx)
-		defer end()
-	}
-	gctx, cancel := p.guard(ctx)
-	defer cancel()
-	err := cause(gctx, fn(gctx))
-	if outer {
-		err = p.recoverIfStuck(err)
-	}
-	return err
 }

@@ -15,7 +15,7 @@ func openActions(t *testing.T) (*Page, context.Context) {
 	t.Helper()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/actions.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/actions.html"), WaitLoad)); err != nil {
 		t.Fatalf("Navigate: %v", err)
 	}
 	return p, ctx
@@ -52,33 +52,33 @@ func wantCode(t *testing.T, err error, want Code) {
 func TestClick(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
-	if err := p.Click(ctx, Target{Selector: "#inc"}, ClickOptions{}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Selector: "#inc"}, ClickOptions{})); err != nil {
 		t.Fatalf("Click: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "1" {
 		t.Errorf("count = %q, want 1", got)
 	}
-	if err := p.Click(ctx, Target{Selector: "#dbl"}, ClickOptions{ClickCount: 2}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Selector: "#dbl"}, ClickOptions{ClickCount: 2})); err != nil {
 		t.Fatalf("double click: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "double" {
 		t.Errorf("after double click count = %q", got)
 	}
-	if err := p.Click(ctx, Target{Selector: "#ctx"}, ClickOptions{Button: "right"}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Selector: "#ctx"}, ClickOptions{Button: "right"})); err != nil {
 		t.Fatalf("right click: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "right" {
 		t.Errorf("after right click count = %q", got)
 	}
 	// Below the fold: scrolled into view first.
-	if err := p.Click(ctx, Target{Selector: "#bottom"}, ClickOptions{}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Selector: "#bottom"}, ClickOptions{})); err != nil {
 		t.Fatalf("click bottom: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "bottom" {
 		t.Errorf("after bottom click count = %q", got)
 	}
 	// Inside an open shadow root.
-	if err := p.Click(ctx, Target{Selector: "#inner"}, ClickOptions{}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Selector: "#inner"}, ClickOptions{})); err != nil {
 		t.Fatalf("click shadow: %v", err)
 	}
 	if got := evalString(t, ctx, p, "host.shadowRoot.getElementById('st').textContent"); got != "clicked" {
@@ -90,16 +90,16 @@ func TestClickFailures(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
 	start := time.Now()
-	wantCode(t, p.Click(ctx, Target{Selector: "#disabled"}, ClickOptions{}), CodeDisabled)
-	wantCode(t, p.Click(ctx, Target{Selector: "#aria-disabled"}, ClickOptions{}), CodeDisabled)
-	err := p.Click(ctx, Target{Selector: "#covered"}, ClickOptions{})
+	wantCode(t, outcome(p.Click(ctx, Target{Selector: "#disabled"}, ClickOptions{})), CodeDisabled)
+	wantCode(t, outcome(p.Click(ctx, Target{Selector: "#aria-disabled"}, ClickOptions{})), CodeDisabled)
+	err := outcome(p.Click(ctx, Target{Selector: "#covered"}, ClickOptions{}))
 	wantCode(t, err, CodeObscured)
 	if !strings.Contains(err.Error(), "Cookie banner") {
 		t.Errorf("obscured error %q does not name the cover", err)
 	}
-	wantCode(t, p.Click(ctx, Target{Selector: "#nope"}, ClickOptions{}), CodeNotFound)
+	wantCode(t, outcome(p.Click(ctx, Target{Selector: "#nope"}, ClickOptions{})), CodeNotFound)
 	var ae *ArgError
-	if err := p.Click(ctx, Target{Selector: "##bad"}, ClickOptions{}); !errors.As(err, &ae) {
+	if err := outcome(p.Click(ctx, Target{Selector: "##bad"}, ClickOptions{})); !errors.As(err, &ae) {
 		t.Errorf("invalid selector: got %v, want *ArgError", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "0" {
@@ -113,35 +113,36 @@ func TestClickFailures(t *testing.T) {
 func TestTypeFillKeys(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
-	if err := p.Type(ctx, Target{Selector: "#name"}, "Zoë 1!", true, false); err != nil {
+	if err := outcome(p.Type(ctx, Target{Selector: "#name"}, "Zoë 1!", true, false)); err != nil {
 		t.Fatalf("Type: %v", err)
 	}
 	if got := evalString(t, ctx, p, "name.value"); got != "Zoë 1!" {
 		t.Errorf("typed value = %q", got)
 	}
-	got, err := p.Fill(ctx, Target{Selector: "#name"}, "Alice")
-	if err != nil || got != "Alice" {
-		t.Fatalf("Fill = %q, %v", got, err)
+	if err := outcome(p.Fill(ctx, Target{Selector: "#name"}, "Alice")); err != nil {
+		t.Fatalf("Fill: %v", err)
+	}
+	if got := evalString(t, ctx, p, "name.value"); got != "Alice" {
+		t.Errorf("filled value = %q", got)
 	}
 	if ev := evalString(t, ctx, p, "document.getElementById('events').textContent"); !strings.Contains(ev, "input") || !strings.Contains(ev, "change") {
 		t.Errorf("fill fired %q, want input and change", ev)
 	}
-	if got, err := p.Fill(ctx, Target{Selector: "#date"}, "2024-05-06"); err != nil || got != "2024-05-06" {
-		t.Errorf("Fill date = %q, %v", got, err)
+	if err := outcome(p.Fill(ctx, Target{Selector: "#date"}, "2024-05-06")); err != nil || evalString(t, ctx, p, "date.value") != "2024-05-06" {
+		t.Errorf("Fill date: %v", err)
 	}
-	if got, err := p.Fill(ctx, Target{Selector: "#editor"}, "new text"); err != nil || got != "new text" {
-		t.Errorf("Fill contenteditable = %q, %v", got, err)
+	if err := outcome(p.Fill(ctx, Target{Selector: "#editor"}, "new text")); err != nil || evalString(t, ctx, p, "editor.innerText") != "new text" {
+		t.Errorf("Fill contenteditable: %v", err)
 	}
-	_, err = p.Fill(ctx, Target{Selector: "#ro"}, "x")
-	wantCode(t, err, CodeDisabled)
-	if err := p.Type(ctx, Target{Selector: "#name"}, " Smith", false, true); err != nil {
+	wantCode(t, outcome(p.Fill(ctx, Target{Selector: "#ro"}, "x")), CodeDisabled)
+	if err := outcome(p.Type(ctx, Target{Selector: "#name"}, " Smith", false, true)); err != nil {
 		t.Fatalf("Type submit: %v", err)
 	}
 	if got := evalString(t, ctx, p, "submitted.textContent"); got != "submitted Alice Smith" {
 		t.Errorf("submitted = %q", got)
 	}
 	for _, k := range []string{"a", "Shift+Tab", "ArrowLeft", "Control+A", "Enter"} {
-		if err := p.PressKey(ctx, k, Target{Selector: "#keys"}); err != nil {
+		if err := outcome(p.PressKey(ctx, k, Target{Selector: "#keys"})); err != nil {
 			t.Fatalf("PressKey(%q): %v", k, err)
 		}
 	}
@@ -151,7 +152,7 @@ func TestTypeFillKeys(t *testing.T) {
 		t.Errorf("key log = %q", got)
 	}
 	var ae *ArgError
-	if err := p.PressKey(ctx, "Hyper+Q", Target{}); !errors.As(err, &ae) {
+	if err := outcome(p.PressKey(ctx, "Hyper+Q", Target{})); !errors.As(err, &ae) {
 		t.Errorf("bad key: got %v, want *ArgError", err)
 	}
 }
@@ -159,41 +160,39 @@ func TestTypeFillKeys(t *testing.T) {
 func TestSelectUploadHoverScroll(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
-	sel, err := p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Blue"})
-	if err != nil || len(sel) != 1 || sel[0] != "b" {
-		t.Fatalf("SelectOption = %v, %v", sel, err)
+	fb, err := p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Blue"})
+	if err != nil || !fb.OK || fb.Delta == nil || fb.Delta.Value != "b" {
+		t.Fatalf("SelectOption = %s, %v", fb.JSON(), err)
 	}
-	_, err = p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Purple"})
-	wantCode(t, err, CodeNotFound)
+	wantCode(t, outcome(p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Purple"})), CodeNotFound)
 
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.txt")
 	if err := os.WriteFile(f, []byte("hi"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.UploadFile(ctx, Target{Selector: "#file"}, []string{f}); err != nil {
+	if err := outcome(p.UploadFile(ctx, Target{Selector: "#file"}, []string{f})); err != nil {
 		t.Fatalf("UploadFile: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "a.txt" {
 		t.Errorf("uploaded = %q", got)
 	}
 	var ae *ArgError
-	if err := p.UploadFile(ctx, Target{Selector: "#file"}, []string{filepath.Join(dir, "missing")}); !errors.As(err, &ae) {
+	if err := outcome(p.UploadFile(ctx, Target{Selector: "#file"}, []string{filepath.Join(dir, "missing")})); !errors.As(err, &ae) {
 		t.Errorf("missing file: got %v", err)
 	}
-	if err := p.Hover(ctx, Target{Selector: "#hoverme"}); err != nil {
+	if err := outcome(p.Hover(ctx, Target{Selector: "#hoverme"})); err != nil {
 		t.Fatalf("Hover: %v", err)
 	}
 	if got := evalString(t, ctx, p, "hoverme.dataset.hovered"); got != "yes" {
 		t.Errorf("hovered = %q", got)
 	}
-	st, err := p.Scroll(ctx, "down", 500, Target{})
-	if err != nil || st.Y < 400 {
-		t.Fatalf("Scroll down = %+v, %v", st, err)
+	if err := outcome(p.Scroll(ctx, "down", 500, Target{})); err != nil || evalString(t, ctx, p, "String(scrollY >= 400)") != "true" {
+		t.Fatalf("Scroll down: %v", err)
 	}
-	st, err = p.Scroll(ctx, "up", 5000, Target{})
-	if err != nil || st.Y != 0 {
-		t.Errorf("Scroll up = %+v, %v", st, err)
+	fb, err = p.Scroll(ctx, "up", 5000, Target{})
+	if err != nil || fb.Delta == nil || !strings.HasPrefix(fb.Delta.Value, "y=0 ") {
+		t.Errorf("Scroll up = %s, %v", fb.JSON(), err)
 	}
 }
 
@@ -201,7 +200,7 @@ func TestDialogs(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
 	// The click returns although the alert blocks the page.
-	err := p.Click(ctx, Target{Selector: "#alert"}, ClickOptions{})
+	err := outcome(p.Click(ctx, Target{Selector: "#alert"}, ClickOptions{}))
 	t.Logf("click alert: %v", err)
 	if d := p.Dialog(); d == nil || d.Message != "hello alert" {
 		t.Fatalf("Dialog() = %+v", d)
@@ -211,22 +210,21 @@ func TestDialogs(t *testing.T) {
 	if !errors.As(err, &de) {
 		t.Fatalf("evaluate with dialog open: %v", err)
 	}
-	if _, err := p.HandleDialog(ctx, true, ""); err != nil {
+	if err := outcome(p.HandleDialog(ctx, true, "")); err != nil {
 		t.Fatalf("HandleDialog: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "after alert" {
 		t.Errorf("after alert count = %q", got)
 	}
-	err = p.Click(ctx, Target{Selector: "#prompt"}, ClickOptions{})
+	err = outcome(p.Click(ctx, Target{Selector: "#prompt"}, ClickOptions{}))
 	t.Logf("click prompt: %v", err)
-	if _, err := p.HandleDialog(ctx, true, "Bob"); err != nil {
+	if err := outcome(p.HandleDialog(ctx, true, "Bob")); err != nil {
 		t.Fatalf("HandleDialog prompt: %v", err)
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "prompt:Bob" {
 		t.Errorf("prompt result = %q", got)
 	}
-	_, err = p.HandleDialog(ctx, true, "")
-	wantCode(t, err, CodeNotFound)
+	wantCode(t, outcome(p.HandleDialog(ctx, true, "")), CodeNotFound)
 }
 
 // After a popup takes the front, actions on the tab that opened it stay fast:
@@ -239,7 +237,7 @@ func TestActOnBackgroundTab(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := p.Click(cctx, Target{Selector: "#inc"}, ClickOptions{})
+		err := outcome(p.Click(cctx, Target{Selector: "#inc"}, ClickOptions{}))
 		cancel()
 		if err != nil {
 			t.Fatalf("click %d on the opener: %v", i, err)
@@ -256,23 +254,23 @@ func TestFillReactControlledInputs(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/react.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/react.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#name"}}); err != nil {
+	if err := outcome(p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#name"}})); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Fill(ctx, Target{Selector: "#name"}, "Ada"); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Type(ctx, Target{Selector: "#email"}, "ada@example.com", false, false); err != nil {
+	if err := outcome(p.Type(ctx, Target{Selector: "#email"}, "ada@example.com", false, false)); err != nil {
 		t.Fatal(err)
 	}
 	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Ada" {
 		t.Errorf("React saw the filled name as %q", got)
 	}
 	// The submit button React enables once both fields are set.
-	if err := p.Click(ctx, Target{Selector: "button"}, ClickOptions{}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Selector: "button"}, ClickOptions{})); err != nil {
 		t.Fatalf("click the enabled submit: %v", err)
 	}
 	if got := evalString(t, ctx, p, "document.querySelector('#sent').textContent"); got != "Sent by Ada <ada@example.com>" {

@@ -60,13 +60,13 @@ func TestAttachToRunningBrowser(t *testing.T) {
 	if found == nil {
 		t.Fatalf("the browser's tab was not picked up: %d pages", len(b.Default().Pages()))
 	}
-	if err := found.WaitFor(ctx, WaitSpec{Text: "Second"}); err != nil {
+	if err := outcome(found.WaitFor(ctx, WaitSpec{Text: "Second"})); err != nil {
 		t.Fatalf("the user's tab cannot be read: %v", err)
 	}
 	if title := found.DocumentTitle(ctx); title != "Second page" {
 		t.Errorf("title = %q", title)
 	}
-	if err := found.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+	if err := outcome(found.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
 		t.Fatalf("navigate the user's tab: %v", err)
 	}
 	b.Close()

@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -26,15 +25,19 @@ type Options struct {
 	// Origins, if it restricts anything, is enforced on every request the
 	// browser makes for us (see guard.go).
 	Origins *origins.List
+	// Dialogs says what happens to a JavaScript dialog no one answered when
+	// the next call meets it (default DialogsReport).
+	Dialogs DialogPolicy
 }
 
 // Browser is one connected browser: launched by us or attached to.
 type Browser struct {
-	m      *mux
-	root   *session
-	client *cdp.Client
-	proc   *process // nil when attached
-	policy *origins.List
+	m       *mux
+	root    *session
+	client  *cdp.Client
+	proc    *process // nil when attached
+	policy  *origins.List
+	dialogs DialogPolicy
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -43,9 +46,6 @@ type Browser struct {
 	contexts map[string]*BrowserContext // created by us, by browserContextId
 	def      *BrowserContext            // everything else
 }
-
-// ErrBrowserClosed is returned by calls on a browser whose connection is gone.
-var ErrBrowserClosed = errors.New("browser connection is closed")
 
 // Connect launches or attaches to a browser as opts say.
 func Connect(ctx context.Context, opts Options) (*Browser, error) {
@@ -76,6 +76,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		m:        m,
 		proc:     proc,
 		policy:   opts.Origins,
+		dialogs:  opts.Dialogs,
 		pages:    make(map[target.ID]*Page),
 		waiters:  make(map[target.ID]chan *Page),
 		contexts: make(map[string]*BrowserContext),

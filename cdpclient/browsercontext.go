@@ -96,6 +96,13 @@ func (bc *BrowserContext) PagesSince(seq int) []*Page {
 	return out
 }
 
+// arrived returns a channel closed when the next page arrives.
+func (bc *BrowserContext) arrived() <-chan struct{} {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	return bc.added
+}
+
 // Seq is the number of pages that ever arrived in this context.
 func (bc *BrowserContext) Seq() int {
 	bc.mu.Lock()

@@ -18,7 +18,7 @@ func codePage(t *testing.T, name string) (*Page, context.Context, string) {
 	t.Helper()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/codes/"+name+".html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/codes/"+name+".html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	s, err := p.Snapshot(ctx, SnapshotOptions{})
@@ -28,14 +28,17 @@ func codePage(t *testing.T, name string) (*Page, context.Context, string) {
 	return p, ctx, s
 }
 
-func act(t *testing.T, ctx context.Context, p *Page, name string, tg Target, fn func(context.Context) error) *feedback.Feedback {
-	t.Helper()
-	fb, err := p.Act(ctx, name, tg, fn)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+// act returns a function that checks an action's answer and logs it.
+func act(t *testing.T, name string) func(*feedback.Feedback, error) *feedback.Feedback {
+	return func(fb *feedback.Feedback, err error) *feedback.Feedback {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		fb.Act = name
+		t.Logf("%s → %s", name, fb.JSON())
+		return fb
 	}
-	t.Logf("%s → %s", name, fb.JSON())
-	return fb
 }
 
 func wantFeedback(t *testing.T, fb *feedback.Feedback, code Code, in ...string) {
@@ -58,18 +61,18 @@ func TestCode0Success(t *testing.T) {
 	p, ctx, s := codePage(t, "ok")
 	save, agree, old := refOf(t, s, "Save"), refOf(t, s, "I agree"), refOf(t, s, "Old button")
 	tg := Target{Ref: save}
-	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, `"Saved 3 items"`, fmt.Sprintf(`["%s","checked",true]`, agree), fmt.Sprintf(`"removed":["%s"]`, old))
 	// Typing makes a suggestion list appear: added elements, with new refs.
 	q := Target{Ref: refOf(t, s, "Search")}
-	fb = act(t, ctx, p, "type", q, func(ctx context.Context) error { return p.Type(ctx, q, "ap", false, false) })
+	fb = act(t, "type")(p.Type(ctx, q, "ap", false, false))
 	wantFeedback(t, fb, CodeOK, `"<a>apple</a>"]`, `"<a>apricot</a>"]`)
 	if fb.Delta == nil || len(fb.Delta.Added) != 2 {
 		t.Errorf("added = %+v", fb.Delta)
 	}
 	// An action that changes nothing answers at once with nothing but ok.
 	start := time.Now()
-	fb = act(t, ctx, p, "hover", q, func(ctx context.Context) error { return p.Hover(ctx, q) })
+	fb = act(t, "hover")(p.Hover(ctx, q))
 	if fb.Delta != nil || !fb.OK || time.Since(start) > time.Second {
 		t.Errorf("no-op hover: %s after %v", fb.JSON(), time.Since(start))
 	}
@@ -79,13 +82,13 @@ func TestCode1NotFound(t *testing.T) {
 	t.Parallel()
 	p, ctx, s := codePage(t, "not-found")
 	vanish := Target{Ref: refOf(t, s, "Vanishing button")}
-	fb := act(t, ctx, p, "click", vanish, func(ctx context.Context) error { return p.Click(ctx, vanish, ClickOptions{}) })
+	fb := act(t, "click")(p.Click(ctx, vanish, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, `"removed":["`+vanish.Ref+`"]`)
 	// The same ref again: stale, and it must not hit the other button.
-	fb = act(t, ctx, p, "click", vanish, func(ctx context.Context) error { return p.Click(ctx, vanish, ClickOptions{}) })
+	fb = act(t, "click")(p.Click(ctx, vanish, ClickOptions{}))
 	wantFeedback(t, fb, CodeNotFound, "no longer on the page", "new snapshot")
 	missing := Target{Selector: "#nope"}
-	fb = act(t, ctx, p, "click", missing, func(ctx context.Context) error { return p.Click(ctx, missing, ClickOptions{}) })
+	fb = act(t, "click")(p.Click(ctx, missing, ClickOptions{}))
 	wantFeedback(t, fb, CodeNotFound, "no element matches")
 }
 
@@ -94,7 +97,7 @@ func TestCode2Disabled(t *testing.T) {
 	p, ctx, s := codePage(t, "disabled")
 	for _, name := range []string{"Pay now", "Next step"} {
 		tg := Target{Ref: refOf(t, s, name)}
-		fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+		fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 		wantFeedback(t, fb, CodeDisabled, "disabled")
 	}
 	if p.URL() != testSite.URL("/codes/disabled.html") {
@@ -106,7 +109,7 @@ func TestCode3Obscured(t *testing.T) {
 	t.Parallel()
 	p, ctx, s := codePage(t, "obscured")
 	buy := Target{Ref: refOf(t, s, "Buy")}
-	fb := act(t, ctx, p, "click", buy, func(ctx context.Context) error { return p.Click(ctx, buy, ClickOptions{}) })
+	fb := act(t, "click")(p.Click(ctx, buy, ClickOptions{}))
 	wantFeedback(t, fb, CodeObscured, "We use cookies", "close or dismiss")
 	// The cover is named by a ref the model can act on.
 	var cover int
@@ -114,62 +117,90 @@ func TestCode3Obscured(t *testing.T) {
 		t.Fatalf("hint names no ref: %q", fb.Hint)
 	}
 	ok := Target{Ref: refOf(t, s, "OK")}
-	wantFeedback(t, act(t, ctx, p, "click", ok, func(ctx context.Context) error { return p.Click(ctx, ok, ClickOptions{}) }), CodeOK)
-	wantFeedback(t, act(t, ctx, p, "click", buy, func(ctx context.Context) error { return p.Click(ctx, buy, ClickOptions{}) }), CodeOK)
+	wantFeedback(t, act(t, "click")(p.Click(ctx, ok, ClickOptions{})), CodeOK)
+	wantFeedback(t, act(t, "click")(p.Click(ctx, buy, ClickOptions{})), CodeOK)
 }
 
+// TIMEOUT: an action that did not happen in time. A navigation whose server
+// never answers produced no document; one whose document arrived but never
+// finished loading did happen, and says it is still loading.
 func TestCode4Timeout(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx, cancel := context.WithTimeout(testContext(t), 700*time.Millisecond)
 	defer cancel()
-	u := testSite.URL("/codes/timeout.html")
-	fb := act(t, ctx, p, "navigate", Target{}, func(ctx context.Context) error { return p.Navigate(ctx, u, WaitLoad) })
-	wantFeedback(t, fb, CodeTimeout, "domcontentloaded")
+	fb := act(t, "navigate")(p.Navigate(ctx, testSite.URL("/slow?ms=30000"), WaitLoad))
+	wantFeedback(t, fb, CodeTimeout, "did not answer in time")
+	p = newTestPage(t)
+	ctx, cancel = context.WithTimeout(testContext(t), 700*time.Millisecond)
+	defer cancel()
+	fb = act(t, "navigate")(p.Navigate(ctx, testSite.URL("/codes/timeout.html"), WaitLoad))
+	wantFeedback(t, fb, CodeOK, "had not reached", "still loading")
 }
 
+// NAVIGATION: no page to go to, or the page went away. Typing that the page
+// itself interrupts by leaving did happen in part, and says how much.
 func TestCode5Navigation(t *testing.T) {
 	t.Parallel()
 	p, ctx, s := codePage(t, "navigation")
 	q := Target{Ref: refOf(t, s, "Query")}
-	fb := act(t, ctx, p, "type", q, func(ctx context.Context) error { return p.Type(ctx, q, "abcdefghijklmnop", false, false) })
-	wantFeedback(t, fb, CodeNavigation, "navigated away after", "/second.html")
+	fb := act(t, "type")(p.Type(ctx, q, "abcdefghijklmnop", false, false))
+	wantFeedback(t, fb, CodeOK, "navigated away after", "/second.html")
+	fb = act(t, "goForward")(p.GoForward(ctx, WaitLoad))
+	wantFeedback(t, fb, CodeNavigation, "no page to go forward to")
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fb = act(t, "click")(p.Click(ctx, q, ClickOptions{}))
+	wantFeedback(t, fb, CodeNavigation, "the page is closed")
 }
 
+// A click whose handler throws happened: ok, with the exception among the
+// errors. JS_ERROR is for code that did not run: evaluate's expression threw.
 func TestCode6JSError(t *testing.T) {
 	t.Parallel()
 	p, ctx, s := codePage(t, "js-error")
 	tg := Target{Ref: refOf(t, s, "Add to cart")}
-	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
-	wantFeedback(t, fb, CodeJSError, "TypeError", "Cannot read properties of undefined")
+	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
+	wantFeedback(t, fb, CodeOK, "TypeError", "Cannot read properties of undefined")
 	// An error that comes after the answer is told with the next answer.
 	late := Target{Ref: refOf(t, s, "Later")}
-	fb = act(t, ctx, p, "click", late, func(ctx context.Context) error { return p.Click(ctx, late, ClickOptions{}) })
+	fb = act(t, "click")(p.Click(ctx, late, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK)
 	if len(fb.Errors) != 0 {
 		t.Errorf("the late error arrived early: %s", fb.JSON())
 	}
 	time.Sleep(600 * time.Millisecond)
-	fb = act(t, ctx, p, "hover", late, func(ctx context.Context) error { return p.Hover(ctx, late) })
+	fb = act(t, "hover")(p.Hover(ctx, late))
 	if len(fb.Errors) != 1 || !strings.Contains(fb.Errors[0], "late failure") || !fb.OK {
 		t.Errorf("the late error is not in the next answer: %s", fb.JSON())
 	}
+	_, err := p.Evaluate(ctx, "(function check() { throw new RangeError('bad total') })()", EvalOptions{AwaitPromise: true})
+	wantCode(t, err, CodeJSError)
+	if !strings.Contains(err.Error(), "RangeError: bad total (at check") {
+		t.Errorf("exception without message and frame: %v", err)
+	}
 }
 
+// A click after which the server answers 500 happened: ok, the status in net.
+// NETWORK_ERROR is a navigation that produced no document.
 func TestCode7NetworkError(t *testing.T) {
 	t.Parallel()
 	p, ctx, s := codePage(t, "network-error")
 	tg := Target{Ref: refOf(t, s, "Save")}
-	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
-	wantFeedback(t, fb, CodeNetworkError, "POST /status/500 failed: 500", `"s":500`)
+	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
+	wantFeedback(t, fb, CodeOK, `{"m":"POST","u":"/status/500","s":500}`)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	refused := "http://" + ln.Addr().String() + "/"
 	ln.Close()
-	fb = act(t, ctx, p, "navigate", Target{}, func(ctx context.Context) error { return p.Navigate(ctx, refused, WaitLoad) })
+	fb = act(t, "navigate")(p.Navigate(ctx, refused, WaitLoad))
 	wantFeedback(t, fb, CodeNetworkError, "ERR_CONNECTION_REFUSED")
+	// A document that answers 404 is a page to read.
+	fb = act(t, "navigate")(p.Navigate(ctx, testSite.URL("/status/404"), WaitLoad))
+	wantFeedback(t, fb, CodeOK, `"status":404`, "answered 404")
 }
 
 func TestCode8Permission(t *testing.T) {
@@ -187,7 +218,7 @@ func TestCode9Validation(t *testing.T) {
 	p, ctx, s := codePage(t, "validation")
 	send := Target{Ref: refOf(t, s, "Send")}
 	email := refOf(t, s, "Email")
-	fb := act(t, ctx, p, "click", send, func(ctx context.Context) error { return p.Click(ctx, send, ClickOptions{}) })
+	fb := act(t, "click")(p.Click(ctx, send, ClickOptions{}))
 	wantFeedback(t, fb, CodeValidation, "not submitted", email+"[:]<input type=email required>Email", "fill "+email)
 	if testSite.Hits("/echo") != 0 || p.URL() != testSite.URL("/codes/validation.html") {
 		t.Errorf("an invalid form was submitted")

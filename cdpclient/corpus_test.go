@@ -54,7 +54,7 @@ func TestCorpusSnapshotsListEveryControl(t *testing.T) {
 	total, pages := 0, 0
 	for _, name := range fixtures.CorpusPages() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		if err := p.Navigate(ctx, testSite.URL("/corpus/"+name+".html"), WaitLoad); err != nil {
+		if err := outcome(p.Navigate(ctx, testSite.URL("/corpus/"+name+".html"), WaitLoad)); err != nil {
 			cancel()
 			t.Errorf("%s: navigate: %v", name, err)
 			continue

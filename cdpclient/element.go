@@ -39,6 +39,8 @@ type Element struct {
 	object  runtime.RemoteObjectID
 	backend dom.BackendNodeID // 0 until needed; see backendID
 	ref     string
+	// key is the frame the element lives in.
+	key frameKey
 	// world is the execution context the object lives in: cdpmcp's isolated
 	// world of the element's frame. Nodes resolved for comparison go there too.
 	world runtime.ExecutionContextID
@@ -51,7 +53,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 	}
 	d, err := e.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(e.object))
 	if err != nil {
-		if isGoneErr(err) {
+		if nodeGone(err) {
 			return 0, e.gone()
 		}
 		return 0, fmt.Errorf("describe node: %w", err)
@@ -156,7 +158,7 @@ func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
 		SetObjectID(e.object).SetArguments(callArgs).SetReturnByValue(true).SetAwaitPromise(true))
 	if err != nil {
-		if isGoneErr(err) {
+		if nodeGone(err) {
 			return e.gone()
 		}
 		return fmt.Errorf("%s: %w", fn, err)
@@ -172,6 +174,24 @@ func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...
 	return nil
 }
 
+// callObject runs a page function with the element as this and returns the
+// object it answers, kept in the operation's object group.
+func (e *Element) callObject(ctx context.Context, fn string) (runtime.RemoteObjectID, error) {
+	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc(fn)).
+		SetObjectID(e.object).SetObjectGroup(e.p.group()))
+	switch {
+	case err != nil && nodeGone(err):
+		return "", e.gone()
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", fn, err)
+	case r.ExceptionDetails != nil:
+		return "", &Error{Code: CodeJSError, Msg: fn + ": " + exceptionText(r.ExceptionDetails)}
+	case r.Result.ObjectID == nil:
+		return "", fmt.Errorf("%s: no object", fn)
+	}
+	return *r.Result.ObjectID, nil
+}
+
 func (e *Element) gone() error {
 	what := "the element"
 	if e.ref != "" {
@@ -179,14 +199,6 @@ func (e *Element) gone() error {
 	}
 	return &Error{Code: CodeNotFound, Msg: what + " is no longer in the page",
 		Hint: "the page changed; take a new snapshot and use the new ref"}
-}
-
-// isGoneErr reports CDP errors that mean the node or its context no longer exists.
-func isGoneErr(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "Could not find node") || strings.Contains(s, "Cannot find context") ||
-		strings.Contains(s, "No node with given id") || strings.Contains(s, "Node is detached") ||
-		strings.Contains(s, "Cannot find object with id")
 }
 
 // elementState is what actions check before acting.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mafredri/cdp/rpcc"
 )
 
 // Code classifies the outcome of an action; the numbers are part of the feedback
@@ -54,7 +56,8 @@ func newError(code Code, hint, format string, args ...any) *Error {
 }
 
 // ArgError reports an argument the caller must fix (a malformed selector, an
-// unknown key name, a URL that does not parse).
+// unknown key name, a URL that does not parse). It is never an outcome of an
+// action: nothing was tried.
 type ArgError struct {
 	Msg  string
 	Hint string
@@ -66,44 +69,74 @@ func argError(hint, format string, args ...any) *ArgError {
 	return &ArgError{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// CodeOf classifies any error returned by this package.
-func CodeOf(err error) Code {
-	var e *Error
+var (
+	// ErrPageClosed is returned for a page that has been closed.
+	ErrPageClosed = &Error{Code: CodeNavigation, Msg: "the page is closed", Hint: "use listPages and switchPage, or newPage"}
+	// ErrPageCrashed is returned for a page whose renderer crashed.
+	ErrPageCrashed = &Error{Code: CodeNavigation, Msg: "the page crashed", Hint: "closePage it, or navigate to load it again"}
+	// ErrBrowserClosed is returned by calls on a browser whose connection is gone.
+	ErrBrowserClosed = &Error{Code: CodeNetworkError, Msg: "browser connection is closed", Hint: browserGoneHint}
+	// errNavigatedAway is the page navigating (or closing) under an operation.
+	errNavigatedAway = &Error{Code: CodeNavigation, Msg: "the page navigated away during the action", Hint: "take a snapshot of the new page"}
+)
+
+const browserGoneHint = "call again: a browser this server launched is started anew; if attached, check that Chrome still runs with --remote-debugging-port"
+
+// Classify is the one classification of failures in cdpclient, by type: every
+// error this package returns (and the context errors of a call) gets a code, a
+// message and a hint a model can act on. Protocol errors are recognised by the
+// browser's own error messages, at this one place.
+func Classify(err error) *Error {
+	var (
+		e   *Error
+		d   *DialogOpenError
+		b   *BusyError
+		c   *ConnectionError
+		up  *UnknownPageError
+		re  *rpcc.ResponseError
+		arg *ArgError
+	)
 	switch {
 	case err == nil:
-		return CodeOK
+		return nil
 	case errors.As(err, &e):
-		return e.Code
+		return e
+	case errors.As(err, &d):
+		return &Error{Code: CodeObscured, Msg: d.Error(), Hint: "answer it with handleDialog (accept true or false) first", Err: err}
+	case errors.As(err, &b):
+		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busyHint, Err: err}
+	case errors.As(err, &c):
+		return &Error{Code: CodeNetworkError, Msg: err.Error(), Hint: browserGoneHint, Err: err}
+	case errors.As(err, &up):
+		return &Error{Code: CodeNotFound, Msg: up.Error(), Hint: "use listPages to see open pages, or newPage", Err: err}
+	case errors.As(err, &arg):
+		return &Error{Code: CodeValidation, Msg: arg.Msg, Hint: arg.Hint, Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return CodeTimeout
+		return &Error{Code: CodeTimeout, Msg: "the call did not finish in time", Err: err,
+			Hint: "the page may be busy or still loading; take a snapshot, then retry or raise timeoutMs"}
+	case errors.As(err, &re):
+		if protocolGone(re.Message) {
+			return &Error{Code: CodeNavigation, Msg: errNavigatedAway.Msg, Hint: errNavigatedAway.Hint, Err: err}
+		}
 	}
-	if isDialogErr(err) {
-		return CodeObscured // as in the feedback: the dialog covers the page
-	}
-	return CodeJSError
+	return &Error{Code: CodeJSError, Msg: err.Error(), Hint: "take a snapshot to see the page's state", Err: err}
 }
 
-// Explain classifies the failures this package knows, with a message and a hint
-// a model can act on; ok is false for any other error.
-func Explain(err error) (code Code, msg, hint string, ok bool) {
-	var e *Error
-	var c *ConnectionError
-	switch {
-	case errors.As(err, &e):
-		return e.Code, e.Msg, e.Hint, true
-	case isDialogErr(err):
-		return CodeObscured, err.Error(), "answer it with handleDialog (accept true or false) first", true
-	case errors.Is(err, ErrPageClosed):
-		return CodeNavigation, "the page was closed", "use listPages and switchPage, or newPage", true
-	case errors.Is(err, ErrPageCrashed):
-		return CodeNavigation, "the page crashed", "closePage it, or navigate to load it again", true
-	case errors.As(err, &c), errors.Is(err, ErrBrowserClosed):
-		return CodeNetworkError, err.Error(), "call again: a browser this server launched is started anew; if attached, check that Chrome still runs with --remote-debugging-port", true
-	case errors.Is(err, context.DeadlineExceeded):
-		return CodeTimeout, "the call did not finish in time", "the page may be busy or still loading; take a snapshot, then retry or raise timeoutMs", true
+// protocolGone reports the browser's answers for a document or frame that went
+// away under a call (it navigated or closed).
+func protocolGone(msg string) bool {
+	return strings.Contains(msg, "Cannot find context with specified id") || strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Inspected target navigated or closed") || strings.Contains(msg, "Cannot find default execution context")
+}
+
+// nodeGone reports the browser's answers for a DOM node or remote object that
+// no longer exists.
+func nodeGone(err error) bool {
+	var re *rpcc.ResponseError
+	if !errors.As(err, &re) {
+		return false
 	}
-	if s := err.Error(); strings.Contains(s, "context was destroyed") || strings.Contains(s, "navigated or closed") {
-		return CodeNavigation, "the page navigated away during the action", "take a snapshot of the new page", true
-	}
-	return 0, "", "", false
+	m := re.Message
+	return strings.Contains(m, "Could not find node") || strings.Contains(m, "No node with given id") ||
+		strings.Contains(m, "Node is detached") || strings.Contains(m, "Cannot find object with id") || protocolGone(m)
 }

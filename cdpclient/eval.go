@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/rpcc"
 )
 
 // EvalOptions modify Evaluate.
@@ -24,9 +26,12 @@ type EvalOptions struct {
 }
 
 // Evaluate runs a JavaScript expression in the page's main frame and returns its
-// value as JSON text ("undefined" for undefined). An expression that evaluates to
-// a function is called with no arguments. A thrown exception is an *Error with
-// CodeJSError.
+// value as text: JSON, with what JSON cannot carry written as JavaScript prints it
+// or described (see valueReader). Reading the value runs no page code. An
+// expression that evaluates to a function is called with no arguments; a
+// returned promise is awaited (up to ctx's deadline) unless AwaitPromise is
+// false. A throw or rejection is an *Error with CodeJSError naming the message
+// and the first stack frame.
 func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions) (string, error) {
 	if strings.TrimSpace(expression) == "" {
 		return "", argError("pass a JavaScript expression such as document.title", "expression is empty")
@@ -44,21 +49,40 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 		} else {
 			c, res, exc, err = p.evalOnElement(ctx, expression, opts)
 		}
+		if err == nil && exc == nil && opts.AwaitPromise && res.Subtype != nil && *res.Subtype == "promise" && res.ObjectID != nil {
+			res, exc, err = awaitPromise(ctx, c, *res.ObjectID)
+		}
 		if err != nil {
 			return err
 		}
 		if exc != nil {
 			return p.evalException(exc, opts)
 		}
-		out, err = jsonOf(ctx, c, res)
+		out, err = readValue(ctx, c, res)
 		return err
 	})
+	var busy *BusyError
+	if errors.As(err, &busy) {
+		// The expression itself keeps the page busy: stop it.
+		p.terminate()
+		return "", &Error{Code: CodeTimeout, Msg: "the expression kept the page busy and was stopped", Err: err,
+			Hint: "avoid endless loops; for long work return a promise (async) so the page stays responsive"}
+	}
 	return out, err
+}
+
+// awaitPromise waits for a promise the page returned and gives its outcome.
+func awaitPromise(ctx context.Context, c *cdp.Client, id runtime.RemoteObjectID) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+	r, err := c.Runtime.AwaitPromise(ctx, runtime.NewAwaitPromiseArgs(id))
+	if err != nil {
+		return nil, nil, fmt.Errorf("await promise: %w", err)
+	}
+	return &r.Result, r.ExceptionDetails, nil
 }
 
 func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
 	args := runtime.NewEvaluateArgs(expr).SetObjectGroup(p.group()).SetAwaitPromise(opts.AwaitPromise).
-		SetUserGesture(true).SetReplMode(true)
+		SetUserGesture(!opts.SideEffectFree).SetReplMode(true)
 	if opts.SideEffectFree {
 		args.SetThrowOnSideEffect(true)
 	}
@@ -71,7 +95,7 @@ func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions
 	}
 	// A function (e.g. "() => document.title"): call it.
 	call := runtime.NewCallFunctionOnArgs("function() { return this(); }").SetObjectID(*r.Result.ObjectID).
-		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(true)
+		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(!opts.SideEffectFree)
 	if opts.SideEffectFree {
 		call.SetThrowOnSideEffect(true)
 	}
@@ -94,17 +118,18 @@ func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions)
 	}
 	call := runtime.NewCallFunctionOnArgs(expr).SetObjectID(e.object).
 		SetArguments([]runtime.CallArgument{{ObjectID: &e.object}}).
-		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(true)
+		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(!opts.SideEffectFree)
 	if opts.SideEffectFree {
 		call.SetThrowOnSideEffect(true)
 	}
 	r, err := e.c.Runtime.CallFunctionOn(ctx, call)
 	if err != nil {
-		if strings.Contains(err.Error(), "does not evaluate to a function") || strings.Contains(err.Error(), "SyntaxError") {
+		var re *rpcc.ResponseError
+		if errors.As(err, &re) && (strings.Contains(re.Message, "does not evaluate to a function") || strings.Contains(re.Message, "SyntaxError")) {
 			return nil, nil, nil, argError("with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent",
 				"expression is not a function")
 		}
-		if isGoneErr(err) {
+		if nodeGone(err) {
 			return nil, nil, nil, e.gone()
 		}
 		return nil, nil, nil, fmt.Errorf("call function: %w", err)
@@ -122,38 +147,31 @@ func (p *Page) evalException(exc *runtime.ExceptionDetails, opts EvalOptions) er
 		return &Error{Code: CodePermission, Msg: "read-only mode refused the expression: it may change the page",
 			Hint: "only side-effect-free code runs in read-only mode; read with properties and document.querySelector (getElementById counts as a possible side effect)"}
 	}
+	if at := firstFrame(exc); at != "" {
+		msg += " (at " + at + ")"
+	}
 	return &Error{Code: CodeJSError, Msg: msg, Hint: "fix the expression; evaluate runs in the page's main frame"}
 }
 
-// jsonOf turns a remote value, held by session c, into JSON text.
-func jsonOf(ctx context.Context, c *cdp.Client, r *runtime.RemoteObject) (string, error) {
-	switch {
-	case r.Type == "undefined":
-		return "undefined", nil
-	case r.UnserializableValue != nil:
-		return string(*r.UnserializableValue), nil
-	case r.ObjectID == nil:
-		if len(r.Value) == 0 {
-			return "null", nil
+// firstFrame is where an exception was thrown: "fn url:line:column", from the
+// stack trace or, for a thrown Error, its description.
+func firstFrame(exc *runtime.ExceptionDetails) string {
+	if exc.Exception != nil && exc.Exception.Description != nil {
+		for _, l := range strings.Split(*exc.Exception.Description, "\n")[1:] {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "at ") {
+				return strings.TrimPrefix(l, "at ")
+			}
 		}
-		return readableJSON(r.Value), nil
 	}
-	cr, err := c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc("serialize")).
-		SetObjectID(*r.ObjectID).SetArguments([]runtime.CallArgument{{ObjectID: r.ObjectID}}).SetReturnByValue(true))
-	if err != nil {
-		return "", fmt.Errorf("serialize result: %w", err)
-	}
-	if cr.ExceptionDetails != nil {
-		if r.Description != nil {
-			return *r.Description, nil
+	if exc.StackTrace != nil && len(exc.StackTrace.CallFrames) > 0 {
+		f := exc.StackTrace.CallFrames[0]
+		name := f.FunctionName
+		if name == "" {
+			name = "<anonymous>"
 		}
-		return "", &Error{Code: CodeJSError, Msg: "the result cannot be serialized: " + exceptionText(cr.ExceptionDetails)}
+		return fmt.Sprintf("%s %s:%d:%d", name, f.URL, f.LineNumber+1, f.ColumnNumber+1)
 	}
-	var s string
-	if err := json.Unmarshal(cr.Result.Value, &s); err != nil {
-		return "", fmt.Errorf("serialize result: %w", err)
-	}
-	return s, nil
+	return ""
 }
 
 // readableJSON re-encodes JSON without escaping non-ASCII text or HTML characters,

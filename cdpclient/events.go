@@ -71,21 +71,9 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 			p.notifyLocked()
 		}
 		p.mu.Unlock()
-	case "Page.javascriptDialogOpening":
-		var ev page.JavascriptDialogOpeningReply
-		if json.Unmarshal(params, &ev) == nil {
-			d := &Dialog{Type: string(ev.Type), Message: ev.Message}
-			if ev.DefaultPrompt != nil {
-				d.DefaultPrompt = *ev.DefaultPrompt
-			}
-			p.mu.Lock()
-			p.dialog = d
-			p.notifyLocked()
-			p.mu.Unlock()
-		}
-	case "Page.javascriptDialogClosed":
+	case "Page.windowOpen":
 		p.mu.Lock()
-		p.dialog = nil
+		p.windowOpens++
 		p.notifyLocked()
 		p.mu.Unlock()
 	case "Inspector.targetCrashed":
@@ -118,6 +106,10 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.onWorldEvent(session, method, params)
 	case "Fetch.requestPaused":
 		p.bc.b.onPaused(c, params, p)
+	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
+		p.onDialogEvent(c, method, params)
+	case "Page.fileChooserOpened":
+		p.onFileChooser(c, params)
 	default:
 		p.logs.onEvent(method, params)
 	}

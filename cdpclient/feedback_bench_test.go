@@ -21,11 +21,11 @@ const bigPageChange = `(() => {
 // observeBigChange opens the big page, snapshots it, applies bigPageChange while
 // watching and returns the observation with the DOM changes collected.
 func observeBigChange(ctx context.Context, b *testing.B, p *Page) *observation {
-	ws := p.watchStart(ctx, Target{})
+	ws := p.watchStart(ctx, actInput, nil)
 	if _, err := p.Evaluate(ctx, bigPageChange, EvalOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	o := &observation{p: p, act: "click", mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark()}
+	o := &observation{p: p, kind: actInput, mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark()}
 	o.dom = p.watchChanges(ctx, ws, 0)
 	return o
 }
@@ -34,7 +34,7 @@ func openBig(b *testing.B) (*Page, context.Context) {
 	p := newBenchPage(b)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	b.Cleanup(cancel)
-	if err := p.Navigate(ctx, testSite.URL("/bench/big.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/bench/big.html"), WaitLoad)); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := p.Snapshot(ctx, SnapshotOptions{}); err != nil {
@@ -65,7 +65,7 @@ func BenchmarkFeedbackCollectBig(b *testing.B) {
 	p, ctx := openBig(b)
 	for b.Loop() {
 		b.StopTimer()
-		ws := p.watchStart(ctx, Target{})
+		ws := p.watchStart(ctx, actInput, nil)
 		if _, err := p.Evaluate(ctx, bigPageChange, EvalOptions{}); err != nil {
 			b.Fatal(err)
 		}

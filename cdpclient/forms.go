@@ -2,42 +2,42 @@ package cdpclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strings"
 
-	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+
 	"github.com/mafredri/cdp/protocol/input"
-	"github.com/mafredri/cdp/protocol/page"
 )
 
-// Type focuses the element and types text with real key events. With clear the
-// existing content is replaced; with submit Enter is pressed afterwards.
-func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) error {
-	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
+// Type focuses the element and types text with real key events, and reports what
+// happened. With clear the existing content is replaced; with submit Enter is
+// pressed afterwards. A field that has focus already keeps its selection, so
+// Control+A and then Type replaces its content.
+func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) (*feedback.Feedback, error) {
+	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
 		if _, focused, err := e.fieldState(ctx, clear); err != nil {
-			return err
+			return "", err
 		} else if !focused {
 			if err := e.focusChecked(ctx, clear); err != nil {
-				return err
+				return "", err
 			}
 		}
 		if clear {
 			if err := p.toFront(ctx); err != nil {
-				return err
+				return "", err
 			}
 			if err := p.keyDownUp(ctx, namedKeys["Delete"], 0, nil); err != nil {
-				return err
+				return "", err
 			}
 		}
 		if err := p.typeText(ctx, text); err != nil {
-			return err
+			return "", err
 		}
 		if submit {
-			return p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
+			return "", p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
 		}
-		return nil
+		return "", nil
 	})
 }
 
@@ -79,137 +79,94 @@ func (e *Element) focusChecked(ctx context.Context, replace bool) error {
 var valueOnlyTypes = map[string]bool{"date": true, "time": true, "datetime-local": true, "month": true,
 	"week": true, "color": true, "range": true}
 
-// Fill replaces the element's content with value in one step, firing the input and
-// change events frameworks listen to, and returns the resulting value.
-func (p *Page) Fill(ctx context.Context, t Target, value string) (string, error) {
-	var got string
-	err := p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
-		st, focused, err := e.fieldState(ctx, true)
-		if err != nil {
-			return err
+// Fill replaces the element's content with value in one step, firing the input
+// and change events frameworks listen to, and reports what happened; delta.value
+// is the value the field ended up with when the page changed it (a mask, a
+// formatter).
+func (p *Page) Fill(ctx context.Context, t Target, value string) (*feedback.Feedback, error) {
+	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+		got, err := p.fill(ctx, e, value)
+		if got == value {
+			got = "" // only worth saying when the field changed what was filled
 		}
-		if st.Tag == "input" && valueOnlyTypes[st.Type] {
-			return e.call(ctx, "setValue", &got, value)
-		}
-		if !focused {
-			if err := e.focusChecked(ctx, true); err != nil {
-				return err
-			}
-		}
-		if err := p.toFront(ctx); err != nil {
-			return err
-		}
-		if value == "" {
-			if err := p.keyDownUp(ctx, namedKeys["Delete"], 0, nil); err != nil {
-				return err
-			}
-		} else if err := p.c.Input.InsertText(ctx, input.NewInsertTextArgs(value)); err != nil {
-			return fmt.Errorf("insert text: %w", err)
-		}
-		return e.call(ctx, "committed", &got)
+		return got, err
 	})
-	return got, err
+}
+
+func (p *Page) fill(ctx context.Context, e *Element, value string) (string, error) {
+	var got string
+	st, focused, err := e.fieldState(ctx, true)
+	if err != nil {
+		return "", err
+	}
+	if st.Tag == "input" && valueOnlyTypes[st.Type] {
+		markDispatched(ctx)
+		return got, e.call(ctx, "setValue", &got, value)
+	}
+	if !focused {
+		if err := e.focusChecked(ctx, true); err != nil {
+			return "", err
+		}
+	}
+	if err := p.toFront(ctx); err != nil {
+		return "", err
+	}
+	if value == "" {
+		if err := p.keyDownUp(ctx, namedKeys["Delete"], 0, nil); err != nil {
+			return "", err
+		}
+	} else {
+		markDispatched(ctx)
+		if err := p.c.Input.InsertText(ctx, input.NewInsertTextArgs(value)); err != nil {
+			return "", fmt.Errorf("insert text: %w", err)
+		}
+	}
+	return got, e.call(ctx, "committed", &got)
 }
 
 // PressKey presses a key or chord (Enter, Control+A, Shift+Tab) in the focused
-// element, or in the target after focusing it.
-func (p *Page) PressKey(ctx context.Context, key string, t Target) error {
+// element, or in the target after focusing it (its selection kept if it had
+// focus), and reports what happened.
+func (p *Page) PressKey(ctx context.Context, key string, t Target) (*feedback.Feedback, error) {
 	c, err := parseChord(key)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return p.do(ctx, func(ctx context.Context) error {
-		if !t.IsZero() {
-			e, err := p.Resolve(ctx, t)
-			if err != nil {
-				return err
-			}
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, run: func(ctx context.Context, e *Element) (string, error) {
+		if e != nil {
 			var focused bool
 			if err := e.call(ctx, "focusForInput", &focused, false); err != nil {
-				return err
+				return "", err
 			}
 		}
-		return p.pressChord(ctx, c)
-	})
+		return "", p.pressChord(ctx, c)
+	}})
 }
 
-// SelectOption selects options of a <select> by value or visible label and returns
-// the selected values.
-func (p *Page) SelectOption(ctx context.Context, t Target, values []string) ([]string, error) {
-	var res struct {
-		Selected []string `json:"selected"`
-		Missing  []string `json:"missing"`
-		Options  []string `json:"options"`
-		Error    string   `json:"error"`
-	}
-	err := p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
+// SelectOption selects options of a <select> by value or visible label and
+// reports what happened; delta.value lists the values now selected.
+func (p *Page) SelectOption(ctx context.Context, t Target, values []string) (*feedback.Feedback, error) {
+	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+		var res struct {
+			Selected []string `json:"selected"`
+			Missing  []string `json:"missing"`
+			Options  []string `json:"options"`
+			Error    string   `json:"error"`
+		}
 		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
-			return err
+			return "", err
 		}
-		return e.call(ctx, "selectOptions", &res, values)
+		if err := e.call(ctx, "selectOptions", &res, values); err != nil {
+			return "", err
+		}
+		switch {
+		case res.Error != "":
+			return "", &Error{Code: CodeNotFound, Msg: "cannot select: " + res.Error, Hint: "target the <select> element itself"}
+		case len(res.Missing) > 0:
+			return "", &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no option %q", res.Missing),
+				Hint: fmt.Sprintf("the options are %q", res.Options)}
+		}
+		markDispatched(ctx)
+		return strings.Join(res.Selected, ","), nil
 	})
-	switch {
-	case err != nil:
-		return nil, err
-	case res.Error != "":
-		return nil, &Error{Code: CodeNotFound, Msg: "cannot select: " + res.Error, Hint: "target the <select> element itself"}
-	case len(res.Missing) > 0:
-		return nil, &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no option %q", res.Missing),
-			Hint: fmt.Sprintf("the options are %q", res.Options)}
-	}
-	return res.Selected, nil
-}
-
-// UploadFile sets the files of an <input type=file>. Paths must exist.
-func (p *Page) UploadFile(ctx context.Context, t Target, paths []string) error {
-	abs := make([]string, len(paths))
-	for i, path := range paths {
-		a, err := filepath.Abs(path)
-		if err == nil {
-			var fi os.FileInfo
-			if fi, err = os.Stat(a); err == nil && fi.IsDir() {
-				err = errors.New("is a directory")
-			}
-		}
-		if err != nil {
-			return argError("give paths of existing files on the machine running the server", "cannot upload %q: %v", path, err)
-		}
-		abs[i] = a
-	}
-	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
-		st, err := e.state(ctx)
-		if err != nil {
-			return err
-		}
-		if st.Tag != "input" || st.Type != "file" {
-			return &Error{Code: CodeNotFound, Msg: st.describe() + " is not a file input",
-				Hint: "target the <input type=file> (it is often hidden: use selector input[type=file])"}
-		}
-		if err := e.c.DOM.SetFileInputFiles(ctx, dom.NewSetFileInputFilesArgs(abs).SetObjectID(e.object)); err != nil {
-			return fmt.Errorf("set files: %w", err)
-		}
-		return nil
-	})
-}
-
-// HandleDialog accepts or dismisses the open JavaScript dialog.
-func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string) (*Dialog, error) {
-	d := p.Dialog()
-	if d == nil {
-		return nil, &Error{Code: CodeNotFound, Msg: "no dialog is open", Hint: "handleDialog is only needed after an action reports a dialog"}
-	}
-	args := page.NewHandleJavaScriptDialogArgs(accept)
-	if promptText != "" {
-		args.SetPromptText(promptText)
-	}
-	if err := p.c.Page.HandleJavaScriptDialog(ctx, args); err != nil {
-		return nil, fmt.Errorf("handle dialog: %w", err)
-	}
-	// Chrome confirms with Page.javascriptDialogClosed; do not let a call that
-	// races that event see the dialog as still open.
-	p.mu.Lock()
-	p.dialog = nil
-	p.notifyLocked()
-	p.mu.Unlock()
-	return d, nil
 }

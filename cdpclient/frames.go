@@ -46,17 +46,16 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	defer close(f.ready)
 	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 	defer cancel()
-	var err error
+	var calls []func() error
 	if f.info.Type == "iframe" {
-		err = parallel(p.documentSetup(ctx, f.c)...)
-	} else if gerr := p.bc.b.enableGuard(ctx, f.c); gerr != nil {
-		slog.Debug("guard worker", "target", f.info.TargetID, "err", gerr)
+		calls = p.documentSetup(ctx, f.c)
+	} else if !p.bc.b.policy.Empty() {
+		calls = append(calls, func() error { return p.bc.b.enableGuard(ctx, f.c) })
 	}
 	if waiting {
-		if rerr := f.c.Runtime.RunIfWaitingForDebugger(ctx); err == nil {
-			err = rerr
-		}
+		calls = append(calls, func() error { return f.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}
+	err := f.s.inOrder(calls...)
 	if err != nil {
 		slog.Debug("child target set-up", "target", f.info.TargetID, "type", f.info.Type, "err", err)
 	}

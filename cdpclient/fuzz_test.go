@@ -29,7 +29,7 @@ func FuzzSelector(f *testing.F) {
 				fuzzPage, err = bc.NewPage(ctx)
 			}
 			if err == nil {
-				err = fuzzPage.Navigate(ctx, testSite.URL("/actions.html"), WaitLoad)
+				err = outcome(fuzzPage.Navigate(ctx, testSite.URL("/actions.html"), WaitLoad))
 			}
 			if err != nil {
 				t.Fatalf("set up: %v", err)

@@ -1,7 +1,6 @@
 package cdpclient
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -33,9 +32,7 @@ func TestOriginPolicyHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A navigation straight to the other site.
-	fb, err := p.Act(ctx, "navigate", Target{}, func(ctx context.Context) error {
-		return p.Navigate(ctx, testSite.AltURL("/evil/navigate"), WaitLoad)
-	})
+	fb, err := p.Navigate(ctx, testSite.AltURL("/evil/navigate"), WaitLoad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +40,11 @@ func TestOriginPolicyHolds(t *testing.T) {
 
 	escape := testSite.URL("/attack/escape.html")
 	for _, id := range []string{"link", "popup", "fetch", "post", "redirect", "refresh", "frame", "worker"} {
-		if err := p.Navigate(ctx, escape, WaitLoad); err != nil {
+		if err := outcome(p.Navigate(ctx, escape, WaitLoad)); err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
 		tg := Target{Selector: "#" + id}
-		fb, err := p.Act(ctx, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+		fb, err := p.Click(ctx, tg, ClickOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +83,7 @@ func TestOriginPolicyHolds(t *testing.T) {
 		}
 	}
 	// The allowed origin still works.
-	if err := p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
 		t.Errorf("allowed navigation: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 func TestSnapshotHugePage(t *testing.T) {
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/huge.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/huge.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	n, err := p.Evaluate(ctx, "document.getElementsByTagName('*').length", EvalOptions{})

@@ -59,6 +59,7 @@ func (p *Page) mouseClick(ctx context.Context, x, y float64, button input.MouseB
 	if err := p.mouseMove(ctx, x, y, mods); err != nil {
 		return err
 	}
+	markDispatched(ctx)
 	for i := 1; i <= count; i++ {
 		down := input.NewDispatchMouseEventArgs("mousePressed", x, y).SetButton(button).
 			SetButtons(buttonsMask(button)).SetClickCount(i).SetModifiers(mods)
@@ -90,6 +91,7 @@ func (p *Page) mouseWheel(ctx context.Context, x, y, dx, dy float64) error {
 	if err := p.toFront(ctx); err != nil {
 		return err
 	}
+	markDispatched(ctx)
 	ev := input.NewDispatchMouseEventArgs("mouseWheel", x, y).SetDeltaX(dx).SetDeltaY(dy)
 	if err := p.c.Input.DispatchMouseEvent(ctx, ev); err != nil {
 		return fmt.Errorf("mouse wheel: %w", err)
@@ -137,6 +139,7 @@ func (p *Page) keyDownUp(ctx context.Context, k keyDef, mods int, commands []str
 
 // keyEvent sends one key event, with the editing commands it should run.
 func (p *Page) keyEvent(ctx context.Context, typ string, k keyDef, mods int, commands []string) error {
+	markDispatched(ctx)
 	ev := p.keyArgs(typ, k, mods)
 	if len(commands) > 0 {
 		ev.Commands = commands
@@ -175,7 +178,7 @@ func (p *Page) typeText(ctx context.Context, s string) error {
 	typed, total := 0, utf8.RuneCountInString(s)
 	for _, r := range s {
 		if now := p.navMark(); now.loads != start.loads || now.docs != start.docs {
-			return &Error{Code: CodeNavigation, Msg: fmt.Sprintf("the page navigated away after %d of %d characters", typed, total),
+			return &Incomplete{Msg: fmt.Sprintf("the page navigated away after %d of %d characters were typed", typed, total),
 				Hint: "the field's own script left the page; take a snapshot and check where you are"}
 		}
 		typed++
@@ -201,6 +204,7 @@ func (p *Page) typeText(ctx context.Context, s string) error {
 			}
 			continue
 		}
+		markDispatched(ctx)
 		if err := p.c.Input.InsertText(ctx, input.NewInsertTextArgs(string(r))); err != nil {
 			return fmt.Errorf("insert text: %w", err)
 		}

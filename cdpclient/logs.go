@@ -22,6 +22,9 @@ type ConsoleEntry struct {
 	Source string // url:line when known
 	// Exception is set for uncaught exceptions.
 	Exception bool
+	// Network is set for the browser's reports of failed loads ("Failed to
+	// load resource"): the network log has them already.
+	Network bool
 }
 
 // NetworkEntry is one request of a page. A redirect ends one entry (with the
@@ -136,6 +139,7 @@ func (l *pageLogs) onEvent(method string, params json.RawMessage) {
 	case "Log.entryAdded":
 		var ev struct {
 			Entry struct {
+				Source     string `json:"source"`
 				Level      string `json:"level"`
 				Text       string `json:"text"`
 				URL        string `json:"url"`
@@ -153,7 +157,7 @@ func (l *pageLogs) onEvent(method string, params json.RawMessage) {
 		if src != "" && e.LineNumber != nil {
 			src += ":" + strconv.Itoa(*e.LineNumber+1)
 		}
-		l.addConsole(ConsoleEntry{Level: consoleLevel(e.Level), Text: e.Text, Source: src})
+		l.addConsole(ConsoleEntry{Level: consoleLevel(e.Level), Text: e.Text, Source: src, Network: e.Source == "network"})
 	default:
 		l.onNetworkEvent(method, params)
 	}

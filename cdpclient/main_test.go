@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 )
 
@@ -68,4 +69,16 @@ func testContext(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// outcome turns an action's feedback into the error a test checks: nil when the
+// action happened, an *Error with the feedback's code otherwise.
+func outcome(fb *feedback.Feedback, err error) error {
+	if err != nil {
+		return err
+	}
+	if fb.OK {
+		return nil
+	}
+	return &Error{Code: Code(fb.Code), Msg: fb.Msg, Hint: fb.Hint, Ref: fb.Ref}
 }

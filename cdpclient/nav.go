@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -36,26 +38,37 @@ func (w WaitUntil) lifecycleEvent() (string, error) {
 
 // navMark is the page's navigation state before an action, to tell what the action
 // started.
-type navMark struct{ docs, sameDoc, loads, requested int }
+type navMark struct{ docs, sameDoc, loads, requested, windowOpens int }
 
 func (p *Page) navMark() navMark {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return navMark{p.docs, p.sameDoc, p.loads, p.requested}
+	return navMark{p.docs, p.sameDoc, p.loads, p.requested, p.windowOpens}
 }
 
-// Navigate loads url in the page and waits until the load state is reached (a
-// deadline given by ctx). A failed load is an *Error with CodeNetworkError.
-func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) error {
+// Navigate loads url in the page, waits until the load state is reached (a
+// deadline given by ctx) and reports what arrived. A navigation that produced
+// no document (DNS, refused connection, aborted) is a failure; a document that
+// answered 4xx/5xx is not: the page shows it, and the feedback says its status.
+func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) (*feedback.Feedback, error) {
 	event, err := until.lifecycleEvent()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := CheckURL(rawURL); err != nil {
-		return err
+		return nil, err
 	}
-	ctx, cancel := p.guard(ctx)
-	defer cancel()
+	return p.navigation(ctx, func(ctx context.Context) error { return p.navigate(ctx, rawURL, event) })
+}
+
+// navigation performs a page-level navigation as an action.
+func (p *Page) navigation(ctx context.Context, run func(context.Context) error) (*feedback.Feedback, error) {
+	return p.perform(ctx, action{kind: actNavigation, run: func(ctx context.Context, _ *Element) (string, error) {
+		return "", run(ctx)
+	}})
+}
+
+func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 	mark := p.navMark()
 	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" {
@@ -65,7 +78,11 @@ func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) err
 		r, err = p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	}
 	if err != nil {
-		return cause(ctx, fmt.Errorf("navigate: %w", err))
+		if ctx.Err() == context.DeadlineExceeded {
+			return &Error{Code: CodeTimeout, Err: err, Msg: fmt.Sprintf("%s did not answer in time: no page arrived", rawURL),
+				Hint: "the server may be slow or down: retry with a larger timeoutMs, or check the URL"}
+		}
+		return fmt.Errorf("navigate: %w", err)
 	}
 	if r.ErrorText != nil && *r.ErrorText != "" {
 		return &Error{Code: CodeNetworkError, Msg: fmt.Sprintf("navigation to %s failed: %s", rawURL, *r.ErrorText),
@@ -74,7 +91,7 @@ func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) err
 	if r.LoaderID == nil || event == "" {
 		return nil // same-document navigation, or only the commit was asked for
 	}
-	return cause(ctx, p.waitLoaded(ctx, mark, event, false))
+	return p.waitLoaded(ctx, mark, event, false)
 }
 
 // waitLoaded waits until a main-frame document started after mark has fired event
@@ -94,62 +111,91 @@ func (p *Page) waitLoaded(ctx context.Context, mark navMark, event string, sameD
 		select {
 		case <-ch:
 		case <-ctx.Done():
+			if p.navMark().docs > mark.docs && ctx.Err() == context.DeadlineExceeded {
+				return &Incomplete{Err: ctx.Err(), Msg: fmt.Sprintf("the page arrived but had not reached %q in time", event),
+					Hint: "it is still loading and may be usable already: take a snapshot, or waitFor what you need"}
+			}
 			return &Error{Code: CodeTimeout, Err: ctx.Err(),
 				Msg:  fmt.Sprintf("the page did not reach %q in time", event),
-				Hint: "the page is still loading; use waitUntil=domcontentloaded or commit, or waitFor an element"}
+				Hint: "the server may be slow: retry with a larger timeoutMs, or waitUntil=commit"}
 		}
 	}
 }
 
-// Reload reloads the page and waits for the load state.
-func (p *Page) Reload(ctx context.Context, ignoreCache bool, until WaitUntil) error {
+// Reload reloads the page, waits for the load state and reports what arrived.
+func (p *Page) Reload(ctx context.Context, ignoreCache bool, until WaitUntil) (*feedback.Feedback, error) {
 	event, err := until.lifecycleEvent()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ctx, cancel := p.guard(ctx)
-	defer cancel()
-	mark := p.navMark()
-	if err := p.c.Page.Reload(ctx, page.NewReloadArgs().SetIgnoreCache(ignoreCache)); err != nil {
-		return cause(ctx, fmt.Errorf("reload: %w", err))
-	}
-	return cause(ctx, p.waitLoaded(ctx, mark, event, false))
+	return p.navigation(ctx, func(ctx context.Context) error {
+		mark := p.navMark()
+		if err := p.c.Page.Reload(ctx, page.NewReloadArgs().SetIgnoreCache(ignoreCache)); err != nil {
+			return fmt.Errorf("reload: %w", err)
+		}
+		return p.waitLoaded(ctx, mark, event, false)
+	})
 }
 
-// GoBack goes one step back in the page's history; delta -1 is back, +1 forward.
-func (p *Page) GoBack(ctx context.Context, until WaitUntil) error {
+// GoBack goes one step back in the page's history and reports what arrived.
+func (p *Page) GoBack(ctx context.Context, until WaitUntil) (*feedback.Feedback, error) {
 	return p.history(ctx, -1, until)
 }
 
-// GoForward goes one step forward in the page's history.
-func (p *Page) GoForward(ctx context.Context, until WaitUntil) error {
+// GoForward goes one step forward in the page's history and reports what arrived.
+func (p *Page) GoForward(ctx context.Context, until WaitUntil) (*feedback.Feedback, error) {
 	return p.history(ctx, +1, until)
 }
 
-func (p *Page) history(ctx context.Context, delta int, until WaitUntil) error {
+func (p *Page) history(ctx context.Context, delta int, until WaitUntil) (*feedback.Feedback, error) {
 	event, err := until.lifecycleEvent()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ctx, cancel := p.guard(ctx)
-	defer cancel()
-	h, err := p.c.Page.GetNavigationHistory(ctx)
-	if err != nil {
-		return cause(ctx, fmt.Errorf("read history: %w", err))
-	}
-	i := h.CurrentIndex + delta
-	if i < 0 || i >= len(h.Entries) {
-		word := "back"
-		if delta > 0 {
-			word = "forward"
+	return p.navigation(ctx, func(ctx context.Context) error {
+		h, err := p.c.Page.GetNavigationHistory(ctx)
+		if err != nil {
+			return fmt.Errorf("read history: %w", err)
 		}
-		return newError(CodeNavigation, "use navigate to go to a URL", "there is no page to go %s to in this tab's history", word)
+		i := h.CurrentIndex + delta
+		if i < 0 || i >= len(h.Entries) {
+			word := "back"
+			if delta > 0 {
+				word = "forward"
+			}
+			return newError(CodeNavigation, "use navigate to go to a URL", "there is no page to go %s to in this tab's history", word)
+		}
+		mark := p.navMark()
+		if err := p.c.Page.NavigateToHistoryEntry(ctx, page.NewNavigateToHistoryEntryArgs(h.Entries[i].ID)); err != nil {
+			return fmt.Errorf("go to history entry: %w", err)
+		}
+		return p.waitLoaded(ctx, mark, event, true)
+	})
+}
+
+// PostedEntry reports whether going delta steps in the tab's history (0: a
+// reload) would load a document the page got by posting a form: doing so may
+// send the form again.
+func (p *Page) PostedEntry(ctx context.Context, delta int) (bool, error) {
+	url := p.URL()
+	if delta != 0 {
+		h, err := p.c.Page.GetNavigationHistory(ctx)
+		if err != nil {
+			return false, fmt.Errorf("read history: %w", err)
+		}
+		i := h.CurrentIndex + delta
+		if i < 0 || i >= len(h.Entries) {
+			return false, nil
+		}
+		url = h.Entries[i].URL
 	}
-	mark := p.navMark()
-	if err := p.c.Page.NavigateToHistoryEntry(ctx, page.NewNavigateToHistoryEntryArgs(h.Entries[i].ID)); err != nil {
-		return cause(ctx, fmt.Errorf("go to history entry: %w", err))
+	posted := false
+	for _, e := range p.logs.Network(0) {
+		if e.Type == "Document" && e.ID == e.Loader && e.URL == url {
+			posted = e.Method == "POST" && (e.Status < 300 || e.Status >= 400)
+		}
 	}
-	return cause(ctx, p.waitLoaded(ctx, mark, event, true))
+	return posted, nil
 }
 
 // CheckURL checks that raw is a URL a tab can open: absolute, with a scheme,

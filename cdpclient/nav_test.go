@@ -1,7 +1,6 @@
 package cdpclient
 
 import (
-	"context"
 	"testing"
 )
 
@@ -9,25 +8,25 @@ func TestNavigate(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
 		t.Fatalf("Navigate: %v", err)
 	}
 	if got, want := p.URL(), testSite.URL("/home.html"); got != want {
 		t.Errorf("URL() = %q, want %q", got, want)
 	}
-	if err := p.Navigate(ctx, testSite.URL("/second.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/second.html"), WaitLoad)); err != nil {
 		t.Fatalf("Navigate: %v", err)
 	}
-	if err := p.GoBack(ctx, WaitLoad); err != nil {
+	if err := outcome(p.GoBack(ctx, WaitLoad)); err != nil {
 		t.Fatalf("GoBack: %v", err)
 	}
 	if got, want := p.URL(), testSite.URL("/home.html"); got != want {
 		t.Errorf("after GoBack URL() = %q, want %q", got, want)
 	}
-	if err := p.GoForward(ctx, WaitLoad); err != nil {
+	if err := outcome(p.GoForward(ctx, WaitLoad)); err != nil {
 		t.Fatalf("GoForward: %v", err)
 	}
-	if err := p.Reload(ctx, false, WaitLoad); err != nil {
+	if err := outcome(p.Reload(ctx, false, WaitLoad)); err != nil {
 		t.Fatalf("Reload: %v", err)
 	}
 	if got, want := p.URL(), testSite.URL("/second.html"); got != want {
@@ -41,7 +40,7 @@ func TestClickThroughRedirect(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/post-redirect.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/post-redirect.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	s, err := p.Snapshot(ctx, SnapshotOptions{})
@@ -49,7 +48,7 @@ func TestClickThroughRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg := Target{Ref: refOf(t, s, "Sign in")}
-	fb := act(t, ctx, p, "click", tg, func(ctx context.Context) error { return p.Click(ctx, tg, ClickOptions{}) })
+	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, `"url":"/second.html"`)
 	if len(fb.Net) != 0 {
 		t.Errorf("the redirect hop is reported: %s", fb.JSON())

@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -33,61 +32,40 @@ type Page struct {
 
 	actMu sync.Mutex // one action at a time
 
-	mu        sync.Mutex // guards the state below
-	info      target.Info
-	mainFrame page.FrameID
-	loader    network.LoaderID
-	lifecycle map[string]bool // lifecycle events seen for loader
-	docs      int             // main-frame documents started (lifecycle "init")
-	loads     int             // main-frame loads started (a navigation is under way)
-	requested int             // main-frame navigations the page asked for
-	loading   bool            // the main frame is loading (between started and stopped)
-	sameDoc   int             // same-document navigations (history API, fragment)
-	dialog    *Dialog
-	crashed   bool
-	closed    bool
-	changed   chan struct{} // closed and replaced on every state change
-	frames    map[string]*frameSession
-	logs      pageLogs
-	refs      *refTable
-	isolated  map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
-	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
-	worldIDs  map[string]runtime.ExecutionContextID   // isolated worlds by unique id
-	lastSnap  []string                                // last snapshot's lines, for diff
-	touched   map[*frameSession]bool                  // frames holding objects to release
-	grp       string                                  // object group of the running operation
-	groups    int                                     // object groups handed out
-	blocked   blockedLog                              // requests the origin policy refused
-	paused    atomic.Int32                            // requests waiting for the guard's answer
+	mu          sync.Mutex // guards the state below
+	info        target.Info
+	mainFrame   page.FrameID
+	loader      network.LoaderID
+	lifecycle   map[string]bool // lifecycle events seen for loader
+	docs        int             // main-frame documents started (lifecycle "init")
+	loads       int             // main-frame loads started (a navigation is under way)
+	requested   int             // main-frame navigations the page asked for
+	loading     bool            // the main frame is loading (between started and stopped)
+	sameDoc     int             // same-document navigations (history API, fragment)
+	windowOpens int             // tabs and windows the page asked to open
+	dialog      *Dialog
+	dialogC     *cdp.Client      // the session that reported the dialog
+	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
+	chooser     chan fileChooser // where a file chooser goes while an upload waits for one
+	busySince   time.Time        // when a script began to keep the page from answering; zero if not
+	crashed     bool
+	closed      bool
+	changed     chan struct{} // closed and replaced on every state change
+	frames      map[string]*frameSession
+	logs        pageLogs
+	refs        *refTable
+	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
+	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
+	worldIDs    map[string]runtime.ExecutionContextID   // isolated worlds by unique id
+	lastSnap    []string                                // last snapshot's lines, for diff
+	touched     map[*frameSession]bool                  // frames holding objects to release
+	grp         string                                  // object group of the running operation
+	groups      int                                     // object groups handed out
+	blocked     blockedLog                              // requests the origin policy refused
+	paused      atomic.Int32                            // requests waiting for the guard's answer
 
 	ready   chan struct{}
 	initErr error
-}
-
-// Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) waiting
-// for an answer.
-type Dialog struct {
-	Type          string
-	Message       string
-	DefaultPrompt string
-}
-
-var (
-	// ErrPageClosed is returned for a page that has been closed.
-	ErrPageClosed = errors.New("the page is closed")
-	// ErrPageCrashed is returned for a page whose renderer crashed.
-	ErrPageCrashed = errors.New("the page crashed")
-)
-
-// DialogOpenError is returned while a dialog blocks the page.
-type DialogOpenError struct{ Dialog Dialog }
-
-func (e *DialogOpenError) Error() string {
-	article := "a"
-	if e.Dialog.Type == "alert" {
-		article = "an"
-	}
-	return fmt.Sprintf("%s %s dialog is open (%q)", article, e.Dialog.Type, e.Dialog.Message)
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
@@ -134,9 +112,13 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 func (p *Page) init(waiting bool, done func(error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 	defer cancel()
-	err := parallel(append(p.documentSetup(ctx, p.c), func() error {
+	calls := append(p.documentSetup(ctx, p.c), func() error {
 		return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
-	})...)
+	})
+	if waiting {
+		calls = append(calls, func() error { return p.c.Runtime.RunIfWaitingForDebugger(ctx) })
+	}
+	err := p.s.inOrder(calls...)
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
@@ -146,11 +128,6 @@ func (p *Page) init(waiting bool, done func(error)) {
 				p.loader = tree.FrameTree.Frame.LoaderID
 			}
 			p.mu.Unlock()
-		}
-	}
-	if waiting {
-		if rerr := p.c.Runtime.RunIfWaitingForDebugger(ctx); err == nil {
-			err = rerr
 		}
 	}
 	p.initErr = err
@@ -168,17 +145,6 @@ func (p *Page) isReady() bool {
 	default:
 		return false
 	}
-}
-
-// parallel runs fns concurrently and returns the first error.
-func parallel(fns ...func() error) error {
-	errs := make([]error, len(fns))
-	var wg sync.WaitGroup
-	for i, fn := range fns {
-		wg.Go(func() { errs[i] = fn() })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // notifyLocked wakes everyone waiting on the page's state. Call with p.mu held.
@@ -225,17 +191,6 @@ func (p *Page) Title() string {
 // Context returns the browser context the page belongs to.
 func (p *Page) Context() *BrowserContext { return p.bc }
 
-// Dialog returns the dialog blocking the page, if any.
-func (p *Page) Dialog() *Dialog {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.dialog == nil {
-		return nil
-	}
-	d := *p.dialog
-	return &d
-}
-
 // Usable returns why the page cannot run an operation now (a dialog is open, it
 // crashed or closed), or nil.
 func (p *Page) Usable() error { return p.usable() }
@@ -255,6 +210,19 @@ func (p *Page) usableLocked() error {
 		return ErrPageCrashed
 	case p.dialog != nil:
 		return &DialogOpenError{Dialog: *p.dialog}
+	}
+	return nil
+}
+
+// closedOrCrashed returns ErrPageClosed or ErrPageCrashed, or nil.
+func (p *Page) closedOrCrashed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.closed:
+		return ErrPageClosed
+	case p.crashed:
+		return ErrPageCrashed
 	}
 	return nil
 }

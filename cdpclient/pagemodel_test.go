@@ -15,11 +15,11 @@ func openSnapshot(t *testing.T) (*Page, string) {
 	t.Helper()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := p.Navigate(ctx, testSite.URL("/snapshot.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/snapshot.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	// The cross-site frame loads after the page; wait for its button.
-	if err := p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#cross"}}); err != nil {
+	if err := outcome(p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#cross"}})); err != nil {
 		t.Fatal(err)
 	}
 	var s string
@@ -135,7 +135,7 @@ func TestSnapshotRefs(t *testing.T) {
 		}
 	}
 	// Acting by ref: in a shadow root, in the same-origin frame and in the cross-site frame.
-	if err := p.Click(ctx, Target{Ref: refOf(t, s2, "Accept cookies")}, ClickOptions{}); err != nil {
+	if err := outcome(p.Click(ctx, Target{Ref: refOf(t, s2, "Accept cookies")}, ClickOptions{})); err != nil {
 		t.Fatalf("click by ref: %v", err)
 	}
 	frameBtns := lineRe.FindAllStringSubmatch(s2, -1)
@@ -155,7 +155,7 @@ func TestSnapshotRefs(t *testing.T) {
 		if _, err := p.Fill(ctx, Target{Ref: emails[i]}, "f@x.io"); err != nil {
 			t.Fatalf("fill in frame %d: %v", i, err)
 		}
-		if err := p.Click(ctx, Target{Ref: buttons[i]}, ClickOptions{}); err != nil {
+		if err := outcome(p.Click(ctx, Target{Ref: buttons[i]}, ClickOptions{})); err != nil {
 			t.Fatalf("click in frame %d: %v", i, err)
 		}
 		// An object result is serialised in the element's own frame session.
@@ -175,13 +175,13 @@ func TestSnapshotRefs(t *testing.T) {
 	if _, err := p.Evaluate(ctx, `document.getElementById('added').remove(); document.getElementById('dynamic').innerHTML = '<button>Replacement</button>'`, EvalOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	err = p.Click(ctx, Target{Ref: added}, ClickOptions{})
+	err = outcome(p.Click(ctx, Target{Ref: added}, ClickOptions{}))
 	wantCode(t, err, CodeNotFound)
 	// After a navigation every old ref is stale, and numbering continues.
-	if err := p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, p.Click(ctx, Target{Ref: home}, ClickOptions{}), CodeNotFound)
+	wantCode(t, outcome(p.Click(ctx, Target{Ref: home}, ClickOptions{})), CodeNotFound)
 	s4, err := p.Snapshot(ctx, SnapshotOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestClickCoveredByRef(t *testing.T) {
 	t.Parallel()
 	p, s := openSnapshot(t)
 	ctx := testContext(t)
-	err := p.Click(ctx, Target{Ref: refOf(t, s, "Under the banner")}, ClickOptions{})
+	err := outcome(p.Click(ctx, Target{Ref: refOf(t, s, "Under the banner")}, ClickOptions{}))
 	wantCode(t, err, CodeObscured)
 	var e *Error
 	if errors.As(err, &e) && !strings.Contains(e.Hint, "close or dismiss") {

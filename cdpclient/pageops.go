@@ -5,19 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
+// titleWait bounds reading the title: a page stuck in a script does not answer.
+const titleWait = time.Second
+
 // DocumentTitle reads document.title from the page, falling back to the title the
 // browser last reported when the page cannot answer.
 func (p *Page) DocumentTitle(ctx context.Context) string {
-	if p.usable() != nil {
+	if p.usable() != nil || p.busy() {
 		return p.Title()
 	}
 	ctx, cancel := p.guard(ctx)
 	defer cancel()
+	ctx, cancelWait := context.WithTimeout(ctx, titleWait)
+	defer cancelWait()
 	r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("document.title").SetReturnByValue(true))
 	var t string
 	if err != nil || r.ExceptionDetails != nil || json.Unmarshal(r.Result.Value, &t) != nil {

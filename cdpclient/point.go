@@ -54,14 +54,14 @@ type frameBox struct {
 // frame's viewport, and where that frame sits.
 func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
 	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
-		if isGoneErr(err) {
+		if nodeGone(err) {
 			return nil, frameBox{}, e.gone()
 		}
 		return nil, frameBox{}, e.notVisible()
 	}
 	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
 	if err != nil {
-		if isGoneErr(err) {
+		if nodeGone(err) {
 			return nil, frameBox{}, e.gone()
 		}
 		return nil, frameBox{}, e.notVisible()

@@ -77,7 +77,7 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	el := &Element{p: p, ref: ref}
+	el := &Element{p: p, ref: ref, key: k}
 	stale := &Error{Code: CodeNotFound, Msg: "ref " + ref + " is no longer on the page",
 		Hint: "the page changed; take a new snapshot and use the new ref"}
 	err = p.withWorld(ctx, k, func(w *worldIn) error {
@@ -93,7 +93,7 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 		return nil
 	})
 	if err != nil {
-		if CodeOf(err) == CodeNotFound {
+		if Classify(err).Code == CodeNotFound {
 			return nil, stale
 		}
 		return nil, err

@@ -2,8 +2,11 @@ package cdpclient
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 
 	"github.com/mafredri/cdp/protocol/dom"
 )
@@ -21,78 +24,88 @@ type ScrollState struct {
 
 // Scroll scrolls the page (or, with a target, the area under the target) by
 // amount CSS pixels in direction up, down, left or right with mouse-wheel events,
-// or brings the target into view with "to_element". amount 0 means most of a
-// viewport. It returns the page's scroll state afterwards.
-func (p *Page) Scroll(ctx context.Context, direction string, amount int, t Target) (ScrollState, error) {
-	var st ScrollState
+// or brings the target into view with "to_element", and reports what happened
+// (content loaded as it came into view, too). amount 0 means most of a viewport.
+// delta.value says where it stopped: "y=… above=… below=…".
+func (p *Page) Scroll(ctx context.Context, direction string, amount int, t Target) (*feedback.Feedback, error) {
+	if err := checkScroll(direction, amount, t); err != nil {
+		return nil, err
+	}
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, run: func(ctx context.Context, e *Element) (string, error) {
+		st, err := p.scroll(ctx, direction, amount, e)
+		return fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below), err
+	}})
+}
+
+func checkScroll(direction string, amount int, t Target) error {
 	switch direction {
 	case "up", "down", "left", "right":
 	case "to_element":
 		if t.IsZero() {
-			return st, argError("pass the ref or selector of the element to scroll to", "to_element needs a target")
+			return argError("pass the ref or selector of the element to scroll to", "to_element needs a target")
 		}
 	default:
-		return st, argError("use up, down, left, right or to_element", "direction %q is not a scroll direction", direction)
+		return argError("use up, down, left, right or to_element", "direction %q is not a scroll direction", direction)
 	}
 	if amount < 0 {
-		return st, argError("give a positive amount of pixels", "amount %d is negative", amount)
+		return argError("give a positive amount of pixels", "amount %d is negative", amount)
 	}
-	err := p.do(ctx, func(ctx context.Context) error {
-		var e *Element
-		if !t.IsZero() {
-			var err error
-			if e, err = p.Resolve(ctx, t); err != nil {
-				return err
+	return nil
+}
+
+// scroll does the scrolling for Scroll; e is the target or nil.
+func (p *Page) scroll(ctx context.Context, direction string, amount int, e *Element) (ScrollState, error) {
+	var st ScrollState
+	if direction == "to_element" {
+		if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
+			if nodeGone(err) {
+				return st, e.gone()
 			}
+			return st, e.notVisible()
 		}
-		if direction == "to_element" {
-			if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
-				if isGoneErr(err) {
-					return e.gone()
-				}
-				return e.notVisible()
-			}
-			return p.readScroll(ctx, nil, &st)
+		markDispatched(ctx)
+		return st, p.readScroll(ctx, nil, &st)
+	}
+	vp, err := p.c.Page.GetLayoutMetrics(ctx)
+	if err != nil {
+		return st, err
+	}
+	w, h := float64(vp.CSSLayoutViewport.ClientWidth), float64(vp.CSSLayoutViewport.ClientHeight)
+	at := point{X: w / 2, Y: h / 2}
+	if e != nil {
+		if at, _, err = e.visiblePoint(ctx); err != nil {
+			return st, err
 		}
-		vp, err := p.c.Page.GetLayoutMetrics(ctx)
-		if err != nil {
-			return err
+	}
+	dx, dy := wheelDelta(direction, float64(amount), w, h)
+	before := p.docScroll(ctx, e)
+	if err := p.mouseWheel(ctx, at.X, at.Y, dx, dy); err != nil {
+		return st, err
+	}
+	p.waitScrolled(ctx, e, before, dx, dy)
+	return st, p.readScroll(ctx, e, &st)
+}
+
+// wheelDelta is the wheel movement for a direction and amount; amount 0 is most
+// of the viewport (w × h).
+func wheelDelta(direction string, amount, w, h float64) (dx, dy float64) {
+	switch direction {
+	case "up", "down":
+		if amount == 0 {
+			amount = h * 0.8
 		}
-		w, h := float64(vp.CSSLayoutViewport.ClientWidth), float64(vp.CSSLayoutViewport.ClientHeight)
-		at := point{X: w / 2, Y: h / 2}
-		if e != nil {
-			if at, _, err = e.visiblePoint(ctx); err != nil {
-				return err
-			}
+		if direction == "up" {
+			return 0, -amount
 		}
-		dx, dy := 0.0, 0.0
-		size := float64(amount)
-		switch direction {
-		case "up", "down":
-			if size == 0 {
-				size = h * 0.8
-			}
-			dy = size
-			if direction == "up" {
-				dy = -size
-			}
-		default:
-			if size == 0 {
-				size = w * 0.8
-			}
-			dx = size
-			if direction == "left" {
-				dx = -size
-			}
-		}
-		before := p.docScroll(ctx, e)
-		if err := p.mouseWheel(ctx, at.X, at.Y, dx, dy); err != nil {
-			return err
-		}
-		p.waitScrolled(ctx, e, before, dx, dy)
-		return p.readScroll(ctx, e, &st)
-	})
-	return st, err
+		return 0, amount
+	}
+	if amount == 0 {
+		amount = w * 0.8
+	}
+	if direction == "left" {
+		return -amount, 0
+	}
+	return amount, 0
 }
 
 // waitScrolled waits until a wheel scroll of (dx, dy) from before has been applied:

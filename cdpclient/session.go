@@ -17,6 +17,9 @@ type session struct {
 	conn    *rpcc.Conn
 	onEvent func(method string, params json.RawMessage)
 	q       *msgQueue
+
+	wmu     sync.Mutex
+	written chan struct{} // closed (and replaced) when a request has been written
 }
 
 var errRawIO = errors.New("cdpclient: session carries no raw bytes")
@@ -31,7 +34,51 @@ func (s *session) Close() error {
 }
 
 // WriteRequest implements rpcc.Codec.
-func (s *session) WriteRequest(r *rpcc.Request) error { return s.m.write(s, r) }
+func (s *session) WriteRequest(r *rpcc.Request) error {
+	err := s.m.write(s, r)
+	s.wmu.Lock()
+	if s.written != nil {
+		close(s.written)
+		s.written = nil
+	}
+	s.wmu.Unlock()
+	return err
+}
+
+// nextWrite returns a channel closed once the session's next request has been
+// written (or failed to be).
+func (s *session) nextWrite() <-chan struct{} {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.written == nil {
+		s.written = make(chan struct{})
+	}
+	return s.written
+}
+
+// inOrder sends calls' requests one after another, in order, without waiting
+// for their answers, then waits for all of them. A target paused at start (a
+// new tab, a popup) answers some commands only once it runs; its set-up must
+// reach the browser before the command that resumes it, and cannot wait for
+// answers first. Each call makes at most one request on the session.
+func (s *session) inOrder(calls ...func() error) error {
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		sent := s.nextWrite()
+		done := make(chan struct{})
+		wg.Go(func() {
+			defer close(done)
+			errs[i] = call()
+		})
+		select {
+		case <-sent:
+		case <-done: // failed before writing
+		}
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
 
 // ReadResponse implements rpcc.Codec; it blocks until a message for this session
 // arrives and returns io.EOF once the session is dropped.

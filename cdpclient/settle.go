@@ -7,19 +7,32 @@ import (
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
-// settleCap bounds how long an action waits for what it started.
-const settleCap = 5 * time.Second
+const (
+	// loadSettle bounds how long an action waits for a navigation it started
+	// to load.
+	loadSettle = 10 * time.Second
+	// requestSettle bounds how long an action waits for the requests it
+	// issued; the ones still open then are reported as pending.
+	requestSettle = 2 * time.Second
+	// maxQuietMs bounds the wait for the DOM to go quiet after an action.
+	maxQuietMs = 300
+)
 
 // settle waits for what an action started, never a fixed sleep: a navigation's
-// load and the requests issued since mark. It returns at once when the action
-// started nothing. The wait is a deadline of settleCap (or ctx, if sooner).
-func (p *Page) settle(ctx context.Context, mark int, nav navMark) {
+// load (a deadline of loadSettle) and the requests issued since mark (a deadline
+// of requestSettle) and tabs it opened (to be set up, also within requestSettle).
+// It returns at once when the action started nothing; a page
+// that becomes unusable (a dialog, a crash) ends the wait.
+func (p *Page) settle(ctx context.Context, mark, pages int, nav navMark) {
 	p.barrier(ctx)
-	ctx, cancel := context.WithTimeout(ctx, settleCap)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, loadSettle)
 	defer cancel()
 	for {
 		ch := p.watch()
-		if p.settled(mark, nav) {
+		loading, requests := p.unsettled(mark, nav)
+		opening := p.navMark().windowOpens-nav.windowOpens > p.bc.Seq()-pages
+		if !loading && ((requests == 0 && !opening) || time.Since(start) > requestSettle) {
 			return
 		}
 		t := time.NewTimer(20 * time.Millisecond)
@@ -28,6 +41,7 @@ func (p *Page) settle(ctx context.Context, mark int, nav navMark) {
 			t.Stop()
 			return
 		case <-ch:
+		case <-p.bc.arrived():
 		case <-t.C: // requests finish without a page state change
 		}
 		t.Stop()
@@ -50,15 +64,17 @@ func (p *Page) barrier(ctx context.Context) {
 	_, _ = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("0").SetSilent(true))
 }
 
-func (p *Page) settled(mark int, nav navMark) bool {
+// unsettled reports whether a document the action started is still loading, and
+// how many of its requests have no answer yet.
+func (p *Page) unsettled(mark int, nav navMark) (loading bool, requests int) {
 	if p.usable() != nil {
-		return true // a dialog, crash or close ends the wait
+		return false, 0 // a dialog, crash or close ends the wait
 	}
 	p.mu.Lock()
 	// A document the action started that has not loaded, or a navigation it
 	// asked for that has not finished (it may yet fail or be refused).
-	loading := p.docs > nav.docs && !p.lifecycle["load"] ||
+	loading = p.docs > nav.docs && !p.lifecycle["load"] ||
 		(p.requested > nav.requested || p.loads > nav.loads) && p.loading
 	p.mu.Unlock()
-	return !loading && p.logs.Pending(mark) == 0 && p.paused.Load() == 0
+	return loading, p.logs.Pending(mark) + int(p.paused.Load())
 }

@@ -19,7 +19,7 @@ func benchSnapshot(b *testing.B, path, name string) {
 	p := newBenchPage(b)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := p.Navigate(ctx, testSite.URL(path), WaitLoad); err != nil {
+	if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
 		b.Fatal(err)
 	}
 	var s string

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 // WaitState is the state a waitFor waits for.
@@ -24,20 +26,27 @@ type WaitSpec struct {
 	State  WaitState
 }
 
-// WaitFor waits until the condition holds. The duration is a deadline taken from
-// ctx; reaching it is an *Error with CodeTimeout. Navigations during the wait are
-// followed: the condition is checked again in the new document.
-func (p *Page) WaitFor(ctx context.Context, w WaitSpec) error {
+// WaitFor waits until the condition holds and reports what the page did
+// meanwhile. The duration is a deadline taken from ctx; reaching it fails with
+// CodeTimeout. Navigations during the wait are followed: the condition is checked
+// again in the new document.
+func (p *Page) WaitFor(ctx context.Context, w WaitSpec) (*feedback.Feedback, error) {
 	switch w.State {
 	case "":
 		w.State = StateVisible
 	case StateVisible, StateAttached, StateHidden, StateDetached:
 	default:
-		return argError("use visible, attached, hidden or detached", "state %q is not a wait state", string(w.State))
+		return nil, argError("use visible, attached, hidden or detached", "state %q is not a wait state", string(w.State))
 	}
 	if w.Target.IsZero() == (w.Text == "") {
-		return argError("pass exactly one of selector, text or ref", "waitFor needs one thing to wait for")
+		return nil, argError("pass exactly one of selector, text or ref", "waitFor needs one thing to wait for")
 	}
+	return p.perform(ctx, action{kind: actWatch, target: w.Target, run: func(ctx context.Context, _ *Element) (string, error) {
+		return "", p.waitFor(ctx, w)
+	}})
+}
+
+func (p *Page) waitFor(ctx context.Context, w WaitSpec) error {
 	return p.do(ctx, func(ctx context.Context) error {
 		if w.Target.Ref != "" {
 			return p.waitForRef(ctx, w)
@@ -81,7 +90,7 @@ func (p *Page) waitForRef(ctx context.Context, w WaitSpec) error {
 	err := poll(ctx, 50*time.Millisecond, func() (bool, error) {
 		e, err := p.resolveRef(ctx, w.Target.Ref)
 		gone := err != nil
-		if err != nil && CodeOf(err) != CodeNotFound {
+		if err != nil && Classify(err).Code != CodeNotFound {
 			return false, err
 		}
 		switch w.State {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
+
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // watchSet is the frames an action is observed in: the main frame and, when the
-// target lives elsewhere, the target's frame.
+// target lives in another frame, the target's frame.
 type watchSet struct {
 	keys []frameKey
 }
@@ -19,48 +20,43 @@ type domChanges struct {
 	Attrs   [][3]any    `json:"attrs"`
 	Removed []string    `json:"removed"`
 	Added   [][2]string `json:"added"`
+	Flash   []string    `json:"flash"`
 	Invalid [][3]string `json:"invalid"` // ref, element, validation message
 	More    int         `json:"more"`
 	Last    int         `json:"last"`
 }
 
-// watchStart starts recording DOM changes in the frames the action touches. It is
-// best effort: a page that cannot run scripts (a dialog is open) is not watched.
-func (p *Page) watchStart(ctx context.Context, t Target) watchSet {
+// watchStart starts recording DOM changes in the frames the action touches: the
+// main frame, and the frame of e (the action's target) when that is another
+// one. An answer to a dialog takes over the watch of the action that opened it.
+// Watching is best effort: a page that cannot run scripts is not watched.
+func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSet {
+	if kind == actDialog {
+		if ws, ok := p.takeKeptWatch(); ok {
+			return ws
+		}
+	}
 	var ws watchSet
 	if p.usable() != nil {
 		return ws
 	}
 	main := frameKey{frame: p.mainFrame}
-	keys := []frameKey{main}
-	targetIn := main
-	ref := "null" // only ever a number: a ref is never code
-	if t.Ref != "" {
-		if n, k, err := p.refFrame(t.Ref); err == nil {
-			ref = strconv.Itoa(n)
-			if k != main {
-				keys = append(keys, k)
-				targetIn = k
-			}
+	if e != nil && e.key != main {
+		// The target's own frame, with the target as this.
+		if err := e.callSrc(ctx, "watch", "function() { return __cdpmcp.watch(this); }", nil); err == nil {
+			ws.keys = append(ws.keys, e.key)
 		}
+		e = nil
 	}
-	sel := "null" // JSON: a string, never code
-	if t.Ref == "" && t.Selector != "" {
-		b, _ := json.Marshal(t.Selector)
-		sel = string(b)
-	}
-	for _, k := range keys {
-		args := "null, null"
-		if k == targetIn {
-			args = ref + ", " + sel
+	err := p.withWorld(ctx, main, func(w *worldIn) error {
+		if e != nil {
+			return e.callSrc(ctx, "watch", "function() { return __cdpmcp.watch(this); }", nil)
 		}
-		err := p.withWorld(ctx, k, func(w *worldIn) error {
-			_, err := w.eval(ctx, "(() => { try { return __cdpmcp.watch("+args+"); } catch (e) { return __cdpmcp.watch(null, null); } })()", true)
-			return err
-		})
-		if err == nil {
-			ws.keys = append(ws.keys, k)
-		}
+		_, err := w.eval(ctx, "__cdpmcp.watch(null)", true)
+		return err
+	})
+	if err == nil {
+		ws.keys = append([]frameKey{main}, ws.keys...)
 	}
 	return ws
 }
@@ -70,17 +66,22 @@ func (p *Page) watchStart(ctx context.Context, t Target) watchSet {
 func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs int) domChanges {
 	var all domChanges
 	for _, k := range ws.keys {
-		if p.usable() != nil {
+		if p.usable() != nil || p.busy() {
 			break
 		}
 		_ = p.withWorld(ctx, k, func(w *worldIn) error {
 			base := p.refs.base()
-			r, err := w.eval(ctx, fmt.Sprintf("(async () => { await __cdpmcp.quiet(%d); return __cdpmcp.changes({base: %d}); })()", maxQuietMs, base), true)
+			r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(
+				fmt.Sprintf("(async () => { await __cdpmcp.quiet(%d); return __cdpmcp.changes({base: %d}); })()", maxQuietMs, base)).
+				SetContextID(w.id).SetReturnByValue(true).SetAwaitPromise(true))
 			if err != nil {
 				return err
 			}
+			if r.ExceptionDetails != nil {
+				return &Error{Code: CodeJSError, Msg: "page model: " + exceptionText(r.ExceptionDetails)}
+			}
 			var c domChanges
-			if err := json.Unmarshal(r.Value, &c); err != nil {
+			if err := json.Unmarshal(r.Result.Value, &c); err != nil {
 				return err
 			}
 			p.refs.record(k, base, c.Last)
@@ -88,6 +89,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs int) do
 			all.Attrs = append(all.Attrs, c.Attrs...)
 			all.Removed = append(all.Removed, c.Removed...)
 			all.Added = append(all.Added, c.Added...)
+			all.Flash = append(all.Flash, c.Flash...)
 			all.Invalid = append(all.Invalid, c.Invalid...)
 			all.More += c.More
 			return nil

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -23,24 +22,17 @@ func errResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	return mcp.NewToolResultError(msg), nil
 }
 
-// describe gives an error's message and the hint that goes with it.
+// describe gives an error's message and the hint that goes with it: bad
+// arguments as they are, anything else as cdpclient classifies it.
 func describe(err error) (msg, hint string) {
-	var (
-		cae *cdpclient.ArgError
-		up  *cdpclient.UnknownPageError
-	)
-	switch {
-	case errors.As(err, &cae):
+	var cae *cdpclient.ArgError
+	if errors.As(err, &cae) {
 		return cae.Msg, cae.Hint
-	case errors.As(err, &up):
-		return up.Error(), "use listPages to see open pages, or newPage"
-	}
-	if code, msg, hint, ok := cdpclient.Explain(err); ok {
-		return code.String() + ": " + msg, hint
 	}
 	s := err.Error()
 	if strings.Contains(s, "no browser found") || strings.Contains(s, "browser exited during start-up") {
 		return "the browser could not be started: " + s, "install chromium (apt-get install -y chromium) or pass --browser-path"
 	}
-	return fmt.Sprintf("error: %s", s), ""
+	c := cdpclient.Classify(err)
+	return c.Code.String() + ": " + c.Msg, c.Hint
 }

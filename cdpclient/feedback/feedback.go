@@ -19,9 +19,13 @@ type Feedback struct {
 	Delta  *Delta   `json:"delta,omitempty"`
 	Errors []string `json:"errors,omitempty"`
 	Net    []Net    `json:"net,omitempty"`
+	// NetMore counts what Net leaves out: failed loads of images, styles,
+	// scripts and the like, by kind ("+23 failed: 12 img, 6 css, 5 script").
+	NetMore string `json:"netMore,omitempty"`
 	// Dialog is a JavaScript dialog the action opened (or found open).
 	Dialog *Dialog `json:"dialog,omitempty"`
-	// Opened lists tabs the action opened, as "p3 https://…".
+	// Opened lists tabs the action opened, as "p3 https://…"; delta.page names
+	// the last one.
 	Opened []string `json:"opened,omitempty"`
 	// Timing is the action's duration in milliseconds.
 	Timing int64  `json:"timing"`
@@ -32,20 +36,28 @@ type Feedback struct {
 type Delta struct {
 	URL   string `json:"url,omitempty"`
 	Title string `json:"title,omitempty"`
+	// Status is the HTTP status of the document that arrived, when it is an
+	// error (404, 500…): the page shows the server's error page.
+	Status int `json:"status,omitempty"`
+	// Page is the id of a tab the action opened.
+	Page string `json:"page,omitempty"`
 	// Value is the value a fill or selectOption left in the field.
 	Value   string      `json:"value,omitempty"`
 	Text    [][2]string `json:"text,omitempty"`
 	Attrs   [][3]any    `json:"attrs,omitempty"`
 	Removed []string    `json:"removed,omitempty"`
 	Added   [][2]string `json:"added,omitempty"`
+	// Flash is text that appeared and went away again during the action (a
+	// toast, a "saved" notice).
+	Flash []string `json:"flash,omitempty"`
 	// More counts changes left out to keep the answer short.
 	More int `json:"more,omitempty"`
 }
 
 // Empty reports whether the delta says nothing.
 func (d *Delta) Empty() bool {
-	return d == nil || (d.URL == "" && d.Title == "" && d.Value == "" && len(d.Text) == 0 &&
-		len(d.Attrs) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && d.More == 0)
+	return d == nil || (d.URL == "" && d.Title == "" && d.Status == 0 && d.Page == "" && d.Value == "" && len(d.Text) == 0 &&
+		len(d.Attrs) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && len(d.Flash) == 0 && d.More == 0)
 }
 
 // Net is one request the action caused: its URL (relative to the page's origin
@@ -55,12 +67,19 @@ type Net struct {
 	U string `json:"u"`
 	S int    `json:"s,omitempty"`
 	E string `json:"e,omitempty"`
+	// Pending is set for a request still waiting for its answer when the
+	// action returned: its result may show later (waitFor it).
+	Pending bool `json:"pending,omitempty"`
 }
 
 // Dialog describes a JavaScript dialog.
 type Dialog struct {
 	Type string `json:"type"`
 	Msg  string `json:"msg"`
+	// Closed says how the server answered a dialog no one else did
+	// ("dismissed", "accepted"): by the dialog policy, or because a
+	// navigation left the page as a person would.
+	Closed string `json:"closed,omitempty"`
 }
 
 // JSON encodes the feedback compactly, without escaping HTML characters.

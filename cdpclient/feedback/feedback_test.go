@@ -28,41 +28,53 @@ func TestJSONLeavesOutEmptyFields(t *testing.T) {
 func TestErrors(t *testing.T) {
 	long := strings.Repeat("x", 400)
 	got := Errors([]string{"TypeError: a is undefined\n    at f (x.js:1)", "TypeError: a is undefined", "second", long, "fourth"})
-	want := []string{"TypeError: a is undefined", "second", long[:159] + "…"}
+	want := []string{"TypeError: a is undefined", "second", long[:119] + "…"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Errors (-want +got):\n%s", d)
 	}
 }
 
-func TestNetList(t *testing.T) {
+func TestSummarize(t *testing.T) {
 	origin := "http://127.0.0.1:8080"
 	reqs := []Request{
-		{Method: "POST", URL: origin + "/login", Type: "Document", Status: 303},
-		{Method: "GET", URL: origin + "/dashboard.html", Type: "Document", Status: 200},
+		{Method: "POST", URL: origin + "/login", Type: "Document", Status: 303, Main: true},
+		{Method: "GET", URL: origin + "/dashboard.html", Type: "Document", Status: 200, Main: true},
 		{Method: "GET", URL: origin + "/app.css", Type: "Stylesheet", Status: 200},
 		{Method: "GET", URL: origin + "/missing.png", Type: "Image", Status: 404},
+		{Method: "GET", URL: origin + "/a.png", Type: "Image", Failed: "net::ERR_FAILED"},
 		{Method: "GET", URL: "https://cdn.example/x.js", Type: "Script", Failed: "net::ERR_NAME_NOT_RESOLVED"},
+		{Method: "GET", URL: "https://fonts.example/f.woff2", Type: "Font", Blocked: "policy"},
 		{Method: "GET", URL: origin + "/api/items?q=1", Type: "Fetch", Status: 200},
+		{Method: "POST", URL: origin + "/api/save", Type: "XHR", Status: 500},
+		{Method: "GET", URL: "https://api.example/very/long/path/to/some/resource/that/goes/on/v2/items.json", Type: "Fetch", Pending: true},
 		{Method: "GET", URL: origin + "/favicon.ico", Type: "Other", Status: 404},
 		{Method: "GET", URL: "data:image/png;base64,xx", Type: "Image", Status: 200},
 	}
-	got := NetList(reqs, origin)
+	got, more := Summarize(reqs, origin, false)
 	want := []Net{
 		{M: "POST", U: "/login", S: 303},
-		{U: "/dashboard.html", S: 200},
-		{U: "/missing.png", S: 404},
-		{U: "https://cdn.example/x.js", E: "net::ERR_NAME_NOT_RESOLVED"},
 		{U: "/api/items?q=1", S: 200},
+		{M: "POST", U: "/api/save", S: 500},
+		{U: "https://api.example/…/items.json", Pending: true},
 	}
 	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("NetList (-want +got):\n%s", d)
+		t.Errorf("Summarize (-want +got):\n%s", d)
+	}
+	if want := "+4 failed: 2 img, 1 font, 1 script"; more != want {
+		t.Errorf("more = %q, want %q", more, want)
+	}
+	// A navigation lists the page's own calls only when they failed.
+	got, _ = Summarize(reqs, origin, true)
+	if len(got) != 3 || got[1].U != "/api/save" {
+		t.Errorf("navigation summary = %+v", got)
 	}
 	var many []Request
 	for range 20 {
 		many = append(many, Request{URL: origin + "/api", Type: "XHR", Status: 200})
 	}
-	if n := len(NetList(many, origin)); n != maxNet {
-		t.Errorf("NetList kept %d, want at most %d", n, maxNet)
+	got, more = Summarize(many, origin, false)
+	if len(got) != maxNet || more != "+14 more requests (see network)" {
+		t.Errorf("Summarize kept %d (%q), want at most %d", len(got), more, maxNet)
 	}
 }
 

@@ -1,7 +1,9 @@
 package feedback
 
 import (
+	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,16 +16,20 @@ type Request struct {
 	Status  int
 	Failed  string
 	Blocked string
+	// Pending is a request with no answer yet.
+	Pending bool
+	// Main is a main-frame document request.
+	Main bool
 }
 
 const (
 	maxErrors   = 3
-	maxErrorLen = 160
-	maxNet      = 8
+	maxErrorLen = 120
+	maxNet      = 6
 )
 
 // Errors keeps at most three distinct messages, each cut to its first line and
-// 160 characters.
+// 120 characters.
 func Errors(msgs []string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -42,28 +48,52 @@ func Errors(msgs []string) []string {
 	return out
 }
 
-// significant reports whether a request is worth a model's attention: documents,
-// API calls, and anything that failed.
-func significant(r Request) bool {
-	if r.Failed != "" || r.Blocked != "" || r.Status >= 400 {
-		return true
-	}
+// api reports the page's own calls: fetch, XHR, event streams, websockets.
+func api(r Request) bool {
 	switch r.Type {
-	case "Document", "XHR", "Fetch", "EventSource", "WebSocket", "Other", "":
+	case "XHR", "Fetch", "EventSource", "WebSocket", "Other", "":
 		return true
 	}
 	return false
 }
 
-// NetList summarises requests: significant ones only, at most eight, URLs
-// relative to origin ("http://host:port") when they share it.
-func NetList(reqs []Request, origin string) []Net {
+func failed(r Request) bool { return r.Failed != "" || r.Blocked != "" || r.Status >= 400 }
+
+// Summarize keeps the requests a model acts on and counts the rest. Listed:
+// main-frame documents (with their redirects when navigating), the page's own
+// calls that failed, answered ≥ 400 or are still pending, and, after an action
+// other than a navigation, its successful calls too (what a click sent). Failed
+// loads of subresources (images, styles, scripts, fonts, frames…) become one
+// count by kind. At most six are listed; URLs on origin are paths, others are
+// shortened.
+func Summarize(reqs []Request, origin string, navigation bool) ([]Net, string) {
 	var out []Net
+	kinds := map[string]int{}
+	dropped := 0
 	for _, r := range reqs {
-		if !significant(r) || strings.HasPrefix(r.URL, "data:") || strings.HasSuffix(r.URL, "/favicon.ico") {
+		if strings.HasPrefix(r.URL, "data:") || strings.HasPrefix(r.URL, "blob:") || strings.HasSuffix(r.URL, "/favicon.ico") {
 			continue
 		}
-		n := Net{U: RelURL(r.URL, origin), S: r.Status}
+		keep := false
+		switch {
+		case r.Main:
+			// A document that arrived is the new URL (and status) delta shows
+			// already; the redirects on the way and failures are not.
+			keep = r.Status >= 300 && r.Status < 400 || r.Failed != "" || r.Blocked != "" || r.Pending
+		case api(r):
+			keep = failed(r) || r.Pending || !navigation
+		case failed(r):
+			kinds[kindOf(r.Type)]++
+			continue
+		}
+		if !keep {
+			continue
+		}
+		if len(out) == maxNet {
+			dropped++
+			continue
+		}
+		n := Net{U: ShortURL(r.URL, origin), S: r.Status, Pending: r.Pending}
 		if r.Method != "" && r.Method != "GET" {
 			n.M = r.Method
 		}
@@ -74,10 +104,59 @@ func NetList(reqs []Request, origin string) []Net {
 			n.E = r.Failed
 		}
 		out = append(out, n)
-		if len(out) == maxNet {
-			break
-		}
 	}
+	return out, moreText(kinds, dropped)
+}
+
+// moreText renders the counts Summarize left out: "+23 failed: 12 img, 6 css, 5
+// script", plus requests beyond the list's cap.
+func moreText(kinds map[string]int, dropped int) string {
+	total := 0
+	var parts []string
+	for k, n := range kinds {
+		total += n
+		parts = append(parts, fmt.Sprintf("%d %s", n, k))
+	}
+	sort.Slice(parts, func(i, j int) bool {
+		var a, b int
+		fmt.Sscan(parts[i], &a)
+		fmt.Sscan(parts[j], &b)
+		return a > b || a == b && parts[i] < parts[j]
+	})
+	var s string
+	if total > 0 {
+		s = fmt.Sprintf("+%d failed: %s", total, strings.Join(parts, ", "))
+	}
+	if dropped > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += fmt.Sprintf("+%d more requests (see network)", dropped)
+	}
+	return s
+}
+
+func kindOf(t string) string {
+	switch t {
+	case "Image":
+		return "img"
+	case "Stylesheet":
+		return "css"
+	case "Script":
+		return "script"
+	case "Font":
+		return "font"
+	case "Media":
+		return "media"
+	case "Document":
+		return "frame"
+	}
+	return "other"
+}
+
+// NetList lists requests as Summarize does for an action, without the counts.
+func NetList(reqs []Request, origin string) []Net {
+	out, _ := Summarize(reqs, origin, false)
 	return out
 }
 
@@ -94,6 +173,28 @@ func RelURL(u, origin string) string {
 		return Truncate(u, 200)
 	}
 	return Truncate(rest, 200)
+}
+
+// ShortURL is how a request's URL reads in feedback: a path (and query) on
+// origin, else the other origin with its path cut to about 40 characters.
+func ShortURL(u, origin string) string {
+	if r := RelURL(u, origin); r != u && len(r) <= 200 {
+		return Truncate(r, 80)
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return Truncate(u, 80)
+	}
+	path := p.EscapedPath()
+	if utf8.RuneCountInString(path) > 40 {
+		i := strings.LastIndexByte(path, '/')
+		tail := path[i:]
+		if utf8.RuneCountInString(tail) > 30 {
+			tail = "/" + Truncate(tail[1:], 29)
+		}
+		path = "/…" + tail
+	}
+	return p.Scheme + "://" + p.Host + path
 }
 
 // Origin returns scheme://host[:port] of u, or "" when u has none (about:blank).

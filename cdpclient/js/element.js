@@ -26,6 +26,11 @@ function state() {
 // text replaces it (when replace is true) or is appended at the end.
 function focusForInput(replace) {
   const el = this;
+  const root = el.getRootNode();
+  const before = root.activeElement || document.activeElement;
+  if (!replace && (before === el || (el.isContentEditable && el.contains(before)))) {
+    return true; // focused already: keep the caret or selection where the user left it
+  }
   if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
   el.focus();
   if (el.isContentEditable) {
@@ -40,7 +45,6 @@ function focusForInput(replace) {
   } else if (typeof el.setSelectionRange === 'function') {
     try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) { /* not a text field */ }
   }
-  const root = el.getRootNode();
   const active = root.activeElement || document.activeElement;
   return active === el || el.contains(active);
 }
@@ -155,4 +159,18 @@ function clickPoint() {
     oy += r.top + fe.clientTop + parseFloat(cs.paddingTop);
   }
   return { x: Math.round(x + ox), y: Math.round(y + oy), ok };
+}
+
+// fileInput says whether the element is a file input (or the label of one), and
+// whether it takes several files.
+function fileInput() {
+  const el = this.localName === 'label' && this.control ? this.control : this;
+  const file = el.localName === 'input' && el.type === 'file';
+  return { file, multiple: file && el.multiple };
+}
+
+// fileControl is the file input the element stands for: itself, or the control
+// of a label.
+function fileControl() {
+  return this.localName === 'label' && this.control ? this.control : this;
 }

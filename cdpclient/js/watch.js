@@ -1,5 +1,5 @@
 // Action observation. installWatch adds to globalThis.__cdpmcp (see snapshot.js):
-//   watch(ref, sel)   start recording DOM mutations, invalid events and the target's state
+//   watch(target)     start recording DOM mutations, invalid events and the target's state
 //   quiet(maxMs)      resolve once a frame passes without mutations (at once if none)
 //   changes(opts)     what changed since watch(), keyed by ref, most significant first
 // It lives in cdpmcp's isolated world; DOM events and mutations are shared with the
@@ -37,11 +37,26 @@ function installWatch() {
     }
   }
 
-  function watch(targetRef, selector) {
+  // nameOf is what a person reads on a button or link: its text or label.
+  // SHOWING are the attributes that show or hide an element.
+  const SHOWING = new Set(['class', 'style', 'hidden', 'open', 'aria-hidden', 'popover']);
+
+  function nameOf(el) {
+    if (!el || !el.isConnected) return '';
+    const t = el.localName;
+    if (t === 'input' || t === 'textarea' || t === 'select' || el.isContentEditable) return '';
+    return m.cut(m.fold(el.getAttribute('aria-label') || el.innerText || el.textContent || '').trim(), 100);
+  }
+
+  function watch(target) {
     stop();
-    const st = { records: [], invalid: [], last: 0, count: 0, selector };
-    st.target = targetRef ? m.get(targetRef) : selector ? m.query(selector, true) : null;
+    const st = { records: [], invalid: [], last: 0, count: 0, flash: [] };
+    st.target = target && target.nodeType === 1 ? target : null;
     st.before = stateOf(st.target);
+    st.name = nameOf(st.target);
+    // Refs the model may know that are visible now: to tell what a change hid.
+    st.visible = new Set();
+    for (const el of m.known()) if (visible(el)) st.visible.add(el);
     // Scripts can check a box or set a value without any event or mutation:
     // remember the form controls' state to compare afterwards.
     st.controls = new Map();
@@ -50,7 +65,18 @@ function installWatch() {
       if (t === 'input' || t === 'select' || t === 'textarea') st.controls.set(el, controlState(el));
     }
     st.obs = new MutationObserver((recs) => {
-      for (const r of recs) st.records.push(r);
+      for (const r of recs) {
+        st.records.push(r);
+        // Text that is added now may be gone before changes() looks: a toast.
+        if (r.type === 'childList') {
+          for (const n of r.addedNodes) {
+            if (n.nodeType === 1 && st.flash.length < 5) {
+              const t = m.fold(n.textContent || '').trim();
+              if (t && t.length <= 200) st.flash.push([n, t]);
+            }
+          }
+        }
+      }
       st.count += recs.length;
       st.last = performance.now();
     });
@@ -113,14 +139,16 @@ function installWatch() {
   // changes reports what changed since watch(). New refs continue from base.
   function changes(opts) {
     const st = { last: opts.base | 0 };
-    const out = { text: [], attrs: [], removed: [], added: [], invalid: [], more: 0, last: 0 };
+    const out = { text: [], attrs: [], removed: [], added: [], flash: [], invalid: [], more: 0, last: 0 };
     if (!w) { out.last = st.last; return out; }
     stop();
+    const st0 = w;
     const recs = w.records;
     const added = new Set();
     const removedRefs = [];
     const textBlocks = new Set();
     const attrEls = new Set();
+    const showing = new Set(); // elements whose visibility may have changed
     for (const r of recs) {
       if (r.type === 'childList') {
         for (const n of r.addedNodes) {
@@ -138,7 +166,18 @@ function installWatch() {
         textBlocks.add(r.target.parentNode);
       } else if (r.type === 'attributes') {
         attrEls.add(r.target);
+        if (SHOWING.has(r.attributeName)) showing.add(r.target);
       }
+    }
+    // Shown subtrees: an element whose class, style or hidden state changed and
+    // that now shows content the model was never given refs for (a modal, a
+    // panel, a tip) counts as added.
+    let shownChecks = 0;
+    for (const e of attrEls) {
+      if (!showing.has(e) || ++shownChecks > 50) continue;
+      if (!e.isConnected || added.has(e) || !visible(e) || !/\S/.test(e.innerText || '')) continue;
+      if (st0.visible.has(e) || [...st0.visible].some((k) => e.contains(k))) continue;
+      added.add(e);
     }
     // Added subtrees: the outermost added elements still on the page and visible.
     const roots = [...added].filter((n) => n.isConnected && !inside(n.parentNode, added) && visible(n));
@@ -188,6 +227,15 @@ function installWatch() {
       const name = m.line(el, ref).replace(/^\d+\[:\]/, '');
       out.invalid.push([String(ref), name, el.validationMessage || 'invalid']);
     }
+    // Refs that were visible and are hidden now (a panel closed) count as removed.
+    for (const el of w.visible) {
+      if (el.isConnected && !visible(el)) { const r = m.refOf(el); if (r !== undefined) removedRefs.push(r); }
+    }
+    // The target's own name changed ("Save" → "Saved").
+    const name = nameOf(w.target);
+    if (w.target && w.target.isConnected && name !== w.name && name) out.text.unshift([String(m.assign(w.target, st)), name]);
+    // Text that came and went during the action.
+    for (const [n, t] of w.flash) if (!n.isConnected) out.flash.push(m.cut(t, 100));
     out.removed = [...new Set(removedRefs)].map(String);
     // Keep the answer short: the most significant first, the rest counted.
     const cap = (arr, n) => { if (arr.length > n) { out.more += arr.length - n; arr.length = n; } };
@@ -195,6 +243,7 @@ function installWatch() {
     cap(out.text, 5);
     cap(out.attrs, 6);
     cap(out.removed, 10);
+    cap(out.flash, 3);
     out.last = st.last;
     w = null;
     return out;
@@ -204,18 +253,7 @@ function installWatch() {
     }
   }
 
-  // byWatched finds the element for selector: once, the one watch() has just
-  // found for the same selector, while it is on the page; else a new query.
-  function byWatched(selector) {
-    if (w && w.selector === selector) {
-      w.selector = null;
-      if (w.target && w.target.isConnected) return w.target;
-    }
-    return m.query(selector, true);
-  }
-
   m.watch = watch;
-  m.byWatched = byWatched;
   m.quiet = quiet;
   m.changes = changes;
 }

@@ -1,0 +1,207 @@
+package cdpclient
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+)
+
+// actKind says what an action does, which decides how it is observed and when it
+// counts as having happened.
+type actKind int
+
+const (
+	// actInput acts on the page as a user would; it happened once its input
+	// reached the page, whatever the page then did.
+	actInput actKind = iota
+	// actNavigation loads a document; it happened when a document arrived, even
+	// an error page.
+	actNavigation
+	// actWatch only waits and watches (waitFor): what the page does meanwhile
+	// is reported, and only the wait itself can fail.
+	actWatch
+	// actDialog answers a JavaScript dialog: the one action a dialog does not
+	// block.
+	actDialog
+)
+
+// action is one observed action on a page.
+type action struct {
+	kind   actKind
+	target Target
+	// resolve finds the target element before the action runs, once: the
+	// watch and the action share it.
+	resolve bool
+	// run does the action. value, when not empty, is reported as delta.value
+	// (the value a field ended up with, where a scroll stopped).
+	run func(ctx context.Context, e *Element) (value string, err error)
+}
+
+// Incomplete is returned by an action that happened but did not finish: its
+// input reached the page, which then got stuck or is still loading. Feedback
+// reports it as done (ok), with Msg among the errors and Hint as the hint, so a
+// model does not repeat an action that already took effect.
+type Incomplete struct {
+	Msg, Hint string
+	Err       error
+}
+
+func (e *Incomplete) Error() string { return e.Msg }
+func (e *Incomplete) Unwrap() error { return e.Err }
+
+// actState is the running action's state, reachable from its context.
+type actState struct {
+	p *Page
+	// dispatched is set once input was sent to the page: from then on the
+	// action has happened, whatever follows.
+	dispatched atomic.Bool
+}
+
+type actStateKey struct{}
+
+// stateOf returns the running action's state, or nil outside an action on p.
+func stateOf(ctx context.Context, p *Page) *actState {
+	st, _ := ctx.Value(actStateKey{}).(*actState)
+	if st == nil || st.p != p {
+		return nil
+	}
+	return st
+}
+
+// markDispatched records that input of the running action reached the page.
+func markDispatched(ctx context.Context) {
+	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
+		st.dispatched.Store(true)
+	}
+}
+
+// beginAction takes the page's action lock and starts an object group for the
+// operation; end releases both. Operations under the returned context do not
+// take the lock again.
+func (p *Page) beginAction(ctx context.Context) (context.Context, *actState, func()) {
+	p.actMu.Lock()
+	p.newGroup()
+	st := &actState{p: p}
+	return context.WithValue(ctx, actStateKey{}, st), st, func() {
+		p.releaseObjects()
+		p.actMu.Unlock()
+	}
+}
+
+// perform runs an action and reports what it did: outcome, URL change, DOM
+// changes keyed by ref, console errors (late ones of earlier actions too),
+// requests, new tabs and dialogs. The error is non-nil only for bad arguments
+// (*ArgError) and when the caller cancelled ctx; every other failure is in the
+// feedback, and ok there means the action happened.
+func (p *Page) perform(ctx context.Context, a action) (*feedback.Feedback, error) {
+	start := time.Now()
+	ctx, st, end := p.beginAction(ctx)
+	defer end()
+	o := p.startObservation(a.kind)
+	fb, err := p.performObserved(ctx, st, o, a)
+	if fb != nil {
+		fb.Timing = time.Since(start).Milliseconds()
+	}
+	return fb, err
+}
+
+func (p *Page) performObserved(ctx context.Context, st *actState, o *observation, a action) (*feedback.Feedback, error) {
+	if err := p.gate(ctx, o); err != nil {
+		return o.failed(ctx, err), nil
+	}
+	var e *Element
+	if a.resolve && !a.target.IsZero() {
+		var err error
+		if e, err = p.Resolve(ctx, a.target); err != nil {
+			if isArgErr(err) {
+				return nil, err
+			}
+			return o.failed(ctx, err), nil
+		}
+	}
+	ws := p.watchStart(ctx, a.kind, e)
+	rctx, stop := ctx, func() {}
+	if a.kind != actDialog {
+		// A dialog the action opens, a crash or the tab closing end it.
+		var cancel func()
+		rctx, cancel = p.guard(rctx)
+		defer cancel()
+	}
+	if a.kind != actNavigation {
+		rctx, stop = p.watchdog(rctx)
+	}
+	value, err := a.run(rctx, e)
+	err = cause(rctx, err)
+	stop()
+	switch {
+	case isArgErr(err):
+		return nil, err
+	case errors.Is(ctx.Err(), context.Canceled):
+		return nil, ctx.Err() // the caller gave up: no feedback to give
+	}
+	err = o.happened(st, err)
+	var busy *BusyError
+	if err == nil || !errors.As(err, &busy) {
+		if p.Dialog() != nil && !o.dialogBefore {
+			p.keepWatch(ws) // collected once the dialog is answered
+		} else {
+			o.settleAndWatch(ctx, ws, err)
+		}
+	}
+	fb := o.feedback(ctx, err)
+	if fb.OK && value != "" {
+		if fb.Delta == nil {
+			fb.Delta = &feedback.Delta{}
+		}
+		fb.Delta.Value = value
+	}
+	return fb, nil
+}
+
+func isArgErr(err error) bool {
+	var ae *ArgError
+	return errors.As(err, &ae)
+}
+
+// gate checks that the page can take an action now: it is open, a dialog does
+// not block it (or the dialog policy answers it), and no script keeps it busy.
+func (p *Page) gate(ctx context.Context, o *observation) error {
+	if err := p.closedOrCrashed(); err != nil {
+		return err
+	}
+	if o.kind != actDialog && p.Dialog() != nil {
+		closed, err := p.answerBlockingDialog(ctx, o.kind == actNavigation)
+		o.dialogClosed = closed
+		if err != nil {
+			return err
+		}
+		o.dialogBefore = p.Dialog() != nil
+	}
+	if o.kind == actNavigation {
+		p.stopStuckScript()
+		return nil
+	}
+	return p.checkBusy(ctx)
+}
+
+// do runs fn, an operation that reads the page, under the page's action lock
+// (unless an action holds it already), gated as actions are, guarded against
+// dialogs, crashes and closing, and bounded against a page stuck in a script.
+func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
+	if stateOf(ctx, p) == nil {
+		var end func()
+		ctx, _, end = p.beginAction(ctx)
+		defer end()
+		if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
+			return err
+		}
+	}
+	gctx, cancel := p.guard(ctx)
+	defer cancel()
+	wctx, stop := p.watchdog(gctx)
+	defer stop()
+	return cause(wctx, cause(gctx, fn(wctx)))
+}

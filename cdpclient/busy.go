@@ -1,0 +1,144 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/runtime"
+)
+
+const (
+	// busyAfter is how long an operation may go without an answer before the
+	// page is probed for a script that keeps its main thread busy.
+	busyAfter = 3 * time.Second
+	// probeTimeout is how long a page may take to answer "are you there?"
+	// before it is taken to be stuck in a script.
+	probeTimeout = 500 * time.Millisecond
+	// busyProbe is the shorter probe of a page already known to be stuck.
+	busyProbe = 300 * time.Millisecond
+)
+
+// busyHint is what to do about a page stuck in a script.
+const busyHint = "a script of the page is still running; reload (or closePage) stops it, or wait and take a snapshot"
+
+// BusyError says a script of the page keeps its main thread busy, so the page
+// answers nothing.
+type BusyError struct {
+	Since time.Time
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("the page is busy: a script has kept it from answering for %.0f s", time.Since(e.Since).Seconds())
+}
+
+// responsive reports whether the page's main thread answers a trivial
+// evaluation within d.
+func (p *Page) responsive(d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("1").SetSilent(true))
+	return err == nil
+}
+
+// watchdog derives a context that is cancelled, with a *BusyError as its cause,
+// when an operation under it has run busyAfter and the page then does not answer
+// a probe: a script keeps it busy. The page is marked busy so later calls answer
+// at once. stop ends the watch.
+func (p *Page) watchdog(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		for {
+			t := time.NewTimer(nextProbe(ctx))
+			select {
+			case <-done:
+				t.Stop()
+				return
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			if p.Dialog() != nil || p.responsive(probeTimeout) {
+				continue // a dialog blocks the page, not a script
+			}
+			cancel(p.markBusy(start))
+			return
+		}
+	}()
+	return ctx, func() { close(done); cancel(nil) }
+}
+
+// nextProbe is when the watchdog probes next: after busyAfter, or sooner when
+// ctx's deadline is near, so that running out of time on a stuck page says why.
+func nextProbe(ctx context.Context) time.Duration {
+	next := busyAfter
+	if d, ok := ctx.Deadline(); ok {
+		next = min(next, max(time.Until(d)-2*probeTimeout, probeTimeout/2))
+	}
+	return next
+}
+
+func (p *Page) markBusy(since time.Time) *BusyError {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busySince.IsZero() {
+		p.busySince = since
+		slog.Info("page stuck in a script", "page", p.ID)
+	}
+	return &BusyError{Since: p.busySince}
+}
+
+// busy reports whether the page is known to be stuck in a script.
+func (p *Page) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.busySince.IsZero()
+}
+
+// checkBusy answers at once for a page known to be stuck: a *BusyError if it
+// still does not answer, nil (and the page no longer marked) if it does.
+func (p *Page) checkBusy(ctx context.Context) error {
+	p.mu.Lock()
+	since := p.busySince
+	p.mu.Unlock()
+	if since.IsZero() {
+		return nil
+	}
+	if p.responsive(busyProbe) {
+		p.clearBusy()
+		return nil
+	}
+	return &BusyError{Since: since}
+}
+
+func (p *Page) clearBusy() {
+	p.mu.Lock()
+	p.busySince = time.Time{}
+	p.mu.Unlock()
+}
+
+// stopStuckScript ends the script a stuck page is running, before a navigation
+// (reload, another URL) or closing: as a person's browser would offer to.
+func (p *Page) stopStuckScript() {
+	if !p.busy() || p.responsive(busyProbe) {
+		p.clearBusy()
+		return
+	}
+	p.terminate()
+}
+
+// terminate stops the script running in the page's main world.
+func (p *Page) terminate() {
+	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	defer cancel()
+	if err := p.c.Runtime.TerminateExecution(ctx); err != nil {
+		slog.Warn("could not stop a stuck script", "page", p.ID, "err", err)
+		return
+	}
+	p.clearBusy()
+	slog.Info("stopped a script that kept the page busy", "page", p.ID)
+}

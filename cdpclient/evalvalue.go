@@ -1,0 +1,243 @@
+package cdpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/runtime"
+)
+
+// Limits of a value read back from the page.
+const (
+	maxValueDepth = 8
+	maxValueNodes = 2000
+	maxValueItems = 200 // per array or object
+)
+
+// valueReader writes a remote value as JSON text without running page code: it
+// reads objects with Runtime.getProperties, which reports accessors without
+// calling them and never converts to strings. What JSON cannot carry is written
+// as JavaScript would print it (undefined, NaN, -0, 10n) or described in a
+// string ("<button#save.primary>", "[function f]", "[getter]", "[circular]").
+type valueReader struct {
+	c     *cdp.Client
+	b     bytes.Buffer
+	nodes int
+	cut   int // items left out for the limits
+	seen  map[string]bool
+}
+
+// readValue renders r, held by session c, as text.
+func readValue(ctx context.Context, c *cdp.Client, r *runtime.RemoteObject) (string, error) {
+	v := &valueReader{c: c, seen: map[string]bool{}}
+	if err := v.write(ctx, r, 0); err != nil {
+		return "", err
+	}
+	out := v.b.String()
+	if v.cut > 0 {
+		out += fmt.Sprintf("\n[%d items left out: ask for less, e.g. .slice(0, 50) or the fields you need]", v.cut)
+	}
+	return out, nil
+}
+
+func (v *valueReader) write(ctx context.Context, r *runtime.RemoteObject, depth int) error {
+	if s, ok := primitive(r); ok {
+		v.b.WriteString(s)
+		return nil
+	}
+	desc := ""
+	if r.Description != nil {
+		desc = *r.Description
+	}
+	sub := ""
+	if r.Subtype != nil {
+		sub = *r.Subtype
+	}
+	switch {
+	case r.Type == "function":
+		v.str("[function " + strings.TrimPrefix(firstLine(desc), "function ") + "]")
+		return nil
+	case sub == "node":
+		v.str("<" + desc + ">")
+		return nil
+	case sub == "error", sub == "regexp", sub == "date", sub == "proxy", sub == "promise", sub == "weakmap", sub == "weakset", sub == "weakref",
+		sub == "arraybuffer", sub == "dataview", sub == "wasmvalue", sub == "trustedtype", r.ObjectID == nil:
+		v.str(firstLine(desc))
+		return nil
+	}
+	id := string(*r.ObjectID)
+	v.nodes++
+	if depth >= maxValueDepth || v.nodes > maxValueNodes {
+		v.cut++
+		v.str("[" + desc + "]")
+		return nil
+	}
+	props, err := v.c.Runtime.GetProperties(ctx, runtime.NewGetPropertiesArgs(*r.ObjectID).SetOwnProperties(true))
+	if err != nil {
+		return fmt.Errorf("read result: %w", err)
+	}
+	if v.seen[id] {
+		v.str("[circular]")
+		return nil
+	}
+	switch sub {
+	case "array", "typedarray":
+		return v.array(ctx, props.Result, depth)
+	case "map", "set":
+		return v.entries(ctx, sub, props.InternalProperties, depth)
+	}
+	return v.object(ctx, props.Result, depth)
+}
+
+// primitive renders a value that has no object behind it.
+func primitive(r *runtime.RemoteObject) (string, bool) {
+	switch {
+	case r.Type == "undefined":
+		return "undefined", true
+	case r.UnserializableValue != nil:
+		return string(*r.UnserializableValue), true // NaN, Infinity, -0, 10n
+	case r.Type == "symbol" && r.Description != nil:
+		b, _ := json.Marshal(*r.Description)
+		return string(b), true
+	case r.ObjectID == nil && len(r.Value) > 0:
+		return readableJSON(r.Value), true
+	case r.ObjectID == nil && r.Type == "object" && (r.Subtype == nil || *r.Subtype == "null"):
+		return "null", true
+	}
+	return "", false
+}
+
+func (v *valueReader) str(s string) {
+	b, _ := json.Marshal(s)
+	v.b.Write(b)
+}
+
+func (v *valueReader) array(ctx context.Context, props []runtime.PropertyDescriptor, depth int) error {
+	v.b.WriteByte('[')
+	n := 0
+	for _, p := range props {
+		if _, err := strconv.Atoi(p.Name); err != nil {
+			continue // length and named properties
+		}
+		if n == maxValueItems {
+			v.cut++
+			continue
+		}
+		if n > 0 {
+			v.b.WriteByte(',')
+		}
+		n++
+		if err := v.property(ctx, p, depth); err != nil {
+			return err
+		}
+	}
+	v.b.WriteByte(']')
+	return nil
+}
+
+func (v *valueReader) object(ctx context.Context, props []runtime.PropertyDescriptor, depth int) error {
+	v.b.WriteByte('{')
+	n := 0
+	for _, p := range props {
+		if !p.Enumerable || p.Symbol != nil {
+			continue
+		}
+		if n == maxValueItems {
+			v.cut++
+			continue
+		}
+		if n > 0 {
+			v.b.WriteByte(',')
+		}
+		n++
+		v.str(p.Name)
+		v.b.WriteByte(':')
+		if err := v.property(ctx, p, depth); err != nil {
+			return err
+		}
+	}
+	v.b.WriteByte('}')
+	return nil
+}
+
+// property writes a property's value; an accessor is named, never called.
+func (v *valueReader) property(ctx context.Context, p runtime.PropertyDescriptor, depth int) error {
+	if p.Value == nil {
+		v.str("[getter]")
+		return nil
+	}
+	return v.write(ctx, p.Value, depth+1)
+}
+
+// entries writes a Map as {"Map": [[key, value], …]} and a Set as {"Set": […]},
+// read from their [[Entries]].
+func (v *valueReader) entries(ctx context.Context, kind string, internal []runtime.InternalPropertyDescriptor, depth int) error {
+	name := strings.ToUpper(kind[:1]) + kind[1:]
+	v.b.WriteString(`{"` + name + `":[`)
+	for _, ip := range internal {
+		if ip.Name != "[[Entries]]" || ip.Value == nil || ip.Value.ObjectID == nil {
+			continue
+		}
+		props, err := v.c.Runtime.GetProperties(ctx, runtime.NewGetPropertiesArgs(*ip.Value.ObjectID).SetOwnProperties(true))
+		if err != nil {
+			return fmt.Errorf("read result: %w", err)
+		}
+		n := 0
+		for _, p := range props.Result {
+			if _, err := strconv.Atoi(p.Name); err != nil || p.Value == nil || p.Value.ObjectID == nil {
+				continue
+			}
+			if n == maxValueItems {
+				v.cut++
+				continue
+			}
+			if n > 0 {
+				v.b.WriteByte(',')
+			}
+			n++
+			if err := v.entry(ctx, kind, *p.Value.ObjectID, depth); err != nil {
+				return err
+			}
+		}
+	}
+	v.b.WriteString("]}")
+	return nil
+}
+
+// entry writes one internal entry object ({key, value}) of a Map or Set.
+func (v *valueReader) entry(ctx context.Context, kind string, id runtime.RemoteObjectID, depth int) error {
+	props, err := v.c.Runtime.GetProperties(ctx, runtime.NewGetPropertiesArgs(id).SetOwnProperties(true))
+	if err != nil {
+		return fmt.Errorf("read result: %w", err)
+	}
+	var key, val *runtime.RemoteObject
+	for _, p := range props.Result {
+		switch p.Name {
+		case "key":
+			key = p.Value
+		case "value":
+			val = p.Value
+		}
+	}
+	if val == nil {
+		return nil
+	}
+	if kind == "set" || key == nil {
+		return v.write(ctx, val, depth+1)
+	}
+	v.b.WriteByte('[')
+	if err := v.write(ctx, key, depth+1); err != nil {
+		return err
+	}
+	v.b.WriteByte(',')
+	if err := v.write(ctx, val, depth+1); err != nil {
+		return err
+	}
+	v.b.WriteByte(']')
+	return nil
+}
