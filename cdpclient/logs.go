@@ -41,6 +41,7 @@ type NetworkEntry struct {
 	Blocked  string // blocked reason, if the browser blocked it
 	Done     bool
 	Loader   string
+	Frame    string // the frame that made the request
 	Duration time.Duration
 }
 

@@ -191,7 +191,7 @@ func (p *Page) PostedEntry(ctx context.Context, delta int) (bool, error) {
 	}
 	posted := false
 	for _, e := range p.logs.Network(0) {
-		if e.Type == "Document" && e.ID == e.Loader && e.URL == url {
+		if p.mainDocument(e) && e.URL == url {
 			posted = e.Method == "POST" && (e.Status < 300 || e.Status >= 400)
 		}
 	}

@@ -17,6 +17,7 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 		var ev struct {
 			RequestID string `json:"requestId"`
 			LoaderID  string `json:"loaderId"`
+			FrameID   string `json:"frameId"`
 			Request   struct {
 				URL    string `json:"url"`
 				Method string `json:"method"`
@@ -35,7 +36,7 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 		}
 		l.seq++
 		e := &NetworkEntry{Seq: l.seq, ID: ev.RequestID, Time: time.Now(), Method: ev.Request.Method,
-			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID}
+			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID, Frame: ev.FrameID}
 		if len(l.net) >= maxNetworkEntries {
 			l.net = append(l.net[:0], l.net[len(l.net)-maxNetworkEntries/2:]...)
 		}

@@ -104,7 +104,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	}
 	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...))
 	p.markErrorsReported()
-	reqs, refused := o.requests(url, delta.URL != "")
+	reqs, refused := o.requests(delta.URL != "")
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
 		line := np.ID + " " + np.URL()
@@ -159,31 +159,39 @@ func (o *observation) consoleErrors() []string {
 func (o *observation) document() *NetworkEntry {
 	var doc *NetworkEntry
 	for _, e := range o.p.logs.Network(o.mark) {
-		if e.Type == "Document" && e.ID == e.Loader {
+		if o.p.mainDocument(e) {
 			doc = &e
 		}
 	}
 	return doc
 }
 
+// mainDocument reports whether a request is for a document of the main frame.
+func (p *Page) mainDocument(e NetworkEntry) bool {
+	p.mu.Lock()
+	main := string(p.mainFrame)
+	p.mu.Unlock()
+	return e.Type == "Document" && e.ID == e.Loader && (e.Frame == "" || e.Frame == main)
+}
+
 // requests are the action's requests for the summary, and the main-frame
 // document the origin policy refused, if it did. A click that lands on a new
 // page leaves out the redirects on the way, as the new URL shows where it went.
-func (o *observation) requests(pageURL string, moved bool) ([]feedback.Request, *NetworkEntry) {
+func (o *observation) requests(moved bool) ([]feedback.Request, *NetworkEntry) {
 	p := o.p
 	var reqs []feedback.Request
 	var refused *NetworkEntry
 	for _, e := range p.logs.Network(o.mark) {
 		if why, ok := p.blocked.reason(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
 			e.Blocked = why
-			if e.Type == "Document" && e.ID == e.Loader && refused == nil {
+			if p.mainDocument(e) && refused == nil {
 				refused = &e
 			}
 		}
 		if moved && o.kind != actNavigation && redirectHop(e) {
 			continue
 		}
-		main := e.Type == "Document" && (e.ID == e.Loader || e.URL == pageURL)
+		main := p.mainDocument(e)
 		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status,
 			Failed: e.Failed, Blocked: e.Blocked, Pending: !e.Done && e.Status == 0, Main: main})
 	}

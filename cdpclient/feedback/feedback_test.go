@@ -28,7 +28,7 @@ func TestJSONLeavesOutEmptyFields(t *testing.T) {
 func TestErrors(t *testing.T) {
 	long := strings.Repeat("x", 400)
 	got := Errors([]string{"TypeError: a is undefined\n    at f (x.js:1)", "TypeError: a is undefined", "second", long, "fourth"})
-	want := []string{"TypeError: a is undefined", "second", long[:119] + "…"}
+	want := []string{"TypeError: a is undefined", "second", long[:99] + "…"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Errors (-want +got):\n%s", d)
 	}

@@ -24,12 +24,12 @@ type Request struct {
 
 const (
 	maxErrors   = 3
-	maxErrorLen = 120
+	maxErrorLen = 100
 	maxNet      = 6
 )
 
 // Errors keeps at most three distinct messages, each cut to its first line and
-// 120 characters.
+// 100 characters.
 func Errors(msgs []string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -51,7 +51,7 @@ func Errors(msgs []string) []string {
 // api reports the page's own calls: fetch, XHR, event streams, websockets.
 func api(r Request) bool {
 	switch r.Type {
-	case "XHR", "Fetch", "EventSource", "WebSocket", "Other", "":
+	case "XHR", "Fetch", "EventSource", "WebSocket":
 		return true
 	}
 	return false
