@@ -13,6 +13,12 @@ import (
 // counts as having happened.
 type actKind int
 
+// Waits for late changes (see action.lateMs).
+const (
+	lateFrame  = 20  // a handler's follow-up in the next frame
+	lateUpload = 250 // a page reading the files it was given
+)
+
 const (
 	// actInput acts on the page as a user would; it happened once its input
 	// reached the page, whatever the page then did.
@@ -35,6 +41,10 @@ type action struct {
 	// resolve finds the target element before the action runs, once: the
 	// watch and the action share it.
 	resolve bool
+	// lateMs is how long to wait for a first change the action sets off
+	// asynchronously (a handler's timer, a file read) when it changed nothing
+	// at once; 0 waits for none.
+	lateMs int
 	// run does the action. value, when not empty, is reported as delta.value
 	// (the value a field ended up with, where a scroll stopped).
 	run func(ctx context.Context, e *Element) (value string, err error)
@@ -124,7 +134,15 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	}
 	ws := p.watchStart(ctx, a.kind, e)
 	rctx, stop := ctx, func() {}
-	if a.kind != actDialog {
+	switch a.kind {
+	case actNavigation:
+		// Leaving the page past its "leave site?" prompt, as a person who
+		// asked to go elsewhere would; any other dialog ends the wait.
+		var cancel func()
+		rctx, cancel = p.guardExcept(rctx, func(d *Dialog) bool { return p.leavePast(ctx, d, o) })
+		defer cancel()
+	case actDialog:
+	default:
 		// A dialog the action opens, a crash or the tab closing end it.
 		var cancel func()
 		rctx, cancel = p.guard(rctx)
@@ -148,7 +166,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		if p.Dialog() != nil && !o.dialogBefore {
 			p.keepWatch(ws) // collected once the dialog is answered
 		} else {
-			o.settleAndWatch(ctx, ws, err)
+			o.settleAndWatch(ctx, ws, a.lateMs, err)
 		}
 	}
 	fb := o.feedback(ctx, err)
@@ -174,7 +192,7 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 	}
 	if o.kind != actDialog && p.Dialog() != nil {
 		closed, err := p.answerBlockingDialog(ctx, o.kind == actNavigation)
-		o.dialogClosed = closed
+		o.setDialogClosed(closed)
 		if err != nil {
 			return err
 		}

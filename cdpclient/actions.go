@@ -55,12 +55,12 @@ func requireTarget(t Target) error {
 	return nil
 }
 
-// onElement is an input action on the target element.
-func (p *Page) onElement(ctx context.Context, t Target, run func(ctx context.Context, e *Element) (string, error)) (*feedback.Feedback, error) {
+// onElement is an input action on the target element; lateMs as in action.
+func (p *Page) onElement(ctx context.Context, t Target, lateMs int, run func(ctx context.Context, e *Element) (string, error)) (*feedback.Feedback, error) {
 	if err := requireTarget(t); err != nil {
 		return nil, err
 	}
-	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, run: run})
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, lateMs: lateMs, run: run})
 }
 
 // Click clicks the centre of the element's visible box with real mouse events,
@@ -82,7 +82,7 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedbac
 	if count > 3 {
 		return nil, argError("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
 	}
-	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+	return p.onElement(ctx, t, lateFrame, func(ctx context.Context, e *Element) (string, error) {
 		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
 			return "", err
 		}
@@ -97,7 +97,7 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedbac
 // Hover moves the mouse over the centre of the element and reports what that
 // showed (a menu, a tooltip).
 func (p *Page) Hover(ctx context.Context, t Target) (*feedback.Feedback, error) {
-	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+	return p.onElement(ctx, t, 0, func(ctx context.Context, e *Element) (string, error) {
 		if _, err := e.actionable(ctx, need{visible: true}); err != nil {
 			return "", err
 		}

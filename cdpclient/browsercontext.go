@@ -68,8 +68,12 @@ func (bc *BrowserContext) remove(p *Page) {
 	}
 	bc.b.mu.Unlock()
 	if bc.current == p {
+		// A popup that closes (a sign-in window done) hands back to the tab
+		// that opened it, as a browser does; else the latest tab.
 		bc.current = nil
-		if n := len(bc.order); n > 0 {
+		if o := p.opener(); o != nil && bc.pages[o.ID] == o {
+			bc.current = o
+		} else if n := len(bc.order); n > 0 {
 			bc.current = bc.order[n-1]
 		}
 	}

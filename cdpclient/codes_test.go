@@ -132,7 +132,7 @@ func TestCode4Timeout(t *testing.T) {
 	fb := act(t, "navigate")(p.Navigate(ctx, testSite.URL("/slow?ms=30000"), WaitLoad))
 	wantFeedback(t, fb, CodeTimeout, "did not answer in time")
 	p = newTestPage(t)
-	ctx, cancel = context.WithTimeout(testContext(t), 700*time.Millisecond)
+	ctx, cancel = context.WithTimeout(testContext(t), 2*time.Second)
 	defer cancel()
 	fb = act(t, "navigate")(p.Navigate(ctx, testSite.URL("/codes/timeout.html"), WaitLoad))
 	wantFeedback(t, fb, CodeOK, "had not reached", "still loading")

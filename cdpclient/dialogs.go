@@ -148,7 +148,7 @@ func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string)
 // prompt) and reports what the page did next: the handler that opened the
 // dialog runs on, and its changes are in the feedback.
 func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string) (*feedback.Feedback, error) {
-	return p.perform(ctx, action{kind: actDialog, run: func(ctx context.Context, _ *Element) (string, error) {
+	return p.perform(ctx, action{kind: actDialog, lateMs: lateFrame, run: func(ctx context.Context, _ *Element) (string, error) {
 		if p.Dialog() == nil {
 			return "", &Error{Code: CodeNotFound, Msg: "no dialog is open", Hint: "handleDialog is only needed after an action reports a dialog"}
 		}
@@ -176,4 +176,17 @@ func (p *Page) takeKeptWatch() (watchSet, bool) {
 	ws := *p.kept
 	p.kept = nil
 	return ws, true
+}
+
+// leavePast accepts a beforeunload prompt that a navigation met, noting it in
+// the observation; it reports whether it did.
+func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation) bool {
+	if d.Type != "beforeunload" {
+		return false
+	}
+	if err := p.answerDialog(ctx, true, ""); err != nil {
+		return false
+	}
+	o.setDialogClosed(&feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160), Closed: "accepted"})
+	return true
 }

@@ -113,8 +113,10 @@ func primitive(r *runtime.RemoteObject) (string, bool) {
 }
 
 func (v *valueReader) str(s string) {
-	b, _ := json.Marshal(s)
-	v.b.Write(b)
+	enc := json.NewEncoder(&v.b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	v.b.Truncate(v.b.Len() - 1)
 }
 
 func (v *valueReader) array(ctx context.Context, props []runtime.PropertyDescriptor, depth int) error {

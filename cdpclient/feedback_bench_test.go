@@ -26,7 +26,7 @@ func observeBigChange(ctx context.Context, b *testing.B, p *Page) *observation {
 		b.Fatal(err)
 	}
 	o := &observation{p: p, kind: actInput, mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark()}
-	o.dom = p.watchChanges(ctx, ws, 0)
+	o.dom = p.watchChanges(ctx, ws, 0, 0)
 	return o
 }
 
@@ -70,7 +70,7 @@ func BenchmarkFeedbackCollectBig(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if c := p.watchChanges(ctx, ws, 0); len(c.Text) == 0 {
+		if c := p.watchChanges(ctx, ws, 0, 0); len(c.Text) == 0 {
 			b.Fatal("no text changes seen")
 		}
 	}

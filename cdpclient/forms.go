@@ -15,7 +15,7 @@ import (
 // pressed afterwards. A field that has focus already keeps its selection, so
 // Control+A and then Type replaces its content.
 func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) (*feedback.Feedback, error) {
-	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+	return p.onElement(ctx, t, 0, func(ctx context.Context, e *Element) (string, error) {
 		if _, focused, err := e.fieldState(ctx, clear); err != nil {
 			return "", err
 		} else if !focused {
@@ -84,7 +84,7 @@ var valueOnlyTypes = map[string]bool{"date": true, "time": true, "datetime-local
 // is the value the field ended up with when the page changed it (a mask, a
 // formatter).
 func (p *Page) Fill(ctx context.Context, t Target, value string) (*feedback.Feedback, error) {
-	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+	return p.onElement(ctx, t, 0, func(ctx context.Context, e *Element) (string, error) {
 		got, err := p.fill(ctx, e, value)
 		if got == value {
 			got = "" // only worth saying when the field changed what was filled
@@ -132,7 +132,7 @@ func (p *Page) PressKey(ctx context.Context, key string, t Target) (*feedback.Fe
 	if err != nil {
 		return nil, err
 	}
-	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, run: func(ctx context.Context, e *Element) (string, error) {
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, lateMs: lateFrame, run: func(ctx context.Context, e *Element) (string, error) {
 		if e != nil {
 			var focused bool
 			if err := e.call(ctx, "focusForInput", &focused, false); err != nil {
@@ -146,7 +146,7 @@ func (p *Page) PressKey(ctx context.Context, key string, t Target) (*feedback.Fe
 // SelectOption selects options of a <select> by value or visible label and
 // reports what happened; delta.value lists the values now selected.
 func (p *Page) SelectOption(ctx context.Context, t Target, values []string) (*feedback.Feedback, error) {
-	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+	return p.onElement(ctx, t, lateFrame, func(ctx context.Context, e *Element) (string, error) {
 		var res struct {
 			Selected []string `json:"selected"`
 			Missing  []string `json:"missing"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
@@ -20,8 +21,16 @@ type observation struct {
 	pages         int
 	nav           navMark
 	dialogBefore  bool
-	dialogClosed  *feedback.Dialog // a dialog the server answered before acting
 	dom           domChanges
+
+	mu           sync.Mutex
+	dialogClosed *feedback.Dialog // a dialog the server answered itself
+}
+
+func (o *observation) setDialogClosed(d *feedback.Dialog) {
+	o.mu.Lock()
+	o.dialogClosed = d
+	o.mu.Unlock()
 }
 
 func (p *Page) startObservation(kind actKind) *observation {
@@ -55,14 +64,14 @@ func (o *observation) happened(st *actState, err error) error {
 
 // settleAndWatch waits for what the action started and collects the DOM changes
 // it made, unless it left for another document.
-func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, err error) {
+func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs int, err error) {
 	p := o.p
 	var inc *Incomplete
 	if err == nil || errors.As(err, &inc) {
 		p.settle(ctx, o.mark, o.pages, o.nav)
 	}
 	if p.navMark().docs == o.nav.docs {
-		o.dom = p.watchChanges(ctx, ws, maxQuietMs)
+		o.dom = p.watchChanges(ctx, ws, maxQuietMs, lateMs)
 	}
 }
 
@@ -107,20 +116,28 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	reqs, refused := o.requests(delta.URL != "")
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
-		line := np.ID + " " + np.URL()
+		line := np.ID + " " + np.destination()
 		if why := np.blocked.latest(); why != "" {
 			line = np.ID + " blocked: " + why
 		}
 		fb.Opened = append(fb.Opened, line)
 		delta.Page = np.ID
 	}
+	if p.closedOrCrashed() == ErrPageClosed && err == nil && fb.Hint == "" {
+		fb.Hint = "this tab closed itself (as a popup does when done)"
+		if cur := p.bc.Current(); cur != nil {
+			fb.Hint += "; the current tab is now " + cur.ID
+		}
+	}
 	if d := p.Dialog(); d != nil {
 		fb.Dialog = &feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160)}
 		if !o.dialogBefore {
 			fb.Hint = "a " + d.Type + " dialog opened; answer it with handleDialog (accept true or false)"
 		}
-	} else if o.dialogClosed != nil {
+	} else {
+		o.mu.Lock()
 		fb.Dialog = o.dialogClosed
+		o.mu.Unlock()
 	}
 	if refused != nil && (err == nil || Classify(err).Code == CodeNetworkError) {
 		// The document the action led to was refused: it did not arrive.

@@ -230,11 +230,20 @@ func (p *Page) closedOrCrashed() error {
 // guard derives a context that is cancelled, with the reason as its cause, as soon
 // as the page becomes unusable (a dialog opens, it crashes or closes).
 func (p *Page) guard(ctx context.Context) (context.Context, context.CancelFunc) {
+	return p.guardExcept(ctx, nil)
+}
+
+// guardExcept is guard, but a dialog that pass answers (true) does not end ctx:
+// pass has dealt with it.
+func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		for {
 			ch := p.watch()
 			if err := p.usable(); err != nil {
+				if d := p.Dialog(); d != nil && pass != nil && pass(d) {
+					continue
+				}
 				cancel(err)
 				return
 			}

@@ -72,3 +72,31 @@ func (p *Page) Activate(ctx context.Context) error {
 	}
 	return nil
 }
+
+// opener returns the open page that opened this one (a popup's opener), or nil.
+func (p *Page) opener() *Page {
+	p.mu.Lock()
+	id := p.info.OpenerID
+	p.mu.Unlock()
+	if id == nil {
+		return nil
+	}
+	b := p.bc.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pages[*id]
+}
+
+// destination is where the page is or is going: its URL, or, while its first
+// document is still on the way, the address it asked for.
+func (p *Page) destination() string {
+	if u := p.URL(); u != "" && u != "about:blank" {
+		return u
+	}
+	for _, e := range p.logs.Network(0) {
+		if e.Type == "Document" {
+			return e.URL
+		}
+	}
+	return p.URL()
+}

@@ -14,7 +14,8 @@ type ScreenshotOptions struct {
 	Target   Target // capture just this element
 	Format   string // png (default) or jpeg
 	Quality  int    // jpeg quality 0-100; 0 means 80
-	// Annotate draws each visible ref's number on its box.
+	// Annotate draws each visible ref's number on its box, onto the image: the
+	// page is not touched.
 	Annotate bool
 }
 
@@ -39,58 +40,66 @@ func (p *Page) Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, 
 	var data []byte
 	err := p.do(ctx, func(ctx context.Context) error {
 		args := page.NewCaptureScreenshotArgs().SetFormat(format)
-		if format == "jpeg" {
-			q := opts.Quality
-			if q == 0 {
-				q = 80
-			}
-			args.SetQuality(q)
+		quality := opts.Quality
+		if quality == 0 {
+			quality = 80
 		}
+		if format == "jpeg" {
+			args.SetQuality(quality)
+		}
+		m, err := p.c.Page.GetLayoutMetrics(ctx)
+		if err != nil {
+			return fmt.Errorf("layout metrics: %w", err)
+		}
+		scroll := point{X: float64(m.CSSLayoutViewport.PageX), Y: float64(m.CSSLayoutViewport.PageY)}
+		// Where the image starts in viewport coordinates, and how wide it is.
+		origin, width := point{}, float64(m.CSSLayoutViewport.ClientWidth)
 		switch {
 		case opts.FullPage:
-			m, err := p.c.Page.GetLayoutMetrics(ctx)
-			if err != nil {
-				return fmt.Errorf("layout metrics: %w", err)
-			}
 			w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
 			args.SetClip(page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), 16384), Scale: 1}).
 				SetCaptureBeyondViewport(true)
+			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
 		case !opts.Target.IsZero():
-			clip, err := p.elementClip(ctx, opts.Target)
+			clip, at, err := p.elementClip(ctx, opts.Target)
 			if err != nil {
 				return err
 			}
 			args.SetClip(clip)
+			origin, width = at, clip.Width
 		}
+		var boxes []refBox
 		if opts.Annotate {
-			remove, err := p.annotate(ctx)
-			if err != nil {
+			if boxes, err = p.refBoxes(ctx, opts.FullPage); err != nil {
 				return err
 			}
-			defer remove()
 		}
 		r, err := p.c.Page.CaptureScreenshot(ctx, args)
 		if err != nil {
 			return fmt.Errorf("capture screenshot: %w", err)
 		}
 		data = r.Data
-		return nil
+		if opts.Annotate {
+			data, err = drawAnnotations(data, format, quality, boxes, origin, width)
+		}
+		return err
 	})
 	return data, "image/" + format, err
 }
 
-// elementClip returns the element's bounding box in page coordinates.
-func (p *Page) elementClip(ctx context.Context, t Target) (page.Viewport, error) {
+// elementClip scrolls the element into view and returns its bounding box in page
+// coordinates, and its top-left in viewport coordinates.
+func (p *Page) elementClip(ctx context.Context, t Target) (page.Viewport, point, error) {
 	e, err := p.Resolve(ctx, t)
 	if err != nil {
-		return page.Viewport{}, err
+		return page.Viewport{}, point{}, err
 	}
 	quads, fb, err := e.inView(ctx)
 	if err != nil {
-		return page.Viewport{}, err
+		return page.Viewport{}, point{}, err
 	}
 	if _, ok := firstCentre(quads); !ok {
-		return page.Viewport{}, e.notVisible()
+		return page.Viewport{}, point{}, e.notVisible()
 	}
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, quad := range quads {
@@ -102,8 +111,9 @@ func (p *Page) elementClip(ctx context.Context, t Target) (page.Viewport, error)
 	off := fb.at
 	m, err := p.c.Page.GetLayoutMetrics(ctx)
 	if err != nil {
-		return page.Viewport{}, fmt.Errorf("layout metrics: %w", err)
+		return page.Viewport{}, point{}, fmt.Errorf("layout metrics: %w", err)
 	}
 	sx, sy := float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
-	return page.Viewport{X: minX + off.X + sx, Y: minY + off.Y + sy, Width: maxX - minX, Height: maxY - minY, Scale: 1}, nil
+	at := point{X: minX + off.X, Y: minY + off.Y}
+	return page.Viewport{X: at.X + sx, Y: at.Y + sy, Width: maxX - minX, Height: maxY - minY, Scale: 1}, at, nil
 }

@@ -36,7 +36,7 @@ func (p *Page) UploadFile(ctx context.Context, t Target, paths []string) (*feedb
 	if err != nil {
 		return nil, err
 	}
-	return p.onElement(ctx, t, func(ctx context.Context, e *Element) (string, error) {
+	return p.onElement(ctx, t, lateUpload, func(ctx context.Context, e *Element) (string, error) {
 		var in struct {
 			File, Multiple bool
 		}

@@ -62,8 +62,9 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 }
 
 // watchChanges waits (at most maxQuietMs) for the DOM to go quiet in each watched
-// frame and collects what changed there, handing out refs to new elements.
-func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs int) domChanges {
+// frame and collects what changed there, handing out refs to new elements. When
+// nothing has changed yet it waits up to lateMs for a first change.
+func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs int) domChanges {
 	var all domChanges
 	for _, k := range ws.keys {
 		if p.usable() != nil || p.busy() {
@@ -72,7 +73,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs int) do
 		_ = p.withWorld(ctx, k, func(w *worldIn) error {
 			base := p.refs.base()
 			r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(
-				fmt.Sprintf("(async () => { await __cdpmcp.quiet(%d); return __cdpmcp.changes({base: %d}); })()", maxQuietMs, base)).
+				fmt.Sprintf("(async () => { await __cdpmcp.quiet(%d, %d); return __cdpmcp.changes({base: %d}); })()", maxQuietMs, lateMs, base)).
 				SetContextID(w.id).SetReturnByValue(true).SetAwaitPromise(true))
 			if err != nil {
 				return err

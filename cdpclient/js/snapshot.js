@@ -410,49 +410,23 @@ function install() {
   }
 
   // boxes returns the viewport boxes of the visible refs this frame knows, for
-  // annotated screenshots: [ref, x, y, width, height].
-  function boxes() {
+  // annotated screenshots: [ref, x, y, width, height]; with all, also those
+  // outside the viewport.
+  function boxes(all) {
     const out = [];
     for (const ref of byRef.keys()) {
       const el = get(ref);
       if (!el) continue;
       const r = el.getBoundingClientRect();
-      if (r.width < 1 || r.height < 1 || r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) continue;
+      if (r.width < 1 || r.height < 1) continue;
+      if (!all && (r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth)) continue;
       out.push([ref, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]);
     }
     return out;
   }
 
-  // annotate draws a numbered box for each [ref, x, y, w, h] over the page, in a
-  // layer that takes no clicks; unannotate removes it.
-  function annotate(list) {
-    unannotate();
-    const colors = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#9a6324', '#800000'];
-    const host = document.createElement('div');
-    host.setAttribute('data-cdpmcp-annotations', '');
-    host.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
-    const root = host.attachShadow({ mode: 'closed' });
-    for (const [ref, x, y, w, h] of list) {
-      const c = colors[ref % colors.length];
-      const box = document.createElement('div');
-      box.style.cssText = `position:fixed;left:${x}px;top:${y}px;width:${w}px;height:${h}px;border:2px solid ${c};box-sizing:border-box`;
-      const label = document.createElement('span');
-      label.textContent = ref;
-      label.style.cssText = `position:absolute;top:-2px;right:-2px;background:${c};color:#fff;font:bold 11px/13px sans-serif;padding:0 3px`;
-      box.appendChild(label);
-      root.appendChild(box);
-    }
-    (document.body || document.documentElement).appendChild(host);
-    annotation = host;
-  }
-  let annotation = null;
-  function unannotate() {
-    if (annotation) annotation.remove();
-    annotation = null;
-  }
-
   globalThis.__cdpmcp = {
-    snapshot, get, boxes, annotate, unannotate, query,
+    snapshot, get, boxes, query,
     refOf: (el) => refOf.get(el),
     // known lists the live elements that have refs.
     known: () => { const out = []; for (const r of byRef.keys()) { const el = get(r); if (el) out.push(el); } return out; },

@@ -1,6 +1,6 @@
 // Action observation. installWatch adds to globalThis.__cdpmcp (see snapshot.js):
 //   watch(target)     start recording DOM mutations, invalid events and the target's state
-//   quiet(maxMs)      resolve once a frame passes without mutations (at once if none)
+//   quiet(maxMs, lateMs) resolve once a frame passes without mutations (if none, within lateMs)
 //   changes(opts)     what changed since watch(), keyed by ref, most significant first
 // It lives in cdpmcp's isolated world; DOM events and mutations are shared with the
 // page, its listeners are not visible to page scripts.
@@ -94,18 +94,27 @@ function installWatch() {
   }
 
   // quiet resolves when a whole animation frame passes with no new mutation, or
-  // after maxMs; at once when nothing has changed since watch().
-  function quiet(maxMs) {
-    if (!w || w.count === 0 || maxMs <= 0) return Promise.resolve(w ? w.count : 0);
+  // after maxMs. When nothing has changed since watch() it resolves at once, or,
+  // with lateMs, once the first change comes within lateMs: a handler's async
+  // follow-up (a file read, a resolved promise, a timer) lands then.
+  function quiet(maxMs, lateMs) {
+    if (!w || maxMs <= 0) return Promise.resolve(w ? w.count : 0);
     const start = performance.now();
     return new Promise((resolve) => {
-      let seen = w.count;
+      let seen = -1;
       const tick = () => {
-        if (w.count === seen || performance.now() - start > maxMs) return resolve(w.count);
+        if (!w) return resolve(0);
+        const now = performance.now();
+        if (w.count === 0) {
+          if (now - start > lateMs) return resolve(0);
+          return requestAnimationFrame(() => setTimeout(tick, 0));
+        }
+        if (w.count === seen || now - start > maxMs) return resolve(w.count);
         seen = w.count;
         requestAnimationFrame(tick);
       };
-      requestAnimationFrame(tick);
+      if (w.count === 0 && !lateMs) return resolve(0);
+      tick();
       setTimeout(() => resolve(w ? w.count : 0), maxMs);
     });
   }

@@ -48,6 +48,7 @@ func policyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "blocked-origins", EnvVars: env("BLOCKED_ORIGINS"), Usage: "never let the browser request these origins (comma-separated `PATTERNS`)"},
 		&cli.BoolFlag{Name: "allow-file-urls", EnvVars: env("ALLOW_FILE_URLS"), Usage: "allow opening file: URLs"},
 		&cli.BoolFlag{Name: "allow-browser-urls", EnvVars: env("ALLOW_BROWSER_URLS"), Usage: "allow opening chrome:, view-source: and other browser pages"},
+		&cli.StringFlag{Name: "dialogs", EnvVars: env("DIALOGS"), Value: "report", Usage: "what happens to a JavaScript dialog no one answered when the next call meets it: report, accept or dismiss (a navigation always leaves past it)"},
 	}
 }
 
@@ -95,6 +96,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	policy.AllowFile, policy.AllowBrowser = c.Bool("allow-file-urls"), c.Bool("allow-browser-urls")
 	cfg.browser.Origins, cfg.tools.Origins = policy, policy
+	if cfg.browser.Dialogs, err = cdpclient.ParseDialogPolicy(c.String("dialogs")); err != nil {
+		return cfg, fmt.Errorf("--dialogs: %w", err)
+	}
 	if bad := cdpclient.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
 		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security or takes over what cdpmcp manages; pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
 	}
