@@ -12,7 +12,7 @@ import (
 const (
 	// busyAfter is how long an operation may go without an answer before the
 	// page is probed for a script that keeps its main thread busy.
-	busyAfter = 3 * time.Second
+	busyAfter = 2 * time.Second
 	// probeTimeout is how long a page may take to answer "are you there?"
 	// before it is taken to be stuck in a script.
 	probeTimeout = 500 * time.Millisecond

@@ -237,7 +237,7 @@ func TestFeedbackSeesWhatChanged(t *testing.T) {
 	r = callTool(t, c, "click", map[string]any{"selector": "#slow"})
 	mustOK(t, r)
 	wantIn(t, r, `"pending":true`)
-	wantIn(t, callTool(t, c, "waitFor", map[string]any{"text": "slow done", "timeoutMs": 8000}), "slow done")
+	mustOK(t, callTool(t, c, "waitFor", map[string]any{"text": "slow done", "timeoutMs": 8000}))
 }
 
 // Files reach the page with their names, types and bytes: through a hidden
@@ -257,4 +257,83 @@ func TestUploadDeliversFiles(t *testing.T) {
 	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"selector": "#pick", "paths": []string{a}}), "a.png image/png 9 137,80,78,71")
 	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"selector": "label", "paths": []string{a, b}}), "notes.txt text/plain 5 104,101,108,108")
 	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"selector": "#file", "paths": []string{b}}), "notes.txt")
+}
+
+// A tab stuck in a script answers at once; other tabs keep working; reload
+// recovers it.
+func TestHungTabLeavesOthersWorking(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/hang.html")}))
+	start := time.Now()
+	r := callTool(t, c, "click", map[string]any{"selector": "#hang"})
+	clickTook := time.Since(start)
+	mustOK(t, r)
+	wantIn(t, r, "busy")
+	mustOK(t, callTool(t, c, "newPage", map[string]any{"url": site.URL("/behave/throw.html")}))
+	start = time.Now()
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#api"}))
+	otherTook := time.Since(start)
+	start = time.Now()
+	r = callTool(t, c, "snapshot", map[string]any{"page": "p1"})
+	nextTook := time.Since(start)
+	if !r.isError || !strings.Contains(r.text, "busy") {
+		t.Errorf("snapshot of the stuck tab: %s", r.text)
+	}
+	t.Logf("click into the hung handler %v, click in another tab %v, next call on the stuck tab %v", clickTook, otherTook, nextTook)
+	if clickTook > 5*time.Second || otherTook > 2*time.Second || nextTook > 2*time.Second {
+		t.Errorf("too slow: click %v, other tab %v, stuck tab %v", clickTook, otherTook, nextTook)
+	}
+	mustOK(t, callTool(t, c, "reload", map[string]any{"page": "p1"}))
+	wantIn(t, callTool(t, c, "click", map[string]any{"page": "p1", "selector": "#ok"}), "fine")
+}
+
+// Typing into a form inside a cross-site (out-of-process) frame, by ref.
+func TestInputInCrossSiteFrame(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/xframe.html")}))
+	s := callTool(t, c, "snapshot", nil)
+	holder, card, pay := refIn(t, s.text, "Card holder"), refIn(t, s.text, "Card number"), refIn(t, s.text, "Pay")
+	mustOK(t, callTool(t, c, "type", map[string]any{"ref": holder, "text": "Ada Lovelace"}))
+	mustOK(t, callTool(t, c, "fill", map[string]any{"ref": card, "value": "4242"}))
+	wantIn(t, callTool(t, c, "click", map[string]any{"ref": pay}), "charged 4242")
+	if got := textOf(t, c, "#top"); got != "paid by Ada Lovelace" {
+		t.Errorf("top page says %q", got)
+	}
+}
+
+// refIn finds the ref of the element line whose name contains name.
+func refIn(t *testing.T, snap, name string) string {
+	t.Helper()
+	for _, l := range strings.Split(snap, "\n") {
+		if i := strings.Index(l, "[:]<"); i > 0 && strings.Contains(l[i:], ">"+name) {
+			return l[:i]
+		}
+	}
+	t.Fatalf("no element %q in:\n%s", name, snap)
+	return ""
+}
+
+// In read-only mode a reload or history step never sends a form again.
+func TestReadOnlyNeverResubmits(t *testing.T) {
+	t.Parallel()
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	defer ro.Close()
+	c := newClient(t, ro)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/autopost.html")}))
+	wantIn(t, callTool(t, c, "waitFor", map[string]any{"text": "Echo POST"}), "ok")
+	posts := site.Hits("/echo")
+	r := callTool(t, c, "reload", nil)
+	if !r.isError || !strings.Contains(r.text, `"code":8`) || !strings.Contains(r.text, "form post") {
+		t.Errorf("reload of a posted page in read-only mode: %s", r.text)
+	}
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")}))
+	r = callTool(t, c, "goBack", nil)
+	if !r.isError || !strings.Contains(r.text, "form post") {
+		t.Errorf("goBack to a posted page in read-only mode: %s", r.text)
+	}
+	if got := site.Hits("/echo"); got != posts {
+		t.Errorf("the form was sent again: %d posts, then %d", posts, got)
+	}
 }

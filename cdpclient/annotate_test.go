@@ -1,0 +1,75 @@
+package cdpclient
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+)
+
+// countNodes is the number of nodes in the page's DOM, read in the page's world.
+const countNodes = "document.querySelectorAll('*').length + ':' + document.body.innerHTML.length"
+
+// An annotated screenshot carries a coloured box per ref, drawn onto the image:
+// the page's DOM stays as it was, before and after a navigation, with frames.
+func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	for _, path := range []string{"/behave/throw.html", "/behave/xframe.html"} {
+		if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
+			t.Fatal(err)
+		}
+		s, err := p.Snapshot(ctx, SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := evalString(t, ctx, p, countNodes)
+		data, _, err := p.Screenshot(ctx, ScreenshotOptions{Annotate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after := evalString(t, ctx, p, countNodes); after != before {
+			t.Errorf("%s: the page changed: %s → %s", path, before, after)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		boxes, err := p.refBoxes(ctx, false)
+		if err != nil || len(boxes) == 0 {
+			t.Fatalf("%s: boxes %v, %v (snapshot %s)", path, boxes, err, s)
+		}
+		for _, b := range boxes {
+			want := annotationColors[b.ref%len(annotationColors)]
+			// The left border, halfway down, has the box's colour.
+			if got := color.RGBAModel.Convert(img.At(int(b.x), int(b.y+b.h/2))).(color.RGBA); got != want {
+				t.Errorf("%s: ref %d at (%v,%v): colour %v, want %v", path, b.ref, b.x, b.y+b.h/2, got, want)
+			}
+		}
+	}
+}
+
+func TestDrawAnnotationsScalesToTheImage(t *testing.T) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 200, 100))); err != nil {
+		t.Fatal(err)
+	}
+	// A 2× image of a 100×50 CSS pixel viewport, scrolled by (10, 10).
+	out, err := drawAnnotations(buf.Bytes(), "png", 0, []refBox{{ref: 7, x: 20, y: 20, w: 30, h: 20}}, point{X: 10, Y: 10}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := annotationColors[7%len(annotationColors)]
+	if got := color.RGBAModel.Convert(img.At(20, 30)).(color.RGBA); got != want {
+		t.Errorf("left border at (20,30) = %v, want %v", got, want)
+	}
+	if got := color.RGBAModel.Convert(img.At(40, 30)).(color.RGBA); got == want {
+		t.Errorf("inside the box is painted")
+	}
+}
