@@ -54,9 +54,6 @@ function installWatch() {
     st.target = target && target.nodeType === 1 ? target : null;
     st.before = stateOf(st.target);
     st.name = nameOf(st.target);
-    // Refs the model may know that are visible now: to tell what a change hid.
-    st.visible = new Set();
-    for (const el of m.known()) if (visible(el)) st.visible.add(el);
     // Scripts can check a box or set a value without any event or mutation:
     // remember the form controls' state to compare afterwards.
     st.controls = new Map();
@@ -151,7 +148,6 @@ function installWatch() {
     const out = { text: [], attrs: [], removed: [], added: [], flash: [], invalid: [], more: 0, last: 0 };
     if (!w) { out.last = st.last; return out; }
     stop();
-    const st0 = w;
     const recs = w.records;
     const added = new Set();
     const removedRefs = [];
@@ -181,12 +177,23 @@ function installWatch() {
     // Shown subtrees: an element whose class, style or hidden state changed and
     // that now shows content the model was never given refs for (a modal, a
     // panel, a tip) counts as added.
-    let shownChecks = 0;
-    for (const e of attrEls) {
-      if (!showing.has(e) || ++shownChecks > 50) continue;
-      if (!e.isConnected || added.has(e) || !visible(e) || !/\S/.test(e.innerText || '')) continue;
-      if (st0.visible.has(e) || [...st0.visible].some((k) => e.contains(k))) continue;
-      added.add(e);
+    // Refs are handed out to visible elements only: content without refs
+    // that shows now was hidden before. And refs under a changed element
+    // that no longer show were hidden by the change.
+    let budget = 2000;
+    const hidden = [];
+    for (const e of showing) {
+      if (!e.isConnected || added.has(e) || budget <= 0) continue;
+      const inner = e.querySelectorAll('*');
+      budget -= inner.length;
+      let refd = m.refOf(e) !== undefined;
+      for (const d of inner) {
+        if (m.refOf(d) === undefined) continue;
+        refd = true;
+        if (!visible(d)) hidden.push(m.refOf(d));
+      }
+      if (m.refOf(e) !== undefined && !visible(e)) hidden.push(m.refOf(e));
+      if (!refd && visible(e) && /\S/.test(e.innerText || '')) added.add(e);
     }
     // Added subtrees: the outermost added elements still on the page and visible.
     const roots = [...added].filter((n) => n.isConnected && !inside(n.parentNode, added) && visible(n));
@@ -236,10 +243,8 @@ function installWatch() {
       const name = m.line(el, ref).replace(/^\d+\[:\]/, '');
       out.invalid.push([String(ref), name, el.validationMessage || 'invalid']);
     }
-    // Refs that were visible and are hidden now (a panel closed) count as removed.
-    for (const el of w.visible) {
-      if (el.isConnected && !visible(el)) { const r = m.refOf(el); if (r !== undefined) removedRefs.push(r); }
-    }
+    // Refs hidden by the change (a panel closed) count as removed.
+    for (const r of hidden) removedRefs.push(r);
     // The target's own name changed ("Save" → "Saved").
     const name = nameOf(w.target);
     if (w.target && w.target.isConnected && name !== w.name && name) out.text.unshift([String(m.assign(w.target, st)), name]);
