@@ -111,7 +111,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Hint = inc.Hint
 		err = nil
 	}
-	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...))
+	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...), origin)
 	p.markErrorsReported()
 	reqs, refused := o.requests(delta.URL != "")
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)

@@ -27,8 +27,8 @@ func TestJSONLeavesOutEmptyFields(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	long := strings.Repeat("x", 400)
-	got := Errors([]string{"TypeError: a is undefined\n    at f (x.js:1)", "TypeError: a is undefined", "second", long, "fourth"})
-	want := []string{"TypeError: a is undefined", "second", long[:99] + "…"}
+	got := Errors([]string{"TypeError: a is undefined\n    at f (http://a:1/x.js:1)", "TypeError: a is undefined", "Refused to load 'http://a:1/x.css'", long, "fourth"}, "http://a:1")
+	want := []string{"TypeError: a is undefined", "Refused to load '/x.css'", long[:89] + "…"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Errors (-want +got):\n%s", d)
 	}

@@ -24,17 +24,20 @@ type Request struct {
 
 const (
 	maxErrors   = 3
-	maxErrorLen = 100
+	maxErrorLen = 90
 	maxNet      = 6
 )
 
 // Errors keeps at most three distinct messages, each cut to its first line and
-// 100 characters.
-func Errors(msgs []string) []string {
+// 90 characters, URLs on origin made paths.
+func Errors(msgs []string, origin string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range msgs {
 		line, _, _ := strings.Cut(strings.TrimSpace(m), "\n")
+		if origin != "" {
+			line = strings.ReplaceAll(line, origin+"/", "/")
+		}
 		line = Truncate(line, maxErrorLen)
 		if line == "" || seen[line] {
 			continue
