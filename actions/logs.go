@@ -17,14 +17,21 @@ type logArgs struct {
 	Page     string `json:"page"`
 }
 
-func (a logArgs) limit() (int, error) {
+// answer renders the newest of a page's log lines, lines(page, page's origin)
+// giving them all, oldest first.
+func (a logArgs) answer(ctx context.Context, env *Env, empty string, lines func(*cdpclient.Page, string) []string) (*Result, error) {
+	limit := defaultLogLimit
 	switch {
 	case a.Limit < 0:
-		return 0, argErr("give a positive limit, e.g. 20", "limit %d is negative", a.Limit)
-	case a.Limit == 0:
-		return defaultLogLimit, nil
+		return nil, argErr("give a positive limit, e.g. 20", "limit %d is negative", a.Limit)
+	case a.Limit > 0:
+		limit = min(a.Limit, 500)
 	}
-	return min(a.Limit, 500), nil
+	p, err := env.Page(ctx, a.Page)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: tail(lines(p, feedback.Origin(p.URL())), limit, empty)}, nil
 }
 
 type consoleArgs struct {
@@ -40,27 +47,20 @@ var Console = define("console", "Recent console messages and uncaught errors of 
 		if !ok {
 			return nil, argErr("use error, warning or all", "level %q is not a log level", a.Level)
 		}
-		limit, err := a.limit()
-		if err != nil {
-			return nil, err
-		}
-		p, err := env.Page(ctx, a.Page)
-		if err != nil {
-			return nil, err
-		}
-		origin := feedback.Origin(p.URL())
-		var lines []string
-		for _, e := range p.ConsoleEntries() {
-			if logRank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
-				continue
+		return a.answer(ctx, env, "no console messages", func(p *cdpclient.Page, origin string) []string {
+			var lines []string
+			for _, e := range p.ConsoleEntries() {
+				if logRank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
+					continue
+				}
+				line := e.Level + " " + feedback.Truncate(strings.ReplaceAll(e.Text, "\n", " ⏎ "), 500)
+				if e.Source != "" {
+					line += " (" + feedback.RelURL(e.Source, origin) + ")"
+				}
+				lines = append(lines, line)
 			}
-			line := e.Level + " " + feedback.Truncate(strings.ReplaceAll(e.Text, "\n", " ⏎ "), 500)
-			if e.Source != "" {
-				line += " (" + feedback.RelURL(e.Source, origin) + ")"
-			}
-			lines = append(lines, line)
-		}
-		return &Result{Text: tail(lines, limit, "no console messages")}, nil
+			return lines
+		})
 	}).describe("contains", "only messages containing this text")
 
 // logRank orders console levels for the level filter.
@@ -79,37 +79,35 @@ var Network = define("network", "Recent requests of the page: method, status, UR
 		if !ok {
 			return nil, argErr("use all, failed, api or document", "filter %q is not known", a.Filter)
 		}
-		limit, err := a.limit()
-		if err != nil {
-			return nil, err
-		}
-		p, err := env.Page(ctx, a.Page)
-		if err != nil {
-			return nil, err
-		}
-		origin := feedback.Origin(p.URL())
-		var lines []string
-		for _, e := range p.NetworkEntries() {
-			if !keep(e) || (a.Contains != "" && !strings.Contains(e.URL, a.Contains)) {
-				continue
+		return a.answer(ctx, env, "no requests", func(p *cdpclient.Page, origin string) []string {
+			var lines []string
+			for _, e := range p.NetworkEntries() {
+				if keep(e) && (a.Contains == "" || strings.Contains(e.URL, a.Contains)) {
+					lines = append(lines, requestLine(e, origin))
+				}
 			}
-			status := fmt.Sprint(e.Status)
-			switch {
-			case e.Blocked != "":
-				status = "BLOCKED:" + e.Blocked
-			case e.Failed != "":
-				status = "FAILED:" + e.Failed
-			case e.Status == 0:
-				status = "pending"
-			}
-			line := fmt.Sprintf("%s %s %s %s", e.Method, status, feedback.RelURL(e.URL, origin), e.Type)
-			if e.Done {
-				line += fmt.Sprintf(" %dms", e.Duration.Milliseconds())
-			}
-			lines = append(lines, line)
-		}
-		return &Result{Text: tail(lines, limit, "no requests")}, nil
+			return lines
+		})
 	}).describe("contains", "only URLs containing this text")
+
+// requestLine is one request in the network log: method, status, URL, type,
+// duration.
+func requestLine(e cdpclient.NetworkEntry, origin string) string {
+	status := fmt.Sprint(e.Status)
+	switch {
+	case e.Blocked != "":
+		status = "BLOCKED:" + e.Blocked
+	case e.Failed != "":
+		status = "FAILED:" + e.Failed
+	case e.Status == 0:
+		status = "pending"
+	}
+	line := fmt.Sprintf("%s %s %s %s", e.Method, status, feedback.RelURL(e.URL, origin), e.Type)
+	if e.Done {
+		line += fmt.Sprintf(" %dms", e.Duration.Milliseconds())
+	}
+	return line
+}
 
 var netFilters = map[string]func(cdpclient.NetworkEntry) bool{
 	"":    func(cdpclient.NetworkEntry) bool { return true },

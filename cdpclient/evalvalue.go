@@ -28,13 +28,13 @@ type valueReader struct {
 	c     *cdp.Client
 	b     bytes.Buffer
 	nodes int
-	cut   int // items left out for the limits
-	seen  map[string]bool
+	cut   int                     // items left out for the limits
+	path  []*runtime.RemoteObject // the objects being written, outermost first
 }
 
 // readValue renders r, held by session c, as text.
 func readValue(ctx context.Context, c *cdp.Client, r *runtime.RemoteObject) (string, error) {
-	v := &valueReader{c: c, seen: map[string]bool{}}
+	v := &valueReader{c: c}
 	if err := v.write(ctx, r, 0); err != nil {
 		return "", err
 	}
@@ -70,7 +70,12 @@ func (v *valueReader) write(ctx context.Context, r *runtime.RemoteObject, depth 
 		v.str(firstLine(desc))
 		return nil
 	}
-	id := string(*r.ObjectID)
+	if v.circular(ctx, r) {
+		v.str("[circular]")
+		return nil
+	}
+	v.path = append(v.path, r)
+	defer func() { v.path = v.path[:len(v.path)-1] }()
 	v.nodes++
 	if depth >= maxValueDepth || v.nodes > maxValueNodes {
 		v.cut++
@@ -81,10 +86,6 @@ func (v *valueReader) write(ctx context.Context, r *runtime.RemoteObject, depth 
 	if err != nil {
 		return fmt.Errorf("read result: %w", err)
 	}
-	if v.seen[id] {
-		v.str("[circular]")
-		return nil
-	}
 	switch sub {
 	case "array", "typedarray":
 		return v.array(ctx, props.Result, depth)
@@ -92,6 +93,24 @@ func (v *valueReader) write(ctx context.Context, r *runtime.RemoteObject, depth 
 		return v.entries(ctx, sub, props.InternalProperties, depth)
 	}
 	return v.object(ctx, props.Result, depth)
+}
+
+// circular reports whether r is an object already being written further out.
+// Object ids differ each time an object is handed out, so an ancestor that
+// looks the same is compared by identity: === in the page's world runs no page
+// code (not even a proxy's).
+func (v *valueReader) circular(ctx context.Context, r *runtime.RemoteObject) bool {
+	for _, a := range v.path {
+		if a.Description == nil || r.Description == nil || *a.Description != *r.Description {
+			continue
+		}
+		same, err := v.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc("same")).
+			SetObjectID(*a.ObjectID).SetArguments([]runtime.CallArgument{{ObjectID: r.ObjectID}}).SetReturnByValue(true))
+		if err == nil && string(same.Result.Value) == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // primitive renders a value that has no object behind it.
@@ -119,21 +138,27 @@ func (v *valueReader) str(s string) {
 	v.b.Truncate(v.b.Len() - 1)
 }
 
+// item starts the next of a list's items, writing the comma; false when the
+// list has reached maxValueItems (the item is counted as left out).
+func (v *valueReader) item(n *int) bool {
+	if *n == maxValueItems {
+		v.cut++
+		return false
+	}
+	if *n > 0 {
+		v.b.WriteByte(',')
+	}
+	*n++
+	return true
+}
+
 func (v *valueReader) array(ctx context.Context, props []runtime.PropertyDescriptor, depth int) error {
 	v.b.WriteByte('[')
 	n := 0
 	for _, p := range props {
-		if _, err := strconv.Atoi(p.Name); err != nil {
-			continue // length and named properties
+		if _, err := strconv.Atoi(p.Name); err != nil || !v.item(&n) {
+			continue // length and named properties, or too many
 		}
-		if n == maxValueItems {
-			v.cut++
-			continue
-		}
-		if n > 0 {
-			v.b.WriteByte(',')
-		}
-		n++
 		if err := v.property(ctx, p, depth); err != nil {
 			return err
 		}
@@ -146,17 +171,9 @@ func (v *valueReader) object(ctx context.Context, props []runtime.PropertyDescri
 	v.b.WriteByte('{')
 	n := 0
 	for _, p := range props {
-		if !p.Enumerable || p.Symbol != nil {
+		if !p.Enumerable || p.Symbol != nil || !v.item(&n) {
 			continue
 		}
-		if n == maxValueItems {
-			v.cut++
-			continue
-		}
-		if n > 0 {
-			v.b.WriteByte(',')
-		}
-		n++
 		v.str(p.Name)
 		v.b.WriteByte(':')
 		if err := v.property(ctx, p, depth); err != nil {
@@ -191,17 +208,9 @@ func (v *valueReader) entries(ctx context.Context, kind string, internal []runti
 		}
 		n := 0
 		for _, p := range props.Result {
-			if _, err := strconv.Atoi(p.Name); err != nil || p.Value == nil || p.Value.ObjectID == nil {
+			if _, err := strconv.Atoi(p.Name); err != nil || p.Value == nil || p.Value.ObjectID == nil || !v.item(&n) {
 				continue
 			}
-			if n == maxValueItems {
-				v.cut++
-				continue
-			}
-			if n > 0 {
-				v.b.WriteByte(',')
-			}
-			n++
 			if err := v.entry(ctx, kind, *p.Value.ObjectID, depth); err != nil {
 				return err
 			}

@@ -43,14 +43,14 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 	main := frameKey{frame: p.mainFrame}
 	if e != nil && e.key != main {
 		// The target's own frame, with the target as this.
-		if err := e.callSrc(ctx, "watch", "function() { return __cdpmcp.watch(this); }", nil); err == nil {
+		if err := e.call(ctx, "watchTarget", nil); err == nil {
 			ws.keys = append(ws.keys, e.key)
 		}
 		e = nil
 	}
 	err := p.withWorld(ctx, main, func(w *worldIn) error {
 		if e != nil {
-			return e.callSrc(ctx, "watch", "function() { return __cdpmcp.watch(this); }", nil)
+			return e.call(ctx, "watchTarget", nil)
 		}
 		_, err := w.eval(ctx, "__cdpmcp.watch(null)", true)
 		return err

@@ -65,7 +65,7 @@ func TestEvaluateAsPeopleUseIt(t *testing.T) {
 		{"document.querySelector('#b')", `"<button#b>"`, false},
 		{"new Map([['k', 1]])", `{"Map":[["k",1]]}`, false},
 		{"new Set([1, 2])", `{"Set":[1,2]}`, false},
-		{"(() => { const o = {name: 'o'}; o.self = o; return o; })()", `"name":"o"`, false},
+		{"(() => { const o = {name: 'o'}; o.self = o; return o; })()", `{"name":"o","self":"[circular]"}`, false},
 		{"({f() {}, n: null})", `{"f":"[function f() {}]","n":null}`, false},
 	}
 	for _, tt := range tests {

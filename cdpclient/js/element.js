@@ -174,3 +174,9 @@ function fileInput() {
 function fileControl() {
   return this.localName === 'label' && this.control ? this.control : this;
 }
+
+// same reports whether o is this very object: === runs no page code, not even a
+// proxy's trap.
+function same(o) {
+  return this === o;
+}

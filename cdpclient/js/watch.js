@@ -277,3 +277,9 @@ function bootstrap() {
   installWatch();
   return 'ready';
 }
+
+// watchTarget starts the page model's watch with this element as the action's
+// target (called on the element, in cdpmcp's world).
+function watchTarget() {
+  return globalThis.__cdpmcp.watch(this);
+}
