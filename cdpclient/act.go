@@ -148,7 +148,9 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		rctx, cancel = p.guard(rctx)
 		defer cancel()
 	}
-	if a.kind != actNavigation {
+	if a.kind == actInput || a.kind == actDialog {
+		// A navigation and a wait have deadlines of their own and leave the
+		// page free; input can hand the page to a script that never returns.
 		rctx, stop = p.watchdog(rctx)
 	}
 	value, err := a.run(rctx, e)
@@ -209,7 +211,8 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 // (unless an action holds it already), gated as actions are, guarded against
 // dialogs, crashes and closing, and bounded against a page stuck in a script.
 func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
-	if stateOf(ctx, p) == nil {
+	nested := stateOf(ctx, p) != nil // inside an action, which has its own watch
+	if !nested {
 		var end func()
 		ctx, _, end = p.beginAction(ctx)
 		defer end()
@@ -219,6 +222,9 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	}
 	gctx, cancel := p.guard(ctx)
 	defer cancel()
+	if nested {
+		return cause(gctx, fn(gctx))
+	}
 	wctx, stop := p.watchdog(gctx)
 	defer stop()
 	return cause(wctx, cause(gctx, fn(wctx)))

@@ -14,8 +14,9 @@ const (
 	// page is probed for a script that keeps its main thread busy.
 	busyAfter = 2 * time.Second
 	// probeTimeout is how long a page may take to answer "are you there?"
-	// before it is taken to be stuck in a script.
-	probeTimeout = 500 * time.Millisecond
+	// before it is taken to be stuck in a script. A loaded machine can take
+	// hundreds of milliseconds to answer: this errs on the side of patience.
+	probeTimeout = time.Second
 	// busyProbe is the shorter probe of a page already known to be stuck.
 	busyProbe = 300 * time.Millisecond
 )
