@@ -2,7 +2,6 @@ package agentloop
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -40,11 +39,7 @@ func TestPromptStaysBounded(t *testing.T) {
 			}
 			turns = append(turns, turn{reply: doneAnswer})
 			m := newScriptedModel(t, turns...)
-			dir := t.TempDir()
-			if d := os.Getenv("AGENTLOOP_KEEP_RUNS"); d != "" {
-				dir = d // to count the prompts' tokens with a real tokenizer
-			}
-			out, err := Run(testCtx(t), env, m.openAI(), Config{MaxSteps: 9, Vision: tc.vision, RunDir: dir}, Task{Task: "Find the release date mentioned on this page"})
+			out, err := Run(testCtx(t), env, m.openAI(), Config{MaxSteps: 9, Vision: tc.vision, RunDir: runDir(t)}, Task{Task: "Find the release date mentioned on this page"})
 			if err != nil || !out.Success {
 				t.Fatalf("Run = %+v, %v", out, err)
 			}

@@ -36,7 +36,7 @@ func TestFailuresCountedAndExplained(t *testing.T) {
 		turn{check: expect(`Error of previous action 1/1: unknown action "fly_to_the_moon"; use one of: go_to_url, open_tab`),
 			reply: answer(Brain{}, `{"click_element": {}}`)},
 	)
-	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxFailures: 3, RunDir: t.TempDir()}, Task{Task: "count"})
+	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxFailures: 3, RunDir: runDir(t)}, Task{Task: "count"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestStepLimitGivesBestAnswer(t *testing.T) {
 		turn{reply: answer(Brain{ImportantContents: "Invoice 1002: Globex $125.00", TaskProgress: "1. Found 1002"}, `{"scroll": {"direction": "down"}}`)},
 		turn{reply: answer(Brain{ImportantContents: "Invoice 1004: Umbrella $310.10"}, `{"scroll": {"direction": "up"}}`)},
 	)
-	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxSteps: 3, RunDir: t.TempDir()}, Task{Task: "list invoices over $100"})
+	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxSteps: 3, RunDir: runDir(t)}, Task{Task: "list invoices over $100"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestSequenceStopsWhenPageChanges(t *testing.T) {
 			}
 		}, reply: answer(Brain{}, `{"done": {"result": "counted"}}`)},
 	)
-	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxActions: 4, RunDir: t.TempDir()}, Task{Task: "count"})
+	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxActions: 4, RunDir: runDir(t)}, Task{Task: "count"})
 	if err != nil || !out.Success {
 		t.Fatalf("Run = %+v, %v", out, err)
 	}

@@ -90,3 +90,12 @@ func readSteps(t *testing.T, out *Outcome) []StepRecord {
 	}
 	return steps
 }
+
+// runDir is where a test's runs leave their records: a temporary directory,
+// or $AGENTLOOP_KEEP_RUNS to look at them (reports, prompts) afterwards.
+func runDir(t *testing.T) string {
+	if d := os.Getenv("AGENTLOOP_KEEP_RUNS"); d != "" {
+		return d
+	}
+	return t.TempDir()
+}

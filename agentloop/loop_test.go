@@ -76,7 +76,7 @@ func TestRunOrdersShirt(t *testing.T) {
 			}
 		}, reply: answer(Brain{PrevActionEvaluation: "Success", Summary: "Report"}, `{"done": {"result": "Ordered a green T-shirt for Alice ($12.50)."}}`)},
 	)
-	cfg := Config{MaxSteps: 5, RunDir: t.TempDir(), OnStep: func(s StepInfo) { steps = append(steps, s.Message) }}
+	cfg := Config{MaxSteps: 5, Vision: true, RunDir: runDir(t), OnStep: func(s StepInfo) { steps = append(steps, s.Message) }}
 	out, err := Run(testCtx(t), env, m.openAI(), cfg, Task{Task: "Order a green T-shirt for Alice", AddInfos: "The shop is at " + form})
 	if err != nil {
 		t.Fatal(err)

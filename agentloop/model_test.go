@@ -16,7 +16,7 @@ func TestModelServerErrorsRetried(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	m := newScriptedModel(t, turn{status: http.StatusInternalServerError}, turn{status: http.StatusTooManyRequests}, turn{reply: doneAnswer})
-	out, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: t.TempDir()}, Task{Task: "say ok"})
+	out, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: runDir(t)}, Task{Task: "say ok"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestModelHangAbandonedAndRetried(t *testing.T) {
 	llm := m.openAI()
 	llm.Timeout = 300 * time.Millisecond
 	start := time.Now()
-	out, err := Run(testCtx(t), env, llm, Config{RunDir: t.TempDir()}, Task{Task: "say ok"})
+	out, err := Run(testCtx(t), env, llm, Config{RunDir: runDir(t)}, Task{Task: "say ok"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestModelClientErrorEndsRun(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	m := newScriptedModel(t, turn{status: http.StatusBadRequest})
-	out, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: t.TempDir()}, Task{Task: "say ok"})
+	out, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: runDir(t)}, Task{Task: "say ok"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestCancelAbortsModelCall(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	out, err := Run(ctx, env, m.openAI(), Config{RunDir: t.TempDir()}, Task{Task: "wait forever"})
+	out, err := Run(ctx, env, m.openAI(), Config{RunDir: runDir(t)}, Task{Task: "wait forever"})
 	took := time.Since(start)
 	if !errors.Is(err, context.Canceled) || out == nil || out.Stop != StopCancelled {
 		t.Fatalf("Run = %+v, %v; want a cancelled outcome", out, err)

@@ -32,7 +32,7 @@ func TestVisionSendsScreenshot(t *testing.T) {
 		m := newScriptedModel(t,
 			turn{check: images, reply: answer(Brain{}, `{"go_to_url": {"url": "`+page+`"}}`)},
 			turn{check: images, reply: doneAnswer})
-		out, err := Run(testCtx(t), env, m.openAI(), Config{Vision: vision, RunDir: t.TempDir()}, Task{Task: "look"})
+		out, err := Run(testCtx(t), env, m.openAI(), Config{Vision: vision, RunDir: runDir(t)}, Task{Task: "look"})
 		if err != nil || !out.Success {
 			t.Fatalf("Run = %+v, %v", out, err)
 		}
@@ -71,7 +71,7 @@ func TestReadOnlyInsideTheLoop(t *testing.T) {
 			}
 		}, reply: doneAnswer},
 	)
-	if _, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: t.TempDir()}, Task{Task: "click"}); err != nil {
+	if _, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: runDir(t)}, Task{Task: "click"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := evalOn(t, env, "document.getElementById('count').textContent"); got != `"0"` {
@@ -97,7 +97,7 @@ func TestOriginRulesInsideTheLoop(t *testing.T) {
 			}
 		}, reply: doneAnswer},
 	)
-	out, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: t.TempDir()}, Task{Task: "go elsewhere"})
+	out, err := Run(testCtx(t), env, m.openAI(), Config{RunDir: runDir(t)}, Task{Task: "go elsewhere"})
 	if err != nil {
 		t.Fatal(err)
 	}
