@@ -87,6 +87,10 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// observeTimeout bounds reading the page (element list, tabs, screenshot)
+// at the start of a step: a page that does not answer ends the run.
+const observeTimeout = 30 * time.Second
+
 // runner is one run in progress.
 type runner struct {
 	env       *actions.Env
@@ -165,7 +169,9 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	sr := &StepRecord{Step: n, Time: time.Now()}
 	defer r.rec.step(sr)
 	start := time.Now()
-	obs, err := r.observe(ctx)
+	octx, cancel := context.WithTimeout(ctx, observeTimeout)
+	defer cancel()
+	obs, err := r.observe(octx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.stop(n, StopCancelled, "the caller cancelled the run")
@@ -175,7 +181,7 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	sr.URL, sr.SnapshotTokens = obs.url, obs.snapshotTokens
 	prompt := Prompt{System: r.system, User: userMessage(&r.state, time.Now(), obs, r.prev), MaxTokens: maxAnswerTokens}
 	sr.User, sr.UserTokens = prompt.User, estimateTokens(prompt.User)
-	shot := r.screenshot(ctx, obs, r.cfg.Vision)
+	shot := r.screenshot(octx, obs, r.cfg.Vision)
 	if r.cfg.Vision {
 		img := shot.wait()
 		prompt.Image, sr.ImageSent = img, img != nil
@@ -256,7 +262,9 @@ func (r *runner) act(ctx context.Context, obs *observation, calls []Call) (done 
 		}
 		left := len(calls) - i - 1
 		if left > 0 && !o.failed && !o.breaks {
-			o.breaks = sc.newElements(ctx)
+			nctx, cancel := context.WithTimeout(ctx, observeTimeout)
+			o.breaks = sc.newElements(nctx)
+			cancel()
 		}
 		if left > 0 && (o.failed || o.breaks) {
 			why := "the page changed"
