@@ -123,6 +123,9 @@ func (rt *roundTrips) resume(ctx context.Context, req mcp.CallToolRequest, s *Se
 	r.mu.Lock()
 	ask := r.pending
 	r.pending = nil
+	// The run goes on as soon as it has the answer: its steps report to this
+	// request from then on.
+	r.progress = s.progress(ctx, req)
 	r.mu.Unlock()
 	if ask == nil {
 		return mcp.NewToolResultError("this agent run is not waiting for a model answer"), nil
