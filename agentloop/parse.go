@@ -51,11 +51,14 @@ var brainAliases = map[string]string{
 	"summary":                  "summary",
 }
 
-// ParseOutput reads a model's answer leniently: the JSON may sit in a code
-// fence or among prose, carry trailing commas or comments, use seed 001's field
+// ParseOutput reads a model's answer leniently: the JSON may follow a
+// reasoning model's <think> block, sit in a code fence or among prose, carry trailing commas or comments, use seed 001's field
 // names, give one action object instead of a list, or put several actions in
 // one object.
 func ParseOutput(text string) (*Output, error) {
+	if i := strings.LastIndex(text, "</think>"); i >= 0 {
+		text = text[i+len("</think>"):] // a reasoning model's thoughts may hold JSON-like drafts
+	}
 	if len(text) > maxAnswerBytes {
 		text = text[:maxAnswerBytes] // a real answer is a few kB; this bounds the search
 	}

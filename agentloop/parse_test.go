@@ -21,6 +21,8 @@ func TestParseOutput(t *testing.T) {
 			&Output{Brain: Brain{PrevActionEvaluation: "Failed", ImportantContents: "p", TaskProgress: "m", FuturePlans: "n"}, Actions: []Call{click}}},
 		{"fenced with prose", "Let me think.\n```json\n{\"current_state\": {}, \"action\": [{\"click_element\": {\"index\": 3}}]}\n```\nThat is all.",
 			&Output{Actions: []Call{click}}},
+		{"after a think block", "<think>Maybe {\"action\": [{\"go_back\": {}}]}? No.</think>\n{\"action\": [{\"click_element\": {\"index\": 3}}]}",
+			&Output{Actions: []Call{click}}},
 		{"prose braces before", `I use {braces} a lot. {"action": [{"click_element": {"index": 3}}]}`,
 			&Output{Actions: []Call{click}}},
 		{"trailing commas and comments", "{\"action\": [ // click it\n {\"click_element\": {\"index\": 3,},}, /* more */ ],}",
