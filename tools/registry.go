@@ -32,11 +32,14 @@ func (s *Server) catalogue() []toolDef {
 		}
 		out = append(out, s.actionTool(a))
 	}
+	if len(s.cfg.Tools) == 0 || slices.Contains(s.cfg.Tools, agentToolName) {
+		out = append(out, s.agentTool())
+	}
 	return out
 }
 
 // ToolNames lists every tool name the server knows, for validating --tools.
-func ToolNames() []string { return actions.Names() }
+func ToolNames() []string { return append(actions.Names(), agentToolName) }
 
 // actionTool renders one action as an MCP tool.
 func (s *Server) actionTool(a *actions.Action) toolDef {

@@ -33,6 +33,8 @@ type Config struct {
 	// Origins is the URL policy navigate checks before opening anything (the
 	// browser enforces the same list on every request).
 	Origins *origins.List
+	// Agent configures run_browser_agent (see agent.go).
+	Agent AgentConfig
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -51,6 +53,7 @@ type Server struct {
 	mcp      *server.MCPServer
 	sessions *sessions
 	env      *actions.Env // what actions run against: the caller's context, the policy
+	rounds   roundTrips   // agent runs waiting for a client's model (agentrounds.go)
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr

@@ -16,7 +16,7 @@ func newApp() *cli.App {
 			{
 				Name:  "serve",
 				Usage: "serve MCP over stdio (default) or streamable HTTP (--http)",
-				Flags: append(append(serverFlags(), policyFlags()...), browserFlags()...),
+				Flags: append(append(append(serverFlags(), policyFlags()...), browserFlags()...), agentFlags()...),
 				Action: func(c *cli.Context) error {
 					cfg, err := configFrom(c)
 					if err != nil {
@@ -32,7 +32,7 @@ func newApp() *cli.App {
 				Flags: append(append([]cli.Flag{
 					&cli.StringFlag{Name: "out", Usage: "write an image result to this file"},
 					logLevelFlag(),
-				}, policyFlags()...), browserFlags()...),
+				}, policyFlags()...), append(browserFlags(), agentFlags()...)...),
 				Action: func(c *cli.Context) error {
 					if c.NArg() < 1 || c.NArg() > 2 {
 						return fmt.Errorf("usage: cdpmcp call TOOL '{\"arg\":\"value\"}'")

@@ -90,6 +90,11 @@ func configFrom(c *cli.Context) (config, error) {
 	if err := setupLogging(cfg.logLevel); err != nil {
 		return cfg, err
 	}
+	agent, err := agentConfigFrom(c)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.tools.Agent = agent
 	policy, err := origins.NewList(splitList(c.String("allowed-origins")), splitList(c.String("blocked-origins")))
 	if err != nil {
 		return cfg, err

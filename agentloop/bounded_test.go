@@ -1,0 +1,74 @@
+package agentloop
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Over 8 steps on one page the user message stays bounded (step 8 costs at
+// most 1.5× step 2), and costs little beyond the element list. The figures
+// the issue asks for are logged: server time a step without the model, user
+// message and element list tokens a step.
+func TestPromptStaysBounded(t *testing.T) {
+	for _, tc := range []struct {
+		page   string
+		vision bool
+	}{
+		{"/agent/list.html", false},
+		{"/corpus/mozilla-1.html", false},
+		{"/corpus/wikipedia.html", false},
+		{"/corpus/mozilla-1.html", true},
+	} {
+		t.Run(fmt.Sprintf("%s vision=%t", tc.page, tc.vision), func(t *testing.T) {
+			env := newEnv(t)
+			turns := []turn{{reply: answer(Brain{Summary: "open"}, `{"go_to_url": {"url": "`+site.URL(tc.page)+`"}}`)}}
+			for i := 2; i <= 8; i++ {
+				dir := "down"
+				if i%3 == 0 {
+					dir = "up"
+				}
+				turns = append(turns, turn{reply: answer(Brain{
+					PrevActionEvaluation: "Success - the page scrolled as intended",
+					ImportantContents:    fmt.Sprintf("Section %d: nothing relevant yet", i),
+					TaskProgress:         fmt.Sprintf("1. Opened the page 2. Read %d screens", i-1),
+					FuturePlans:          "1. Keep reading 2. Report the answer",
+					Thought:              "The answer is not visible yet; read on.",
+					Summary:              "Scroll " + dir,
+				}, `{"scroll": {"direction": "`+dir+`", "amount": 600}}`)})
+			}
+			turns = append(turns, turn{reply: doneAnswer})
+			m := newScriptedModel(t, turns...)
+			out, err := Run(testCtx(t), env, m.openAI(), Config{MaxSteps: 9, Vision: tc.vision, RunDir: runDir(t)}, Task{Task: "Find the release date mentioned on this page"})
+			if err != nil || !out.Success {
+				t.Fatalf("Run = %+v, %v", out, err)
+			}
+			steps := readSteps(t, out)
+			var server []int64
+			var lines []string
+			for _, s := range steps {
+				server = append(server, s.ServerMs)
+				lines = append(lines, fmt.Sprintf("step %d: server %d ms, user %d tokens, elements %d, rest %d", s.Step, s.ServerMs, s.UserTokens, s.SnapshotTokens, s.UserTokens-s.SnapshotTokens))
+			}
+			s2, s8 := steps[1], steps[7]
+			if testing.Verbose() {
+				t.Logf("STEP2:\n%s\nSTEP8:\n%s", trimElems(s2.User), trimElems(s8.User))
+			}
+			t.Logf("%s\nserver median %d ms; step 8 / step 2 = %.2f", strings.Join(lines, "\n"), median(server), float64(s8.UserTokens)/float64(s2.UserTokens))
+			if float64(s8.UserTokens) > 1.5*float64(s2.UserTokens) {
+				t.Errorf("step 8 costs %d tokens, step 2 %d: more than 1.5×", s8.UserTokens, s2.UserTokens)
+			}
+			for _, s := range steps[1:8] {
+				if rest := s.UserTokens - s.SnapshotTokens; rest > 300 {
+					t.Errorf("step %d: the message costs %d tokens beyond the element list", s.Step, rest)
+				}
+			}
+		})
+	}
+}
+
+func trimElems(user string) string {
+	head, rest, _ := strings.Cut(user, "6. Interactive elements:\n")
+	_, prev, _ := strings.Cut(rest, "\n\n**Previous Actions**")
+	return head + "6. Interactive elements:\n[…]\n**Previous Actions**" + prev
+}

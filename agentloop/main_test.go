@@ -1,0 +1,88 @@
+package agentloop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/actions"
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/fixtures"
+)
+
+// One browser and one fixtures server per test binary; each test runs in its
+// own browser context, so tests run in parallel.
+var (
+	site    *fixtures.Server
+	browser *cdpclient.Browser
+)
+
+func TestMain(m *testing.M) { os.Exit(runTests(m)) }
+
+func runTests(m *testing.M) int {
+	var err error
+	if site, err = fixtures.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fixtures:", err)
+		return 1
+	}
+	defer site.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	noInternet := "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
+	browser, err = cdpclient.Connect(ctx, cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{noInternet}}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "launch:", err)
+		return 1
+	}
+	code := m.Run()
+	browser.Close()
+	return code
+}
+
+// newEnv returns an action environment on a fresh browser context with one
+// blank page, closed when the test ends.
+func newEnv(t *testing.T) *actions.Env {
+	t.Helper()
+	ctx := testCtx(t)
+	bc, err := browser.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = bc.Close(ctx)
+	})
+	if _, err := bc.NewPage(ctx); err != nil {
+		t.Fatal(err)
+	}
+	policy, err := origins.NewList(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &actions.Env{Context: func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil }, Origins: policy}
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// evalOn evaluates a JavaScript expression on the env's current page and
+// returns its JSON value.
+func evalOn(t *testing.T, env *actions.Env, expr string) string {
+	t.Helper()
+	p, err := env.Page(testCtx(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Evaluate(testCtx(t), expr, cdpclient.EvalOptions{AwaitPromise: true})
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return out
+}

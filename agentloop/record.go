@@ -1,0 +1,135 @@
+package agentloop
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+)
+
+// StepRecord is one step as the run's record keeps it: the prompt, the
+// model's answer, the actions and their results, and what it cost.
+type StepRecord struct {
+	Step int       `json:"step"`
+	Time time.Time `json:"time"`
+	URL  string    `json:"url"`
+	// User is the user message; the system prompt is in the start record.
+	User string `json:"user"`
+	// Screenshot names the step's image in the run directory; ImageSent says
+	// whether the model saw it (vision).
+	Screenshot string         `json:"screenshot,omitempty"`
+	ImageSent  bool           `json:"imageSent,omitempty"`
+	Answer     string         `json:"answer,omitempty"`
+	Model      string         `json:"model,omitempty"`
+	Brain      *Brain         `json:"brain,omitempty"`
+	Actions    []ActionRecord `json:"actions,omitempty"`
+	Error      string         `json:"error,omitempty"`
+	// ServerMs is the server's own time (reading the page, the prompt, the
+	// answer); ModelMs the model's; ActionsMs the actions' (page time included).
+	ServerMs  int64 `json:"serverMs"`
+	ModelMs   int64 `json:"modelMs"`
+	ActionsMs int64 `json:"actionsMs"`
+	// UserTokens and SnapshotTokens estimate the user message's and its
+	// element list's cost (o200k tokens).
+	UserTokens     int `json:"userTokens"`
+	SnapshotTokens int `json:"snapshotTokens"`
+
+	image *Image
+}
+
+// DefaultRunDir is where runs are recorded unless configured:
+// $XDG_STATE_HOME/cdpmcp/runs, ~/.local/state/cdpmcp/runs, or the temp dir.
+func DefaultRunDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "cdpmcp", "runs")
+	}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		return filepath.Join(h, ".local", "state", "cdpmcp", "runs")
+	}
+	return filepath.Join(os.TempDir(), "cdpmcp-runs")
+}
+
+// recorder writes a run's record: record.jsonl (a start line, one line a
+// step, an end line), a screenshot a step and, at the end, report.html. Files
+// are readable by their owner only: prompts hold what was typed.
+type recorder struct {
+	dir   string
+	f     *os.File
+	r     *runner
+	start time.Time
+	steps []*StepRecord
+}
+
+func newRecorder(parent string, r *runner) (*recorder, error) {
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the run directory (set --agent-run-dir): %w", err)
+	}
+	var id [3]byte
+	_, _ = rand.Read(id[:])
+	start := time.Now()
+	dir := filepath.Join(parent, start.Format("20060102-150405")+"-"+hex.EncodeToString(id[:]))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the run directory (set --agent-run-dir): %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "record.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write the run record: %w", err)
+	}
+	rc := &recorder{dir: dir, f: f, r: r, start: start}
+	rc.write(map[string]any{"type": "start", "time": start, "task": r.state.Task, "addInfos": r.state.AddInfos,
+		"system": r.system, "config": map[string]any{"maxSteps": r.cfg.MaxSteps, "maxActions": r.cfg.MaxActions,
+			"maxFailures": r.cfg.MaxFailures, "vision": r.cfg.Vision, "readOnly": r.env.ReadOnly}})
+	return rc, nil
+}
+
+// step records a finished step and its screenshot.
+func (rc *recorder) step(sr *StepRecord) {
+	if img := sr.image; img != nil {
+		name := fmt.Sprintf("step-%03d.%s", sr.Step, strings.TrimPrefix(img.MIME, "image/"))
+		if err := os.WriteFile(filepath.Join(rc.dir, name), img.Data, 0o600); err != nil {
+			slog.Warn("agent run record: screenshot", "err", err)
+		} else {
+			sr.Screenshot = name
+		}
+	}
+	rc.steps = append(rc.steps, sr)
+	rc.write(struct {
+		Type string `json:"type"`
+		*StepRecord
+	}{"step", sr})
+}
+
+// finish writes the end of the record and the HTML report, and returns the
+// report's path ("" if it could not be written).
+func (rc *recorder) finish(out *Outcome) string {
+	rc.write(map[string]any{"type": "end", "time": time.Now(), "outcome": out, "state": rc.r.state})
+	if err := rc.f.Close(); err != nil {
+		slog.Warn("agent run record", "err", err)
+	}
+	path := filepath.Join(rc.dir, "report.html")
+	if err := writeReport(path, rc, out); err != nil {
+		slog.Warn("agent run report", "err", err)
+		return ""
+	}
+	return path
+}
+
+func (rc *recorder) write(v any) {
+	b, err := json.Marshal(v)
+	if err == nil {
+		_, err = rc.f.Write(append(b, '\n'))
+	}
+	if err != nil {
+		slog.Warn("agent run record", "dir", rc.dir, "err", err)
+	}
+}
+
+// estimateTokens approximates a text's cost in o200k tokens.
+func estimateTokens(s string) int { return snapshot.Estimate(s) }

@@ -1,0 +1,59 @@
+package agentloop
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// screenshotQuality is the JPEG quality of step screenshots: labels stay
+// legible at a fraction of PNG's size.
+const screenshotQuality = 70
+
+// shot is a screenshot being taken; wait returns it (nil when it failed).
+type shot struct {
+	ch  chan *Image
+	img *Image
+	got bool
+}
+
+// screenshot starts capturing the viewport with every element's index drawn
+// on it (seed 000 §3.1 VISUAL CONTEXT). Without vision it only feeds the
+// record, so it runs while the model thinks.
+func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) *shot {
+	s := &shot{ch: make(chan *Image, 1)}
+	take := func() {
+		opts := cdpclient.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true}
+		data, mime, err := obs.page.Screenshot(ctx, opts)
+		if err != nil && ctx.Err() == nil && !errors.As(err, new(*cdpclient.DialogOpenError)) {
+			// Annotating fails on a page without elements (the page model
+			// is handed null); a plain picture still shows the page.
+			opts.Annotate = false
+			data, mime, err = obs.page.Screenshot(ctx, opts)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				slog.Debug("agent step screenshot", "err", err)
+			}
+			s.ch <- nil
+			return
+		}
+		s.ch <- &Image{Data: data, MIME: mime}
+	}
+	if vision {
+		take()
+	} else {
+		go take()
+	}
+	return s
+}
+
+// wait returns the screenshot once it is taken; later calls return it again.
+func (s *shot) wait() *Image {
+	if !s.got {
+		s.img, s.got = <-s.ch, true
+	}
+	return s.img
+}
