@@ -168,7 +168,7 @@ func (s *stepCtx) call(ctx context.Context, c Call, rec *ActionRecord) (outcome,
 	}
 	res, err := f.base.Run(actx, s.run.env, raw)
 	if err != nil {
-		if f.name == "paste_from_clipboard" && cdpclient.CodeOf(err) == cdpclient.CodeNotFound {
+		if f.name == "paste_from_clipboard" && cdpclient.Classify(err).Code == cdpclient.CodeNotFound {
 			return outcome{}, &stepError{"no field has the focus: click the field first, or pass element_index"}
 		}
 		return outcome{}, err

@@ -99,14 +99,12 @@ func errorText(err error) string {
 	case errors.As(err, &up):
 		return up.Error() + ". Hint: pick a tab from Available tabs"
 	}
-	if code, msg, hint, ok := cdpclient.Explain(err); ok {
-		s := code.String() + ": " + msg
-		if hint != "" {
-			s += ". Hint: " + toolNames.Replace(hint)
-		}
-		return s
+	c := cdpclient.Classify(err)
+	s := c.Code.String() + ": " + c.Msg
+	if c.Hint != "" {
+		s += ". Hint: " + toolNames.Replace(c.Hint)
 	}
-	return err.Error()
+	return s
 }
 
 // toolNames rewrites the MCP tool names that hints mention into the names of

@@ -28,8 +28,8 @@ func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) 
 		opts := cdpclient.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true}
 		data, mime, err := obs.page.Screenshot(ctx, opts)
 		if err != nil && ctx.Err() == nil && !errors.As(err, new(*cdpclient.DialogOpenError)) {
-			// Annotating fails on a page without elements (the page model
-			// is handed null); a plain picture still shows the page.
+			// If the boxes cannot be read (a frame going away mid-way), a
+			// plain picture still shows the page.
 			opts.Annotate = false
 			data, mime, err = obs.page.Screenshot(ctx, opts)
 		}

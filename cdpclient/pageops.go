@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
 // titleWait bounds reading the title: a page stuck in a script does not answer.
 const titleWait = time.Second
 
-// DocumentTitle reads document.title from the page, falling back to the title the
-// browser last reported when the page cannot answer.
+// DocumentTitle reads document.title from the page (without running page code),
+// falling back to the title the browser last reported when the page cannot
+// answer.
 func (p *Page) DocumentTitle(ctx context.Context) string {
 	if p.usable() != nil || p.busy() {
 		return p.Title()
@@ -24,9 +24,17 @@ func (p *Page) DocumentTitle(ctx context.Context) string {
 	defer cancel()
 	ctx, cancelWait := context.WithTimeout(ctx, titleWait)
 	defer cancelWait()
-	r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("document.title").SetReturnByValue(true))
+	// Read in cdpmcp's world: a getter the page defines on document runs
+	// only in the page's own world.
 	var t string
-	if err != nil || r.ExceptionDetails != nil || json.Unmarshal(r.Result.Value, &t) != nil {
+	err := p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+		r, err := w.eval(ctx, "document.title", true)
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(r.Value, &t)
+	})
+	if err != nil {
 		return p.Title()
 	}
 	return t
