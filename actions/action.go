@@ -43,6 +43,10 @@ type Action struct {
 	// OwnTimeout actions take their deadline from a timeoutMs argument; the
 	// others run under the caller's default deadline.
 	OwnTimeout bool
+	// Group is the capability group the action belongs to; "" is the core
+	// set offered by default. Other groups are offered when asked for, so the
+	// default tool list stays small.
+	Group string
 
 	desc, roDesc   string
 	hints, roHints Hints
