@@ -62,20 +62,28 @@ func Parse(s string) (Pattern, error) {
 		}
 	}
 	host = strings.ToLower(host)
+	for _, r := range host {
+		if r > 0x7f {
+			return bad("write an international name in its punycode form (xn--…), as browsers send it")
+		}
+	}
 	switch {
 	case host == "*":
 		p.any = true
 	case strings.HasPrefix(host, "*."):
 		p.sub, p.host = true, host[2:]
-		if p.host == "" || strings.Contains(p.host, "*") {
+		if p.host == "" || p.host == "." || strings.Contains(p.host, "*") {
 			return bad("a wildcard may only start the host, as in *.example.com")
 		}
 	case strings.Contains(host, "*"):
 		return bad("a wildcard may only start the host, as in *.example.com")
-	case host == "":
+	case host == "" || host == ".":
 		return bad("no host")
 	default:
-		p.host = host
+		p.host = canonicalHost(host)
+	}
+	if p.sub {
+		p.host = canonicalHost(p.host)
 	}
 	if port != "" && port != "*" {
 		for _, r := range port {
@@ -107,7 +115,7 @@ func (p Pattern) Match(u *url.URL) bool {
 	if p.scheme != "*" && p.scheme != scheme {
 		return false
 	}
-	host := strings.ToLower(u.Hostname())
+	host := canonicalHost(strings.ToLower(u.Hostname()))
 	if ip := net.ParseIP(host); ip != nil && strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
