@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
@@ -24,8 +25,11 @@ type Options struct {
 	// Tracer, if set, sees every CDP message.
 	Tracer Tracer
 	// Origins, if it restricts anything, is enforced on every request the
-	// browser makes for us (see guard.go).
+	// browser makes for us (see guard.go and egressguard.go).
 	Origins *origins.List
+	// Reserved are host:port addresses of this process (its HTTP listener)
+	// that pages may never reach, whatever Origins allows.
+	Reserved []string
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -35,6 +39,7 @@ type Browser struct {
 	client *cdp.Client
 	proc   *process // nil when attached
 	policy *origins.List
+	egress *egress.Proxy // nil without origin rules
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -52,30 +57,37 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	var (
 		wsURL string
 		proc  *process
-		err   error
 	)
+	proxy, err := startEgress(opts)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Endpoint != "" {
 		wsURL, err = resolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
 	} else {
-		proc, err = launch(ctx, opts.Launch)
+		proc, err = launch(ctx, opts.Launch, egressFlags(proxy))
 		if proc != nil {
 			wsURL = proc.wsURL
 		}
 	}
 	if err != nil {
+		closeEgress(proxy)
 		return nil, err
 	}
+	reserveEndpoint(proxy, wsURL)
 	m, err := dialMux(ctx, wsURL, opts.Tracer)
 	if err != nil {
 		if proc != nil {
 			proc.close()
 		}
+		closeEgress(proxy)
 		return nil, err
 	}
 	b := &Browser{
 		m:        m,
 		proc:     proc,
 		policy:   opts.Origins,
+		egress:   proxy,
 		pages:    make(map[target.ID]*Page),
 		waiters:  make(map[target.ID]chan *Page),
 		contexts: make(map[string]*BrowserContext),
@@ -156,6 +168,7 @@ func (b *Browser) Close() {
 	if b.proc != nil {
 		b.proc.close()
 	}
+	closeEgress(b.egress)
 }
 
 // Default returns the browser's default context: the user's own tabs when
@@ -164,7 +177,9 @@ func (b *Browser) Default() *BrowserContext { return b.def }
 
 // NewContext creates an isolated browser context (own cookies, storage and pages).
 func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
-	r, err := b.client.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true))
+	args := target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true)
+	proxyContext(b.egress, args)
+	r, err := b.client.Target.CreateBrowserContext(ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("Target.createBrowserContext: %w", err)
 	}

@@ -39,7 +39,7 @@ var requiredFlags = []string{
 	"--disable-sync",
 	"--disable-quic",
 	"--disable-default-apps",
-	"--disable-features=Translate,MediaRouter,OptimizationHints",
+	"--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
 	"--password-store=basic",
 	"--use-mock-keychain",
 	// Tabs in the background must keep running: the model acts on any of them.
@@ -84,7 +84,10 @@ func headlessNeeded() bool {
 	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }
 
-func launchArgs(opts LaunchOptions, userDataDir string) []string {
+// launchArgs are the browser's flags: ours, then the user's (Chromium takes the
+// last of a repeated flag), then cdpmcp's network flags last, so that none of
+// the user's can undo them.
+func launchArgs(opts LaunchOptions, userDataDir string, network []string) []string {
 	args := []string{"--remote-debugging-port=0", "--user-data-dir=" + userDataDir}
 	args = append(args, requiredFlags...)
 	if os.Geteuid() == 0 {
@@ -94,11 +97,13 @@ func launchArgs(opts LaunchOptions, userDataDir string) []string {
 		args = append(args, "--headless", "--hide-scrollbars", "--mute-audio")
 	}
 	args = append(args, opts.Args...)
+	args = append(args, network...)
 	return append(args, "about:blank")
 }
 
 // launch starts the browser and waits until its DevTools endpoint is known.
-func launch(ctx context.Context, opts LaunchOptions) (*process, error) {
+// network are flags that must win over the user's (the egress proxy).
+func launch(ctx context.Context, opts LaunchOptions, network []string) (*process, error) {
 	exe, err := FindBrowser(opts.Path)
 	if err != nil {
 		return nil, err
@@ -117,7 +122,7 @@ func launch(ctx context.Context, opts LaunchOptions) (*process, error) {
 	portFile := filepath.Join(dir, "DevToolsActivePort")
 	_ = os.Remove(portFile)
 
-	p.cmd = exec.Command(exe, launchArgs(opts, dir)...)
+	p.cmd = exec.Command(exe, launchArgs(opts, dir, network)...)
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p.cmd.Stderr = p.stderr
 	p.cmd.Env = os.Environ()
