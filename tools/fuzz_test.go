@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -86,14 +87,18 @@ func FuzzCDPParams(f *testing.F) {
 		defer func() {
 			if r := recover(); r != nil {
 				var a struct {
-					Domain, Method string
+					Domain, Method, Page string
 				}
 				_ = json.Unmarshal([]byte(raw), &a)
 				m := a.Domain + "." + a.Method
 				if _, ma, ok := strings.Cut(a.Method, "."); ok {
 					m = a.Domain + "." + ma
 				}
-				if !s.cdpAllowed(m) {
+				level := cdppolicy.Page
+				if a.Page == "browser" {
+					level = cdppolicy.Browser
+				}
+				if _, err := cdppolicy.Check(m, level, true, nil); err != nil {
 					t.Fatalf("rawCDP(%q) went past the checks: %v", raw, r)
 				}
 			}

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func (s *Server) rawTools() []toolDef {
-	desc := "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself."
+	desc := "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself (this session's own context only). Methods that switch off cdpmcp's guards or reach other sessions are refused."
 	h := hints(false, true, false, true)
 	if s.cfg.ReadOnly {
 		desc = "Send a read-only Chrome DevTools Protocol command (getters of " + readOnlyDomains + ") and return its JSON result."
@@ -51,30 +52,45 @@ func (s *Server) rawCDP(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		}
 		method = a.Domain + "." + m
 	}
-	if !s.cdpAllowed(method) {
-		return permissionResult("cdp", "read-only mode refused "+method+": it is not a read-only method",
-			"allowed: getters of "+readOnlyDomains+" (e.g. DOM.getDocument, Page.getLayoutMetrics)"), nil
-	}
 	if len(a.Params) > 0 && a.Params[0] != '{' && string(a.Params) != "null" {
 		return nil, badArg(`pass params as an object, e.g. {"ignoreCache":true}`, "params must be a JSON object")
 	}
-	var out json.RawMessage
+	level := cdppolicy.Page
 	if a.Page == "browser" {
+		level = cdppolicy.Browser
+	}
+	// Refused before the browser is touched (or launched); cdpclient checks
+	// again and applies the method's scope.
+	_, err := cdppolicy.Check(method, level, s.cfg.ReadOnly, a.Params)
+	var out json.RawMessage
+	if err == nil {
+		out, err = s.sendRaw(ctx, a.Page, method, a.Params)
+	}
+	if hint := refusalHint(err); hint != "" {
+		msg := err.Error()
+		if s.cfg.ReadOnly {
+			msg = "read-only mode: " + msg
+		}
+		return permissionResult("cdp", msg, hint), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return textResult(capText(string(out), "ask for less (e.g. a smaller depth)")), nil
+}
+
+// sendRaw sends a confined raw call to the browser (page "browser") or a page.
+func (s *Server) sendRaw(ctx context.Context, page, method string, params json.RawMessage) (json.RawMessage, error) {
+	if page == "browser" {
 		bc, err := s.sessions.context(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if out, err = bc.Browser().Raw(ctx, method, a.Params); err != nil {
-			return nil, err
-		}
-	} else {
-		p, err := s.page(ctx, a.Page)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = p.Raw(ctx, method, a.Params); err != nil {
-			return nil, err
-		}
+		return bc.BrowserCDP(ctx, method, params, s.cfg.ReadOnly)
 	}
-	return textResult(capText(string(out), "ask for less (e.g. a smaller depth)")), nil
+	p, err := s.page(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	return p.CDP(ctx, method, params, s.cfg.ReadOnly)
 }
