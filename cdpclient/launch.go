@@ -229,29 +229,3 @@ func (t *tailBuffer) String() string {
 	defer t.mu.Unlock()
 	return strings.TrimSpace(t.buf.String())
 }
-
-// unsafeFlags weaken the browser's own protections or expose it to the network.
-var unsafeFlags = []string{
-	"--disable-web-security", "--allow-running-insecure-content", "--disable-site-isolation-trials",
-	"--allow-file-access-from-files", "--allow-file-access", "--remote-debugging-address",
-	"--remote-allow-origins", "--user-data-dir", "--remote-debugging-port", "--remote-debugging-pipe",
-	"--unsafely-treat-insecure-origin-as-secure", "--ignore-certificate-errors", "--disable-features=IsolateOrigins",
-}
-
-// UnsafeArgs returns the browser flags among args that disable web security,
-// open the browser to the network or take over what this server manages (the
-// profile, the debugging port). They need an explicit opt-in.
-func UnsafeArgs(args []string) []string {
-	var out []string
-	for _, a := range args {
-		name, _, _ := strings.Cut(a, "=")
-		for _, u := range unsafeFlags {
-			un, uv, hasValue := strings.Cut(u, "=")
-			if name == un && (!hasValue || strings.Contains(a, uv)) {
-				out = append(out, a)
-				break
-			}
-		}
-	}
-	return out
-}

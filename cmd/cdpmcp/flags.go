@@ -96,7 +96,10 @@ func configFrom(c *cli.Context) (config, error) {
 	policy.AllowFile, policy.AllowBrowser = c.Bool("allow-file-urls"), c.Bool("allow-browser-urls")
 	cfg.browser.Origins, cfg.tools.Origins = policy, policy
 	if bad := cdpclient.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
-		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security or takes over what cdpmcp manages; pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
+		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security, takes over what cdpmcp manages or is not a flag (a URL opened before cdpmcp's guards); pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
+	}
+	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && !policy.Empty() {
+		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --allowed-origins or --blocked-origins: cdpmcp routes every connection of the browser through its own proxy to enforce them", strings.Join(bad, " "))
 	}
 	if len(cfg.tools.Tools) > 0 {
 		known := tools.ToolNames()
