@@ -184,6 +184,10 @@ func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 		return nil, fmt.Errorf("Target.createBrowserContext: %w", err)
 	}
 	bc := newBrowserContext(b, string(r.BrowserContextID), true)
+	if err := b.isolateDownloads(ctx, bc); err != nil {
+		_ = b.client.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(r.BrowserContextID))
+		return nil, err
+	}
 	b.mu.Lock()
 	b.contexts[bc.id] = bc
 	b.mu.Unlock()

@@ -72,6 +72,7 @@ func FindBrowser(path string) (string, error) {
 type process struct {
 	cmd     *exec.Cmd
 	tempDir string // removed on close; empty when the user chose the profile
+	profile string // the --user-data-dir in use
 	wsURL   string
 	exited  chan struct{}
 	stderr  *tailBuffer
@@ -118,6 +119,7 @@ func launch(ctx context.Context, opts LaunchOptions, network []string) (*process
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create profile dir: %w", err)
 	}
+	p.profile = dir
 	// A stale DevToolsActivePort from an earlier run would point at a dead port.
 	portFile := filepath.Join(dir, "DevToolsActivePort")
 	_ = os.Remove(portFile)

@@ -22,6 +22,8 @@ type config struct {
 	authToken string
 	logLevel  string
 	trace     string
+	sessions  sessionLimits
+	requests  requestLimits
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }
@@ -30,6 +32,11 @@ func serverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "http", EnvVars: env("HTTP"), Usage: "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; :8931 means 127.0.0.1) instead of stdio"},
 		&cli.StringFlag{Name: "auth-token", EnvVars: env("AUTH_TOKEN"), Usage: "over HTTP, require `TOKEN` as \"Authorization: Bearer TOKEN\" (needed to listen beyond 127.0.0.1)"},
+		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: env("SESSION_IDLE_TIMEOUT"), Value: 30 * time.Minute, Usage: "over HTTP, end a session (and close its tabs) after this long without a request; 0 never"},
+		&cli.IntFlag{Name: "max-sessions", EnvVars: env("MAX_SESSIONS"), Value: 32, Usage: "over HTTP, the most sessions open at once (each has its own browser context); 0 no limit"},
+		&cli.IntFlag{Name: "max-session-streams", EnvVars: env("MAX_SESSION_STREAMS"), Value: 16, Usage: "over HTTP, the most requests one session may have open at once; 0 no limit"},
+		&cli.Int64Flag{Name: "http-max-body", EnvVars: env("HTTP_MAX_BODY"), Value: defaultMaxBody, Usage: "over HTTP, the largest request body in `BYTES`"},
+		&cli.DurationFlag{Name: "http-read-timeout", EnvVars: env("HTTP_READ_TIMEOUT"), Value: defaultReadTimeout, Usage: "over HTTP, how long a client may take to send a request's header, then its body"},
 		logLevelFlag(),
 		&cli.StringFlag{Name: "trace", EnvVars: env("TRACE"), Usage: "write every CDP message and tool call to `FILE` as JSON lines"},
 	}
@@ -69,6 +76,12 @@ func configFrom(c *cli.Context) (config, error) {
 		authToken: c.String("auth-token"),
 		logLevel:  c.String("log-level"),
 		trace:     c.String("trace"),
+		sessions: sessionLimits{
+			Idle:    c.Duration("session-idle-timeout"),
+			Max:     c.Int("max-sessions"),
+			Streams: c.Int("max-session-streams"),
+		},
+		requests: requestLimits{MaxBody: c.Int64("http-max-body"), ReadTimeout: c.Duration("http-read-timeout")},
 		tools: tools.Config{
 			ReadOnly:        c.Bool("read-only"),
 			Tools:           splitList(c.String("tools")),
@@ -88,6 +101,12 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if err := setupLogging(cfg.logLevel); err != nil {
 		return cfg, err
+	}
+	if cfg.requests.MaxBody <= 0 {
+		cfg.requests.MaxBody = defaultMaxBody
+	}
+	if cfg.requests.ReadTimeout <= 0 {
+		cfg.requests.ReadTimeout = defaultReadTimeout
 	}
 	policy, err := origins.NewList(splitList(c.String("allowed-origins")), splitList(c.String("blocked-origins")))
 	if err != nil {
