@@ -49,8 +49,10 @@ var networkVectors = []networkVector{
 // server on 127.0.0.2, which counts TCP connections and UDP datagrams before
 // reading a byte. The same vectors without rules do reach their servers, so
 // the zeros are not vacuous.
+//
+// Not parallel: it opens ninety tabs, and timing-sensitive tests elsewhere
+// should not run beside it.
 func TestEgressHoldsEveryVector(t *testing.T) {
-	t.Parallel()
 	policy, err := origins.NewList([]string{"http://127.0.0.1:*"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -68,22 +70,7 @@ func TestEgressHoldsEveryVector(t *testing.T) {
 	}
 	defer open.Close()
 
-	// A few tabs at a time: two cores run the whole suite.
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, 6)
-	results := make([]vectorRun, 2*len(networkVectors))
-	for i, v := range networkVectors {
-		for j, b := range []*Browser{guarded, open} {
-			r := &results[2*i+j]
-			r.v, r.guarded = v, b == guarded
-			wg.Go(func() {
-				slots <- struct{}{}
-				defer func() { <-slots }()
-				runVector(ctx, b, r)
-			})
-		}
-	}
-	wg.Wait()
+	results := runVectors(ctx, networkVectors, map[*Browser]bool{guarded: false, open: false})
 	time.Sleep(500 * time.Millisecond) // stragglers: close beacons, prefetches
 
 	var reached []string
@@ -91,12 +78,12 @@ func TestEgressHoldsEveryVector(t *testing.T) {
 		hits := r.srv.Hits()
 		switch {
 		case r.err != nil:
-			t.Errorf("%s (guarded %v): %v", r.v.name, r.guarded, r.err)
-		case r.guarded && hits != 0:
+			t.Errorf("%s (guarded %v): %v", r.v.name, r.b == guarded, r.err)
+		case r.b == guarded && hits != 0:
 			t.Errorf("%s: the refused origin was reached %d times: %v", r.v.name, hits, r.srv.Log())
-		case !r.guarded && hits == 0 && !r.v.silent:
+		case r.b == open && hits == 0 && !r.v.silent:
 			t.Errorf("%s: without rules the vector reached nothing, so the guarded zero proves nothing", r.v.name)
-		case !r.guarded && hits > 0:
+		case r.b == open && hits > 0:
 			reached = append(reached, r.v.name)
 		}
 		_ = r.srv.Close()
@@ -108,20 +95,46 @@ func TestEgressHoldsEveryVector(t *testing.T) {
 }
 
 type vectorRun struct {
-	v       networkVector
-	guarded bool
-	srv     *watched.Server
-	err     error
+	v   networkVector
+	b   *Browser
+	def bool // run in the default context
+	srv *watched.Server
+	err error
+}
+
+// runVectors runs every vector in each browser, in fresh contexts, or in the
+// default context where the map says so (and for vectors that need it), a few
+// tabs at a time: two cores run the whole suite.
+func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Browser]bool) []*vectorRun {
+	var (
+		wg    sync.WaitGroup
+		out   []*vectorRun
+		slots = make(chan struct{}, 6)
+	)
+	for _, v := range vectors {
+		for b, def := range browsers {
+			r := &vectorRun{v: v, b: b, def: def || v.defaultContext}
+			out = append(out, r)
+			wg.Go(func() {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				runVector(ctx, r)
+			})
+		}
+	}
+	wg.Wait()
+	return out
 }
 
 // runVector opens the hostile page with one vector in a fresh context of b,
 // waits until the page has tried it, and closes the tab for on-close vectors.
-func runVector(ctx context.Context, b *Browser, r *vectorRun) {
+func runVector(ctx context.Context, r *vectorRun) {
+	b := r.b
 	if r.srv, r.err = watched.Start(); r.err != nil {
 		return
 	}
 	bc := b.Default()
-	if !r.v.defaultContext {
+	if !r.def {
 		var err error
 		if bc, err = b.NewContext(ctx); err != nil {
 			r.err = err
@@ -138,7 +151,7 @@ func runVector(ctx context.Context, b *Browser, r *vectorRun) {
 		r.err = err
 		return
 	}
-	if r.v.defaultContext {
+	if r.def {
 		defer func() { _ = p.Close(context.Background()) }()
 	}
 	u := testSite.URL("/attack/hostile.html") + "?evil=" + url.QueryEscape(r.srv.Base) + "&v=" + r.v.name
