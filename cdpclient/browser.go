@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
 )
@@ -30,16 +31,20 @@ type Options struct {
 	// Reserved are host:port addresses of this process (its HTTP listener)
 	// that pages may never reach, whatever Origins allows.
 	Reserved []string
+	// Secrets, if set, learns the values typed or filled into password
+	// fields (see BrowserContext.Secrets); else the browser keeps its own.
+	Secrets *secrets.Registry
 }
 
 // Browser is one connected browser: launched by us or attached to.
 type Browser struct {
-	m      *mux
-	root   *session
-	client *cdp.Client
-	proc   *process // nil when attached
-	policy *origins.List
-	egress *egress.Proxy // nil without origin rules
+	m       *mux
+	root    *session
+	client  *cdp.Client
+	proc    *process // nil when attached
+	policy  *origins.List
+	egress  *egress.Proxy // nil without origin rules
+	secrets *secrets.Registry
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -88,9 +93,13 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		proc:     proc,
 		policy:   opts.Origins,
 		egress:   proxy,
+		secrets:  opts.Secrets,
 		pages:    make(map[target.ID]*Page),
 		waiters:  make(map[target.ID]chan *Page),
 		contexts: make(map[string]*BrowserContext),
+	}
+	if b.secrets == nil {
+		b.secrets = secrets.New()
 	}
 	b.def = newBrowserContext(b, "", false)
 	if b.root, err = m.open("", b.onEvent); err != nil {

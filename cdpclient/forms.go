@@ -16,9 +16,12 @@ import (
 // existing content is replaced; with submit Enter is pressed afterwards.
 func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) error {
 	return p.withElement(ctx, t, func(ctx context.Context, e *Element) error {
-		if _, focused, err := e.fieldState(ctx, clear); err != nil {
+		st, focused, err := e.fieldState(ctx, clear)
+		if err != nil {
 			return err
-		} else if !focused {
+		}
+		p.noteSecret(st, text)
+		if !focused {
 			if err := e.focusChecked(ctx, clear); err != nil {
 				return err
 			}
@@ -88,6 +91,7 @@ func (p *Page) Fill(ctx context.Context, t Target, value string) (string, error)
 		if err != nil {
 			return err
 		}
+		p.noteSecret(st, value)
 		if st.Tag == "input" && valueOnlyTypes[st.Type] {
 			return e.call(ctx, "setValue", &got, value)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -32,6 +33,9 @@ type Config struct {
 	// Origins is the URL policy navigate checks before opening anything (the
 	// browser enforces the same list on every request).
 	Origins *origins.List
+	// Secrets are redacted from every result; nil means the browser manager's
+	// registry (what went into password fields).
+	Secrets *secrets.Registry
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -49,6 +53,7 @@ type Server struct {
 	cfg      Config
 	mcp      *server.MCPServer
 	sessions *sessions
+	secrets  *secrets.Registry
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -57,7 +62,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions)}
+	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -24,6 +25,9 @@ type config struct {
 	trace     string
 	sessions  sessionLimits
 	requests  requestLimits
+	// secrets are redacted from results, logs and traces: what goes into
+	// password fields, and the values of --secret-env.
+	secrets *secrets.Registry
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }
@@ -38,8 +42,13 @@ func serverFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "http-max-body", EnvVars: env("HTTP_MAX_BODY"), Value: defaultMaxBody, Usage: "over HTTP, the largest request body in `BYTES`"},
 		&cli.DurationFlag{Name: "http-read-timeout", EnvVars: env("HTTP_READ_TIMEOUT"), Value: defaultReadTimeout, Usage: "over HTTP, how long a client may take to send a request's header, then its body"},
 		logLevelFlag(),
+		secretEnvFlag(),
 		&cli.StringFlag{Name: "trace", EnvVars: env("TRACE"), Usage: "write every CDP message and tool call to `FILE` as JSON lines"},
 	}
+}
+
+func secretEnvFlag() cli.Flag {
+	return &cli.StringFlag{Name: "secret-env", EnvVars: env("SECRET_ENV"), Usage: "treat the values of these environment variables as secrets (comma-separated `NAMES`): never shown in results, logs or traces"}
 }
 
 func logLevelFlag() cli.Flag {
@@ -99,7 +108,19 @@ func configFrom(c *cli.Context) (config, error) {
 			AllowRemote: c.Bool("allow-remote-cdp"),
 		},
 	}
-	if err := setupLogging(cfg.logLevel); err != nil {
+	cfg.secrets = secrets.New()
+	for _, name := range splitList(c.String("secret-env")) {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return cfg, fmt.Errorf("--secret-env: the environment has no %s", name)
+		}
+		if len([]rune(v)) < secrets.MinLen {
+			return cfg, fmt.Errorf("--secret-env: %s is shorter than %d characters, too short to redact by value", name, secrets.MinLen)
+		}
+		cfg.secrets.Add(v)
+	}
+	cfg.browser.Secrets, cfg.tools.Secrets = cfg.secrets, cfg.secrets
+	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {
 		return cfg, err
 	}
 	if cfg.requests.MaxBody <= 0 {
@@ -141,8 +162,9 @@ func splitList(s string) []string {
 	return out
 }
 
-// setupLogging sends slog output to stderr: stdout is the MCP channel.
-func setupLogging(level string) error {
+// setupLogging sends slog output to stderr (stdout is the MCP channel), with
+// secrets redacted.
+func setupLogging(level string, reg *secrets.Registry) error {
 	var l slog.Level
 	if level == "" {
 		level = "info"
@@ -150,6 +172,6 @@ func setupLogging(level string) error {
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+	slog.SetDefault(slog.New(redactingHandler{next: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}), reg: reg}))
 	return nil
 }

@@ -27,7 +27,7 @@ type stack struct {
 func build(cfg config) (*stack, error) {
 	st := &stack{}
 	if cfg.trace != "" {
-		tw, err := openTrace(cfg.trace)
+		tw, err := openTrace(cfg.trace, cfg.secrets)
 		if err != nil {
 			return nil, err
 		}
