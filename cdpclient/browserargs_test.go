@@ -1,6 +1,8 @@
 package cdpclient
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,4 +50,17 @@ func missing(want, got []string) []string {
 		}
 	}
 	return out
+}
+
+// The README lists every flag the check refuses.
+func TestREADMEListsUnsafeFlags(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(append([]string{}, unsafeFlags...), networkFlags...) {
+		if !strings.Contains(string(b), "`--"+f) {
+			t.Errorf("README does not list --%s", f)
+		}
+	}
 }
