@@ -10,6 +10,7 @@ package egress
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -44,6 +45,9 @@ type Proxy struct {
 	reserved map[string]bool // ports on this machine that are never a destination
 	tunnels  map[net.Conn]struct{}
 
+	// lookup resolves names (net.DefaultResolver; tests put in their own).
+	lookup func(ctx context.Context, host string) ([]net.IP, error)
+
 	refused atomic.Int64
 	// OnRefused, if set before traffic starts, is told of every refused
 	// destination (a URL, or scheme://host:port for a tunnel) and why.
@@ -56,7 +60,7 @@ func Start(policy *origins.List) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("egress proxy: %w", err)
 	}
-	p := &Proxy{policy: policy, ln: ln, reserved: map[string]bool{}, tunnels: map[net.Conn]struct{}{}}
+	p := &Proxy{policy: policy, ln: ln, reserved: map[string]bool{}, tunnels: map[net.Conn]struct{}{}, lookup: resolve}
 	p.dialer = net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
 	p.fwd = &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
@@ -73,6 +77,12 @@ func Start(policy *origins.List) (*Proxy, error) {
 		FlushInterval: -1, // stream: event streams and long downloads
 		ErrorLog:      nil,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			var re *refusedError
+			if errors.As(err, &re) {
+				p.refuse(r.URL.String(), re.err)
+				http.Error(w, "cdpmcp: "+re.Error(), http.StatusForbidden)
+				return
+			}
 			slog.Debug("egress proxy: forward", "url", r.URL.String(), "err", err)
 			http.Error(w, "cdpmcp egress proxy: "+err.Error(), http.StatusBadGateway)
 		},
@@ -175,10 +185,54 @@ func (p *Proxy) dialChecked(ctx context.Context, network, addr string) (net.Conn
 	if err != nil {
 		return nil, err
 	}
-	if p.isReserved(host, port) {
-		return nil, fmt.Errorf("%s is one of cdpmcp's own endpoints", addr)
+	return p.dialDest(ctx, host, port)
+}
+
+// refusedError is a destination refused once its name was resolved.
+type refusedError struct{ err error }
+
+func (e *refusedError) Error() string { return e.err.Error() }
+
+// dialDest resolves host once, refuses the destination if any of its addresses
+// is one of cdpmcp's own endpoints or blocked by IP, and connects to a checked
+// address (never resolving again, so the name cannot change in between).
+func (p *Proxy) dialDest(ctx context.Context, host, port string) (net.Conn, error) {
+	ips, err := p.lookup(ctx, host)
+	if err != nil {
+		return nil, err
 	}
-	return p.dialer.DialContext(ctx, network, addr)
+	for _, ip := range ips {
+		if (ip.IsLoopback() || ip.IsUnspecified()) && p.isReserved(ip.String(), port) {
+			return nil, &refusedError{fmt.Errorf("%s leads to %s, one of cdpmcp's own endpoints", host, net.JoinHostPort(ip.String(), port))}
+		}
+		if err := p.policy.CheckBlockedAddr(ip, port); err != nil {
+			return nil, &refusedError{fmt.Errorf("%s leads to %w", host, err)}
+		}
+	}
+	var last error
+	for _, ip := range ips {
+		c, err := p.dialer.DialContext(ctx, "tcp", net.JoinHostPort(ip.String(), port))
+		if err == nil {
+			return c, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+func resolve(ctx context.Context, host string) ([]net.IP, error) {
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil {
+		return []net.IP{ip}, nil
+	}
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	ips := make([]net.IP, len(addrs))
+	for i, a := range addrs {
+		ips[i] = a.IP
+	}
+	return ips, nil
 }
 
 // connect opens a tunnel. Before answering it checks that the destination is
@@ -230,8 +284,13 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), dialTimeout)
-	upstream, err := p.dialer.DialContext(ctx, "tcp", r.Host)
+	upstream, err := p.dialDest(ctx, host, port)
 	cancel()
+	var re *refusedError
+	if errors.As(err, &re) {
+		p.refuse(scheme+"://"+r.Host, re.err)
+		return
+	}
 	if err != nil {
 		slog.Debug("egress proxy: tunnel", "dest", r.Host, "err", err)
 		return

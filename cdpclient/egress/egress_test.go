@@ -2,6 +2,7 @@ package egress
 
 import (
 	"bufio"
+	"context"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -192,4 +193,55 @@ func rawConnect(t *testing.T, p *Proxy, dest, payload string) string {
 	_, _ = io.WriteString(conn, payload)
 	rest, _ := io.ReadAll(br)
 	return status + string(rest)
+}
+
+// A name that resolves to a blocked address or to one of cdpmcp's own
+// endpoints is refused at the address, whatever the name (a hostile name
+// pointing at loopback or at a metadata address), and so is an IPv4 address
+// written as IPv6.
+func TestProxyChecksResolvedAddresses(t *testing.T) {
+	t.Parallel()
+	evil := startWatched(t)
+	// 127.0.0.2 is blocked by address only; every name is allowed.
+	policy, err := origins.NewList(nil, []string{"http://127.0.0.2:*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.lookup = func(ctx context.Context, host string) ([]net.IP, error) {
+		switch host {
+		case "evil.test":
+			return []net.IP{net.ParseIP("127.0.0.2")}, nil
+		case "own.test":
+			return []net.IP{net.ParseIP("127.0.0.1")}, nil
+		}
+		return resolve(ctx, host)
+	}
+	own := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "devtools") }))
+	defer own.Close()
+	p.Reserve(own.Listener.Addr().String())
+	c := proxiedClient(p)
+	for _, u := range []string{
+		"http://[::ffff:127.0.0.2]:" + fmt.Sprint(evil.Port) + "/mapped",
+		"http://evil.test:" + fmt.Sprint(evil.Port) + "/named",
+		"https://evil.test:" + fmt.Sprint(evil.Port) + "/tunnel",
+		"http://own.test:" + portOf(own.Listener.Addr().String()) + "/json/list",
+	} {
+		res, err := c.Get(u)
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("GET %s = %d %q, want 403", u, res.StatusCode, b)
+		}
+	}
+	if n := evil.Hits(); n != 0 {
+		t.Errorf("the blocked address was reached %d times: %v", n, evil.Log())
+	}
 }

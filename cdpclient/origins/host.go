@@ -1,6 +1,7 @@
 package origins
 
 import (
+	"net"
 	"strconv"
 	"strings"
 )
@@ -10,10 +11,17 @@ import (
 // dot of a fully qualified name ("evil.com." is evil.com) and with an IPv4
 // address in dotted decimal however it was written ("2130706434", "0x7f.1" and
 // "127.1" are 127.0.0.2, 127.0.0.1 and 127.0.0.1, per the URL standard's IPv4
-// parser). host is lower case; anything else is returned as it is.
+// parser; "[::ffff:7f00:2]" is 127.0.0.2). host is lower case; anything else is
+// returned as it is.
 func canonicalHost(host string) string {
 	if h := strings.TrimSuffix(host, "."); h != "" && !strings.HasPrefix(h, "[") {
 		host = h
+	}
+	// An IPv4 address written as IPv6 ([::ffff:7f00:2]) is the IPv4 address.
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil && strings.Contains(host, ":") {
+		if v4 := ip.To4(); v4 != nil {
+			return v4.String()
+		}
 	}
 	if ip, ok := parseIPv4(host); ok {
 		return ip

@@ -246,3 +246,26 @@ func (l *List) Check(raw string) error {
 }
 
 func originOf(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// CheckBlockedAddr refuses an address a destination resolved to when a blocked
+// pattern names it (by IP): a blocked address is not reached under another
+// name (metadata.example resolving to 169.254.169.254, a name that points at
+// loopback). The scheme is not known at that point, so http and https count.
+func (l *List) CheckBlockedAddr(ip net.IP, port string) error {
+	if l.Empty() {
+		return nil
+	}
+	host := ip.String()
+	if ip.To4() == nil {
+		host = "[" + host + "]"
+	}
+	for _, scheme := range []string{"http", "https"} {
+		u := &url.URL{Scheme: scheme, Host: host + ":" + port}
+		for _, p := range l.Blocked {
+			if p.Match(u) {
+				return fmt.Errorf("%s is blocked (--blocked-origins %s)", net.JoinHostPort(ip.String(), port), p)
+			}
+		}
+	}
+	return nil
+}

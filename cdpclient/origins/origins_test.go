@@ -1,6 +1,7 @@
 package origins
 
 import (
+	"net"
 	"net/url"
 	"testing"
 )
@@ -139,4 +140,27 @@ func mustURL(t *testing.T, s string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// A blocked address is refused by IP whatever name led to it, and an IPv4
+// address written as IPv6 is the IPv4 address.
+func TestCheckBlockedAddr(t *testing.T) {
+	l, err := NewList(nil, []string{"http://169.254.169.254", "*://127.0.0.2:*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ip, port string
+		blocked  bool
+	}{
+		{"169.254.169.254", "80", true}, {"169.254.169.254", "8080", false}, {"127.0.0.2", "9", true},
+		{"::ffff:127.0.0.2", "9", true}, {"127.0.0.1", "9", false}, {"::1", "9", false},
+	} {
+		if err := l.CheckBlockedAddr(net.ParseIP(tc.ip), tc.port); (err != nil) != tc.blocked {
+			t.Errorf("CheckBlockedAddr(%s, %s) = %v, want blocked %v", tc.ip, tc.port, err, tc.blocked)
+		}
+	}
+	if l.Check("http://[::ffff:7f00:2]:9/") == nil {
+		t.Error("an IPv4-mapped IPv6 URL reached a blocked IPv4 address")
+	}
 }
