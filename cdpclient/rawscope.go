@@ -34,6 +34,11 @@ func (bc *BrowserContext) BrowserCDP(ctx context.Context, method string, params 
 // CDP sends a raw protocol call to the page's own session, confined as
 // BrowserCDP is.
 func (p *Page) CDP(ctx context.Context, method string, params json.RawMessage, readOnly bool) (json.RawMessage, error) {
+	if scope, err := cdppolicy.Check(method, cdppolicy.Page, readOnly, params); err == nil && scope == cdppolicy.NewTarget {
+		// A page session cannot name a context; the browser opens the tab in
+		// the caller's.
+		return p.bc.BrowserCDP(ctx, method, params, readOnly)
+	}
 	params, scope, err := p.bc.confine(ctx, method, cdppolicy.Page, readOnly, params, p.targetID)
 	if err != nil {
 		return nil, err
@@ -60,6 +65,10 @@ func (bc *BrowserContext) confine(ctx context.Context, method string, level cdpp
 	}
 	switch scope {
 	case cdppolicy.OwnContext:
+		if level == cdppolicy.Page {
+			delete(args, "browserContextId") // a page's session acts on its own context
+			break
+		}
 		bc.setContextParam(args)
 	case cdppolicy.OwnTarget:
 		var id target.ID

@@ -136,13 +136,38 @@ func TestCDPSessionsAreConfined(t *testing.T) {
 	if r := cdpCall(t, b, "browser", "Storage.getCookies", nil); !strings.Contains(r.text, `"who"`) {
 		t.Errorf("B's own Storage.getCookies lacks its cookie: %s", r.text)
 	}
+	// Page-level storage methods act on the caller's own context.
+	mustOK(t, callTool(t, b, "evaluate", map[string]any{"expression": "localStorage.setItem('who', 'B'); 1"}))
+	if r := cdpCall(t, a, "", "Network.getAllCookies", nil); r.isError || strings.Contains(r.text, `"who"`) {
+		t.Errorf("A's Network.getAllCookies: %s", r.text)
+	}
+	for _, call := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"Network.clearBrowserCookies", nil},
+		{"Network.clearBrowserCache", nil},
+		{"Storage.clearDataForOrigin", map[string]any{"origin": site.Base, "storageTypes": "all"}},
+		{"Storage.clearCookies", nil},
+	} {
+		if r := cdpCall(t, a, "", call.method, call.params); r.isError {
+			t.Errorf("A's %s: %s", call.method, r.text)
+		}
+	}
+	if r := callTool(t, b, "evaluate", map[string]any{"expression": "document.cookie + '|' + localStorage.getItem('who')"}); r.text != `"who=B|B"` {
+		t.Errorf("B's storage after A cleared its own: %s", r.text)
+	}
 	var ctxs struct {
 		IDs []string `json:"browserContextIds"`
 	}
 	if r := cdpCall(t, a, "browser", "Target.getBrowserContexts", nil); json.Unmarshal([]byte(r.text), &ctxs) != nil || len(ctxs.IDs) != 1 {
 		t.Errorf("A's Target.getBrowserContexts = %s, want its own only", r.text)
 	}
-	// A tab opened through cdp is A's, and B's tab is still open.
+	// A tab opened through cdp, from the browser or from a page, is A's, and
+	// B's tab is still open.
+	if r := cdpCall(t, a, "", "Target.createTarget", map[string]any{"url": site.URL("/home.html?opened=A-from-page")}); r.isError {
+		t.Fatalf("A's page-level createTarget: %s", r.text)
+	}
 	if r := cdpCall(t, a, "browser", "Target.createTarget", map[string]any{"url": site.URL("/second.html?opened=A"), "browserContextId": "someone-elses"}); r.isError {
 		t.Fatalf("A's createTarget: %s", r.text)
 	}
@@ -150,6 +175,12 @@ func TestCDPSessionsAreConfined(t *testing.T) {
 	for !strings.Contains(callTool(t, a, "listPages", nil).text, "opened=A") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the tab A opened is not among A's pages: %s", callTool(t, a, "listPages", nil).text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for !strings.Contains(callTool(t, a, "listPages", nil).text, "opened=A-from-page") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tab A opened from a page is not among A's pages: %s", callTool(t, a, "listPages", nil).text)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
