@@ -88,7 +88,9 @@ func TestReadOnlyRefIsNotCode(t *testing.T) {
 // screenshot, content, waits, scrolling, the cdp getters) give the page no
 // user activation, change nothing in its DOM, fire none of its input events
 // and run none of its code (getters, toString, a Proxy's traps, an overridden
-// innerText). evaluate and annotated screenshots are left to their own tests.
+// innerText). Left out until the lead's change lands: evaluate (runs page code
+// to read a result), annotated screenshots (draw into the DOM) and full-page
+// screenshots (resize the viewport: the page sees a resize event).
 func TestReadOnlyChangesNothing(t *testing.T) {
 	t.Parallel()
 	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
