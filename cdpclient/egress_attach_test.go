@@ -19,9 +19,11 @@ var attachOwnGaps = []string{"webrtc"}
 // fetchMisses are the vectors the Fetch guard alone does not stop, which is all
 // there is in an attached browser's default context (the user's own tabs): the
 // README lists them. Preconnect and the browser's own connection attempts at
-// navigations still open bare TCP connections there; no request is sent.
+// navigations still open bare TCP connections there; no request is sent. A
+// shared worker's first request sometimes slips past: Chromium resumes the
+// paused worker before its interception takes hold (2 of 15 tries here).
 var fetchMisses = []string{"websocket", "websocketstream", "webtransport", "webrtc", "speculationprefetch",
-	"speculationprerender", "preconnect", "beaconclose", "keepaliveclose", "imgclose", "dnsprefetch"}
+	"speculationprerender", "preconnect", "beaconclose", "keepaliveclose", "imgclose", "dnsprefetch", "sharedworker"}
 
 // Attached to a browser cdpmcp did not start, with origin rules: in a context
 // cdpmcp creates (one per HTTP session) every vector but WebRTC's UDP is held
