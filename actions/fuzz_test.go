@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 )
 
@@ -82,14 +83,18 @@ func FuzzCDPParams(f *testing.F) {
 		defer func() {
 			if r := recover(); r != nil {
 				var a struct {
-					Domain, Method string
+					Domain, Method, Page string
 				}
 				_ = json.Unmarshal([]byte(raw), &a)
 				m := a.Domain + "." + a.Method
 				if _, ma, ok := strings.Cut(a.Method, "."); ok {
 					m = a.Domain + "." + ma
 				}
-				if !cdpAllowed(true, m) {
+				level := cdppolicy.Page
+				if a.Page == "browser" {
+					level = cdppolicy.Browser
+				}
+				if _, err := cdppolicy.Check(m, level, true, nil); err != nil {
 					t.Fatalf("cdp(%q) went past the checks: %v", raw, r)
 				}
 			}

@@ -2,7 +2,7 @@ package actions
 
 import (
 	"context"
-	"strings"
+	"errors"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -107,22 +107,16 @@ func (e *Env) refuseRepost(ctx context.Context, p *cdpclient.Page, delta int, ac
 		"navigate to the page's address instead (a plain GET)")
 }
 
-// checkNavURL looks at a URL a client wants opened. A malformed one (no scheme,
-// no host) is an argument error; one the policy refuses (local files, browser
-// pages, origins outside --allowed-origins, script URLs in read-only mode) is a
-// PERMISSION feedback result, without touching the browser.
+// checkNavURL looks at a URL a client wants opened (cdpclient.CheckNavigation):
+// a malformed one (no scheme, no host) is an argument error; one the policy
+// refuses (local files, browser pages, origins outside --allowed-origins,
+// script URLs in read-only mode) is a PERMISSION feedback result, without
+// touching the browser.
 func (e *Env) checkNavURL(act, raw string) (*Result, error) {
-	raw = strings.TrimSpace(raw)
-	u, err := cdpclient.CheckURL(raw)
-	if err != nil {
-		return nil, err
+	err := cdpclient.CheckNavigation(e.Origins, raw, e.ReadOnly)
+	var pe *cdpclient.Error
+	if errors.As(err, &pe) && pe.Code == cdpclient.CodePermission {
+		return permission(act, pe.Msg, pe.Hint), nil
 	}
-	scheme := strings.ToLower(u.Scheme)
-	if e.ReadOnly && (scheme == "javascript" || scheme == "data") {
-		return permission(act, scheme+": URLs are refused in read-only mode", "read-only mode opens web pages (http, https) only"), nil
-	}
-	if err := e.Origins.Check(raw); err != nil {
-		return permission(act, "blocked: "+err.Error(), "this server only opens the allowed origins; stay on them"), nil
-	}
-	return nil, nil
+	return nil, err
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
 )
 
 type cdpArgs struct {
@@ -14,7 +16,7 @@ type cdpArgs struct {
 }
 
 // CDP sends a raw DevTools command.
-var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself.",
+var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself (this session's own context only). Methods that switch off cdpmcp's guards or reach other sessions are refused.",
 	ClassRead, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a cdpArgs) (*Result, error) {
 		if err := require("domain", a.Domain, `{"domain":"Page","method":"getLayoutMetrics"}`); err != nil {
@@ -30,31 +32,47 @@ var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command and return 
 			}
 			method = a.Domain + "." + m
 		}
-		if !cdpAllowed(env.ReadOnly, method) {
-			return permission("cdp", "read-only mode refused "+method+": it is not a read-only method",
-				"allowed: getters of "+readOnlyDomains+" (e.g. DOM.getDocument, Page.getLayoutMetrics)"), nil
-		}
 		if len(a.Params) > 0 && a.Params[0] != '{' && string(a.Params) != "null" {
 			return nil, argErr(`pass params as an object, e.g. {"ignoreCache":true}`, "params must be a JSON object")
 		}
-		var out json.RawMessage
+		level := cdppolicy.Page
 		if a.Page == "browser" {
-			bc, err := env.Context(ctx)
-			if err != nil {
-				return nil, err
+			level = cdppolicy.Browser
+		}
+		// Refused before the browser is touched (or launched); cdpclient checks
+		// again and applies the method's scope.
+		_, err := cdppolicy.Check(method, level, env.ReadOnly, a.Params)
+		var out json.RawMessage
+		if err == nil {
+			out, err = env.sendRaw(ctx, a.Page, method, a.Params)
+		}
+		if hint := refusalHint(err); hint != "" {
+			msg := err.Error()
+			if env.ReadOnly {
+				msg = "read-only mode: " + msg
 			}
-			if out, err = bc.Browser().Raw(ctx, method, a.Params); err != nil {
-				return nil, err
-			}
-		} else {
-			p, err := env.Page(ctx, a.Page)
-			if err != nil {
-				return nil, err
-			}
-			if out, err = p.Raw(ctx, method, a.Params); err != nil {
-				return nil, err
-			}
+			return permission("cdp", msg, hint), nil
+		}
+		if err != nil {
+			return nil, err
 		}
 		return &Result{Text: capText(string(out), "ask for less (e.g. a smaller depth)")}, nil
 	}).inReadOnly("Send a read-only Chrome DevTools Protocol command (getters of "+readOnlyDomains+") and return its JSON result.",
 	Hints{ReadOnly: true, Idempotent: true, OpenWorld: true})
+
+// sendRaw sends a confined raw call to the browser (page "browser": the
+// caller's own context only) or a page.
+func (e *Env) sendRaw(ctx context.Context, page, method string, params json.RawMessage) (json.RawMessage, error) {
+	if page == "browser" {
+		bc, err := e.Context(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return bc.BrowserCDP(ctx, method, params, e.ReadOnly)
+	}
+	p, err := e.Page(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	return p.CDP(ctx, method, params, e.ReadOnly)
+}

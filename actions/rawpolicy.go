@@ -1,48 +1,82 @@
 package actions
 
 import (
-	"slices"
-	"sort"
+	"errors"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
 )
 
-// readOnlyCDP lists the CDP methods the cdp tool passes in --read-only mode:
-// ones that read the page or the browser and change nothing. Anything else is
-// refused with PERMISSION.
-var readOnlyCDP = []string{
-	"Accessibility.getFullAXTree", "Accessibility.getPartialAXTree", "Accessibility.queryAXTree",
-	"Browser.getVersion", "Browser.getWindowForTarget",
-	"CSS.getComputedStyleForNode", "CSS.getMatchedStylesForNode", "CSS.getInlineStylesForNode",
-	"DOM.describeNode", "DOM.getAttributes", "DOM.getBoxModel", "DOM.getContentQuads", "DOM.getDocument",
-	"DOM.getFlattenedDocument", "DOM.getNodeForLocation", "DOM.getOuterHTML", "DOM.querySelector",
-	"DOM.querySelectorAll", "DOM.resolveNode",
-	"DOMSnapshot.captureSnapshot",
-	"Page.captureScreenshot", "Page.getAppManifest", "Page.getFrameTree", "Page.getLayoutMetrics",
-	"Page.getNavigationHistory", "Page.getResourceContent", "Page.getResourceTree",
-	"Performance.getMetrics",
-	"Runtime.getProperties",
-	"Security.getSecurityState",
-	"Target.getTargetInfo", "Target.getTargets",
+// The cdp tool's policy (which methods pass, how browser-level calls are kept
+// to the session's own context) is cdpclient/cdppolicy's; this file only names
+// the tool to use instead of a refused method.
+
+// dedicatedTools names, by method or domain, the tool that does safely what a
+// refused raw method was reaching for.
+var dedicatedTools = map[string]string{
+	"Runtime.evaluate":            "evaluate (side-effect-free in read-only mode)",
+	"Runtime.callFunctionOn":      "evaluate with ref or selector",
+	"Input":                       "click, type, fill, pressKey, hover or scroll",
+	"Page.navigate":               "navigate",
+	"Page.reload":                 "reload",
+	"Page.navigateToHistoryEntry": "goBack or goForward",
+	"Page.handleJavaScriptDialog": "handleDialog",
+	"Page.printToPDF":             "screenshot",
+	"Page.close":                  "closePage",
+	"Target.createTarget":         "newPage",
+	"Target.closeTarget":          "closePage",
+	"Target.activateTarget":       "switchPage",
+	"Target.attachToTarget":       "any page tool with page=pN (listPages shows them)",
+	"Target.sendMessageToTarget":  "cdp with page=pN",
+	"Target":                      "listPages, newPage, switchPage or closePage",
+	"Fetch":                       "network (requests the page made) and --allowed-origins/--blocked-origins",
+	"Network.loadNetworkResource": "navigate or getContent",
+	"DOM.setFileInputFiles":       "uploadFile",
+	"DOM.setOuterHTML":            "evaluate (outside read-only mode)",
+	"Emulation":                   "screenshot or snapshot (they read the page as it is)",
+	"Browser.setDownloadBehavior": "none: downloads go to the session's own folder",
+	"Page.setDownloadBehavior":    "none: downloads go to the session's own folder",
+	"Debugger":                    "evaluate or console",
+	"Tracing":                     "network and console (this session's own logs)",
+	"Security":                    "none: certificate checks stay on",
+	"Target.getBrowserContexts":   "listPages",
 }
 
-// cdpAllowed says whether the cdp tool may send method under the configuration.
-func cdpAllowed(readOnly bool, method string) bool {
-	return !readOnly || slices.Contains(readOnlyCDP, method)
+// refusalHint says what to do about a method the policy refused.
+func refusalHint(err error) string {
+	var r *cdppolicy.Refusal
+	if !errors.As(err, &r) {
+		return ""
+	}
+	domain, _, _ := strings.Cut(r.Method, ".")
+	tool, ok := dedicatedTools[r.Method]
+	if !ok {
+		tool, ok = dedicatedTools[domain]
+	}
+	if ok {
+		return "use " + tool
+	}
+	return "allowed: " + allowedSummary + " (the README lists them)"
 }
 
-// readOnlyDomains names the domains with read-only methods, for hints.
-var readOnlyDomains = domainsOf(readOnlyCDP)
+// allowedSummary describes the allowlist in a hint's length.
+const allowedSummary = "page-level methods of the page domains (DOM, CSS, Page, Runtime, Network, Emulation, Input…) " +
+	"and, with page \"browser\", Target.getTargets/createTarget/closeTarget and Browser.getVersion/grantPermissions " +
+	"for this session's own context"
+
+// readOnlyDomains names the domains with read-only methods, for the tool's
+// description.
+var readOnlyDomains = domainsOf(cdppolicy.ReadOnlyMethods())
 
 func domainsOf(methods []string) string {
 	seen := map[string]bool{}
+	var out []string
 	for _, m := range methods {
 		d, _, _ := strings.Cut(m, ".")
-		seen[d] = true
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
 	}
-	var out []string
-	for d := range seen {
-		out = append(out, d)
-	}
-	sort.Strings(out)
 	return strings.Join(out, ", ")
 }

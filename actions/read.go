@@ -106,6 +106,10 @@ type screenshotArgs struct {
 var Screenshot = define("screenshot", "Capture the viewport, the full page or one element as an image.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a screenshotArgs) (*Result, error) {
+		if env.ReadOnly && a.FullPage {
+			return permission("screenshot", "read-only mode takes no full-page screenshot: capturing beyond the viewport resizes it, and the page sees a resize event",
+				"take viewport screenshots, scrolling between them"), nil
+		}
 		p, err := env.Page(ctx, a.Page)
 		if err != nil {
 			return nil, err

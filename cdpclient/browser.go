@@ -8,7 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
 )
@@ -23,11 +25,17 @@ type Options struct {
 	// Tracer, if set, sees every CDP message.
 	Tracer Tracer
 	// Origins, if it restricts anything, is enforced on every request the
-	// browser makes for us (see guard.go).
+	// browser makes for us (see guard.go and egressguard.go).
 	Origins *origins.List
 	// Dialogs says what happens to a JavaScript dialog no one answered when
 	// the next call meets it (default DialogsReport).
 	Dialogs DialogPolicy
+	// Reserved are host:port addresses of this process (its HTTP listener)
+	// that pages may never reach, whatever Origins allows.
+	Reserved []string
+	// Secrets, if set, learns the values typed or filled into password
+	// fields (see BrowserContext.Secrets); else the browser keeps its own.
+	Secrets *secrets.Registry
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -38,6 +46,8 @@ type Browser struct {
 	proc    *process // nil when attached
 	policy  *origins.List
 	dialogs DialogPolicy
+	egress  *egress.Proxy // nil without origin rules
+	secrets *secrets.Registry
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -52,24 +62,30 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	var (
 		wsURL string
 		proc  *process
-		err   error
 	)
+	proxy, err := startEgress(opts)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Endpoint != "" {
 		wsURL, err = resolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
 	} else {
-		proc, err = launch(ctx, opts.Launch)
+		proc, err = launch(ctx, opts.Launch, egressFlags(proxy))
 		if proc != nil {
 			wsURL = proc.wsURL
 		}
 	}
 	if err != nil {
+		closeEgress(proxy)
 		return nil, err
 	}
+	reserveEndpoint(proxy, wsURL)
 	m, err := dialMux(ctx, wsURL, opts.Tracer)
 	if err != nil {
 		if proc != nil {
 			proc.close()
 		}
+		closeEgress(proxy)
 		return nil, err
 	}
 	b := &Browser{
@@ -77,9 +93,14 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		proc:     proc,
 		policy:   opts.Origins,
 		dialogs:  opts.Dialogs,
+		egress:   proxy,
+		secrets:  opts.Secrets,
 		pages:    make(map[target.ID]*Page),
 		waiters:  make(map[target.ID]chan *Page),
 		contexts: make(map[string]*BrowserContext),
+	}
+	if b.secrets == nil {
+		b.secrets = secrets.New()
 	}
 	b.def = newBrowserContext(b, "", false)
 	if b.root, err = m.open("", b.onEvent); err != nil {
@@ -157,6 +178,7 @@ func (b *Browser) Close() {
 	if b.proc != nil {
 		b.proc.close()
 	}
+	closeEgress(b.egress)
 }
 
 // Default returns the browser's default context: the user's own tabs when
@@ -165,11 +187,17 @@ func (b *Browser) Default() *BrowserContext { return b.def }
 
 // NewContext creates an isolated browser context (own cookies, storage and pages).
 func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
-	r, err := b.client.Target.CreateBrowserContext(ctx, target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true))
+	args := target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true)
+	proxyContext(b.egress, args)
+	r, err := b.client.Target.CreateBrowserContext(ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("Target.createBrowserContext: %w", err)
 	}
 	bc := newBrowserContext(b, string(r.BrowserContextID), true)
+	if err := b.isolateDownloads(ctx, bc); err != nil {
+		_ = b.client.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(r.BrowserContextID))
+		return nil, err
+	}
 	b.mu.Lock()
 	b.contexts[bc.id] = bc
 	b.mu.Unlock()

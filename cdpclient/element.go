@@ -127,12 +127,22 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 		b.Write(j)
 	}
 	b.WriteString(")")
-	r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).
-		SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
-	if err != nil {
-		return nil, fmt.Errorf("evaluate: %w", err)
-	}
-	return r, nil
+	// In cdpmcp's isolated world of the main frame: the page's globals and
+	// prototypes (an overridden innerText or querySelector) neither run nor lie.
+	p.mu.Lock()
+	key := frameKey{frame: p.mainFrame}
+	p.mu.Unlock()
+	var r *runtime.EvaluateReply
+	err := p.withWorld(ctx, key, func(w *worldIn) error {
+		var err error
+		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).SetContextID(w.id).
+			SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
+		if err != nil {
+			return fmt.Errorf("evaluate: %w", err)
+		}
+		return nil
+	})
+	return r, err
 }
 
 // call runs a page function with the element as this and decodes its JSON result

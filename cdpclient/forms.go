@@ -16,9 +16,12 @@ import (
 // Control+A and then Type replaces its content.
 func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bool) (*feedback.Feedback, error) {
 	return p.onElement(ctx, t, 0, func(ctx context.Context, e *Element) (string, error) {
-		if _, focused, err := e.fieldState(ctx, clear); err != nil {
+		st, focused, err := e.fieldState(ctx, clear)
+		if err != nil {
 			return "", err
-		} else if !focused {
+		}
+		p.noteSecret(st, text)
+		if !focused {
 			if err := e.focusChecked(ctx, clear); err != nil {
 				return "", err
 			}
@@ -99,6 +102,7 @@ func (p *Page) fill(ctx context.Context, e *Element, value string) (string, erro
 	if err != nil {
 		return "", err
 	}
+	p.noteSecret(st, value)
 	if st.Tag == "input" && valueOnlyTypes[st.Type] {
 		markDispatched(ctx)
 		return got, e.call(ctx, "setValue", &got, value)

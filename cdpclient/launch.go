@@ -39,7 +39,7 @@ var requiredFlags = []string{
 	"--disable-sync",
 	"--disable-quic",
 	"--disable-default-apps",
-	"--disable-features=Translate,MediaRouter,OptimizationHints",
+	"--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
 	"--password-store=basic",
 	"--use-mock-keychain",
 	// Tabs in the background must keep running: the model acts on any of them.
@@ -72,6 +72,7 @@ func FindBrowser(path string) (string, error) {
 type process struct {
 	cmd     *exec.Cmd
 	tempDir string // removed on close; empty when the user chose the profile
+	profile string // the --user-data-dir in use
 	wsURL   string
 	exited  chan struct{}
 	stderr  *tailBuffer
@@ -84,7 +85,10 @@ func headlessNeeded() bool {
 	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }
 
-func launchArgs(opts LaunchOptions, userDataDir string) []string {
+// launchArgs are the browser's flags: ours, then the user's (Chromium takes the
+// last of a repeated flag), then cdpmcp's network flags last, so that none of
+// the user's can undo them.
+func launchArgs(opts LaunchOptions, userDataDir string, network []string) []string {
 	args := []string{"--remote-debugging-port=0", "--user-data-dir=" + userDataDir}
 	args = append(args, requiredFlags...)
 	if os.Geteuid() == 0 {
@@ -94,11 +98,13 @@ func launchArgs(opts LaunchOptions, userDataDir string) []string {
 		args = append(args, "--headless", "--hide-scrollbars", "--mute-audio")
 	}
 	args = append(args, opts.Args...)
+	args = append(args, network...)
 	return append(args, "about:blank")
 }
 
 // launch starts the browser and waits until its DevTools endpoint is known.
-func launch(ctx context.Context, opts LaunchOptions) (*process, error) {
+// network are flags that must win over the user's (the egress proxy).
+func launch(ctx context.Context, opts LaunchOptions, network []string) (*process, error) {
 	exe, err := FindBrowser(opts.Path)
 	if err != nil {
 		return nil, err
@@ -113,11 +119,12 @@ func launch(ctx context.Context, opts LaunchOptions) (*process, error) {
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create profile dir: %w", err)
 	}
+	p.profile = dir
 	// A stale DevToolsActivePort from an earlier run would point at a dead port.
 	portFile := filepath.Join(dir, "DevToolsActivePort")
 	_ = os.Remove(portFile)
 
-	p.cmd = exec.Command(exe, launchArgs(opts, dir)...)
+	p.cmd = exec.Command(exe, launchArgs(opts, dir, network)...)
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p.cmd.Stderr = p.stderr
 	p.cmd.Env = os.Environ()
@@ -223,30 +230,4 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.TrimSpace(t.buf.String())
-}
-
-// unsafeFlags weaken the browser's own protections or expose it to the network.
-var unsafeFlags = []string{
-	"--disable-web-security", "--allow-running-insecure-content", "--disable-site-isolation-trials",
-	"--allow-file-access-from-files", "--allow-file-access", "--remote-debugging-address",
-	"--remote-allow-origins", "--user-data-dir", "--remote-debugging-port", "--remote-debugging-pipe",
-	"--unsafely-treat-insecure-origin-as-secure", "--ignore-certificate-errors", "--disable-features=IsolateOrigins",
-}
-
-// UnsafeArgs returns the browser flags among args that disable web security,
-// open the browser to the network or take over what this server manages (the
-// profile, the debugging port). They need an explicit opt-in.
-func UnsafeArgs(args []string) []string {
-	var out []string
-	for _, a := range args {
-		name, _, _ := strings.Cut(a, "=")
-		for _, u := range unsafeFlags {
-			un, uv, hasValue := strings.Cut(u, "=")
-			if name == un && (!hasValue || strings.Contains(a, uv)) {
-				out = append(out, a)
-				break
-			}
-		}
-	}
-	return out
 }

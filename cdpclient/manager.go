@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // Manager hands out the browser, connecting lazily on first use. A browser this
@@ -20,7 +22,12 @@ type Manager struct {
 }
 
 // NewManager returns a Manager that connects as opts say, on first use.
-func NewManager(opts Options) *Manager { return &Manager{opts: opts} }
+func NewManager(opts Options) *Manager {
+	if opts.Secrets == nil {
+		opts.Secrets = secrets.New() // one registry across restarts
+	}
+	return &Manager{opts: opts}
+}
 
 // Browser returns the connected browser, connecting (or reconnecting) first if
 // needed. ctx bounds the connection attempt.

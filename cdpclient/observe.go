@@ -192,23 +192,30 @@ func (p *Page) mainDocument(e NetworkEntry) bool {
 }
 
 // requests are the action's requests for the summary, and the main-frame
-// document the origin policy refused, if it did. A click that lands on a new
-// page leaves out the redirects on the way, as the new URL shows where it went.
+// document the origin policy refused when that was the first document the
+// action asked for (then it brought no page; a page that arrived and then tried
+// to leave for a refused origin is a page that arrived). A click that lands on
+// a new page leaves out the redirects on the way, as the new URL shows where it
+// went.
 func (o *observation) requests(moved bool) ([]feedback.Request, *NetworkEntry) {
 	p := o.p
 	var reqs []feedback.Request
 	var refused *NetworkEntry
+	firstDoc := true
 	for _, e := range p.logs.Network(o.mark) {
+		main := p.mainDocument(e)
 		if why, ok := p.blocked.reason(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
 			e.Blocked = why
-			if p.mainDocument(e) && refused == nil {
+			if main && firstDoc {
 				refused = &e
 			}
+		}
+		if main && !redirectHop(e) {
+			firstDoc = false
 		}
 		if moved && o.kind != actNavigation && redirectHop(e) {
 			continue
 		}
-		main := p.mainDocument(e)
 		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status,
 			Failed: e.Failed, Blocked: e.Blocked, Pending: !e.Done && e.Status == 0, Main: main})
 	}

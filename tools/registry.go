@@ -102,6 +102,7 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 		if note := s.sessions.takeNote(ctx); note != "" && res != nil {
 			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)
 		}
+		redact(s.secrets, res)
 		ms := time.Since(start).Milliseconds()
 		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err)
 		if s.cfg.Trace != nil {

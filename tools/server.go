@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -35,6 +36,9 @@ type Config struct {
 	Origins *origins.List
 	// Agent configures run_browser_agent (see agent.go).
 	Agent AgentConfig
+	// Secrets are redacted from every result; nil means the browser manager's
+	// registry (what went into password fields).
+	Secrets *secrets.Registry
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -54,6 +58,7 @@ type Server struct {
 	sessions *sessions
 	env      *actions.Env // what actions run against: the caller's context, the policy
 	rounds   roundTrips   // agent runs waiting for a client's model (agentrounds.go)
+	secrets  *secrets.Registry
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -62,7 +67,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions)}
+	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {

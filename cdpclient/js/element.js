@@ -17,7 +17,8 @@ function state() {
     'datetime-local', 'month', 'week', 'color', 'range'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && textTypes.includes(type));
   const readonly = !!(el.readOnly) || (el.getAttribute && el.getAttribute('aria-readonly') === 'true');
-  let text = (el.innerText || el.value || el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.getAttribute('title')) || '').trim().replace(/\s+/g, ' ');
+  const value = type === 'password' ? '' : el.value; // a password never goes into a message
+  let text = (el.innerText || value || el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.getAttribute('title')) || '').trim().replace(/\s+/g, ' ');
   if (text.length > 40) text = text.slice(0, 39) + '…';
   return { connected: true, visible, disabled, editable, readonly, tag, type, text };
 }

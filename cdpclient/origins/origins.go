@@ -62,20 +62,28 @@ func Parse(s string) (Pattern, error) {
 		}
 	}
 	host = strings.ToLower(host)
+	for _, r := range host {
+		if r > 0x7f {
+			return bad("write an international name in its punycode form (xn--…), as browsers send it")
+		}
+	}
 	switch {
 	case host == "*":
 		p.any = true
 	case strings.HasPrefix(host, "*."):
 		p.sub, p.host = true, host[2:]
-		if p.host == "" || strings.Contains(p.host, "*") {
+		if p.host == "" || p.host == "." || strings.Contains(p.host, "*") {
 			return bad("a wildcard may only start the host, as in *.example.com")
 		}
 	case strings.Contains(host, "*"):
 		return bad("a wildcard may only start the host, as in *.example.com")
-	case host == "":
+	case host == "" || host == ".":
 		return bad("no host")
 	default:
-		p.host = host
+		p.host = canonicalHost(host)
+	}
+	if p.sub {
+		p.host = canonicalHost(p.host)
 	}
 	if port != "" && port != "*" {
 		for _, r := range port {
@@ -107,7 +115,7 @@ func (p Pattern) Match(u *url.URL) bool {
 	if p.scheme != "*" && p.scheme != scheme {
 		return false
 	}
-	host := strings.ToLower(u.Hostname())
+	host := canonicalHost(strings.ToLower(u.Hostname()))
 	if ip := net.ParseIP(host); ip != nil && strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
@@ -238,3 +246,26 @@ func (l *List) Check(raw string) error {
 }
 
 func originOf(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// CheckBlockedAddr refuses an address a destination resolved to when a blocked
+// pattern names it (by IP): a blocked address is not reached under another
+// name (metadata.example resolving to 169.254.169.254, a name that points at
+// loopback). The scheme is not known at that point, so http and https count.
+func (l *List) CheckBlockedAddr(ip net.IP, port string) error {
+	if l.Empty() {
+		return nil
+	}
+	host := ip.String()
+	if ip.To4() == nil {
+		host = "[" + host + "]"
+	}
+	for _, scheme := range []string{"http", "https"} {
+		u := &url.URL{Scheme: scheme, Host: host + ":" + port}
+		for _, p := range l.Blocked {
+			if p.Match(u) {
+				return fmt.Errorf("%s is blocked (--blocked-origins %s)", net.JoinHostPort(ip.String(), port), p)
+			}
+		}
+	}
+	return nil
+}

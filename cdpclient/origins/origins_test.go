@@ -1,6 +1,7 @@
 package origins
 
 import (
+	"net"
 	"net/url"
 	"testing"
 )
@@ -103,4 +104,63 @@ func FuzzParse(f *testing.F) {
 		l := &List{Allowed: []Pattern{p}}
 		_ = l.Check(raw)
 	})
+}
+
+// A host spelled another way than the browser sends it is still the same host:
+// a blocked origin cannot be reached by a trailing dot or a numeric IPv4 form,
+// and an allowed one is not refused for it.
+func TestHostSpellings(t *testing.T) {
+	l, err := NewList(nil, []string{"http://127.0.0.2:*", "https://evil.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://127.0.0.2:80/", "http://2130706434/", "http://0x7f000002:8080/", "http://127.2:1/",
+		"http://0177.0.0.2/", "https://evil.example./", "https://EVIL.example/", "ws://127.0.0.2:9/"} {
+		if l.Check(u) == nil {
+			t.Errorf("Check(%q) allowed a blocked host", u)
+		}
+	}
+	for _, u := range []string{"http://127.0.0.3/", "http://1.2.3.4.5/", "https://evil.example.com/", "http://0x/"} {
+		if err := l.Check(u); err != nil {
+			t.Errorf("Check(%q) = %v, want allowed", u, err)
+		}
+	}
+	if _, err := Parse("https://bücher.de"); err == nil {
+		t.Error("a non-ASCII pattern was accepted; browsers send punycode")
+	}
+	if p, err := Parse("http://example.com.:*"); err != nil || !p.Match(mustURL(t, "http://example.com:81/")) {
+		t.Errorf("pattern with a trailing dot: %v", err)
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// A blocked address is refused by IP whatever name led to it, and an IPv4
+// address written as IPv6 is the IPv4 address.
+func TestCheckBlockedAddr(t *testing.T) {
+	l, err := NewList(nil, []string{"http://169.254.169.254", "*://127.0.0.2:*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ip, port string
+		blocked  bool
+	}{
+		{"169.254.169.254", "80", true}, {"169.254.169.254", "8080", false}, {"127.0.0.2", "9", true},
+		{"::ffff:127.0.0.2", "9", true}, {"127.0.0.1", "9", false}, {"::1", "9", false},
+	} {
+		if err := l.CheckBlockedAddr(net.ParseIP(tc.ip), tc.port); (err != nil) != tc.blocked {
+			t.Errorf("CheckBlockedAddr(%s, %s) = %v, want blocked %v", tc.ip, tc.port, err, tc.blocked)
+		}
+	}
+	if l.Check("http://[::ffff:7f00:2]:9/") == nil {
+		t.Error("an IPv4-mapped IPv6 URL reached a blocked IPv4 address")
+	}
 }

@@ -32,6 +32,7 @@ func newApp() *cli.App {
 				Flags: append(append([]cli.Flag{
 					&cli.StringFlag{Name: "out", Usage: "write an image result to this file"},
 					logLevelFlag(),
+					secretEnvFlag(),
 				}, policyFlags()...), append(browserFlags(), agentFlags()...)...),
 				Action: func(c *cli.Context) error {
 					if c.NArg() < 1 || c.NArg() > 2 {

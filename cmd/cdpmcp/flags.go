@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -22,6 +23,11 @@ type config struct {
 	authToken string
 	logLevel  string
 	trace     string
+	sessions  sessionLimits
+	requests  requestLimits
+	// secrets are redacted from results, logs and traces: what goes into
+	// password fields, and the values of --secret-env.
+	secrets *secrets.Registry
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }
@@ -30,9 +36,19 @@ func serverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "http", EnvVars: env("HTTP"), Usage: "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; :8931 means 127.0.0.1) instead of stdio"},
 		&cli.StringFlag{Name: "auth-token", EnvVars: env("AUTH_TOKEN"), Usage: "over HTTP, require `TOKEN` as \"Authorization: Bearer TOKEN\" (needed to listen beyond 127.0.0.1)"},
+		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: env("SESSION_IDLE_TIMEOUT"), Value: 30 * time.Minute, Usage: "over HTTP, end a session (and close its tabs) after this long without a request; 0 never"},
+		&cli.IntFlag{Name: "max-sessions", EnvVars: env("MAX_SESSIONS"), Value: 32, Usage: "over HTTP, the most sessions open at once (each has its own browser context); 0 no limit"},
+		&cli.IntFlag{Name: "max-session-streams", EnvVars: env("MAX_SESSION_STREAMS"), Value: 16, Usage: "over HTTP, the most requests one session may have open at once; 0 no limit"},
+		&cli.Int64Flag{Name: "http-max-body", EnvVars: env("HTTP_MAX_BODY"), Value: defaultMaxBody, Usage: "over HTTP, the largest request body in `BYTES`"},
+		&cli.DurationFlag{Name: "http-read-timeout", EnvVars: env("HTTP_READ_TIMEOUT"), Value: defaultReadTimeout, Usage: "over HTTP, how long a client may take to send a request's header, then its body"},
 		logLevelFlag(),
+		secretEnvFlag(),
 		&cli.StringFlag{Name: "trace", EnvVars: env("TRACE"), Usage: "write every CDP message and tool call to `FILE` as JSON lines"},
 	}
+}
+
+func secretEnvFlag() cli.Flag {
+	return &cli.StringFlag{Name: "secret-env", EnvVars: env("SECRET_ENV"), Usage: "treat the values of these environment variables as secrets (comma-separated `NAMES`): never shown in results, logs or traces"}
 }
 
 func logLevelFlag() cli.Flag {
@@ -70,6 +86,12 @@ func configFrom(c *cli.Context) (config, error) {
 		authToken: c.String("auth-token"),
 		logLevel:  c.String("log-level"),
 		trace:     c.String("trace"),
+		sessions: sessionLimits{
+			Idle:    c.Duration("session-idle-timeout"),
+			Max:     c.Int("max-sessions"),
+			Streams: c.Int("max-session-streams"),
+		},
+		requests: requestLimits{MaxBody: c.Int64("http-max-body"), ReadTimeout: c.Duration("http-read-timeout")},
 		tools: tools.Config{
 			ReadOnly:        c.Bool("read-only"),
 			Tools:           splitList(c.String("tools")),
@@ -87,7 +109,19 @@ func configFrom(c *cli.Context) (config, error) {
 			AllowRemote: c.Bool("allow-remote-cdp"),
 		},
 	}
-	if err := setupLogging(cfg.logLevel); err != nil {
+	cfg.secrets = secrets.New()
+	for _, name := range splitList(c.String("secret-env")) {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return cfg, fmt.Errorf("--secret-env: the environment has no %s", name)
+		}
+		if len([]rune(v)) < secrets.MinLen {
+			return cfg, fmt.Errorf("--secret-env: %s is shorter than %d characters, too short to redact by value", name, secrets.MinLen)
+		}
+		cfg.secrets.Add(v)
+	}
+	cfg.browser.Secrets, cfg.tools.Secrets = cfg.secrets, cfg.secrets
+	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {
 		return cfg, err
 	}
 	agent, err := agentConfigFrom(c)
@@ -95,6 +129,12 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, err
 	}
 	cfg.tools.Agent = agent
+	if cfg.requests.MaxBody <= 0 {
+		cfg.requests.MaxBody = defaultMaxBody
+	}
+	if cfg.requests.ReadTimeout <= 0 {
+		cfg.requests.ReadTimeout = defaultReadTimeout
+	}
 	policy, err := origins.NewList(splitList(c.String("allowed-origins")), splitList(c.String("blocked-origins")))
 	if err != nil {
 		return cfg, err
@@ -105,7 +145,10 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, fmt.Errorf("--dialogs: %w", err)
 	}
 	if bad := cdpclient.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
-		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security or takes over what cdpmcp manages; pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
+		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security, takes over what cdpmcp manages or is not a flag (a URL opened before cdpmcp's guards); pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
+	}
+	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && !policy.Empty() {
+		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --allowed-origins or --blocked-origins: cdpmcp routes every connection of the browser through its own proxy to enforce them", strings.Join(bad, " "))
 	}
 	if len(cfg.tools.Tools) > 0 {
 		known := tools.ToolNames()
@@ -128,8 +171,9 @@ func splitList(s string) []string {
 	return out
 }
 
-// setupLogging sends slog output to stderr: stdout is the MCP channel.
-func setupLogging(level string) error {
+// setupLogging sends slog output to stderr (stdout is the MCP channel), with
+// secrets redacted.
+func setupLogging(level string, reg *secrets.Registry) error {
 	var l slog.Level
 	if level == "" {
 		level = "info"
@@ -137,6 +181,6 @@ func setupLogging(level string) error {
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+	slog.SetDefault(slog.New(redactingHandler{next: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}), reg: reg}))
 	return nil
 }

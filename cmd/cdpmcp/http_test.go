@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"os/exec"
@@ -155,14 +154,15 @@ func TestHTTPSessionsIsolated(t *testing.T) {
 	}
 
 	// Ending a session disposes of its browser context.
-	if n := contexts(t, ctx, b); n != 2 {
+	dt := dialDevTools(t, s.marker)
+	if n := dt.contexts(); n != 2 {
 		t.Errorf("%d browser contexts with two sessions, want 2", n)
 	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for contexts(t, ctx, b) != 1 {
+	for dt.contexts() != 1 {
 		if time.Now().After(deadline) {
 			t.Fatalf("A's browser context still there 5 s after A closed its session")
 		}
@@ -183,20 +183,6 @@ func TestHTTPSessionsIsolated(t *testing.T) {
 		t.Errorf("server exit after SIGTERM: %v (want status 0)", s.waitErr)
 	}
 	assertNoLeak(t, bp, s.tmp)
-}
-
-// contexts counts the browser's contexts besides the default one, through the
-// raw cdp tool.
-func contexts(t testing.TB, ctx context.Context, c *client.Client) int {
-	t.Helper()
-	text := mustCall(t, ctx, c, "cdp", map[string]any{"domain": "Target", "method": "getBrowserContexts", "page": "browser"})
-	var r struct {
-		BrowserContextIDs []string `json:"browserContextIds"`
-	}
-	if err := json.Unmarshal([]byte(text), &r); err != nil {
-		t.Fatalf("Target.getBrowserContexts = %q: %v", text, err)
-	}
-	return len(r.BrowserContextIDs)
 }
 
 // rejectsForeignHost checks the DNS-rebinding protection: a request reaching the

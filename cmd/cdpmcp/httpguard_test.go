@@ -81,6 +81,10 @@ func TestSecurityFlagsRefused(t *testing.T) {
 		{[]string{"serve", "--http", "0.0.0.0:0"}, "--auth-token"},
 		{[]string{"serve", "--browser-arg=--disable-web-security"}, "--allow-unsafe-browser-args"},
 		{[]string{"serve", "--browser-arg=--remote-debugging-address=0.0.0.0"}, "--allow-unsafe-browser-args"},
+		{[]string{"serve", "--browser-arg=-disable-web-security"}, "--allow-unsafe-browser-args"},
+		{[]string{"serve", "--browser-arg=--Disable-Features=IsolateOrigins"}, "--allow-unsafe-browser-args"},
+		{[]string{"serve", "--browser-arg=http://evil.example/"}, "not a flag"},
+		{[]string{"serve", "--allowed-origins", "https://example.com", "--browser-arg=--no-proxy-server"}, "routes every connection"},
 		{[]string{"serve", "--allowed-origins", "example.com"}, "no scheme"},
 		{[]string{"serve", "--blocked-origins", "https://a*b.com"}, "wildcard"},
 	}

@@ -27,7 +27,7 @@ type stack struct {
 func build(cfg config) (*stack, error) {
 	st := &stack{}
 	if cfg.trace != "" {
-		tw, err := openTrace(cfg.trace)
+		tw, err := openTrace(cfg.trace, cfg.secrets)
 		if err != nil {
 			return nil, err
 		}
@@ -51,14 +51,28 @@ func (st *stack) close() {
 }
 
 func serve(ctx context.Context, cfg config) error {
+	var ln net.Listener
+	if cfg.http != "" {
+		// Listen first: pages must never reach this server's own port, and the
+		// browser's egress proxy learns it before the browser starts.
+		addr, err := listenAddr(cfg.http, cfg.authToken)
+		if err != nil {
+			return err
+		}
+		if ln, err = net.Listen("tcp", addr); err != nil {
+			return fmt.Errorf("--http %s: %w", cfg.http, err)
+		}
+		defer ln.Close()
+		cfg.browser.Reserved = append(cfg.browser.Reserved, ln.Addr().String())
+	}
 	st, err := build(cfg)
 	if err != nil {
 		return err
 	}
 	defer st.close()
 	// ctx ends on SIGINT or SIGTERM (see main).
-	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, st)
+	if ln != nil {
+		return serveHTTP(ctx, cfg, st, ln)
 	}
 	stdio := server.NewStdioServer(st.srv.MCP())
 	stdio.SetErrorLogger(log.New(os.Stderr, "mcp: ", 0))
@@ -91,20 +105,14 @@ func sessionVersions() []string {
 	return out
 }
 
-func serveHTTP(ctx context.Context, cfg config, st *stack) error {
-	addr, err := listenAddr(cfg.http, cfg.authToken)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("--http %s: %w", cfg.http, err)
-	}
+func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) error {
 	handler := server.NewStreamableHTTPServer(st.srv.MCP(), server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPProtocolVersions(sessionVersions()...))
+	gate := newSessionGate(handler, cfg.sessions)
+	defer gate.Close()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guardHTTP(handler, cfg.authToken))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	mux.Handle("/mcp", guardHTTP(limitBodies(gate, cfg.requests), cfg.authToken))
+	hs := newHTTPServer(mux, cfg.requests)
 	slog.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

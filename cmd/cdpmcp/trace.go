@@ -10,23 +10,26 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/tools"
 )
 
 // traceWriter writes CDP messages and tool calls as JSON lines, with typed text
-// and filled values redacted.
+// and filled values redacted, and every remembered secret redacted by value
+// wherever it shows up again.
 type traceWriter struct {
-	mu  sync.Mutex
-	f   *os.File
-	enc *json.Encoder
+	mu      sync.Mutex
+	f       *os.File
+	enc     *json.Encoder
+	secrets *secrets.Registry
 }
 
-func openTrace(path string) (*traceWriter, error) {
+func openTrace(path string, reg *secrets.Registry) (*traceWriter, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("--trace: %w", err)
 	}
-	return &traceWriter{f: f, enc: json.NewEncoder(f)}, nil
+	return &traceWriter{f: f, enc: json.NewEncoder(f), secrets: reg}, nil
 }
 
 func (t *traceWriter) write(v any) {
@@ -47,7 +50,7 @@ func (t *traceWriter) TraceCDP(dir string, msg []byte) {
 		T   string          `json:"t"`
 		CDP string          `json:"cdp"`
 		Msg json.RawMessage `json:"msg"`
-	}{now(), dir, redactCDP(dir, msg)})
+	}{now(), dir, t.secrets.RedactBytes(redactCDP(dir, msg))})
 }
 
 func (t *traceWriter) traceTool(tt tools.ToolTrace) {
@@ -58,7 +61,7 @@ func (t *traceWriter) traceTool(tt tools.ToolTrace) {
 		IsError bool            `json:"isError,omitempty"`
 		Result  string          `json:"result"`
 		Ms      int64           `json:"ms"`
-	}{now(), tt.Tool, redactArgs(tt.Args), tt.IsError, redactResult(tt.Result), tt.Ms})
+	}{now(), tt.Tool, t.secrets.RedactBytes(redactArgs(tt.Args)), tt.IsError, t.secrets.Redact(redactResult(tt.Result)), tt.Ms})
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

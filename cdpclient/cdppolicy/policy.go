@@ -1,0 +1,123 @@
+// Package cdppolicy decides which raw DevTools protocol methods the `cdp`
+// passthrough may send, in every mode: an allowlist (anything not named here
+// is refused), a shorter one of reading methods for read-only mode, and for
+// the methods that can reach beyond the caller's own browser context or the
+// origin rules, what cdpclient must check or rewrite before sending them.
+// It is pure: no browser, no tool names.
+package cdppolicy
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Level is where a call goes: a page's session or the browser itself.
+type Level uint8
+
+const (
+	// Page is a tab's own session.
+	Page Level = iota
+	// Browser is the browser target, which sees every context.
+	Browser
+)
+
+// Scope says what the caller must do with a method the policy lets through.
+type Scope uint8
+
+const (
+	// Free methods act only on the page's own session.
+	Free Scope = iota
+	// OwnContext methods take a browserContextId: set it to the caller's own.
+	OwnContext
+	// OwnTarget methods take a targetId: it must be in the caller's context.
+	OwnTarget
+	// FilterTargets methods return targetInfos: keep the caller's only.
+	FilterTargets
+	// FilterContexts methods return browserContextIds: keep the caller's only.
+	FilterContexts
+	// CheckURL methods load their "url" parameter: it must pass the origin rules.
+	CheckURL
+	// NewTarget opens a tab: the caller's context, and a URL the rules allow.
+	NewTarget
+)
+
+// Refusal is a method the policy does not let through, and why.
+type Refusal struct {
+	Method string
+	Why    string
+}
+
+func (r *Refusal) Error() string { return r.Method + " is refused: " + r.Why }
+
+// rule is one method's entry.
+type rule struct {
+	scope   Scope
+	read    bool // allowed in read-only mode
+	browser bool // allowed at browser level
+}
+
+// Check returns how to send method at level, or a *Refusal. params are the
+// call's parameters, for the methods whose arguments matter to the verdict.
+func Check(method string, level Level, readOnly bool, params json.RawMessage) (Scope, error) {
+	r, ok := rules[method]
+	if !ok {
+		return Free, &Refusal{Method: method, Why: whyRefused(method)}
+	}
+	if level == Browser && !r.browser {
+		return Free, &Refusal{Method: method, Why: "it is not allowed at browser level (send it to a page, or leave page out)"}
+	}
+	if readOnly && !r.read {
+		return Free, &Refusal{Method: method, Why: "read-only mode allows only methods that read"}
+	}
+	if readOnly && method == "Page.captureScreenshot" && paramTrue(params, "captureBeyondViewport") {
+		return Free, &Refusal{Method: method, Why: "captureBeyondViewport resizes the page, which read-only mode does not allow"}
+	}
+	return r.scope, nil
+}
+
+// ReadOnlyMethods lists the methods read-only mode allows, sorted.
+func ReadOnlyMethods() []string {
+	var out []string
+	for m, r := range rules {
+		if r.read {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Methods lists every method the passthrough allows in normal mode, sorted.
+func Methods() []string {
+	out := make([]string, 0, len(rules))
+	for m := range rules {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func paramTrue(params json.RawMessage, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return false
+	}
+	return strings.TrimSpace(string(m[key])) == "true"
+}
+
+// whyRefused explains a method that is not on the allowlist.
+func whyRefused(method string) string {
+	domain, _, _ := strings.Cut(method, ".")
+	if why, ok := refusedMethods[method]; ok {
+		return why
+	}
+	if why, ok := refusedDomains[domain]; ok {
+		return why
+	}
+	if _, known := pageDomains[domain]; known {
+		return "it is not on the passthrough's allowlist"
+	}
+	return fmt.Sprintf("%s is not a domain the passthrough allows", domain)
+}

@@ -1,0 +1,64 @@
+package cdpclient
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each context saves its downloads in its own folder, which goes away with it:
+// one session never sees, nor can hand a page, another's downloaded files.
+func TestDownloadsPerContext(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	var dirs []string
+	for _, name := range []string{"a.txt", "b.txt"} {
+		p := newTestPage(t)
+		dir := p.Context().DownloadDir()
+		if dir == "" {
+			t.Fatal("a context of a launched browser has no download folder")
+		}
+		dirs = append(dirs, dir)
+		if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+			t.Fatal(err)
+		}
+		script := `(() => { const a = document.createElement('a'); a.href = 'data:text/plain,` + name + `';
+			a.download = '` + name + `'; document.body.appendChild(a); a.click(); return 1 })()`
+		if _, err := p.Evaluate(ctx, script, EvalOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil && string(b) == name {
+				break
+			}
+			if time.Now().After(deadline) {
+				entries, _ := os.ReadDir(dir)
+				t.Fatalf("%s not downloaded into %s (holds %v)", name, dir, entries)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if dirs[0] == dirs[1] {
+		t.Fatalf("two contexts share the download folder %s", dirs[0])
+	}
+	for i, other := range []string{"b.txt", "a.txt"} {
+		if _, err := os.Stat(filepath.Join(dirs[i], other)); err == nil {
+			t.Errorf("%s holds the other context's %s", dirs[i], other)
+		}
+	}
+	bc, err := testBrowser.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := bc.DownloadDir()
+	if err := bc.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) || !strings.Contains(dir, "cdpmcp-downloads") {
+		t.Errorf("download folder %s after its context closed: %v", dir, err)
+	}
+}

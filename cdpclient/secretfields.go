@@ -1,0 +1,22 @@
+package cdpclient
+
+import "github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+
+// Secrets is the registry of values that must not be shown again: what was
+// typed or filled into a password field of any page, and what the user marked
+// secret. It is shared by every context of the browser (and with the server's
+// logs and traces when Options.Secrets was given).
+func (bc *BrowserContext) Secrets() *secrets.Registry { return bc.b.secrets }
+
+// noteSecret remembers value when the field it went into hides what it holds.
+func (p *Page) noteSecret(st elementState, values ...string) {
+	if st.Tag != "input" || st.Type != "password" {
+		return
+	}
+	for _, v := range values {
+		p.bc.b.secrets.Add(v)
+	}
+}
+
+// Secrets is the registry every browser of the Manager shares.
+func (m *Manager) Secrets() *secrets.Registry { return m.opts.Secrets }
