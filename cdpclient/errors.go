@@ -92,6 +92,7 @@ func Classify(err error) *Error {
 		d   *DialogOpenError
 		b   *BusyError
 		c   *ConnectionError
+		le  *LaunchError
 		up  *UnknownPageError
 		re  *rpcc.ResponseError
 		arg *ArgError
@@ -105,6 +106,8 @@ func Classify(err error) *Error {
 		return &Error{Code: CodeObscured, Msg: d.Error(), Hint: "answer it with handleDialog (accept true or false) first", Err: err}
 	case errors.As(err, &b):
 		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busyHint, Err: err}
+	case errors.As(err, &le):
+		return &Error{Code: CodeNetworkError, Msg: le.Error(), Hint: le.Hint, Err: err}
 	case errors.As(err, &c):
 		return &Error{Code: CodeNetworkError, Msg: err.Error(), Hint: browserGoneHint, Err: err}
 	case errors.As(err, &up):

@@ -31,6 +31,7 @@ func TestClassify(t *testing.T) {
 		{"anything else", errors.New("boom"), CodeJSError},
 		{"connection", &ConnectionError{Err: errors.New("eof")}, CodeNetworkError},
 		{"browser gone", ErrBrowserClosed, CodeNetworkError},
+		{"no browser", &LaunchError{Err: errors.New("no browser found"), Hint: launchHint}, CodeNetworkError},
 		{"permission", &Error{Code: CodePermission, Msg: "blocked"}, CodePermission},
 		{"argument", argError("use a CSS selector", "%q is not valid", "##"), CodeValidation},
 	}

@@ -102,9 +102,29 @@ func launchArgs(opts LaunchOptions, userDataDir string, network []string) []stri
 	return append(args, "about:blank")
 }
 
+// LaunchError says the browser could not be started, and what to do about it.
+type LaunchError struct {
+	Err  error
+	Hint string
+}
+
+func (e *LaunchError) Error() string { return "the browser could not be started: " + e.Err.Error() }
+func (e *LaunchError) Unwrap() error { return e.Err }
+
+const launchHint = "install chromium (apt-get install -y chromium) or pass --browser-path"
+
 // launch starts the browser and waits until its DevTools endpoint is known.
-// network are flags that must win over the user's (the egress proxy).
+// network are flags that must win over the user's (the egress proxy). Its
+// failures are *LaunchError.
 func launch(ctx context.Context, opts LaunchOptions, network []string) (*process, error) {
+	p, err := start(ctx, opts, network)
+	if err != nil && ctx.Err() == nil {
+		return nil, &LaunchError{Err: err, Hint: launchHint}
+	}
+	return p, err
+}
+
+func start(ctx context.Context, opts LaunchOptions, network []string) (*process, error) {
 	exe, err := FindBrowser(opts.Path)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -28,10 +27,6 @@ func describe(err error) (msg, hint string) {
 	var cae *cdpclient.ArgError
 	if errors.As(err, &cae) {
 		return cae.Msg, cae.Hint
-	}
-	s := err.Error()
-	if strings.Contains(s, "no browser found") || strings.Contains(s, "browser exited during start-up") {
-		return "the browser could not be started: " + s, "install chromium (apt-get install -y chromium) or pass --browser-path"
 	}
 	c := cdpclient.Classify(err)
 	return c.Code.String() + ": " + c.Msg, c.Hint
