@@ -8,6 +8,7 @@ require (
 	github.com/mafredri/cdp v0.35.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/net v0.55.0
 )
 
 require (
@@ -19,5 +20,5 @@ require (
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/text v0.17.0 // indirect
+	golang.org/x/text v0.37.0 // indirect
 )
