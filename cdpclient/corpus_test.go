@@ -12,8 +12,9 @@ import (
 )
 
 // visibleControls counts, independently of the page model, the links, buttons
-// and form controls a user can see (rendered, not clipped away, in the document
-// or an open shadow root) and reports those whose ref is missing from snap.
+// and form controls a user can see (rendered, not clipped away, not a hidden
+// slide of a carousel, in the document or an open shadow root) and reports those
+// whose ref is missing from snap.
 // It runs in the page model's world, where refOf maps an element to its ref.
 const visibleControls = `(snap) => {
   const sel = 'a[href], area[href], button, input:not([type=hidden]), select, textarea';
@@ -21,10 +22,16 @@ const visibleControls = `(snap) => {
   for (let i = 0; i < roots.length; i++) {
     for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
   }
+  // clipped: inside a box that is collapsed, or wholly beside a box that clips
+  // its overflow sideways (a carousel's other slides).
   const clipped = (el) => {
+    const box = el.getBoundingClientRect();
     for (let a = el.parentElement || el.getRootNode().host; a; a = a.parentElement || (a.getRootNode && a.getRootNode().host)) {
       const s = getComputedStyle(a);
-      if (s.overflow !== 'visible') { const r = a.getBoundingClientRect(); if (r.width <= 1 || r.height <= 1) return true; }
+      if (s.overflow === 'visible') continue;
+      const r = a.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) return true;
+      if ((s.overflowX === 'hidden' || s.overflowX === 'clip') && (box.right <= r.left + 1 || box.left >= r.right - 1)) return true;
     }
     return false;
   };
