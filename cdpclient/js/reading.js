@@ -1,14 +1,15 @@
 // What a person reads on a page and what is chrome around it, for the page model
-// (snapshot.js). readingHelpers(h) takes lineHelpers() and returns:
-//   findMain(doc)          the element that holds the page's running text, and
-//                          how much running text each element holds
-//   chromeKind(el, s, found) why el's lines can be summarised (menu, footer, links,
-//                          …) or '' when they are reading text; s counts what the
-//                          walk emitted inside el: {chars, linkChars, elems, lines}
-//   listKind(el), items(el) whether el is a list or a data table, and how many
-//                          items or rows it has
+// (snapshot.js). The walk keeps a record of each block it enters: {el, parent,
+// from, to (its lines), chars, linkChars, elems (what it emitted), own, commas
+// (its own running text), weight (running text inside it), score}.
+// readingHelpers(h) takes lineHelpers() and returns:
+//   paragraphScore(own, commas)    what a paragraph adds to its parent's score
+//   findMain(scored, total, whole)  the block that holds the page's running text
+//   chromeKind(b, found)            why b's lines can be summarised (menu,
+//                                   footer, links, …) or '' if they are read
+//   listKind(el), items(el)         whether el is a list or a data table, and
+//                                   how many items or rows it has
 function readingHelpers(h) {
-  const PROSE = 'p, pre, blockquote, li, dd, td, figcaption';
   const HINT = /(?:^|[\s_-])(nav|navbar|navigation|menus?|megamenu|masthead|header|footer|sidebar|breadcrumbs?|related|recommended|recirc|more-stories|share|sharing|social|tags|promo|newsletter|subscribe|toolbar|pagination|pager|trending|popular|most-read|comments?|cookies?|consent|gdpr|banner|sponsored|advert|ads?|outbrain|taboola)(?:$|[\s_-])/i;
   const KINDS = {
     nav: 'menu', navbar: 'menu', navigation: 'menu', menu: 'menu', menus: 'menu', megamenu: 'menu', breadcrumb: 'menu',
@@ -26,50 +27,39 @@ function readingHelpers(h) {
   const LISTS = new Set(['ul', 'ol', 'dl', 'menu']);
   const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'tree', 'feed']);
 
-  // findMain finds the element that holds the page's running text, scoring
-  // paragraphs as Readability does (a point, one per comma, one per 100
-  // letters up to three; link text left out) and giving the score to their
-  // parent, half to the grandparent and less further up. The main element is
-  // the best scored one, widened to hold the others that score close to it (an
-  // article split by ads). It also returns how much running text each element
-  // holds (weight) and in all (total), so chrome never swallows the text.
-  function findMain(doc) {
-    const body = doc.body;
-    const weight = new Map();
-    const res = { main: null, weight, total: 0 };
-    if (!body) return res;
-    const score = new Map();
-    for (const b of body.querySelectorAll(PROSE)) {
-      if (b.localName !== 'p' && b.localName !== 'pre' && b.querySelector('p')) continue; // its paragraphs count
-      const t = b.textContent;
-      let w = t.length;
-      if (w < 25) continue;
-      for (const a of b.getElementsByTagName('a')) w -= a.textContent.length;
-      if (w < 25) continue;
-      res.total += w;
-      // Commas between links (a list of names) say nothing about prose.
-      const sc = 1 + Math.min(t.split(',').length - 1, Math.floor(w / 30)) + Math.min(Math.floor(w / 100), 3);
-      let level = 0;
-      for (let a = b.parentElement; a && a !== body && level < 30; a = a.parentElement, level++) {
-        weight.set(a, (weight.get(a) || 0) + w);
-        if (level < 5) score.set(a, (score.get(a) || 0) + sc / (level === 0 ? 1 : level === 1 ? 2 : level * 3));
-      }
-    }
-    if (res.total < 500) return res;
+  // paragraphScore scores a paragraph as Readability does: a point, one per
+  // comma (commas between links, as in a list of names, are not the paragraph's),
+  // one per 100 letters up to three.
+  function paragraphScore(own, commas) {
+    return 1 + Math.min(commas, Math.floor(own / 30)) + Math.min(Math.floor(own / 100), 3);
+  }
+
+  // contains says whether block a is block b or holds it.
+  function contains(a, b) {
+    for (let x = b; x; x = x.parent) if (x === a) return true;
+    return false;
+  }
+
+  // findMain finds the block that holds the page's running text: the best
+  // scored one (paragraphs give their score to their parent, half to the
+  // grandparent, less further up), widened to hold the others that score close
+  // to it (an article split by ads), but not comments or related stories.
+  function findMain(scored, total, whole) {
+    const found = { main: null, total };
+    if (!whole || total < 500) return found;
     let top = null;
     let best = 0;
-    for (const [el, sc] of score) if (sc > best) { best = sc; top = el; }
-    if (!top) return res;
-    // Comments and related stories score as prose too, but do not widen it.
-    const aside = (el) => {
-      for (let a = el; a && !a.contains(top); a = a.parentElement) if (SIDE.has(hintKind(a)[0])) return true;
+    for (const b of scored) if (b.score > best) { best = b.score; top = b; }
+    if (!top) return found;
+    const aside = (b) => {
+      for (let a = b; a && !contains(a, top); a = a.parent) if (SIDE.has(hintKind(a.el)[0])) return true;
       return false;
     };
-    const peers = [...score].filter(([el, sc]) => sc >= 0.35 * best && el !== top && !top.contains(el) && !el.contains(top) && !aside(el)).map(([el]) => el);
+    const peers = scored.filter((b) => b.score >= 0.35 * best && !contains(top, b) && !contains(b, top) && !aside(b));
     let main = top;
-    while (main && main !== body && !peers.every((p) => main.contains(p))) main = main.parentElement;
-    res.main = main && main !== body ? main : top;
-    return res;
+    while (main && !peers.every((p) => contains(main, p))) main = main.parent;
+    found.main = main || top;
+    return found;
   }
 
   // hintKind says what el is by its tag or role (a landmark) or by the words in
@@ -88,26 +78,26 @@ function readingHelpers(h) {
     return [m ? KINDS[m[1].toLowerCase()] || 'related list' : '', false];
   }
 
-  // chromeKind decides whether the lines the walk emitted inside el are chrome.
-  // Inside the main text only lists of short links are; outside it, landmarks and hinted
-  // containers are unless they hold mostly text, comments and related stories
-  // even then, and link lists always. A container that holds much of the page's
-  // running text never is, unless the main text is elsewhere and it is comments.
-  function chromeKind(el, s, found) {
+  // chromeKind decides whether the lines the walk emitted inside block b are
+  // chrome. Inside the main text only lists of short links are; outside it,
+  // landmarks and hinted containers are unless they hold mostly text, comments
+  // and related stories even then, and link lists always. A block that holds
+  // much of the page's running text never is, unless it is comments beside it.
+  function chromeKind(b, found) {
     const main = found.main;
-    if (main && (el === main || el.contains(main))) return '';
-    const [kind, landmark] = hintKind(el);
-    if ((!main || kind !== 'comments') && (found.weight.get(el) || 0) >= 0.25 * found.total) return '';
-    const ld = s.chars ? s.linkChars / s.chars : 1;
-    if (main && main.contains(el)) {
-      if (kind && ld >= 0.5 && s.elems >= 3) return kind;
+    if (main && contains(b, main)) return '';
+    const [kind, landmark] = hintKind(b.el);
+    if ((!main || kind !== 'comments') && b.weight >= 0.25 * found.total) return '';
+    const ld = b.chars ? b.linkChars / b.chars : 1;
+    if (main && contains(main, b)) {
+      if (kind && ld >= 0.5 && b.elems >= 3) return kind;
       // A list of short links is navigation; links with long names (a list of
       // bugs fixed, of sources) are part of the text.
-      return ld >= 0.7 && s.elems >= 8 && s.linkChars / s.elems < 25 ? 'links' : '';
+      return ld >= 0.7 && b.elems >= 8 && b.linkChars / b.elems < 25 ? 'links' : '';
     }
     if (kind === 'comments' || kind === 'related list') return kind;
-    if (kind && (landmark ? ld >= 0.2 || s.chars < 600 : ld >= 0.3 || s.chars < 300)) return kind;
-    return ld >= 0.5 && s.elems >= 5 ? 'links' : '';
+    if (kind && (landmark ? ld >= 0.2 || b.chars < 600 : ld >= 0.3 || b.chars < 300)) return kind;
+    return ld >= 0.5 && b.elems >= 5 ? 'links' : '';
   }
 
   // listKind says whether el holds a list of items ('list') or a data table's
@@ -124,5 +114,5 @@ function readingHelpers(h) {
     return el.localName === 'table' ? el.rows.length : el.childElementCount;
   }
 
-  return { findMain, chromeKind, listKind, items };
+  return { paragraphScore, findMain, chromeKind, listKind, items };
 }

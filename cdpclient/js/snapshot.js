@@ -69,13 +69,9 @@ function install() {
     const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0 };
     const out = [];
     const frames = [];
-    const groups = [];
     let root = document.body || document.documentElement;
     if (opts.scope) root = opts.scope;
     const whole = root === document.body || root === document.documentElement;
-    const found = opts.groups && whole ? rd.findMain(document) : { main: null, weight: new Map(), total: 0 };
-    const main = found.main;
-    let mainSpan = null;
     let segs = []; // {t: text} or {e: element line}
     let lastText = '';
     const flush = () => {
@@ -89,7 +85,10 @@ function install() {
           joined += g.t !== undefined ? g.t : g.e;
         }
         const t = fold(joined).trim();
-        if (t && t !== lastText) out.push('_[:]' + t);
+        if (t && t !== lastText) {
+          out.push('_[:]' + t);
+          if (open) prose(open, segs);
+        }
         lastText = t;
       } else {
         for (const g of segs) if (g.e) out.push(g.e);
@@ -97,17 +96,43 @@ function install() {
       segs = [];
     };
 
-    // mark and group record what the walk emitted inside an element, so that
-    // its lines can be classed as chrome or as a long list.
-    const mark = () => ({ at: out.length, chars: st.chars, linkChars: st.linkChars, elems: st.elems });
-    function group(el, m) {
-      const lines = out.length - m.at;
+    // Blocks the walk is inside, innermost last (opts.groups only): what each
+    // emitted, so that the running text can be found and its lines told from
+    // chrome and long lists once the walk is done (see reading.js).
+    let open = null;
+    const candidates = []; // blocks whose lines may be summarised
+    const scored = []; // blocks that hold paragraphs
+    let total = 0; // the running text's length
+    function enter(el) {
+      open = { el, parent: open, from: out.length, to: 0, chars: st.chars, linkChars: st.linkChars, elems: st.elems, own: 0, commas: 0, weight: 0, score: 0 };
+      return open;
+    }
+    function leave(b) {
+      b.to = out.length;
+      b.chars = st.chars - b.chars;
+      b.linkChars = st.linkChars - b.linkChars;
+      b.elems = st.elems - b.elems;
+      open = b.parent;
+      if (b.own >= 25) {
+        total += b.own;
+        b.weight += b.own;
+        const sc = rd.paragraphScore(b.own, b.commas);
+        for (let a = b.parent, level = 0; a && level < 5; a = a.parent, level++) {
+          if (a.score === 0) scored.push(a);
+          a.score += sc / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
+        }
+      }
+      if (open) open.weight += b.weight;
       // One line can be a link farm too (a paragraph of a thousand names).
-      if (!opts.groups || el === root || (lines < GROUP_LINES && st.elems - m.elems < FARM)) return;
-      const s = { chars: st.chars - m.chars, linkChars: st.linkChars - m.linkChars, elems: st.elems - m.elems, lines };
-      let kind = rd.chromeKind(el, s, found);
-      if (!kind && rd.items(el) >= LONG_LIST) kind = rd.listKind(el);
-      if (kind) groups.push({ from: m.at, to: out.length, ref: assign(el, st), kind });
+      if (b.el !== root && (b.to - b.from >= GROUP_LINES || b.elems >= FARM)) candidates.push(b);
+    }
+    // prose counts a text line's words (not its links) for the block it ends.
+    function prose(b, parts) {
+      for (const g of parts) {
+        if (g.t === undefined) continue;
+        b.own += g.t.trim().length;
+        for (let i = g.t.indexOf(','); i >= 0; i = g.t.indexOf(',', i + 1)) b.commas++;
+      }
     }
 
     // emit counts an element line for the groups' link density.
@@ -204,16 +229,15 @@ function install() {
         if (!inCell) flush();
         return;
       }
-      const isMain = el === main;
       if (tag === 'table' && !inCell && h.isDataTable(el)) {
         flush();
-        const m = mark();
+        const b = opts.groups ? enter(el) : null;
         table(el, hidden, cx);
-        group(el, m);
+        if (b) leave(b);
         return;
       }
       const hd = /^h([1-6])$/.exec(tag);
-      if ((hd || block || isMain) && !inCell) flush();
+      if ((hd || block) && !inCell) flush();
       if (hd && !hidden && !inCell && !cx.noText) {
         walk(el, sub(cx, hidden, cx.noText));
         if (segs.length && segs.every((g) => g.t !== undefined)) {
@@ -224,12 +248,11 @@ function install() {
         flush();
         return;
       }
-      const m = block && !inCell ? mark() : null;
+      const b = block && !inCell && opts.groups ? enter(el) : null;
       walk(el, sub(cx, hidden, cx.noText));
-      if ((block || isMain) && !inCell) flush();
+      if (block && !inCell) flush();
       else if (block && inCell) text(' ', cx);
-      if (isMain) mainSpan = { from: m ? m.at : out.length, to: out.length };
-      if (m) group(el, m);
+      if (b) leave(b);
     }
 
     function text(s, cx) {
@@ -278,6 +301,7 @@ function install() {
         if (!cells.some((c) => c)) continue;
         const l = cells.join(' | ');
         out.push(/^\d+\[:\]</.test(l) && cells.length === 1 ? l : '_[:]' + l);
+        if (open) open.own += l.length;
       }
       lastText = '';
     }
@@ -288,9 +312,20 @@ function install() {
       else element(root, cx);
     }
     flush();
+    const groups = [];
+    let main = null;
+    if (opts.groups) {
+      const found = rd.findMain(scored, total, whole);
+      for (const c of candidates) {
+        let kind = rd.chromeKind(c, found);
+        if (!kind && rd.items(c.el) >= LONG_LIST) kind = rd.listKind(c.el);
+        if (kind) groups.push({ from: c.from, to: c.to, ref: assign(c.el, st), kind });
+      }
+      if (found.main) main = { from: found.main.from, to: found.main.to };
+    }
     const se = document.scrollingElement || document.documentElement;
     const scroll = { above: Math.round(se.scrollTop), below: Math.max(0, Math.round(se.scrollHeight - se.clientHeight - se.scrollTop)) };
-    return { lines: out, frames, groups, main: mainSpan, last: st.last, scroll, title: document.title };
+    return { lines: out, frames, groups, main, last: st.last, scroll, title: document.title };
   }
 
   // boxes returns the viewport boxes of the visible refs this frame knows, for

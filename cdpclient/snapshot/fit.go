@@ -209,7 +209,7 @@ func (f *fitter) summarise(g Group) {
 		return
 	}
 	what := f.count(head, tail)
-	m := fmt.Sprintf(ContextPrefix+"… %s in this %s: snapshot {ref: %d}", what, g.Kind, g.Ref)
+	m := fmt.Sprintf(ContextPrefix+"… %s in %s: snapshot {ref: %d}", what, where(g), g.Ref)
 	saved := 0
 	for i := head; i < tail; i++ {
 		saved += f.cost[i]
@@ -236,7 +236,7 @@ func (f *fitter) shortenLine(g Group) {
 	for _, e := range es[:keep] {
 		end += strings.Index(l[end:], e) + len(e)
 	}
-	short := l[:end] + fmt.Sprintf(" … %d more elements in this %s: snapshot {ref: %d}", total-keep, g.Kind, g.Ref)
+	short := l[:end] + fmt.Sprintf(" … %d more elements in %s: snapshot {ref: %d}", total-keep, where(g), g.Ref)
 	for i := g.From; i < g.To; i++ {
 		if !f.drop[i] {
 			f.drop[i] = true
@@ -264,7 +264,7 @@ func (f *fitter) shorten(g Group, keep int) {
 	if g.Kind == "table" {
 		noun = "rows"
 	}
-	f.elide(head, tail, fmt.Sprintf(ContextPrefix+"… %d more %s in this %s: snapshot {from: %d}", tail-head, noun, g.Kind, head))
+	f.elide(head, tail, fmt.Sprintf(ContextPrefix+"… %d more %s in %s: snapshot {from: %d}", tail-head, noun, where(g), head))
 }
 
 // elideOutsideMain leaves out runs of text lines outside the main text, the
@@ -324,28 +324,55 @@ func (f *fitter) cutTail(budget int) {
 // count says what lines [from, to) hold: "43 more links", "5 more elements and
 // 12 text lines", "30 more lines".
 func (f *fitter) count(from, to int) string {
-	elems, links, text := 0, 0, 0
+	elems, text := 0, 0
+	tags := map[string]int{}
 	for _, l := range f.m.Lines[from:to] {
 		es := elements(l)
 		elems += len(es)
 		for _, e := range es {
-			if tag := e[strings.Index(e, "[:]<")+4:]; strings.HasPrefix(tag, "a>") || strings.HasPrefix(tag, "a ") {
-				links++
-			}
+			tag := e[strings.Index(e, "[:]<")+4:]
+			tag = tag[:strings.IndexAny(tag, " >")]
+			tags[tag]++
 		}
 		if len(es) == 0 {
 			text++
 		}
 	}
+	noun := "elements"
 	switch {
 	case elems == 0:
-		return fmt.Sprintf("%d more lines", to-from)
-	case text == 0 && links == elems:
-		return fmt.Sprintf("%d more links", elems)
-	case text == 0:
-		return fmt.Sprintf("%d more elements", elems)
+		return fmt.Sprintf("%d more %s", to-from, plural(to-from, "line"))
+	case tags["a"] == elems:
+		noun = plural(elems, "link")
+	case tags["button"] == elems:
+		noun = plural(elems, "button")
+	case elems == 1:
+		noun = "element"
 	}
-	return fmt.Sprintf("%d more elements and %d text lines", elems, text)
+	if text == 0 {
+		return fmt.Sprintf("%d more %s", elems, noun)
+	}
+	return fmt.Sprintf("%d more %s and %d text %s", elems, noun, text, plural(text, "line"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// where names a group in a marker: "this menu", "these comments".
+func where(g Group) string {
+	switch g.Kind {
+	case "links":
+		return "this group"
+	case "comments", "tags":
+		return "these " + g.Kind
+	case "search":
+		return "this search form"
+	}
+	return "this " + g.Kind
 }
 
 func pureText(l string) bool {

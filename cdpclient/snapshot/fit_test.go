@@ -180,7 +180,7 @@ func TestFitLinkFarmLine(t *testing.T) {
 		m.Lines = append(m.Lines, "_[:]Some text of the page that is long enough to matter.")
 	}
 	out := Fit(m, Budget{Tokens: DefaultTokens, Summarise: true})
-	if !strings.HasSuffix(out[1], "<a>reader7</a> … 492 more elements in this links: snapshot {ref: 1}") {
+	if !strings.HasSuffix(out[1], "<a>reader7</a> … 492 more elements in this group: snapshot {ref: 1}") {
 		t.Errorf("farm line = %q", out[1])
 	}
 }
