@@ -146,11 +146,12 @@ function lineHelpers() {
       attrs.push('options=' + quote(opts.length > 8 ? shown + ',…+' + (opts.length - 8) : shown));
       if (el.multiple) attrs.push('multiple');
     } else if (tag === 'a' || tag === 'area') {
+      // A link without a name is named by where it goes, once.
       const href = el.getAttribute('href') || '';
-      if (href && !href.startsWith('javascript:') && href !== '#' && (!name || (!inText && GENERIC.test(name)))) {
+      if (!name) name = cut(relative(el.href || href), NAME_MAX);
+      else if (href && !href.startsWith('javascript:') && href !== '#' && !inText && GENERIC.test(name)) {
         attrs.push('href=' + quote(cut(relative(el.href || href), 80)));
       }
-      if (!name) name = cut(relative(el.href || href), NAME_MAX);
     } else if (el.isContentEditable) {
       attrs.push('contenteditable');
     } else if (tag === 'summary') {

@@ -189,21 +189,21 @@ func (f *fitter) elide(from, to int, marker string) {
 	f.total += lineCost(marker)
 }
 
-// summarise keeps a chrome group's first lines (and its last, which often
-// holds the legal links of a footer) and counts the rest.
+// summarise keeps a chrome group's first lines (and a footer's last) and counts
+// the rest.
 func (f *fitter) summarise(g Group) {
 	if g.Len() < 3 {
 		f.shortenLine(g)
 		return
 	}
 	head, used := g.From, 0
-	for head < g.To && head-g.From < 3 && (head == g.From || used+f.cost[head] <= 60) {
+	for head < g.To && head-g.From < 2 && (head == g.From || used+f.cost[head] <= 40) {
 		used += f.cost[head]
 		head++
 	}
 	tail := g.To
-	if g.Len() > 6 && f.cost[g.To-1] <= 40 {
-		tail--
+	if g.Kind == "footer" && f.cost[g.To-1] <= 40 {
+		tail-- // a footer's last line holds its legal links
 	}
 	if tail-head < 2 {
 		return

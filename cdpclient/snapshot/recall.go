@@ -19,12 +19,13 @@ type Reading struct {
 	Missing []string
 }
 
-// markup matches what a snapshot line adds around text: markers, tag names and
-// attribute names.
-var markup = regexp.MustCompile(`\d+\[:\]|_\[:\]|</?[a-z][\w-]*|\b[a-z-]+=`)
+// markup matches what a snapshot line or Markdown adds around text: markers,
+// tag names, attribute names and link addresses (which are not words a person
+// reads).
+var markup = regexp.MustCompile(`\d+\[:\]|_\[:\]|</?[a-z][\w-]*|\bhref=\S+|\b[a-z-]+=|\]\([^)\s]*(?:\s+"[^"]*")?\)`)
 
-// MeasureReading compares text (a snapshot or any rendering of a page) with the
-// article's text. Words are lower-cased runs of letters; in scripts written
+// MeasureReading compares text (a snapshot, Markdown or any rendering of a page)
+// with the article's text; link addresses do not count. Words are lower-cased runs of letters; in scripts written
 // without spaces (Chinese, Japanese, Thai) a run counts as found when it occurs
 // in the text's letters with everything else removed.
 func MeasureReading(article, text string) Reading {
