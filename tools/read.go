@@ -41,9 +41,9 @@ func (s *Server) readTools() []toolDef {
 		},
 		{
 			tool: mcp.NewTool("getContent",
-				mcp.WithDescription("The page's HTML or visible text, or that of one element. Large; prefer snapshot."),
+				mcp.WithDescription("The page's main content (the article, found as Firefox Reader View does) as Markdown or plain text, or its HTML; or one element's. Markdown and text have no refs: use snapshot to act."),
 				mcp.WithString("selector", mcp.Description("CSS selector of the element (default whole page)")),
-				mcp.WithString("format", mcp.Enum("html", "text"), mcp.Description("default html")),
+				mcp.WithString("format", mcp.Enum("html", "markdown", "text"), mcp.Description("default html")),
 				pageArg(), hints(true, false, true, true)),
 			run: s.getContent, readOnly: true,
 		},

@@ -149,7 +149,7 @@ function install() {
       if (SKIP.has(tag)) return;
       const style = getComputedStyle(el);
       const display = style.display;
-      if (display === 'none' || style.opacity === '0' || style.contentVisibility === 'hidden') return;
+      if (display === 'none' || style.opacity === '0' || el.getAttribute('hidden') === 'until-found') return;
       const vis = style.visibility;
       const hidden = vis === 'hidden' || vis === 'collapse' ? true : vis === 'visible' ? false : cx.hidden;
       let clip = cx.clip;
@@ -158,7 +158,7 @@ function install() {
         // panels) show nothing; measuring every box would be slow, so only the
         // ones that can hide their content are measured.
         const pos = style.position;
-        const ov = style.overflow;
+        const ov = style.overflow; // "hidden", or "hidden visible" when x and y differ
         if ((ov === 'hidden' || ov === 'clip' || pos === 'absolute' || pos === 'fixed') && !h.visibleBox(el)) return;
         if (clip) {
           // A box wholly beside the clipping box it sits in (a carousel's other
@@ -167,7 +167,7 @@ function install() {
           if (r.width > 0 && (r.right <= clip.l + 1 || r.left >= clip.r - 1)) return;
           clip = clip.d < CLIP_DEPTH ? { l: clip.l, r: clip.r, d: clip.d + 1 } : null;
         }
-        if (style.overflowX === 'hidden' || style.overflowX === 'clip') {
+        if (ov !== 'visible' && (ov.startsWith('hidden') || ov.startsWith('clip'))) {
           const r = el.getBoundingClientRect();
           clip = { l: r.left, r: r.right, d: 0 };
         }

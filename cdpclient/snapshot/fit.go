@@ -11,10 +11,14 @@ import (
 // DefaultTokens, and what follows is deferred to a continuation.
 const (
 	// DefaultTokens is the default snapshot's budget.
-	DefaultTokens = 12000
+	DefaultTokens = 14000
 	// SmallPage is the cost up to which a default snapshot summarises nothing.
 	SmallPage = 1500
-	// ListTokens is what one long list or table may cost in a default snapshot.
+	// LongList is how many items (or rows) make a list long, and ListTokens
+	// what a long list may cost in a default snapshot. Shorter lists (a
+	// Wikipedia article's references, a dashboard's 50 invoices) are shown
+	// whole unless the budget is short.
+	LongList   = 100
 	ListTokens = 2000
 	// CommentTokens is what comments may cost before a default snapshot
 	// summarises them: a few are read with the article, hundreds are not.
@@ -67,7 +71,9 @@ func Fit(m Model, b Budget) []string {
 	}
 	if summarise {
 		for _, g := range lists {
-			f.shorten(g, ListTokens)
+			if g.Len() >= LongList {
+				f.shorten(g, ListTokens)
+			}
 		}
 	}
 	byCost(f, lists)
@@ -189,8 +195,8 @@ func (f *fitter) elide(from, to int, marker string) {
 	f.total += lineCost(marker)
 }
 
-// summarise keeps a chrome group's first lines (and a footer's last) and counts
-// the rest.
+// summarise keeps a chrome group's first lines (and a footer's or a plain
+// group's last) and counts the rest.
 func (f *fitter) summarise(g Group) {
 	if g.Len() < 3 {
 		f.shortenLine(g)
@@ -202,8 +208,8 @@ func (f *fitter) summarise(g Group) {
 		head++
 	}
 	tail := g.To
-	if g.Kind == "footer" && f.cost[g.To-1] <= 40 {
-		tail-- // a footer's last line holds its legal links
+	if (g.Kind == "footer" || g.Kind == "links") && f.cost[g.To-1] <= 40 {
+		tail-- // a footer's last line holds its legal links, a group's its range
 	}
 	if tail-head < 2 {
 		return

@@ -22,7 +22,7 @@ type Reading struct {
 // markup matches what a snapshot line or Markdown adds around text: markers,
 // tag names, attribute names and link addresses (which are not words a person
 // reads).
-var markup = regexp.MustCompile(`\d+\[:\]|_\[:\]|</?[a-z][\w-]*|\bhref=\S+|\b[a-z-]+=|\]\([^)\s]*(?:\s+"[^"]*")?\)`)
+var markup = regexp.MustCompile(`\d+\[:\]|_\[:\]|</?[a-z][\w-]*|\bhref=(?:"[^"]*"|[^\s>]+)|\b[a-z-]+=|\]\([^)\s]*(?:\s+"[^"]*")?\)`)
 
 // MeasureReading compares text (a snapshot, Markdown or any rendering of a page)
 // with the article's text; link addresses do not count. Words are lower-cased runs of letters; in scripts written

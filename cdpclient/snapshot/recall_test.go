@@ -18,6 +18,7 @@ func TestMeasureReading(t *testing.T) {
 		{"form values count", "hello world", `3[:]<input value="hello world">Greeting</input>`, 1, 1.0 / 3},
 		{"unspaced script across a link", "前文链接后文。", "_[:]前文 4[:]<a>链接</a> 后文", 1, 0},
 		{"case and accents", "Élan Vital", "_[:]élan VITAL", 1, 0},
+		{"a link named by its address", "a link here", `_[:]a 3[:]<a href=/x/y.html>link</a> here`, 1, 0},
 		{"link addresses do not count", "read the docs", `_[:]read 4[:]<a href=https://x.org/manual>the docs</a>, [the docs](https://x.org/guide "Guide")`, 1, 0},
 	}
 	for _, tc := range tests {
