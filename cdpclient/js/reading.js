@@ -1,6 +1,6 @@
 // What a person reads on a page and what is chrome around it, for the page model
 // (snapshot.js). The walk keeps a record of each block it enters: {el, parent,
-// from, to (its lines), chars, linkChars, elems (what it emitted), own, commas
+// from, to (its lines), chars, linkChars, elems, h1 (what it emitted), own, commas
 // (its own running text), weight (running text inside it), score}.
 // readingHelpers(h) takes lineHelpers() and returns:
 //   paragraphScore(own, commas)    what a paragraph adds to its parent's score
@@ -89,6 +89,8 @@ function readingHelpers(h) {
     const [kind, landmark] = hintKind(b.el);
     if ((!main || kind !== 'comments') && b.weight >= 0.25 * found.total) return '';
     const ld = b.chars ? b.linkChars / b.chars : 1;
+    // The page's title is where the reading starts, not chrome.
+    if (b.h1 && !landmark) return '';
     if (main && contains(main, b)) {
       if (kind && ld >= 0.5 && b.elems >= 3) return kind;
       // A list of short links is navigation; links with long names (a list of

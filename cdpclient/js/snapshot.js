@@ -66,7 +66,7 @@ function install() {
   // A line holding only elements becomes one line per element; an interactive
   // element other than a link always gets a line of its own.
   function snapshot(opts) {
-    const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0 };
+    const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0, h1: 0 };
     const out = [];
     const frames = [];
     let root = document.body || document.documentElement;
@@ -104,7 +104,7 @@ function install() {
     const scored = []; // blocks that hold paragraphs
     let total = 0; // the running text's length
     function enter(el) {
-      open = { el, parent: open, from: out.length, to: 0, chars: st.chars, linkChars: st.linkChars, elems: st.elems, own: 0, commas: 0, weight: 0, score: 0 };
+      open = { el, parent: open, from: out.length, to: 0, chars: st.chars, linkChars: st.linkChars, elems: st.elems, h1: st.h1, own: 0, commas: 0, weight: 0, score: 0 };
       return open;
     }
     function leave(b) {
@@ -112,6 +112,7 @@ function install() {
       b.chars = st.chars - b.chars;
       b.linkChars = st.linkChars - b.linkChars;
       b.elems = st.elems - b.elems;
+      b.h1 = st.h1 - b.h1;
       open = b.parent;
       if (b.own >= 25) {
         total += b.own;
@@ -243,7 +244,11 @@ function install() {
         if (segs.length && segs.every((g) => g.t !== undefined)) {
           const t = fold(segs.map((g) => g.t).join('')).trim();
           segs = [];
-          if (t) { out.push('_[:]' + '#'.repeat(+hd[1]) + ' ' + t); lastText = t; }
+          if (t) {
+            out.push('_[:]' + '#'.repeat(+hd[1]) + ' ' + t);
+            lastText = t;
+            if (hd[1] === '1') st.h1++;
+          }
         }
         flush();
         return;
