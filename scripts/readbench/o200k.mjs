@@ -1,5 +1,6 @@
-// Counts o200k tokens of the snapshots the reading benchmark wrote (make readbench)
-// with gpt-tokenizer, and compares them with the Go estimate in table.md.
+// Counts o200k tokens of the snapshots (and getContent Markdown) the reading
+// benchmark wrote (make readbench) with gpt-tokenizer, and compares them with the
+// Go estimate in table.md.
 //   NODE_PATH=/path/to/node_modules node scripts/readbench/o200k.mjs results/readbench
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -23,5 +24,8 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()) {
   estTotal += est.get(name) || 0;
   rows.push(`| ${name} | ${n} | ${est.get(name) ?? ''} |`);
 }
+let md = 0;
+for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'table.md')) md += encode(fs.readFileSync(path.join(dir, f), 'utf8')).length;
 console.log('| page | o200k | estimate |\n|---|---:|---:|\n' + rows.join('\n'));
 console.log(`| **${rows.length} pages** | sum ${total} | sum ${estTotal} (estimate/o200k ${(estTotal / total).toFixed(3)}) |`);
+if (md) console.log(`getContent markdown: ${md} o200k tokens in all`);
