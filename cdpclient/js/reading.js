@@ -1,14 +1,11 @@
 // What a person reads on a page and what is chrome around it, for the page model
-// (snapshot.js). The walk keeps a record of each block it enters: {el, parent,
-// from, to (its lines), chars, linkChars, elems, h1 (what it emitted), own, commas
-// (its own running text), weight (running text inside it), score}.
-// readingHelpers(h) takes lineHelpers() and returns:
-//   paragraphScore(own, commas)    what a paragraph adds to its parent's score
-//   findMain(scored, total, whole)  the block that holds the page's running text
-//   chromeKind(b, found)            why b's lines can be summarised (menu,
-//                                   footer, links, …) or '' if they are read
-//   listKind(el), items(el)         whether el is a list or a data table, and
-//                                   how many items or rows it has
+// (snapshot.js). readingHelpers(h) takes lineHelpers() and returns tracker(st,
+// root): the walk tells it which blocks it enters and leaves and the text lines
+// it emits; it keeps a record of each block, {el, parent, from, to (its lines),
+// chars, linkChars, elems, h1 (what it emitted, counted in st), own, commas (its
+// own running text), weight (running text inside it), score}, and when the walk
+// is done classify() finds the main text and the groups of lines that are
+// chrome or long lists.
 function readingHelpers(h) {
   const HINT = /(?:^|[\s_-])(nav|navbar|navigation|menus?|megamenu|masthead|header|footer|sidebar|breadcrumbs?|related|recommended|recirc|more-stories|share|sharing|social|tags|promo|newsletter|subscribe|toolbar|pagination|pager|trending|popular|most-read|comments?|cookies?|consent|gdpr|banner|sponsored|advert|ads?|outbrain|taboola)(?:$|[\s_-])/i;
   const KINDS = {
@@ -23,6 +20,12 @@ function readingHelpers(h) {
     navigation: 'menu', menu: 'menu', menubar: 'menu', tablist: 'menu', toolbar: 'menu', banner: 'header',
     contentinfo: 'footer', complementary: 'sidebar', search: 'search', dialog: 'banner', alertdialog: 'banner',
   };
+  // Lines a group needs before it is worth summarising, elements that make one
+  // line a link farm, and items (list items, table rows) that make a list long
+  // enough to be a group.
+  const GROUP_LINES = 3;
+  const FARM = 20;
+  const LONG_LIST = 20;
   const SIDE = new Set(['comments', 'related list', 'sidebar', 'footer', 'banner']);
   const LISTS = new Set(['ul', 'ol', 'dl', 'menu']);
   const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'tree', 'feed']);
@@ -116,5 +119,65 @@ function readingHelpers(h) {
     return el.localName === 'table' ? el.rows.length : el.childElementCount;
   }
 
-  return { paragraphScore, findMain, chromeKind, listKind, items };
+  // tracker keeps the records of the blocks the walk goes through. st counts
+  // what the walk emitted (chars, linkChars, elems, h1); at is how many lines.
+  function tracker(st, root) {
+    let open = null; // the innermost block the walk is in
+    const candidates = []; // blocks whose lines may be summarised
+    const scored = []; // blocks that hold paragraphs
+    let total = 0; // the running text's length
+    return {
+      enter(el, at) {
+        open = { el, parent: open, from: at, to: 0, chars: st.chars, linkChars: st.linkChars, elems: st.elems, h1: st.h1, own: 0, commas: 0, weight: 0, score: 0 };
+        return open;
+      },
+      leave(b, at) {
+        b.to = at;
+        b.chars = st.chars - b.chars;
+        b.linkChars = st.linkChars - b.linkChars;
+        b.elems = st.elems - b.elems;
+        b.h1 = st.h1 - b.h1;
+        open = b.parent;
+        if (b.own >= 25) {
+          total += b.own;
+          b.weight += b.own;
+          const sc = paragraphScore(b.own, b.commas);
+          for (let a = b.parent, level = 0; a && level < 5; a = a.parent, level++) {
+            if (a.score === 0) scored.push(a);
+            a.score += sc / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
+          }
+        }
+        if (open) open.weight += b.weight;
+        // One line can be a link farm too (a paragraph of a thousand names).
+        if (b.el !== root && (b.to - b.from >= GROUP_LINES || b.elems >= FARM)) candidates.push(b);
+      },
+      // prose counts a text line's words (not its links) for the block it ends.
+      prose(parts) {
+        if (!open) return;
+        for (const g of parts) {
+          if (g.t === undefined) continue;
+          open.own += g.t.trim().length;
+          for (let i = g.t.indexOf(','); i >= 0; i = g.t.indexOf(',', i + 1)) open.commas++;
+        }
+      },
+      // text counts a table row's text.
+      text(n) {
+        if (open) open.own += n;
+      },
+      // classify returns the main text's lines ({from, to} or null) and the
+      // groups of lines to summarise: [{from, to, el, kind}].
+      classify(whole) {
+        const found = findMain(scored, total, whole);
+        const groups = [];
+        for (const c of candidates) {
+          let kind = chromeKind(c, found);
+          if (!kind && items(c.el) >= LONG_LIST) kind = listKind(c.el);
+          if (kind) groups.push({ from: c.from, to: c.to, el: c.el, kind });
+        }
+        return { main: found.main && { from: found.main.from, to: found.main.to }, groups };
+      },
+    };
+  }
+
+  return { tracker };
 }

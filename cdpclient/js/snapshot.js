@@ -23,11 +23,6 @@ function install() {
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'math',
     'canvas', 'video', 'audio', 'object', 'embed', 'datalist', 'option', 'optgroup', 'map', 'slot-fallback']);
   const INLINE = new Set(['inline', 'inline-block', 'inline-flex', 'inline-grid', 'inline-table', 'contents', 'ruby']);
-  // Lines a group needs before it is worth summarising, and items (list items,
-  // table rows) a list needs before it counts as long.
-  const GROUP_LINES = 3;
-  const LONG_LIST = 20;
-  const FARM = 20;
   // How many levels below a clipping box (overflow hidden) boxes are checked for
   // lying outside it, as the slides of a carousel do.
   const CLIP_DEPTH = 4;
@@ -72,6 +67,10 @@ function install() {
     let root = document.body || document.documentElement;
     if (opts.scope) root = opts.scope;
     const whole = root === document.body || root === document.documentElement;
+    // What each block emitted (opts.groups only), so that the running text
+    // can be found and its lines told from chrome and long lists once the walk
+    // is done (see reading.js).
+    const blocks = opts.groups ? rd.tracker(st, root) : null;
     let segs = []; // {t: text} or {e: element line}
     let lastText = '';
     const flush = () => {
@@ -87,7 +86,7 @@ function install() {
         const t = fold(joined).trim();
         if (t && t !== lastText) {
           out.push('_[:]' + t);
-          if (open) prose(open, segs);
+          if (blocks) blocks.prose(segs);
         }
         lastText = t;
       } else {
@@ -95,46 +94,6 @@ function install() {
       }
       segs = [];
     };
-
-    // Blocks the walk is inside, innermost last (opts.groups only): what each
-    // emitted, so that the running text can be found and its lines told from
-    // chrome and long lists once the walk is done (see reading.js).
-    let open = null;
-    const candidates = []; // blocks whose lines may be summarised
-    const scored = []; // blocks that hold paragraphs
-    let total = 0; // the running text's length
-    function enter(el) {
-      open = { el, parent: open, from: out.length, to: 0, chars: st.chars, linkChars: st.linkChars, elems: st.elems, h1: st.h1, own: 0, commas: 0, weight: 0, score: 0 };
-      return open;
-    }
-    function leave(b) {
-      b.to = out.length;
-      b.chars = st.chars - b.chars;
-      b.linkChars = st.linkChars - b.linkChars;
-      b.elems = st.elems - b.elems;
-      b.h1 = st.h1 - b.h1;
-      open = b.parent;
-      if (b.own >= 25) {
-        total += b.own;
-        b.weight += b.own;
-        const sc = rd.paragraphScore(b.own, b.commas);
-        for (let a = b.parent, level = 0; a && level < 5; a = a.parent, level++) {
-          if (a.score === 0) scored.push(a);
-          a.score += sc / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
-        }
-      }
-      if (open) open.weight += b.weight;
-      // One line can be a link farm too (a paragraph of a thousand names).
-      if (b.el !== root && (b.to - b.from >= GROUP_LINES || b.elems >= FARM)) candidates.push(b);
-    }
-    // prose counts a text line's words (not its links) for the block it ends.
-    function prose(b, parts) {
-      for (const g of parts) {
-        if (g.t === undefined) continue;
-        b.own += g.t.trim().length;
-        for (let i = g.t.indexOf(','); i >= 0; i = g.t.indexOf(',', i + 1)) b.commas++;
-      }
-    }
 
     // emit counts an element line for the groups' link density.
     function emit(l) {
@@ -232,9 +191,9 @@ function install() {
       }
       if (tag === 'table' && !inCell && h.isDataTable(el)) {
         flush();
-        const b = opts.groups ? enter(el) : null;
+        const b = blocks && blocks.enter(el, out.length);
         table(el, hidden, cx);
-        if (b) leave(b);
+        if (b) blocks.leave(b, out.length);
         return;
       }
       const hd = /^h([1-6])$/.exec(tag);
@@ -253,11 +212,11 @@ function install() {
         flush();
         return;
       }
-      const b = block && !inCell && opts.groups ? enter(el) : null;
+      const b = block && !inCell && blocks ? blocks.enter(el, out.length) : null;
       walk(el, sub(cx, hidden, cx.noText));
       if (block && !inCell) flush();
       else if (block && inCell) text(' ', cx);
-      if (b) leave(b);
+      if (b) blocks.leave(b, out.length);
     }
 
     function text(s, cx) {
@@ -306,7 +265,7 @@ function install() {
         if (!cells.some((c) => c)) continue;
         const l = cells.join(' | ');
         out.push(/^\d+\[:\]</.test(l) && cells.length === 1 ? l : '_[:]' + l);
-        if (open) open.own += l.length;
+        if (blocks) blocks.text(l.length);
       }
       lastText = '';
     }
@@ -319,14 +278,10 @@ function install() {
     flush();
     const groups = [];
     let main = null;
-    if (opts.groups) {
-      const found = rd.findMain(scored, total, whole);
-      for (const c of candidates) {
-        let kind = rd.chromeKind(c, found);
-        if (!kind && rd.items(c.el) >= LONG_LIST) kind = rd.listKind(c.el);
-        if (kind) groups.push({ from: c.from, to: c.to, ref: assign(c.el, st), kind });
-      }
-      if (found.main) main = { from: found.main.from, to: found.main.to };
+    if (blocks) {
+      const found = blocks.classify(whole);
+      for (const g of found.groups) groups.push({ from: g.from, to: g.to, ref: assign(g.el, st), kind: g.kind });
+      main = found.main;
     }
     const se = document.scrollingElement || document.documentElement;
     const scroll = { above: Math.round(se.scrollTop), below: Math.max(0, Math.round(se.scrollHeight - se.clientHeight - se.scrollTop)) };
