@@ -183,7 +183,16 @@ func TestReadingShadowFramesSVG(t *testing.T) {
 		}
 		last = i
 	}
-	wantNotIn(t, s, "Icon title", "Untitled\n_[:]Stamped from a template: slotted")
+	wantNotIn(t, s, "Icon title", "Untitled\n_[:]Stamped from a template: slotted", "Harbour 9,")
+	// A long list of options shows its first; the select's own snapshot shows all.
+	m := regexp.MustCompile(`(\d+)\[:\]<select value="Harbour 1" options="Harbour 1,[^"]*Harbour 8,…\+22: snapshot \{ref: (\d+)\}">Harbour</select>`).FindStringSubmatch(s)
+	if m == nil || m[1] != m[2] {
+		t.Fatalf("long select: %v", m)
+	}
+	all, err := p.Snapshot(ctx, SnapshotOptions{Scope: Target{Ref: m[1]}})
+	if err != nil || !strings.Contains(all, "Harbour 29,Harbour 30") {
+		t.Errorf("the select's snapshot: %v\n%s", err, all)
+	}
 }
 
 // Hidden is hidden and visible is there, as a person sees the page.

@@ -114,8 +114,8 @@ function lineHelpers() {
 
   // line renders one interactive element: 12[:]<tag attrs>name</tag>. inText says
   // the element sits in running text (or a table row), whose words say where a
-  // generic link goes.
-  function line(el, ref, inText) {
+  // generic link goes; all shows every option of a select.
+  function line(el, ref, inText, all) {
     const tag = el.localName;
     const r = role(el);
     const attrs = [];
@@ -141,9 +141,11 @@ function lineHelpers() {
     } else if (tag === 'select') {
       const sel = Array.from(el.selectedOptions).map((o) => fold(o.label).trim());
       if (sel.length) attrs.push('value=' + quote(cut(sel.join(','), VALUE_MAX)));
+      // A long list of options shows its first; a snapshot of the select
+      // alone shows them all.
       const opts = Array.from(el.options).map((o) => fold(o.label).trim());
-      const shown = opts.slice(0, 8).join(',');
-      attrs.push('options=' + quote(opts.length > 8 ? shown + ',…+' + (opts.length - 8) : shown));
+      const shown = all ? opts.join(',') : opts.slice(0, 8).join(',');
+      attrs.push('options=' + quote(!all && opts.length > 8 ? shown + ',…+' + (opts.length - 8) + ': snapshot {ref: ' + ref + '}' : shown));
       if (el.multiple) attrs.push('multiple');
     } else if (tag === 'a' || tag === 'area') {
       // A link without a name is named by where it goes, once.

@@ -157,7 +157,7 @@ function install() {
       if (kind && (kind === 'native' || (!h.hasInteractiveInside(el) && h.textOf(el).length <= h.NAME_MAX))) {
         const ref = assign(el, st);
         const inline = cx.cellText || (tag === 'a' && !block);
-        const l = emit(line(el, ref, !!cx.cellText));
+        const l = emit(line(el, ref, !!cx.cellText, el === root));
         if (cx.cellText) cx.cellText.push(l);
         else if (cx.cell) cx.cell.push(l);
         else if (inline) segs.push({ e: l });
