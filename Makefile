@@ -18,7 +18,7 @@ STATICCHECK_CHECKS := inherit
 # detector. Every other package runs without it.
 RACE_PKGS := ./cdpclient/... ./tools/...
 
-.PHONY: deps build run test lint bench conformance clean
+.PHONY: deps build run test lint bench readbench conformance clean
 
 ## deps: check for Go; install Chromium from Debian if it is missing.
 deps:
@@ -64,6 +64,17 @@ $(STATICCHECK):
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 10m ./cmd/cdpmcp ./tools
 	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 10m ./cdpclient
+
+## readbench: the reading benchmark: for each of the 40 corpus pages, how much of
+## the article the default snapshot carries (recall), its tokens and time, with
+## medians and sums (results/readbench/table.md). With gpt-tokenizer reachable by
+## node (NODE_PATH=.../node_modules) it also counts real o200k tokens.
+readbench: deps
+	@mkdir -p results/readbench
+	CDPMCP_READBENCH_DIR=$(CURDIR)/results/readbench $(GO) test -run '^$$' -bench '^BenchmarkReading$$' -benchtime 10x -timeout 10m ./cdpclient
+	@cat results/readbench/table.md
+	@if node -e "require.resolve('gpt-tokenizer')" 2>/dev/null; then node scripts/readbench/o200k.mjs results/readbench | tail -2; \
+	else echo "make readbench: gpt-tokenizer not found; set NODE_PATH to count o200k tokens" >&2; fi
 
 ## conformance: the MCP conformance suite against the HTTP transport (needs npm).
 conformance: build

@@ -74,23 +74,30 @@ func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error
 
 type getContentArgs struct {
 	Selector string `json:"selector" desc:"CSS selector of the element (default whole page)"`
-	Format   string `json:"format" enum:"html,text" desc:"default html"`
+	Format   string `json:"format" enum:"html,markdown,text" desc:"default html"`
+	From     int    `json:"from" desc:"continue a cut answer from this byte, as its last line says"`
 	Page     string `json:"page"`
 }
 
-// GetContent answers the page's HTML or text.
-var GetContent = define("getContent", "The page's HTML or visible text, or that of one element. Large; prefer snapshot.",
+// GetContent answers the page's main content as Markdown or text, or its HTML.
+var GetContent = define("getContent", "The page's main content (the article, found as Firefox Reader View does) as Markdown or plain text, or its HTML; or one element's. Markdown and text have no refs: use snapshot to act.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a getContentArgs) (*Result, error) {
 		p, err := env.Page(ctx, a.Page)
 		if err != nil {
 			return nil, err
 		}
+		if a.From < 0 {
+			return nil, argErr("from is a byte offset from the last line of a cut answer, e.g. 50000", "from %d is negative", a.From)
+		}
 		out, err := p.Content(ctx, a.Selector, a.Format)
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Text: capText(out, "pass a selector to read one part of the page")}, nil
+		if a.From > len(out) {
+			return nil, argErr(fmt.Sprintf("the content has %d bytes", len(out)), "from %d is past the end", a.From)
+		}
+		return &Result{Text: capFrom(out, a.From, "pass a selector to read one part of the page")}, nil
 	})
 
 type screenshotArgs struct {
@@ -126,13 +133,30 @@ func capText(s, how string) string {
 	if len(s) <= maxTextResult {
 		return s
 	}
-	cut := maxTextResult
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := runeStart(s, maxTextResult)
 	note := fmt.Sprintf("\n[truncated: %d more bytes", len(s)-cut)
 	if how != "" {
 		note += "; " + how
 	}
 	return s[:cut] + note + "]"
+}
+
+// capFrom is capText of s from byte from on, whose note says where the next
+// part starts.
+func capFrom(s string, from int, how string) string {
+	from = runeStart(s, from)
+	rest := s[from:]
+	if len(rest) <= maxTextResult {
+		return rest
+	}
+	cut := runeStart(rest, maxTextResult)
+	return fmt.Sprintf("%s\n[truncated: %d more bytes; continue with from: %d, or %s]", rest[:cut], len(rest)-cut, from+cut, how)
+}
+
+// runeStart moves i back to the start of the character it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }

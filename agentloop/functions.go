@@ -9,10 +9,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 )
 
-// extractFormat is the getContent format extract_page_content asks for.
-// Switch it to "markdown" once getContent offers it: Markdown keeps links.
-const extractFormat = "text"
-
 // function is one entry of the model's Functions list: a seed 000 §4 action (or
 // one added under §7.1), the catalogue action it runs and how its arguments map
 // onto the catalogue's.
@@ -133,10 +129,13 @@ var functions = []*function{
 		args: func(_ *stepCtx, a fargs) (map[string]any, error) {
 			return map[string]any{"accept": a.bool("accept"), "promptText": a.str("prompt_text")}, a.need("accept")
 		}},
-	{name: "extract_page_content", desc: "Extract the page's text content to read it whole", base: actions.GetContent,
+	{name: "extract_page_content", desc: "Extract the page's main content (the article) to read it whole; with include_links as Markdown with its links", base: actions.GetContent,
 		params: []fparam{{name: "include_links", typ: "boolean"}},
-		args: func(*stepCtx, fargs) (map[string]any, error) {
-			return map[string]any{"format": extractFormat}, nil
+		args: func(_ *stepCtx, a fargs) (map[string]any, error) {
+			if a.bool("include_links") {
+				return map[string]any{"format": "markdown"}, nil
+			}
+			return map[string]any{"format": "text"}, nil
 		}},
 	{name: "copy_to_clipboard", desc: "Copy text to clipboard",
 		params: []fparam{{name: "text", typ: "string", required: true}},

@@ -11,6 +11,8 @@ import (
 	"image/jpeg"
 	"image/png"
 	"strconv"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
 // refBox is where a ref's element is: a box in CSS pixels of the main frame's
@@ -20,16 +22,25 @@ type refBox struct {
 	x, y, w, h float64
 }
 
-// refBoxes returns the boxes of the elements with refs, in every frame that has
-// them: those in the viewport, or with whole those anywhere on the page. Refs come from the page's latest snapshot; without one, a
-// snapshot is taken first to hand them out. It only reads: the page model's
+// refBoxes returns the boxes of the elements a snapshot shows, in every frame:
+// those in the viewport, or with whole those anywhere on the page. Refs come
+// from the page's latest snapshot; without one, a snapshot is taken first to
+// hand them out. It only reads: the page model's
 // world measures boxes, and nothing is added to the page.
 func (p *Page) refBoxes(ctx context.Context, whole bool) ([]refBox, error) {
-	if !p.refs.used() {
-		if _, _, err := p.collect(ctx, Target{}); err != nil {
+	p.mu.Lock()
+	lines := p.lastSnap
+	p.mu.Unlock()
+	if lines == nil || !p.refs.used() {
+		m, _, err := p.collect(ctx, Target{})
+		if err != nil {
 			return nil, err
 		}
+		lines = m.Lines
 	}
+	// Only what the model can act on: refs of element lines, not of text
+	// blocks, frames or summarised groups.
+	shown := snapshot.ElementRefs(lines)
 	var all []refBox
 	for _, key := range p.refs.frames() {
 		var off point
@@ -50,7 +61,9 @@ func (p *Page) refBoxes(ctx context.Context, whole bool) ([]refBox, error) {
 				return err
 			}
 			for _, b := range boxes {
-				all = append(all, refBox{ref: int(b[0]), x: b[1] + off.X, y: b[2] + off.Y, w: b[3], h: b[4]})
+				if shown[int(b[0])] {
+					all = append(all, refBox{ref: int(b[0]), x: b[1] + off.X, y: b[2] + off.Y, w: b[3], h: b[4]})
+				}
 			}
 			return nil
 		})

@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 )
 
 // visibleControls counts, independently of the page model, the links, buttons
-// and form controls a user can see (rendered, not clipped away, in the document
-// or an open shadow root) and reports those whose ref is missing from snap.
+// and form controls a user can see (rendered, not clipped away, not a hidden
+// slide of a carousel, in the document or an open shadow root) and reports those
+// whose ref is missing from snap.
 // It runs in the page model's world, where refOf maps an element to its ref.
 const visibleControls = `(snap) => {
   const sel = 'a[href], area[href], button, input:not([type=hidden]), select, textarea';
@@ -21,10 +23,16 @@ const visibleControls = `(snap) => {
   for (let i = 0; i < roots.length; i++) {
     for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
   }
+  // clipped: inside a box that is collapsed, or wholly beside a box that clips
+  // its overflow sideways (a carousel's other slides).
   const clipped = (el) => {
+    const box = el.getBoundingClientRect();
     for (let a = el.parentElement || el.getRootNode().host; a; a = a.parentElement || (a.getRootNode && a.getRootNode().host)) {
       const s = getComputedStyle(a);
-      if (s.overflow !== 'visible') { const r = a.getBoundingClientRect(); if (r.width <= 1 || r.height <= 1) return true; }
+      if (s.overflow === 'visible') continue;
+      const r = a.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) return true;
+      if ((s.overflowX === 'hidden' || s.overflowX === 'clip') && (box.right <= r.left + 1 || box.left >= r.right - 1)) return true;
     }
     return false;
   };
@@ -48,50 +56,126 @@ const visibleControls = `(snap) => {
   return { counted, missing };
 }`
 
-func TestCorpusSnapshotsListEveryControl(t *testing.T) {
+// corpusBounds holds, for each corpus page, the least share of its article the
+// default snapshot must carry and the most estimated tokens it may cost: the
+// measured figures (make readbench) with a margin, so a regression fails.
+var corpusBounds = map[string]struct {
+	recall float64
+	tokens int
+}{
+	"aclu":                           {0.98, 4000},
+	"archive-of-our-own":             {0.98, 7100},
+	"ars-1":                          {0.98, 1550},
+	"base-url-base-element-relative": {0.98, 500},
+	"bbc-1":                          {0.98, 3050},
+	"breitbart":                      {0.98, 1600},
+	"bug-1255978":                    {0.96, 4200},
+	"cnn":                            {0.98, 1450},
+	"daringfireball-1":               {0.98, 900},
+	"dropbox-blog":                   {0.98, 5400},
+	"ehow-1":                         {0.98, 1350},
+	"embedded-videos":                {0.98, 350},
+	"firefox-nightly-blog":           {0.98, 4250},
+	"folha":                          {0.98, 1750},
+	"gitlab-blog":                    {0.98, 2250},
+	"google-sre-book-1":              {0.98, 8050},
+	"guardian-1":                     {0.98, 3000},
+	"heise":                          {0.98, 1200},
+	"herald-sun-1":                   {0.98, 2300},
+	"ietf-1":                         {0.97, 14450},
+	"la-nacion":                      {0.98, 2700},
+	"lemonde-1":                      {0.98, 4200},
+	"lwn-1":                          {0.98, 8450},
+	"medium-1":                       {0.97, 4700},
+	"mercurial":                      {0.98, 8850},
+	"mozilla-1":                      {0.98, 950},
+	"nytimes-1":                      {0.98, 2250},
+	"qq":                             {0.91, 1750},
+	"royal-road":                     {0.98, 9950},
+	"rtl-1":                          {0.98, 250},
+	"telegraph":                      {0.98, 1650},
+	"theverge":                       {0.98, 2000},
+	"v8-blog":                        {0.98, 4850},
+	"wapo-1":                         {0.98, 3150},
+	"webmd-1":                        {0.98, 1600},
+	"wikia":                          {0.98, 2100},
+	"wikipedia-2":                    {0.37, 15150},
+	"wikipedia":                      {0.97, 13850},
+	"wordpress":                      {0.98, 2250},
+	"yahoo-4":                        {0.98, 2250},
+}
+
+// TestCorpus checks each of the 40 real-world pages: the default snapshot
+// carries the article a person reads within its token bound, and the full
+// snapshot lists every visible link, button and form control.
+func TestCorpus(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	total, pages := 0, 0
+	total, pages, tokens := 0, 0, 0
 	for _, name := range fixtures.CorpusPages() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		if err := outcome(p.Navigate(ctx, testSite.URL("/corpus/"+name+".html"), WaitLoad)); err != nil {
-			cancel()
-			t.Errorf("%s: navigate: %v", name, err)
-			continue
-		}
-		snap, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
-		if err != nil {
-			cancel()
-			t.Errorf("%s: snapshot: %v", name, err)
-			continue
-		}
-		var res struct {
-			Counted int      `json:"counted"`
-			Missing []string `json:"missing"`
-		}
-		arg, _ := json.Marshal("\n" + snap)
-		err = p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
-			r, err := w.eval(ctx, "("+visibleControls+")("+string(arg)+")", true)
-			if err != nil {
-				return err
+		// A fresh page for each (closed when its subtest ends): refs number on
+		// from a page's earlier documents, and longer numbers cost tokens.
+		t.Run(name, func(t *testing.T) {
+			p := newTestPage(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := corpusPage(ctx, t, p, name, &total, &tokens); err != nil {
+				t.Error(err)
+				return
 			}
-			return json.Unmarshal(r.Value, &res)
+			pages++
 		})
-		cancel()
+	}
+	t.Logf("%d pages, %d estimated tokens in the default snapshots, %d visible links, buttons and form controls checked", pages, tokens, total)
+	if pages != len(fixtures.CorpusPages()) || len(corpusBounds) != pages {
+		t.Errorf("checked %d of %d pages (%d have bounds)", pages, len(fixtures.CorpusPages()), len(corpusBounds))
+	}
+}
+
+func corpusPage(ctx context.Context, t *testing.T, p *Page, name string, total, tokens *int) error {
+	if err := outcome(p.Navigate(ctx, testSite.URL("/corpus/"+name+".html"), WaitLoad)); err != nil {
+		return fmt.Errorf("navigate: %w", err)
+	}
+	def, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	article, err := fixtures.CorpusArticle(name)
+	if err != nil {
+		return err
+	}
+	r := snapshot.MeasureReading(article, def)
+	n := snapshot.Estimate(def)
+	*tokens += n
+	b := corpusBounds[name]
+	if r.Recall < b.recall {
+		t.Errorf("%s: the default snapshot carries %.3f of the article, want ≥ %.2f; missing e.g. %q", name, r.Recall, b.recall, r.Missing)
+	}
+	if n > b.tokens {
+		t.Errorf("%s: the default snapshot costs %d estimated tokens, want ≤ %d", name, n, b.tokens)
+	}
+	snap, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	if err != nil {
+		return fmt.Errorf("full snapshot: %w", err)
+	}
+	var res struct {
+		Counted int      `json:"counted"`
+		Missing []string `json:"missing"`
+	}
+	arg, _ := json.Marshal("\n" + snap)
+	err = p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+		r, err := w.eval(ctx, "("+visibleControls+")("+string(arg)+")", true)
 		if err != nil {
-			t.Errorf("%s: count: %v", name, err)
-			continue
+			return err
 		}
-		total += res.Counted
-		pages++
-		if len(res.Missing) > 0 {
-			t.Errorf("%s: %d of %d visible controls missing from the snapshot, e.g.:\n  %s", name, len(res.Missing), res.Counted,
-				strings.Join(res.Missing[:min(5, len(res.Missing))], "\n  "))
-		}
+		return json.Unmarshal(r.Value, &res)
+	})
+	if err != nil {
+		return fmt.Errorf("count: %w", err)
 	}
-	t.Logf("%d pages, %d visible links, buttons and form controls checked", pages, total)
-	if pages != len(fixtures.CorpusPages()) {
-		t.Errorf("only %d of %d pages checked", pages, len(fixtures.CorpusPages()))
+	*total += res.Counted
+	if len(res.Missing) > 0 {
+		t.Errorf("%s: %d of %d visible controls missing from the snapshot, e.g.:\n  %s", name, len(res.Missing), res.Counted,
+			strings.Join(res.Missing[:min(5, len(res.Missing))], "\n  "))
 	}
-	_ = fmt.Sprint()
+	return nil
 }

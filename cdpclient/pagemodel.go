@@ -19,10 +19,12 @@ const maxFrames = 40
 type SnapshotOptions struct {
 	// Scope limits the snapshot to one element's subtree.
 	Scope Target
-	// MaxTokens is the budget; 0 means the default policy (every element and
-	// about snapshot.DefaultTokens in all, see snapshot.DefaultBudget), < 0 no
-	// limit.
+	// MaxTokens is the budget; 0 means the default policy (chrome and long lists
+	// summarised, the main text shown up to snapshot.DefaultTokens), < 0 no limit.
 	MaxTokens int
+	// From continues a snapshot that was cut: the first line to show, as a
+	// marker line gave it ("snapshot {from: 812}").
+	From int
 	// Diff returns only what changed since the page's previous snapshot.
 	Diff bool
 }
@@ -34,6 +36,16 @@ type frameResult struct {
 		Ref int `json:"ref"`
 		At  int `json:"at"`
 	} `json:"frames"`
+	Groups []struct {
+		From int    `json:"from"`
+		To   int    `json:"to"`
+		Ref  int    `json:"ref"`
+		Kind string `json:"kind"`
+	} `json:"groups"`
+	Main *struct {
+		From int `json:"from"`
+		To   int `json:"to"`
+	} `json:"main"`
 	Last   int `json:"last"`
 	Scroll struct {
 		Above int `json:"above"`
@@ -54,30 +66,43 @@ type pageInfo struct {
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, error) {
 	var text string
 	err := p.do(ctx, func(ctx context.Context) error {
-		lines, info, err := p.collect(ctx, opts.Scope)
+		m, info, err := p.collect(ctx, opts.Scope)
 		if err != nil {
 			return err
 		}
+		if opts.From < 0 || (opts.From > 0 && opts.From >= len(m.Lines)) {
+			return argError(fmt.Sprintf("the snapshot has %d lines; continue from a line a marker names", len(m.Lines)), "from %d is past the end of the snapshot", opts.From)
+		}
 		header := snapshot.Header(p.ID, info.Title, p.URL(), info.Above, info.Below)
+		if opts.From > 0 {
+			header += fmt.Sprintf(" — from line %d of %d", opts.From, len(m.Lines))
+		}
 		p.mu.Lock()
 		prev := p.lastSnap
 		if opts.Scope.IsZero() {
-			p.lastSnap = lines
+			p.lastSnap = m.Lines
 		}
 		p.mu.Unlock()
+		budget := snapshot.Budget{Tokens: opts.MaxTokens, From: opts.From}
+		if opts.MaxTokens == 0 {
+			budget.Tokens = snapshot.DefaultTokens
+			budget.Summarise = opts.Scope.IsZero()
+		}
+		if budget.Tokens > 0 {
+			budget.Tokens = max(budget.Tokens-snapshot.Estimate(header)-1, 1)
+		}
+		var lines []string
 		if opts.Diff {
 			var summary string
-			lines, summary = snapshot.Diff(prev, lines)
+			lines, summary = snapshot.Diff(prev, m.Lines)
 			header += " — " + summary
 			if prev == nil {
 				header += " (no earlier snapshot: everything is new)"
 			}
+			lines = snapshot.FitLines(lines, budget.Tokens)
+		} else {
+			lines = snapshot.Fit(m, budget)
 		}
-		budget := opts.MaxTokens
-		if budget == 0 {
-			budget = snapshot.DefaultBudget(lines)
-		}
-		lines = snapshot.Fit(lines, budget-snapshot.Estimate(header)-1)
 		text = header + "\n" + strings.Join(lines, "\n")
 		return nil
 	})
@@ -86,7 +111,7 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, erro
 
 // collect runs the page model in the main frame (or the scope's frame) and in
 // every frame it finds, and splices the frames' lines in place.
-func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, error) {
+func (p *Page) collect(ctx context.Context, scope Target) (snapshot.Model, pageInfo, error) {
 	var info pageInfo
 	key := frameKey{frame: p.mainFrame}
 	scopeExpr := "null"
@@ -94,7 +119,7 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, e
 	case scope.Ref != "":
 		n, k, err := p.refFrame(scope.Ref)
 		if err != nil {
-			return nil, info, err
+			return snapshot.Model{}, info, err
 		}
 		key, scopeExpr = k, fmt.Sprintf("__cdpmcp.get(%d)", n)
 	case scope.Selector != "":
@@ -102,12 +127,12 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, e
 		scopeExpr = "__cdpmcp.query(" + string(b) + ", true)"
 	}
 	frames := 0
-	var run func(key frameKey, scopeExpr string, depth int) ([]string, error)
-	run = func(key frameKey, scopeExpr string, depth int) ([]string, error) {
+	var run func(key frameKey, scopeExpr string, depth int) (snapshot.Model, error)
+	run = func(key frameKey, scopeExpr string, depth int) (snapshot.Model, error) {
 		var res frameResult
 		err := p.withWorld(ctx, key, func(w *worldIn) error {
 			base := p.refs.base()
-			expr := fmt.Sprintf("(() => { const scope = %s; if (%t && !scope) return null; return __cdpmcp.snapshot({base: %d, scope}); })()",
+			expr := fmt.Sprintf("(() => { const scope = %s; if (%t && !scope) return null; return __cdpmcp.snapshot({base: %d, scope, groups: true}); })()",
 				scopeExpr, scopeExpr != "null", base)
 			r, err := w.eval(ctx, expr, true)
 			if err != nil {
@@ -123,7 +148,7 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, e
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return snapshot.Model{}, err
 		}
 		if depth == 0 {
 			info.Above, info.Below = res.Scroll.Above, res.Scroll.Below
@@ -133,7 +158,13 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, e
 				info.Title = p.DocumentTitle(ctx) // scoped to an element in a frame
 			}
 		}
-		lines := res.Lines
+		m := snapshot.Model{Lines: res.Lines}
+		if res.Main != nil && depth == 0 {
+			m.Main = snapshot.Span{From: res.Main.From, To: res.Main.To}
+		}
+		for _, g := range res.Groups {
+			m.Groups = append(m.Groups, snapshot.Group{Span: snapshot.Span{From: g.From, To: g.To}, Ref: g.Ref, Kind: g.Kind})
+		}
 		// Splice frames from the last so earlier positions stay valid.
 		for i := len(res.Frames) - 1; i >= 0; i-- {
 			fr := res.Frames[i]
@@ -149,13 +180,12 @@ func (p *Page) collect(ctx context.Context, scope Target) ([]string, pageInfo, e
 			if err != nil {
 				continue
 			}
-			at := min(fr.At+1, len(lines))
-			lines = append(lines[:at], append(sub, lines[at:]...)...)
+			m.Splice(fr.At+1, sub)
 		}
-		return lines, nil
+		return m, nil
 	}
-	lines, err := run(key, scopeExpr, 0)
-	return lines, info, err
+	m, err := run(key, scopeExpr, 0)
+	return m, info, err
 }
 
 // refFrame parses a ref and returns the frame it lives in.

@@ -210,7 +210,7 @@ func TestSnapshotScopeBudgetDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(small, "more elements") || !strings.Contains(small, "scope or scroll") {
+	if !strings.Contains(small, "more elements") || !strings.Contains(small, "follow") || !strings.Contains(small, "snapshot {from: ") {
 		t.Errorf("budget 150 without an honest closing line:\n%s", small)
 	}
 	if _, err := p.Evaluate(ctx, `document.querySelector('h1').textContent = 'Changed title'; document.getElementById('dynamic').innerHTML = '<button>Fresh</button>'`, EvalOptions{}); err != nil {

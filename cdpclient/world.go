@@ -178,8 +178,9 @@ func worldGone(err error) bool {
 		strings.Contains(s, "context was destroyed") || strings.Contains(s, "Cannot read properties of undefined")
 }
 
-// installSource is the page model's installer: js/snapshot.js and js/watch.js.
-var installSource = jsWith("bootstrap", "install", "installWatch", "query")
+// installSource is the page model's installer: js/snapshot.js (with js/lines.js and
+// js/reading.js) and js/watch.js.
+var installSource = jsWith("bootstrap", "install", "installWatch", "query", "lineHelpers", "readingHelpers")
 
 // installPageModel makes every new document of a session get cdpmcp's isolated
 // world with the page model installed, while the document is created, so a

@@ -254,6 +254,10 @@ func TestUploadDeliversFiles(t *testing.T) {
 	}
 	c := newClient(t)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/upload.html")}))
+	// The label standing in for the hidden input is what a person clicks.
+	s := callTool(t, c, "snapshot", nil)
+	wantIn(t, s, "<label for=file>Choose photos</label>")
+	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"ref": refIn(t, s.text, "Choose photos"), "paths": []string{b}}), "notes.txt text/plain 5")
 	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"selector": "#pick", "paths": []string{a}}), "a.png image/png 9 137,80,78,71")
 	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"selector": "label", "paths": []string{a, b}}), "notes.txt text/plain 5 104,101,108,108")
 	wantIn(t, callTool(t, c, "uploadFile", map[string]any{"selector": "#file", "paths": []string{b}}), "notes.txt")

@@ -8,24 +8,24 @@
 // Refs are kept per element in a WeakMap, so an element keeps its number for as
 // long as it lives; new numbers continue from the base the caller passes, so a
 // number is never reused within a page.
+//
+// With {groups: true} it also says which lines are the page's main text and
+// which are chrome (menus, footers, link lists) or long lists, each with the ref
+// of its container, so the caller can summarise them (see reading.js).
 function install() {
   if (globalThis.__cdpmcp) return 'ready';
   const refOf = new WeakMap();
   const byRef = new Map();
+  const h = lineHelpers();
+  const rd = readingHelpers(h);
+  const { fold, cut, esc, line } = h;
 
-  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math',
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'math',
     'canvas', 'video', 'audio', 'object', 'embed', 'datalist', 'option', 'optgroup', 'map', 'slot-fallback']);
-  const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
-    'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
-  const GENERIC = /^(more|read more|here|click here|link|details|view|open|go|learn more|see more|continue|this)$/i;
   const INLINE = new Set(['inline', 'inline-block', 'inline-flex', 'inline-grid', 'inline-table', 'contents', 'ruby']);
-  const NAME_MAX = 100;
-  const VALUE_MAX = 60;
-
-  const fold = (s) => s.replace(/[\s\u200b]+/g, ' ');
-  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
-  const esc = (s) => s.replace(/>/g, '&gt;').replace(/\n/g, ' ');
-  const quote = (v) => (/^[\w./:#@%+,-]+$/.test(v) && v.length > 0 ? v : '"' + esc(v).replace(/"/g, "'") + '"');
+  // How many levels below a clipping box (overflow hidden) boxes are checked for
+  // lying outside it, as the slides of a carousel do.
+  const CLIP_DEPTH = 4;
 
   function assign(el, st) {
     let r = refOf.get(el);
@@ -56,195 +56,21 @@ function install() {
     return node.childNodes;
   }
 
-  function role(el) {
-    const r = el.getAttribute('role');
-    return r ? r.split(' ')[0].toLowerCase() : '';
-  }
-
-  // interactive says whether a user can act on el, and whether it is native.
-  function interactive(el, style) {
-    const tag = el.localName;
-    switch (tag) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'native' : (ROLES.has(role(el)) ? 'native' : '');
-      case 'button': case 'select': case 'textarea': case 'summary': return 'native';
-      case 'input': return el.type === 'hidden' ? '' : 'native';
-      case 'label': return '';
-    }
-    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return 'native';
-    if (ROLES.has(role(el))) return 'native';
-    if (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0)) return 'custom';
-    if (style.cursor === 'pointer') {
-      const p = el.parentElement;
-      if (!p || getComputedStyle(p).cursor !== 'pointer') return 'custom';
-    }
-    return '';
-  }
-
-  function hasInteractiveInside(el) {
-    return !!el.querySelector('a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[contenteditable=""],[contenteditable=true]');
-  }
-
-  function visibleBox(el) {
-    const r = el.getBoundingClientRect();
-    return r.width > 1 && r.height > 1;
-  }
-
-  function textOf(el) {
-    let t = el.innerText;
-    if (t === undefined) t = el.textContent;
-    return fold(t || '').trim();
-  }
-
-  function labelText(el) {
-    const ids = el.getAttribute('aria-labelledby');
-    if (ids) {
-      const root = el.getRootNode();
-      const t = ids.split(/\s+/).map((id) => { const n = root.getElementById ? root.getElementById(id) : null; return n ? textOf(n) : ''; }).join(' ').trim();
-      if (t) return t;
-    }
-    const al = el.getAttribute('aria-label');
-    if (al && al.trim()) return fold(al).trim();
-    const tag = el.localName;
-    if ((tag === 'input' || tag === 'select' || tag === 'textarea') && el.labels && el.labels.length) {
-      const t = Array.from(el.labels).map((l) => labelOwnText(l, el)).join(' ').trim();
-      if (t) return t;
-    }
-    return '';
-  }
-
-  // labelOwnText is a label's text without the text of the controls inside it.
-  function labelOwnText(label, control) {
-    let out = '';
-    const walk = (n) => {
-      for (const c of n.childNodes) {
-        if (c.nodeType === 3) out += c.data;
-        else if (c.nodeType === 1 && c !== control && !['select', 'textarea', 'input', 'button', 'script', 'style'].includes(c.localName)) walk(c);
-      }
-    };
-    walk(label);
-    return fold(out).trim();
-  }
-
-  function nameOf(el, tag) {
-    let n = labelText(el);
-    if (!n) {
-      if (tag === 'input') {
-        const t = el.type;
-        if (t === 'submit' || t === 'button' || t === 'reset') n = el.value || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
-        else if (t === 'image') n = el.alt || el.value || 'Submit';
-      } else if (tag !== 'select' && tag !== 'textarea') {
-        n = textOf(el);
-      }
-    }
-    if (!n) {
-      const img = el.querySelector && el.querySelector('img[alt]:not([alt=""]),[aria-label]');
-      if (img) n = fold(img.getAttribute('alt') || img.getAttribute('aria-label') || '').trim();
-    }
-    if (!n && el.title) n = fold(el.title).trim();
-    return cut(n, NAME_MAX);
-  }
-
-  // line renders one interactive element: 12[:]<tag attrs>name</tag>.
-  function line(el, ref, inText) {
-    const tag = el.localName;
-    const r = role(el);
-    const attrs = [];
-    let name = nameOf(el, tag);
-    if (r && !(tag === 'a' && r === 'link') && !(tag === 'button' && r === 'button')) attrs.push('role=' + r);
-    if (tag === 'input') {
-      const t = el.type;
-      if (t !== 'text') attrs.push('type=' + t);
-      if (t === 'checkbox' || t === 'radio') {
-        if (el.checked) attrs.push('checked');
-      } else if (t === 'password') {
-        if (el.value) attrs.push('filled');
-      } else if (t !== 'submit' && t !== 'button' && t !== 'reset' && t !== 'image' && t !== 'file') {
-        if (el.value) attrs.push('value=' + quote(cut(fold(el.value), VALUE_MAX)));
-      } else if (t === 'file' && el.files && el.files.length) {
-        attrs.push('value=' + quote(cut(Array.from(el.files).map((f) => f.name).join(','), VALUE_MAX)));
-      }
-      if (!name && el.placeholder) name = cut(fold(el.placeholder).trim(), NAME_MAX);
-      else if (el.placeholder && el.placeholder !== name && !el.value) attrs.push('placeholder=' + quote(cut(fold(el.placeholder).trim(), VALUE_MAX)));
-    } else if (tag === 'textarea') {
-      if (el.value) attrs.push('value=' + quote(cut(fold(el.value), VALUE_MAX)));
-      if (!name && el.placeholder) name = cut(fold(el.placeholder).trim(), NAME_MAX);
-    } else if (tag === 'select') {
-      const sel = Array.from(el.selectedOptions).map((o) => fold(o.label).trim());
-      if (sel.length) attrs.push('value=' + quote(cut(sel.join(','), VALUE_MAX)));
-      const opts = Array.from(el.options).map((o) => fold(o.label).trim());
-      const shown = opts.slice(0, 8).join(',');
-      attrs.push('options=' + quote(opts.length > 8 ? shown + ',…+' + (opts.length - 8) : shown));
-      if (el.multiple) attrs.push('multiple');
-    } else if (tag === 'a' || tag === 'area') {
-      const href = el.getAttribute('href') || '';
-      if (href && !href.startsWith('javascript:') && href !== '#' && (!name || (!inText && GENERIC.test(name)))) {
-        attrs.push('href=' + quote(cut(relative(el.href || href), 80)));
-      }
-      if (!name) name = cut(relative(el.href || href), NAME_MAX);
-    } else if (el.isContentEditable) {
-      attrs.push('contenteditable');
-    } else if (tag !== 'button' && tag !== 'summary' && !r) {
-      attrs.push('clickable');
-    }
-    if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
-    if (el.required || el.getAttribute('aria-required') === 'true') attrs.push('required');
-    if (el.readOnly && (tag === 'input' || tag === 'textarea')) attrs.push('readonly');
-    for (const a of ['aria-expanded', 'aria-pressed', 'aria-selected', 'aria-checked', 'aria-current']) {
-      const v = el.getAttribute(a);
-      if (v !== null && v !== 'false' && !(a === 'aria-checked' && tag === 'input')) attrs.push(a.slice(5) + (v === 'true' ? '' : '=' + quote(v)));
-      else if (a === 'aria-expanded' && v === 'false') attrs.push('expanded=false');
-    }
-    if (el.getAttribute('aria-invalid') === 'true') attrs.push('invalid');
-    const covered = coveredBy(el);
-    if (covered) attrs.push('covered');
-    return ref + '[:]<' + tag + (attrs.length ? ' ' + attrs.join(' ') : '') + '>' + esc(name) + '</' + tag + '>';
-  }
-
-  function relative(u) {
-    try {
-      const url = new URL(u, location.href);
-      if (url.origin === location.origin) return url.pathname + url.search + url.hash;
-      return url.href;
-    } catch (e) {
-      return u;
-    }
-  }
-
-  // coveredBy reports whether another element would receive a click at el's centre
-  // (only checked inside the viewport, where the answer is known).
-  function coveredBy(el) {
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2;
-    const y = r.top + r.height / 2;
-    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
-    let hit = document.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
-    if (!hit) return false;
-    for (let n = hit; n; n = n.parentNode || n.host) if (n === el) return false;
-    for (let n = el; n; n = n.parentNode || n.host) if (n === hit) return false; // hit an ancestor: pointer-events or padding
-    // A label that points at this control passes clicks to it.
-    if (hit.localName === 'label' && hit.control === el) return false;
-    return true;
-  }
-
-  function isDataTable(t) {
-    if (role(t) === 'presentation' || role(t) === 'none') return false;
-    if (t.querySelector('table')) return false;
-    return !t.querySelector('td > div > div, td p, td ul, td ol, td h1, td h2, td h3, th p');
-  }
-
   // snapshot walks the flat tree under the scope (default: the body). Text and
   // links in running text build up the current line; a block boundary ends it.
   // A line holding only elements becomes one line per element; an interactive
   // element other than a link always gets a line of its own.
   function snapshot(opts) {
-    const st = { last: opts.base | 0 };
+    const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0, h1: 0 };
     const out = [];
     const frames = [];
+    let root = document.body || document.documentElement;
+    if (opts.scope) root = opts.scope;
+    const whole = root === document.body || root === document.documentElement;
+    // What each block emitted (opts.groups only), so that the running text
+    // can be found and its lines told from chrome and long lists once the walk
+    // is done (see reading.js).
+    const blocks = opts.groups ? rd.tracker(st, root) : null;
     let segs = []; // {t: text} or {e: element line}
     let lastText = '';
     const flush = () => {
@@ -258,7 +84,10 @@ function install() {
           joined += g.t !== undefined ? g.t : g.e;
         }
         const t = fold(joined).trim();
-        if (t && t !== lastText) out.push('_[:]' + t);
+        if (t && t !== lastText) {
+          out.push('_[:]' + t);
+          if (blocks) blocks.prose(segs);
+        }
         lastText = t;
       } else {
         for (const g of segs) if (g.e) out.push(g.e);
@@ -266,22 +95,44 @@ function install() {
       segs = [];
     };
 
+    // emit counts an element line for the groups' link density.
+    function emit(l) {
+      const n = l.length - l.indexOf('>') - 1;
+      st.elems++;
+      st.linkChars += n;
+      st.chars += n;
+      return l;
+    }
+
     function element(el, cx) {
       const tag = el.localName;
       if (SKIP.has(tag)) return;
       const style = getComputedStyle(el);
       const display = style.display;
-      if (display === 'none' || style.opacity === '0') return;
+      if (display === 'none' || style.opacity === '0' || el.getAttribute('hidden') === 'until-found') return;
       const vis = style.visibility;
       const hidden = vis === 'hidden' || vis === 'collapse' ? true : vis === 'visible' ? false : cx.hidden;
+      let clip = cx.clip;
       if (display !== 'contents') {
         // Collapsed or clipped-away boxes (screen-reader-only text, closed
         // panels) show nothing; measuring every box would be slow, so only the
         // ones that can hide their content are measured.
         const pos = style.position;
-        const ov = style.overflow;
-        if ((ov === 'hidden' || ov === 'clip' || pos === 'absolute' || pos === 'fixed') && !visibleBox(el)) return;
+        const ov = style.overflow; // "hidden", or "hidden visible" when x and y differ
+        if ((ov === 'hidden' || ov === 'clip' || pos === 'absolute' || pos === 'fixed') && !h.visibleBox(el)) return;
+        if (clip) {
+          // A box wholly beside the clipping box it sits in (a carousel's other
+          // slides) is not seen.
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && (r.right <= clip.l + 1 || r.left >= clip.r - 1)) return;
+          clip = clip.d < CLIP_DEPTH ? { l: clip.l, r: clip.r, d: clip.d + 1 } : null;
+        }
+        if (ov !== 'visible' && (ov.startsWith('hidden') || ov.startsWith('clip'))) {
+          const r = el.getBoundingClientRect();
+          clip = { l: r.left, r: r.right, d: 0 };
+        }
       }
+      if (clip !== cx.clip) cx = { ...cx, clip };
       const block = !INLINE.has(display);
       if (tag === 'iframe' || tag === 'frame') {
         if (hidden) return;
@@ -297,20 +148,25 @@ function install() {
         if (!hidden && el.alt && el.width >= 100 && el.height >= 60) text(' [image: ' + fold(el.alt).trim() + '] ', cx);
         return;
       }
-      const kind = hidden ? '' : interactive(el, style);
-      if (kind && (kind === 'native' || (!hasInteractiveInside(el) && textOf(el).length <= NAME_MAX))) {
+      if (tag === 'svg') {
+        // Charts and diagrams say things in <text>; icons have none.
+        if (!hidden) for (const t of el.querySelectorAll('text')) text(' ' + t.textContent + ' ', cx);
+        return;
+      }
+      const kind = hidden ? '' : h.interactive(el, style);
+      if (kind && (kind === 'native' || (!h.hasInteractiveInside(el) && h.textOf(el).length <= h.NAME_MAX))) {
         const ref = assign(el, st);
         const inline = cx.cellText || (tag === 'a' && !block);
-        const l = line(el, ref, !!cx.cellText);
+        const l = emit(line(el, ref, !!cx.cellText, el === root));
         if (cx.cellText) cx.cellText.push(l);
         else if (cx.cell) cx.cell.push(l);
         else if (inline) segs.push({ e: l });
         else { flush(); out.push(l); }
-        if (kind === 'native' && tag !== 'select' && hasInteractiveInside(el)) {
+        if (kind === 'native' && tag !== 'select' && h.hasInteractiveInside(el)) {
           // Elements inside another one: keep those that say something new.
           const name = l.slice(l.indexOf('>') + 1, l.lastIndexOf('</'));
           const inner = [];
-          walk(el, { hidden, noText: true, cell: inner, cellText: null });
+          walk(el, { hidden, noText: true, cell: inner, cellText: null, clip: cx.clip });
           for (const i of inner) {
             if (i.includes('>' + name + '</')) continue;
             if (cx.cellText) cx.cellText.push(' ' + i);
@@ -325,30 +181,47 @@ function install() {
         return;
       }
       const inCell = !!(cx.cell || cx.cellText);
-      if (tag === 'table' && !inCell && isDataTable(el)) {
-        flush();
-        table(el, hidden);
+      if (tag === 'details' && !el.open) {
+        // Closed: a person sees its summary only.
+        const s = Array.from(children(el)).find((c) => c.localName === 'summary');
+        if (!inCell) flush();
+        if (s) element(s, sub(cx, hidden, cx.noText));
+        if (!inCell) flush();
         return;
       }
-      const h = /^h([1-6])$/.exec(tag);
-      if ((h || block) && !inCell) flush();
-      if (h && !hidden && !inCell && !cx.noText) {
+      if (tag === 'table' && !inCell && h.isDataTable(el)) {
+        flush();
+        const b = blocks && blocks.enter(el, out.length);
+        table(el, hidden, cx);
+        if (b) blocks.leave(b, out.length);
+        return;
+      }
+      const hd = /^h([1-6])$/.exec(tag);
+      if ((hd || block) && !inCell) flush();
+      if (hd && !hidden && !inCell && !cx.noText) {
         walk(el, sub(cx, hidden, cx.noText));
         if (segs.length && segs.every((g) => g.t !== undefined)) {
           const t = fold(segs.map((g) => g.t).join('')).trim();
           segs = [];
-          if (t) { out.push('_[:]' + '#'.repeat(+h[1]) + ' ' + t); lastText = t; }
+          if (t) {
+            out.push('_[:]' + '#'.repeat(+hd[1]) + ' ' + t);
+            lastText = t;
+            if (hd[1] === '1') st.h1++;
+          }
         }
         flush();
         return;
       }
+      const b = block && !inCell && blocks ? blocks.enter(el, out.length) : null;
       walk(el, sub(cx, hidden, cx.noText));
       if (block && !inCell) flush();
       else if (block && inCell) text(' ', cx);
+      if (b) blocks.leave(b, out.length);
     }
 
     function text(s, cx) {
       if (cx.noText || cx.hidden) return;
+      st.chars += s.trim().length;
       if (cx.cellText) cx.cellText.push(s);
       else segs.push({ t: s });
     }
@@ -370,12 +243,12 @@ function install() {
     // sub returns cx with hidden (and noText) changed, reusing cx when nothing does.
     function sub(cx, hidden, noText) {
       if (cx.hidden === hidden && cx.noText === noText) return cx;
-      return { hidden, noText, cell: cx.cell, cellText: cx.cellText };
+      return { hidden, noText, cell: cx.cell, cellText: cx.cellText, clip: cx.clip };
     }
 
-    function table(t, hidden) {
+    function table(t, hidden, cx0) {
       if (t.caption) {
-        element(t.caption, { hidden, noText: false, cell: null, cellText: null });
+        element(t.caption, { hidden, noText: false, cell: null, cellText: null, clip: cx0.clip });
         flush();
       }
       for (const row of t.rows) {
@@ -384,7 +257,7 @@ function install() {
         // A row is one line: its cells, elements included, joined by " | ".
         const cells = [];
         for (const cell of row.cells) {
-          const cx = { hidden, noText: false, cell: null, cellText: [] };
+          const cx = { hidden, noText: false, cell: null, cellText: [], clip: null };
           walk(cell, cx);
           cells.push(fold(cx.cellText.join('')).trim());
         }
@@ -392,21 +265,27 @@ function install() {
         if (!cells.some((c) => c)) continue;
         const l = cells.join(' | ');
         out.push(/^\d+\[:\]</.test(l) && cells.length === 1 ? l : '_[:]' + l);
+        if (blocks) blocks.text(l.length);
       }
       lastText = '';
     }
 
-    let root = document.body || document.documentElement;
-    if (opts.scope) root = opts.scope;
     if (root) {
-      const cx = { hidden: false, noText: false, cell: null };
-      if (root === document.body || root === document.documentElement || root.nodeType !== 1) walk(root, cx);
+      const cx = { hidden: false, noText: false, cell: null, cellText: null, clip: null };
+      if (whole || root.nodeType !== 1) walk(root, cx);
       else element(root, cx);
     }
     flush();
+    const groups = [];
+    let main = null;
+    if (blocks) {
+      const found = blocks.classify(whole);
+      for (const g of found.groups) groups.push({ from: g.from, to: g.to, ref: assign(g.el, st), kind: g.kind });
+      main = found.main;
+    }
     const se = document.scrollingElement || document.documentElement;
     const scroll = { above: Math.round(se.scrollTop), below: Math.max(0, Math.round(se.scrollHeight - se.clientHeight - se.scrollTop)) };
-    return { lines: out, frames, last: st.last, scroll, title: document.title };
+    return { lines: out, frames, groups, main, last: st.last, scroll, title: document.title };
   }
 
   // boxes returns the viewport boxes of the visible refs this frame knows, for

@@ -89,3 +89,20 @@ func closing(l string, i int) int {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isWord(c byte) bool  { return isDigit(c) || isLower(c) || (c >= 'A' && c <= 'Z') || c == '_' }
+
+// ElementRefs returns the refs of the elements the lines show (element lines and
+// elements inside context lines): what a model can act on.
+func ElementRefs(lines []string) map[int]bool {
+	out := map[int]bool{}
+	for _, l := range lines {
+		if r := Ref(l); r > 0 {
+			out[r] = true
+		}
+		for _, e := range elements(l) {
+			if r := Ref(e); r > 0 {
+				out[r] = true
+			}
+		}
+	}
+	return out
+}

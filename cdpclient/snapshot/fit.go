@@ -1,239 +1,220 @@
 package snapshot
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
 
-// Default budget policy: a snapshot shows every element a user can act on (up to
-// MaxElementTokens of them) and context text up to DefaultTokens in all, keeping
-// at least MinTextTokens of text when the elements alone use most of that.
+// The default snapshot's policy: chrome is summarised and a long list shows
+// about ListTokens of its items; the main text is shown whole up to
+// DefaultTokens, and what follows is deferred to a continuation.
 const (
-	DefaultTokens    = 3800
-	MinTextTokens    = 600
-	MaxElementTokens = 12000
+	// DefaultTokens is the default snapshot's budget.
+	DefaultTokens = 14000
+	// SmallPage is the cost up to which a default snapshot summarises nothing.
+	SmallPage = 1500
+	// LongList is how many items (or rows) make a list long, and ListTokens
+	// what a long list may cost in a default snapshot. Shorter lists (a
+	// Wikipedia article's references, a dashboard's 50 invoices) are shown
+	// whole unless the budget is short.
+	LongList   = 100
+	ListTokens = 2000
+	// CommentTokens is what comments may cost before a default snapshot
+	// summarises them: a few are read with the article, hundreds are not.
+	CommentTokens = 800
 )
 
-// minRun is the shortest run of text lines whose middle is worth eliding.
-const minRun = 8
-
-// DefaultBudget is the budget for lines when the caller names none: enough for
-// every element (within MaxElementTokens) plus MinTextTokens of text, and at
-// least DefaultTokens.
-func DefaultBudget(lines []string) int {
-	elems := 0
-	for _, l := range lines {
-		if Ref(l) > 0 {
-			elems += lineCost(l)
-			continue
-		}
-		for _, e := range elements(l) {
-			elems += lineCost(e)
-		}
-	}
-	return max(DefaultTokens, min(elems, MaxElementTokens)+MinTextTokens)
+// Budget says how much of a page a snapshot shows.
+type Budget struct {
+	// Tokens is the most the lines may cost, in estimated tokens; ≤ 0 means no
+	// limit.
+	Tokens int
+	// Summarise summarises chrome and long lists even when the lines fit (the
+	// default snapshot), not only to meet Tokens.
+	Summarise bool
+	// From is the first line to show (a continuation); the lines before it are
+	// left out.
+	From int
 }
 
-// Fit makes lines fit a budget of estimated tokens and says what it left out.
-// Elements a user can act on are the last thing given up:
-//  1. the middles of the longest runs of text lines are elided (a list keeps its
-//     first lines and its last), each marked "… N more lines";
-//  2. from a point on to the end, text is left out and only elements (and
-//     headings) are shown; a marker line says so;
-//  3. only then are lines cut from the end, with a count of what is missing.
-//
-// budget ≤ 0 means no limit.
-func Fit(lines []string, budget int) []string {
-	if budget <= 0 {
-		return lines
+// Fit makes a page's lines fit a budget and says in marker lines what it left
+// out and how to get it. The reading text is the last thing given up:
+//  1. chrome (menus, headers, footers, sidebars, link lists) keeps its first
+//     lines and a count: "… 43 more links in this menu: snapshot {ref: 12}";
+//  2. a long list or table keeps its first items and its last;
+//  3. runs of text outside the main text are left out;
+//  4. only then is the rest cut off at the end, with the line to continue
+//     from: "… 812 more lines (…): snapshot {from: 1200}".
+func Fit(m Model, b Budget) []string {
+	f := newFitter(m, b.From)
+	if b.Tokens <= 0 && !b.Summarise {
+		return f.assemble()
 	}
-	f := newFitter(lines)
-	if f.total <= budget {
-		return lines
+	over := func() bool { return b.Tokens > 0 && f.total > b.Tokens }
+	summarise := b.Summarise && f.total > SmallPage
+	chrome, lists := f.groups()
+	if summarise {
+		for _, g := range chrome {
+			if g.Kind != "comments" || f.spanCost(g.Span) > CommentTokens {
+				f.summarise(g)
+			}
+		}
+	} else {
+		byCost(f, chrome)
+		for _, g := range chrome {
+			if !over() {
+				break
+			}
+			f.summarise(g)
+		}
 	}
-	f.elideRuns(budget)
-	out, cost := f.assemble()
-	if sum(cost) > budget {
-		out, cost = textFreeTail(out, cost, budget)
+	if summarise {
+		for _, g := range lists {
+			if g.Len() >= LongList {
+				f.shorten(g, ListTokens)
+			}
+		}
 	}
-	if sum(cost) > budget {
-		out = cutTail(out, cost, budget)
+	byCost(f, lists)
+	for _, g := range lists {
+		if !over() {
+			break
+		}
+		f.shorten(g, max(ListTokens/4, f.cost[g.From]))
 	}
-	return out
+	if over() {
+		f.elideOutsideMain(b.Tokens)
+	}
+	if over() {
+		f.cutTail(b.Tokens)
+	}
+	return f.assemble()
 }
 
 // lineCost is what a line costs in a snapshot: its tokens and the newline.
 func lineCost(l string) int { return Estimate(l) + 1 }
 
-func sum(costs []int) int {
-	n := 0
-	for _, c := range costs {
-		n += c
-	}
-	return n
-}
-
 type fitter struct {
-	lines []string
-	cost  []int
-	drop  []bool
-	total int
+	m      Model
+	from   int
+	cost   []int
+	drop   []bool
+	marker map[int]string // shown in place of the dropped run that starts here
+	edited map[int]string // lines shown shortened
+	total  int            // cost of the lines kept and the markers
 }
 
-func newFitter(lines []string) *fitter {
-	f := &fitter{lines: lines, cost: make([]int, len(lines)), drop: make([]bool, len(lines))}
-	for i, l := range lines {
+func newFitter(m Model, from int) *fitter {
+	from = min(max(from, 0), len(m.Lines))
+	f := &fitter{m: m, from: from, cost: make([]int, len(m.Lines)), drop: make([]bool, len(m.Lines)), marker: map[int]string{}, edited: map[int]string{}}
+	for i, l := range m.Lines {
+		if i < from {
+			f.drop[i] = true
+			continue
+		}
 		f.cost[i] = lineCost(l)
 		f.total += f.cost[i]
 	}
 	return f
 }
 
-// elisionMarker says where lines were left out.
-const elisionMarker = ContextPrefix + "… %d more lines (a larger maxTokens or a scope shows them)"
+// groups returns the outermost chrome groups and the lists outside them, in
+// page order, clipped to the lines shown.
+func (f *fitter) groups() (chrome, lists []Group) {
+	gs := make([]Group, 0, len(f.m.Groups))
+	for _, g := range f.m.Groups {
+		g.From = max(g.From, f.from)
+		g.To = min(g.To, len(f.m.Lines))
+		if g.Len() > 0 {
+			gs = append(gs, g)
+		}
+	}
+	sort.SliceStable(gs, func(i, j int) bool {
+		if gs[i].From != gs[j].From {
+			return gs[i].From < gs[j].From
+		}
+		return gs[i].To > gs[j].To
+	})
+	covered := -1 // lines before this are inside a chrome group
+	for _, g := range gs {
+		if g.Chrome() && g.From >= covered {
+			chrome = append(chrome, g)
+			covered = g.To
+		}
+	}
+	covered = -1
+	inChrome := func(g Group) bool {
+		for _, c := range chrome {
+			if g.From >= c.From && g.To <= c.To {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range gs {
+		if !g.Chrome() && g.From >= covered && !inChrome(g) {
+			lists = append(lists, g) // the outermost list; nested ones go with it
+			covered = g.To
+		}
+	}
+	return chrome, lists
+}
 
-// markerCost is the most a marker line costs.
-var markerCost = lineCost(fmt.Sprintf(elisionMarker, 99999))
+// byCost sorts groups by what they cost, the most first.
+func byCost(f *fitter, gs []Group) {
+	cost := make(map[Span]int, len(gs))
+	for _, g := range gs {
+		cost[g.Span] = f.spanCost(g.Span)
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return cost[gs[i].Span] > cost[gs[j].Span] })
+}
+
+// spanCost is what the lines of s cost.
+func (f *fitter) spanCost(s Span) int {
+	n := 0
+	for i := s.From; i < s.To; i++ {
+		n += f.cost[i]
+	}
+	return n
+}
+
+// elide leaves out lines [from, to) and shows marker in their place.
+func (f *fitter) elide(from, to int, marker string) {
+	for i := from; i < to; i++ {
+		if m, ok := f.marker[i]; ok {
+			f.total -= lineCost(m)
+			delete(f.marker, i)
+		}
+		if !f.drop[i] {
+			f.drop[i] = true
+			f.total -= f.cost[i]
+		}
+	}
+	f.marker[from] = marker
+	f.total += lineCost(marker)
+}
 
 func pureText(l string) bool {
 	return Ref(l) == 0 && !isHeading(l) && !strings.Contains(l, "[:]<")
 }
 
-func (f *fitter) elideRuns(budget int) {
-	type run struct{ start, end, tokens int }
-	var runs []run
-	start := -1
-	end := func(i int) {
-		if start >= 0 && i-start >= minRun {
-			r := run{start: start, end: i}
-			for j := start; j < i; j++ {
-				r.tokens += f.cost[j]
-			}
-			runs = append(runs, r)
+// assemble returns the lines kept, with the markers in place of those left out.
+func (f *fitter) assemble() []string {
+	out := make([]string, 0, len(f.m.Lines))
+	for i, l := range f.m.Lines {
+		if m, ok := f.marker[i]; ok {
+			out = append(out, m)
 		}
-		start = -1
-	}
-	for i, l := range f.lines {
-		if pureText(l) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		end(i)
-	}
-	end(len(f.lines))
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].tokens > runs[j].tokens })
-	for _, r := range runs {
-		if f.total <= budget {
-			return
-		}
-		// Keep three lines at the head and one at the tail; drop a block from
-		// the middle, growing it outwards.
-		lo, hi := r.start+3, r.end-1
-		f.total += markerCost
-		for a, b := (lo+hi)/2, (lo+hi)/2; f.total > budget && (a > lo || b < hi); {
-			if b < hi {
-				f.drop[b], f.total = true, f.total-f.cost[b]
-				b++
-			}
-			if f.total > budget && a > lo {
-				a--
-				f.drop[a], f.total = true, f.total-f.cost[a]
-			}
+		if e, ok := f.edited[i]; ok && !f.drop[i] {
+			out = append(out, e)
+		} else if !f.drop[i] {
+			out = append(out, l)
 		}
 	}
+	return out
 }
 
-// assemble returns the lines kept, with markers for those dropped, and their costs.
-func (f *fitter) assemble() ([]string, []int) {
-	var out []string
-	var cost []int
-	for i := 0; i < len(f.lines); i++ {
-		if !f.drop[i] {
-			out, cost = append(out, f.lines[i]), append(cost, f.cost[i])
-			continue
-		}
-		j := i
-		for j < len(f.lines) && f.drop[j] {
-			j++
-		}
-		m := fmt.Sprintf(elisionMarker, j-i)
-		out, cost = append(out, m), append(cost, lineCost(m))
-		i = j - 1
-	}
-	return out, cost
-}
-
-// textFreeTail finds the latest point from which leaving out text (keeping
-// elements and headings) makes the lines fit, and does so, marking the point.
-func textFreeTail(lines []string, cost []int, budget int) ([]string, []int) {
-	stripped := make([]string, len(lines))
-	for i, l := range lines {
-		switch {
-		case Ref(l) > 0 || isHeading(l):
-			stripped[i] = l
-		case strings.Contains(l, "[:]<") && !strings.HasPrefix(l, ContextPrefix+"…"):
-			stripped[i] = strings.Join(elements(l), " ")
-		}
-	}
-	marker := ContextPrefix + "… from here on text is left out, only elements are shown (a larger maxTokens or a scope shows it)"
-	// suffix[i] is the cost of lines[i:] with text left out.
-	strippedCost := make([]int, len(lines))
-	suffix := make([]int, len(lines)+1)
-	for i := len(lines) - 1; i >= 0; i-- {
-		switch {
-		case stripped[i] == "":
-		case stripped[i] == lines[i]:
-			strippedCost[i] = cost[i]
-		default:
-			strippedCost[i] = lineCost(stripped[i])
-		}
-		suffix[i] = suffix[i+1] + strippedCost[i]
-	}
-	if suffix[0] == sum(cost) {
-		return lines, cost // no text to leave out
-	}
-	prefix := 0
-	mc := lineCost(marker)
-	best := -1
-	for i := range lines {
-		if prefix+mc+suffix[i] <= budget {
-			best = i
-		}
-		prefix += cost[i]
-	}
-	if best < 0 {
-		best = 0
-	}
-	out := append(lines[:best:best], marker)
-	outCost := append(cost[:best:best], mc)
-	for i, s := range stripped[best:] {
-		if s != "" {
-			out, outCost = append(out, s), append(outCost, strippedCost[best+i])
-		}
-	}
-	return out, outCost
-}
-
-// cutTail keeps lines from the start while they fit and counts the rest.
-func cutTail(lines []string, cost []int, budget int) []string {
-	const reserve = 30 // for the closing line
-	used := 0
-	for i, c := range cost {
-		if used+c > budget-reserve {
-			elems, text := 0, 0
-			for _, rest := range lines[i:] {
-				if n := strings.Count(rest, "[:]<"); n > 0 {
-					elems += n
-				} else if !strings.HasPrefix(rest, ContextPrefix+"…") {
-					text++
-				}
-			}
-			return append(lines[:i:i], fmt.Sprintf(ContextPrefix+"… %d more elements and %d text lines: scope or scroll to see them, or pass a larger maxTokens", elems, text))
-		}
-		used += c
-	}
-	return lines
+// FitLines fits lines that carry no page structure (a diff) into budget.
+func FitLines(lines []string, budget int) []string {
+	return Fit(Model{Lines: lines}, Budget{Tokens: budget})
 }

@@ -1,7 +1,10 @@
 // Package snapshot holds the pure parts of the page model: the token estimate,
-// fitting a snapshot into a token budget with honest elision, and diffs between
-// snapshots. It works on rendered lines ("12[:]<button>Save</button>",
-// "_[:]text") and needs no browser.
+// fitting a page into a token budget (the reading text kept, chrome and long
+// lists summarised, the rest deferred to a continuation, every omission said in
+// a marker line), diffs between snapshots, and the reading measure the corpus
+// tests use. It works on rendered lines ("12[:]<button>Save</button>",
+// "_[:]text") with what the page script says about them (Model) and needs no
+// browser.
 package snapshot
 
 import (

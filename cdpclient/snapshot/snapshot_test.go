@@ -1,8 +1,6 @@
 package snapshot
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,101 +43,6 @@ func TestEstimateIsClose(t *testing.T) {
 	}
 }
 
-func items(n int) []string {
-	lines := []string{"_[:]# Inventory"}
-	for i := 1; i <= n; i++ {
-		lines = append(lines, fmt.Sprintf("_[:]Item %d: some words here", i))
-	}
-	for i := 1; i <= 20; i++ {
-		lines = append(lines, fmt.Sprintf("%d[:]<button>Action %d</button>", i, i))
-	}
-	return lines
-}
-
-func TestFitElidesListMiddle(t *testing.T) {
-	lines := items(500)
-	out := Fit(lines, 600)
-	text := strings.Join(out, "\n")
-	if got := lineTokens(out); got > 600 {
-		t.Errorf("fit to 600 uses %d", got)
-	}
-	for _, want := range []string{"Item 1:", "Item 2:", "Item 3:", "Item 500:", "Action 1<", "Action 20<", "more lines (a larger maxTokens or a scope shows them)"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("fitted snapshot lacks %q:\n%s", want, text)
-		}
-	}
-	// The marker counts exactly what it replaces.
-	shown := strings.Count(text, "_[:]Item ")
-	var hidden int
-	for _, l := range out {
-		if _, err := fmt.Sscanf(l, "_[:]… %d more lines", &hidden); err == nil {
-			break
-		}
-	}
-	if shown+hidden != 500 {
-		t.Errorf("shown %d + elided %d != 500", shown, hidden)
-	}
-	if diff := cmp.Diff(lines, Fit(lines, 0)); diff != "" {
-		t.Errorf("budget 0 changed the lines (-want +got):\n%s", diff)
-	}
-}
-
-func TestFitKeepsElementsOverText(t *testing.T) {
-	var lines []string
-	for i := 1; i <= 40; i++ {
-		lines = append(lines, fmt.Sprintf("_[:]Paragraph %d says a great many things at length about nothing in particular. %d[:]<a>Link %d</a> and more.", i, i, i))
-		lines = append(lines, fmt.Sprintf("_[:]## Section %d", i))
-	}
-	out := Fit(lines, 900)
-	text := strings.Join(out, "\n")
-	for i := 1; i <= 40; i++ {
-		if !strings.Contains(text, fmt.Sprintf("%d[:]<a>Link %d</a>", i, i)) {
-			t.Errorf("link %d was dropped before text", i)
-		}
-	}
-	if !strings.Contains(text, "from here on text is left out") || !strings.Contains(text, "Paragraph 1 says") {
-		t.Errorf("fitted:\n%s", text)
-	}
-	if got := lineTokens(out); got > 900 {
-		t.Errorf("fit to 900 uses %d", got)
-	}
-}
-
-func TestFitCutsTailHonestly(t *testing.T) {
-	var lines []string
-	for i := 1; i <= 200; i++ {
-		lines = append(lines, fmt.Sprintf("%d[:]<button>Button number %d</button>", i, i))
-	}
-	out := Fit(lines, 300)
-	last := out[len(out)-1]
-	var elems, text int
-	if _, err := fmt.Sscanf(last, "_[:]… %d more elements and %d text lines", &elems, &text); err != nil {
-		t.Fatalf("last line %q", last)
-	}
-	shown := 0
-	for _, l := range out {
-		if Ref(l) > 0 {
-			shown++
-		}
-	}
-	if shown+elems != 200 || text != 0 {
-		t.Errorf("%d shown + %d counted != 200 (text %d)", shown, elems, text)
-	}
-}
-
-func TestDefaultBudget(t *testing.T) {
-	if got := DefaultBudget([]string{"_[:]hi"}); got != DefaultTokens {
-		t.Errorf("small page budget = %d", got)
-	}
-	big := items(10)
-	for i := 0; i < 2000; i++ {
-		big = append(big, fmt.Sprintf("%d[:]<button>Action %d</button>", i, i))
-	}
-	if got := DefaultBudget(big); got != MaxElementTokens+MinTextTokens {
-		t.Errorf("element-heavy page budget = %d", got)
-	}
-}
-
 func TestDiff(t *testing.T) {
 	prev := []string{"_[:]# Title", "1[:]<button>Save</button>", "2[:]<input>Name</input>", "_[:]old text"}
 	cur := []string{"_[:]# Title", "1[:]<button disabled>Save</button>", "_[:]new text", "3[:]<a>Next</a>"}
@@ -158,13 +61,4 @@ func TestHeader(t *testing.T) {
 	if want := `page p2 "Say \"hi\"" http://x/ (1200px more below)`; got != want {
 		t.Errorf("Header = %q, want %q", got, want)
 	}
-}
-
-// lineTokens is what lines cost in a snapshot.
-func lineTokens(lines []string) int {
-	n := 0
-	for _, l := range lines {
-		n += lineCost(l)
-	}
-	return n
 }
