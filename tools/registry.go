@@ -27,6 +27,7 @@ type toolDef struct {
 func (s *Server) catalogue() []toolDef {
 	all := [][]toolDef{
 		s.navTools(), s.snapshotTools(), s.inputTools(), s.waitTools(), s.readTools(), s.pageTools(), s.logTools(), s.rawTools(),
+		s.jobTools(),
 	}
 	var out []toolDef
 	for _, group := range all {
@@ -50,7 +51,7 @@ func ToolNames() []string {
 	for _, t := range s.catalogue() {
 		names = append(names, t.tool.Name)
 	}
-	return names
+	return append(names, jobToolNames...)
 }
 
 // wrap applies the call deadline and logs the call.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -32,6 +33,9 @@ type Config struct {
 	// Origins is the URL policy navigate checks before opening anything (the
 	// browser enforces the same list on every request).
 	Origins *origins.List
+	// Jobs, if set, offers seed 002's job tools; it returns the job queue,
+	// waiting (within ctx) for it to open, or why it is not available.
+	Jobs func(ctx context.Context) (*jobs.Queue, error)
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;

@@ -16,12 +16,13 @@ func newApp() *cli.App {
 			{
 				Name:  "serve",
 				Usage: "serve MCP over stdio (default) or streamable HTTP (--http)",
-				Flags: append(append(serverFlags(), policyFlags()...), browserFlags()...),
+				Flags: append(append(append(serverFlags(), policyFlags()...), browserFlags()...), jobFlags()...),
 				Action: func(c *cli.Context) error {
 					cfg, err := configFrom(c)
 					if err != nil {
 						return err
 					}
+					cfg.jobs = jobsConfigFrom(c)
 					return serve(c.Context, cfg)
 				},
 			},
@@ -56,6 +57,7 @@ func newApp() *cli.App {
 					return listTools(c.Context, cfg, c.App.Writer, c.Bool("json"))
 				},
 			},
+			jobsCommand(),
 			{
 				Name:  "version",
 				Usage: "print the version",

@@ -22,6 +22,7 @@ type config struct {
 	authToken string
 	logLevel  string
 	trace     string
+	jobs      jobsConfig
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }

@@ -1,0 +1,159 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// profileIdle is how long a profile's browser stays up with no job in it.
+const profileIdle = 2 * time.Minute
+
+// fleet hands out browser contexts for jobs. Jobs without a profile get a fresh
+// isolated context (no cookies shared with anything) in one shared browser.
+// A named profile gets its own browser launched on the profile's directory
+// under the data dir, so its cookies and storage persist; the jobs of that
+// profile share its one context, and no other browser opens that directory
+// while it runs.
+type fleet struct {
+	base cdpclient.Options
+	dir  *DataDir
+
+	mu       sync.Mutex
+	anon     *cdpclient.Manager
+	anonDir  string
+	profiles map[string]*profileBrowser
+	closed   bool
+}
+
+type profileBrowser struct {
+	mgr   *cdpclient.Manager
+	users int
+	idle  *time.Timer
+}
+
+func newFleet(base cdpclient.Options, dir *DataDir) *fleet {
+	// Job browsers have no window: a horde of windows helps no one, and the
+	// human handoff shows a tab through a screencast.
+	base.Launch.Headless = true
+	base.Tracer = nil
+	return &fleet{base: base, dir: dir, profiles: map[string]*profileBrowser{}}
+}
+
+// context returns a browser context for a job in profile ("" for none) and a
+// release function the job must call when done with it.
+func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.BrowserContext, func(), error) {
+	if profile == "" {
+		return f.anonContext(ctx)
+	}
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil, nil, cdpclient.ErrBrowserClosed
+	}
+	pb := f.profiles[profile]
+	if pb == nil {
+		opts := f.base
+		opts.Endpoint = ""
+		opts.Launch.UserDataDir = f.dir.ProfileDir(profile)
+		pb = &profileBrowser{mgr: cdpclient.NewManager(opts)}
+		f.profiles[profile] = pb
+	}
+	pb.users++
+	if pb.idle != nil {
+		pb.idle.Stop()
+		pb.idle = nil
+	}
+	f.mu.Unlock()
+	release := func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		pb.users--
+		if pb.users == 0 && !f.closed {
+			pb.idle = time.AfterFunc(profileIdle, func() { f.closeIdle(profile, pb) })
+		}
+	}
+	b, err := pb.mgr.Browser(ctx)
+	if err != nil {
+		release()
+		return nil, nil, fmt.Errorf("start the browser of profile %q: %w", profile, err)
+	}
+	return b.Default(), release, nil
+}
+
+func (f *fleet) anonContext(ctx context.Context) (*cdpclient.BrowserContext, func(), error) {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil, nil, cdpclient.ErrBrowserClosed
+	}
+	if f.anon == nil {
+		opts := f.base
+		if opts.Endpoint == "" {
+			// Under the data dir, so a browser orphaned by a crash is found.
+			f.anonDir = filepath.Join(f.dir.runDir(), "browser-"+strconv.Itoa(os.Getpid()))
+			opts.Launch.UserDataDir = f.anonDir
+		}
+		f.anon = cdpclient.NewManager(opts)
+	}
+	mgr := f.anon
+	f.mu.Unlock()
+	b, err := mgr.Browser(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start the jobs' browser: %w", err)
+	}
+	bc, err := b.NewContext(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bc, func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := bc.Close(cctx); err != nil {
+			slog.Debug("close a job's browser context", "err", err)
+		}
+	}, nil
+}
+
+func (f *fleet) closeIdle(profile string, pb *profileBrowser) {
+	f.mu.Lock()
+	if f.profiles[profile] != pb || pb.users > 0 {
+		f.mu.Unlock()
+		return
+	}
+	delete(f.profiles, profile)
+	f.mu.Unlock()
+	slog.Debug("closing an idle profile's browser", "profile", profile)
+	pb.mgr.Close()
+}
+
+// close shuts every browser down and blocks until they are gone.
+func (f *fleet) close() {
+	f.mu.Lock()
+	f.closed = true
+	anon := f.anon
+	profiles := f.profiles
+	f.profiles = map[string]*profileBrowser{}
+	f.mu.Unlock()
+	var wg sync.WaitGroup
+	if anon != nil {
+		wg.Go(anon.Close)
+	}
+	for _, pb := range profiles {
+		if pb.idle != nil {
+			pb.idle.Stop()
+		}
+		wg.Go(pb.mgr.Close)
+	}
+	wg.Wait()
+	if f.anonDir != "" {
+		_ = os.RemoveAll(f.anonDir)
+	}
+}
