@@ -46,14 +46,15 @@ func (p *Page) Tap(methods []string, fn func(Event)) (stop func(), err error) {
 			return nil, fmt.Errorf("order the page's events: %w", err)
 		}
 	}
-	cases := make([]reflect.SelectCase, 0, len(streams)+1)
-	cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())})
-	for _, s := range streams {
-		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.Ready())})
-	}
+	cases := make([]reflect.SelectCase, len(streams)+1)
+	cases[0] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for {
+			// A stream's ready channel is replaced after each message.
+			for i, s := range streams {
+				cases[i+1] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.Ready())}
+			}
 			i, _, _ := reflect.Select(cases)
 			if i == 0 {
 				return

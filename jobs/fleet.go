@@ -131,6 +131,17 @@ func (f *fleet) closeIdle(profile string, pb *profileBrowser) {
 	delete(f.profiles, profile)
 	f.mu.Unlock()
 	slog.Debug("closing an idle profile's browser", "profile", profile)
+	pb.shutdown()
+}
+
+// shutdown lets the profile's browser exit by itself, so its cookies and
+// storage reach the disk, then closes the manager.
+func (pb *profileBrowser) shutdown() {
+	if b := pb.mgr.Current(); b != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		b.Shutdown(ctx)
+		cancel()
+	}
 	pb.mgr.Close()
 }
 
@@ -150,7 +161,7 @@ func (f *fleet) close() {
 		if pb.idle != nil {
 			pb.idle.Stop()
 		}
-		wg.Go(pb.mgr.Close)
+		wg.Go(pb.shutdown)
 	}
 	wg.Wait()
 	if f.anonDir != "" {

@@ -87,9 +87,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	if j.Task.TimeoutMs > 0 {
 		timeout = time.Duration(j.Task.TimeoutMs) * time.Millisecond
 	}
-	ctx, budget, cancel := withBudget(r.ctx, timeout)
-	defer cancel()
-	r.budget = budget
+	ctx := r.ctx
 
 	attempt := 0
 	job, err := q.store.Update(ctx, j.ID, []State{Dispatched, Running}, func(j *Job) {
@@ -113,10 +111,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	secret := q.secrets[j.ID]
 	q.mu.Unlock()
 
-	out := q.runOnTab(ctx, r, job, secret)
-	if errors.Is(context.Cause(ctx), errTimedOut) && out.err != nil {
-		out.err = fmt.Errorf("timed out after %s (set task.timeoutMs to allow longer): %w", timeout, out.err)
-	}
+	out := q.runOnTab(ctx, r, job, secret, timeout)
 	q.finish(r, job, out, secret)
 }
 
@@ -131,7 +126,9 @@ type outcome struct {
 
 // runOnTab opens the job's tab in its profile, records it, runs the task and
 // collects the artifacts.
-func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string) outcome {
+func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, timeout time.Duration) outcome {
+	// Starting a browser is bounded by cdpclient; the job's own time starts
+	// with its tab.
 	bc, release, err := q.fleet.context(ctx, j.Profile)
 	if err != nil {
 		return outcome{err: err}
@@ -145,14 +142,20 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string) out
 	r.mu.Lock()
 	r.tabs = append(r.tabs, page)
 	r.mu.Unlock()
+	ctx, budget, cancel := withBudget(ctx, timeout)
+	defer cancel()
+	r.budget = budget
 	rec, err := q.startRecording(ctx, j, page, secret)
 	if err != nil {
 		_ = closeTab(page)
 		return outcome{err: err}
 	}
 	stopWatch := q.watchTabs(r, bc, seq, rec)
-	t := &taskRun{q: q, r: r, job: j, page: page, rec: rec, secret: secret}
+	t := &taskRun{q: q, r: r, job: j, page: page, rec: rec, secret: secret, loadWait: timeout / 2}
 	out := t.run(ctx)
+	if errors.Is(context.Cause(ctx), errTimedOut) && out.err != nil {
+		out.err = fmt.Errorf("timed out after %s (set task.timeoutMs to allow longer): %w", timeout, out.err)
+	}
 	stopWatch()
 	if out.finalURL == "" && page.Usable() == nil {
 		out.finalURL = page.URL()

@@ -19,6 +19,9 @@ type taskRun struct {
 	page   *cdpclient.Page
 	rec    *recorder
 	secret string
+	// loadWait bounds waiting for a page's load where the task can go on
+	// without it (extract reads a page that never finishes loading).
+	loadWait time.Duration
 }
 
 func (t *taskRun) run(ctx context.Context) outcome {
@@ -53,9 +56,9 @@ func (t *taskRun) open(ctx context.Context) error {
 	return err
 }
 
-func (t *taskRun) loadedSummary() string {
+func (t *taskRun) loadedSummary(ctx context.Context) string {
 	s := fmt.Sprintf("loaded %s", t.page.URL())
-	if title := t.page.Title(); title != "" && title != t.page.URL() {
+	if title := t.page.DocumentTitle(ctx); title != "" {
 		s += fmt.Sprintf(" (%q)", title)
 	}
 	if st := t.rec.har.DocumentStatus(); st >= 400 {
@@ -68,7 +71,7 @@ func (t *taskRun) navigate(ctx context.Context) outcome {
 	if err := t.open(ctx); err != nil {
 		return outcome{err: err}
 	}
-	return outcome{summary: t.loadedSummary(), finalURL: t.page.URL()}
+	return outcome{summary: t.loadedSummary(ctx), finalURL: t.page.URL()}
 }
 
 // ExtractResult is an extract job's result (and extract_structured's, without
@@ -80,7 +83,10 @@ type ExtractResult struct {
 
 func (t *taskRun) extract(ctx context.Context) outcome {
 	var notes []string
-	if err := t.open(ctx); err != nil {
+	lctx, cancel := context.WithTimeout(ctx, t.loadWait)
+	err := t.open(lctx)
+	cancel()
+	if err != nil {
 		// A page that never finishes loading still has a DOM to read.
 		var ce *cdpclient.Error
 		if !errors.As(err, &ce) || ce.Code != cdpclient.CodeTimeout || ctx.Err() != nil {

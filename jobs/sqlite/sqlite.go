@@ -20,8 +20,9 @@ import (
 
 // Store is a jobs.Store in one SQLite file.
 type Store struct {
-	db *sql.DB
-	ro bool
+	db  *sql.DB // writes (one connection), and reads when read-only
+	rdb *sql.DB // reads: in WAL mode they never wait for a write
+	ro  bool
 
 	mu  sync.Mutex // serialises writes and the revision counter
 	rev int64
@@ -92,25 +93,39 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open job store %s: %w", path, err)
 	}
-	s := &Store{db: db, ro: readOnly}
+	s := &Store{db: db, rdb: db, ro: readOnly}
 	if !readOnly {
-		// One connection: SQLite takes one writer at a time anyway, and this
-		// keeps reads of our own writes trivially consistent.
+		// One writing connection: SQLite takes one writer at a time anyway.
 		db.SetMaxOpenConns(1)
 		if _, err := db.ExecContext(ctx, schema); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("create job store %s: %w", path, err)
 		}
+		r := url.Values{}
+		r.Add("_pragma", "busy_timeout(5000)")
+		r.Add("_pragma", "query_only(1)")
+		if s.rdb, err = sql.Open("sqlite", "file:"+path+"?"+r.Encode()); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open job store %s: %w", path, err)
+		}
+		s.rdb.SetMaxIdleConns(4)
 	}
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&s.rev); err != nil {
-		db.Close()
+	// Through the read pool, so its first connection is open before a
+	// caller waits for it.
+	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&s.rev); err != nil {
+		s.Close()
 		return nil, fmt.Errorf("read job store %s: %w", path, err)
 	}
 	return s, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.rdb != s.db {
+		s.rdb.Close()
+	}
+	return s.db.Close()
+}
 
 // Create implements jobs.Store.
 func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
@@ -147,7 +162,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 
 // Get implements jobs.Store.
 func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
-	return scanOne(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM jobs WHERE id = ?`, id))
+	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+columns+` FROM jobs WHERE id = ?`, id))
 }
 
 // Update implements jobs.Store.
@@ -196,7 +211,7 @@ func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list jobs: %w", err)
 	}
