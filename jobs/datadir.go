@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 )
 
 // DataDir is the directory a server keeps its jobs in: the store file, the
@@ -54,7 +56,7 @@ func OpenDataDir(dir string) (*DataDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		b, _ := os.ReadFile(f.Name())
 		f.Close()
 		return nil, fmt.Errorf("%w (%s, pid %s); give this server its own --data-dir", ErrDataDirBusy, abs, strings.TrimSpace(string(b)))
@@ -113,9 +115,10 @@ func (d *DataDir) endOrphans() {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		killed = append(killed, pid)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	// SIGKILL takes a moment to end every process of a group.
+	deadline := time.Now().Add(5 * time.Second)
 	for _, pid := range killed {
-		for syscall.Kill(pid, 0) == nil && !isZombie(pid) && time.Now().Before(deadline) {
+		for procgroup.Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
@@ -133,13 +136,17 @@ func (d *DataDir) endOrphans() {
 	}
 }
 
-func isZombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
+// lockFile takes f's lock, trying for a second: a process this one is just
+// starting can hold a copy of the descriptor until it executes.
+func lockFile(f *os.File) error {
+	var err error
+	for range 20 {
+		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	i := bytes.LastIndexByte(b, ')')
-	return i > 0 && i+2 < len(b) && b[i+2] == 'Z'
+	return err
 }
 
 // DBPath is the job store's file in data dir dir, for readers that do not

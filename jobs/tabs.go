@@ -16,8 +16,37 @@ func (q *Queue) watchTabs(r *run, bc *cdpclient.BrowserContext, seq int, rec *re
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	shared := r.job.Profile != ""
+	seen := map[*cdpclient.Page]bool{}
+	scan := func() {
+		for _, p := range bc.PagesSince(seq) {
+			if seen[p] {
+				continue
+			}
+			r.mu.Lock()
+			mine := slices.Contains(r.tabs, p)
+			opened := slices.ContainsFunc(r.tabs, func(t *cdpclient.Page) bool { return t.TargetID() == p.OpenerID() })
+			r.mu.Unlock()
+			if mine || (shared && !opened) {
+				continue
+			}
+			seen[p] = true
+			r.mu.Lock()
+			room := len(r.tabs) < r.job.MaxTabs
+			r.mu.Unlock()
+			if room && q.tryExtraSlot() {
+				r.mu.Lock()
+				r.tabs = append(r.tabs, p)
+				r.slots++
+				r.mu.Unlock()
+				rec.action("tab-opened", map[string]any{"url": p.URL(), "ok": true})
+				continue
+			}
+			rec.action("tab-opened", map[string]any{"url": p.URL(), "ok": false,
+				"note": "closed: the job's maxTabs or the server's --max-tabs is reached"})
+			go func() { _ = closeTab(p) }()
+		}
+	}
 	wg.Go(func() {
-		seen := map[*cdpclient.Page]bool{}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -27,38 +56,13 @@ func (q *Queue) watchTabs(r *run, bc *cdpclient.BrowserContext, seq int, rec *re
 			case <-r.ctx.Done():
 				return
 			case <-tick.C:
-			}
-			for _, p := range bc.PagesSince(seq) {
-				if seen[p] {
-					continue
-				}
-				r.mu.Lock()
-				mine := slices.Contains(r.tabs, p)
-				opened := slices.ContainsFunc(r.tabs, func(t *cdpclient.Page) bool { return t.TargetID() == p.OpenerID() })
-				r.mu.Unlock()
-				if mine || (shared && !opened) {
-					continue
-				}
-				seen[p] = true
-				r.mu.Lock()
-				room := len(r.tabs) < r.job.MaxTabs
-				r.mu.Unlock()
-				if room && q.tryExtraSlot() {
-					r.mu.Lock()
-					r.tabs = append(r.tabs, p)
-					r.slots++
-					r.mu.Unlock()
-					rec.action("tab-opened", map[string]any{"url": p.URL(), "ok": true})
-					continue
-				}
-				rec.action("tab-opened", map[string]any{"url": p.URL(), "ok": false,
-					"note": "closed: the job's maxTabs or the server's --max-tabs is reached"})
-				go func() { _ = closeTab(p) }()
+				scan()
 			}
 		}
 	})
 	return func() {
 		close(done)
 		wg.Wait()
+		scan() // tabs opened by the task's last step
 	}
 }
