@@ -65,14 +65,22 @@ type LoginFacts struct {
 
 var pageFactsJS = jsWith("pageFacts")
 
-// Facts reads the page's structured facts and the values queries ask for, in
-// cdpmcp's isolated world (page scripts neither run nor see it). withLogin adds
-// the state of a sign-in form.
-func (p *Page) Facts(ctx context.Context, queries []FactQuery, withLogin bool) (*PageFacts, error) {
+// FactOptions say which facts to read besides the queries' values.
+type FactOptions struct {
+	// Structure reads JSON-LD, microdata, tables, label/value pairs and meta
+	// tags (the costly part on a big page).
+	Structure bool
+	// Login reads the state of a sign-in form.
+	Login bool
+}
+
+// Facts reads the values queries ask for and the facts opts name, in
+// cdpmcp's isolated world (page scripts neither run nor see it).
+func (p *Page) Facts(ctx context.Context, queries []FactQuery, opts FactOptions) (*PageFacts, error) {
 	if queries == nil {
 		queries = []FactQuery{}
 	}
-	args, err := json.Marshal([]any{queries, withLogin})
+	args, err := json.Marshal([]any{queries, opts.Login, opts.Structure})
 	if err != nil {
 		return nil, err
 	}

@@ -22,3 +22,6 @@ func (b *Browser) PID() int {
 	}
 	return b.proc.cmd.Process.Pid
 }
+
+// ID is the browser's id for an isolated context, "" for the default one.
+func (bc *BrowserContext) ID() string { return bc.id }

@@ -117,6 +117,10 @@ func TestProfiles(t *testing.T) {
 	if d, _ := q.wait(t, signIn.ID, jobs.Succeeded, jobs.Failed); d.State != jobs.Succeeded || !strings.HasSuffix(d.FinalURL, "/jobs/account") {
 		t.Fatalf("magic link: %s %s %s", d.State, d.Error, d.FinalURL)
 	}
+	// A job without a profile signs in; the next one without a profile (in a
+	// context a job used before, scrubbed) is not signed in.
+	anon := q.submit(t, jobs.SubmitRequest{CorrelationID: "magic-anon", URL: site.MagicLink(), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	q.wait(t, anon.ID, jobs.Succeeded)
 	state := func(q *testQueue, profile string) string {
 		j := q.submit(t, jobs.SubmitRequest{CorrelationID: "who-" + profile + time.Now().String(), URL: site.URL("/jobs/account"), Profile: profile,
 			Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"#state"}}})

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -29,6 +30,8 @@ type fleet struct {
 	mu       sync.Mutex
 	anon     *cdpclient.Manager
 	anonDir  string
+	spare    []*cdpclient.BrowserContext // scrubbed isolated contexts for the next jobs
+	maxSpare int
 	profiles map[string]*profileBrowser
 	closed   bool
 }
@@ -39,17 +42,20 @@ type profileBrowser struct {
 	idle  *time.Timer
 }
 
-func newFleet(base cdpclient.Options, dir *DataDir) *fleet {
+func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int) *fleet {
 	// Job browsers have no window: a horde of windows helps no one, and the
 	// human handoff shows a tab through a screencast.
 	base.Launch.Headless = true
 	base.Tracer = nil
-	return &fleet{base: base, dir: dir, profiles: map[string]*profileBrowser{}}
+	return &fleet{base: base, dir: dir, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
 }
 
 // context returns a browser context for a job in profile ("" for none) and a
-// release function the job must call when done with it.
-func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.BrowserContext, func(), error) {
+// release function the job must call when done with it, with all its tabs
+// closed. release(true) says the job scrubbed what it stored (see
+// scrubOrigins), so an isolated context may serve the next job; creating a
+// context costs a renderer process, about half of a short job's CPU.
+func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.BrowserContext, func(reuse bool), error) {
 	if profile == "" {
 		return f.anonContext(ctx)
 	}
@@ -72,7 +78,7 @@ func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.Browser
 		pb.idle = nil
 	}
 	f.mu.Unlock()
-	release := func() {
+	release := func(bool) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		pb.users--
@@ -82,13 +88,13 @@ func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.Browser
 	}
 	b, err := pb.mgr.Browser(ctx)
 	if err != nil {
-		release()
+		release(false)
 		return nil, nil, fmt.Errorf("start the browser of profile %q: %w", profile, err)
 	}
 	return b.Default(), release, nil
 }
 
-func (f *fleet) anonContext(ctx context.Context) (*cdpclient.BrowserContext, func(), error) {
+func (f *fleet) anonContext(ctx context.Context) (*cdpclient.BrowserContext, func(bool), error) {
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -104,22 +110,47 @@ func (f *fleet) anonContext(ctx context.Context) (*cdpclient.BrowserContext, fun
 		f.anon = cdpclient.NewManager(opts)
 	}
 	mgr := f.anon
-	f.mu.Unlock()
-	b, err := mgr.Browser(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("start the jobs' browser: %w", err)
-	}
-	bc, err := b.NewContext(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	return bc, func() {
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := bc.Close(cctx); err != nil {
-			slog.Debug("close a job's browser context", "err", err)
+	var bc *cdpclient.BrowserContext
+	for len(f.spare) > 0 && bc == nil {
+		bc = f.spare[len(f.spare)-1]
+		f.spare = f.spare[:len(f.spare)-1]
+		if !bc.Browser().Alive() {
+			bc = nil
 		}
-	}, nil
+	}
+	f.mu.Unlock()
+	if bc == nil {
+		b, err := mgr.Browser(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("start the jobs' browser: %w", err)
+		}
+		if bc, err = b.NewContext(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	return bc, func(reuse bool) { f.releaseAnon(bc, reuse) }, nil
+}
+
+// releaseAnon keeps a scrubbed context with no tab left for the next job, once
+// its cookies are cleared too; otherwise it disposes of it.
+func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, reuse bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if reuse && len(bc.Pages()) == 0 && bc.Browser().Alive() {
+		args, _ := json.Marshal(map[string]string{"browserContextId": bc.ID()})
+		if _, err := bc.Browser().Raw(ctx, "Storage.clearCookies", args); err == nil {
+			f.mu.Lock()
+			if !f.closed && len(f.spare) < f.maxSpare {
+				f.spare = append(f.spare, bc)
+				f.mu.Unlock()
+				return
+			}
+			f.mu.Unlock()
+		}
+	}
+	if err := bc.Close(ctx); err != nil {
+		slog.Debug("close a job's browser context", "err", err)
+	}
 }
 
 func (f *fleet) closeIdle(profile string, pb *profileBrowser) {

@@ -84,7 +84,7 @@ func (t *taskRun) afterHuman(ctx context.Context, reason string) outcome {
 }
 
 func (t *taskRun) loginState(ctx context.Context) (*cdpclient.LoginFacts, error) {
-	facts, err := t.page.Facts(ctx, nil, true)
+	facts, err := t.page.Facts(ctx, nil, cdpclient.FactOptions{Login: true})
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	}
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	q := &Queue{
-		cfg: cfg, store: cfg.Store, fleet: newFleet(cfg.Browser, cfg.Dir), key: key,
+		cfg: cfg, store: cfg.Store, fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
 		ctx: qctx, cancel: cancel,
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
 		wake: make(chan struct{}, 1),

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -133,10 +134,10 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	if err != nil {
 		return outcome{err: err}
 	}
-	defer release()
 	seq := bc.Seq()
 	page, err := bc.NewPage(ctx)
 	if err != nil {
+		release(false)
 		return outcome{err: fmt.Errorf("open a tab: %w", err)}
 	}
 	r.mu.Lock()
@@ -148,6 +149,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	rec, err := q.startRecording(ctx, j, page, secret)
 	if err != nil {
 		_ = closeTab(page)
+		release(false)
 		return outcome{err: err}
 	}
 	stopWatch := q.watchTabs(r, bc, seq, rec)
@@ -164,12 +166,34 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	r.mu.Lock()
 	tabs := slices.Clone(r.tabs)
 	r.mu.Unlock()
+	// A context that served one tab whose job ended normally can serve the
+	// next job once what that tab stored is gone.
+	reuse := j.Profile == "" && len(tabs) == 1 && ctx.Err() == nil && scrubOrigins(page, rec.origins)
 	for _, p := range tabs {
 		_ = closeTab(p)
 	}
+	release(reuse)
 	rec.encodeVideo()
 	out.artifacts.Video = rec.videoPath()
 	return out
+}
+
+// scrubOrigins clears everything the page's origins stored (cookies, local
+// storage, IndexedDB, caches, service workers) and reports whether it all went.
+func scrubOrigins(p *cdpclient.Page, origins []string) bool {
+	if p.Usable() != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, o := range origins {
+		args, _ := json.Marshal(map[string]string{"origin": o, "storageTypes": "all"})
+		if _, err := p.Raw(ctx, "Storage.clearDataForOrigin", args); err != nil {
+			slog.Debug("scrub a job's origin", "origin", o, "err", err)
+			return false
+		}
+	}
+	return true
 }
 
 func closeTab(p *cdpclient.Page) error {

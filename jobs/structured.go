@@ -52,7 +52,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer release(false) // extract_structured's contexts are not reused
 	page, err := bc.NewPage(ctx)
 	if err != nil {
 		return nil, err

@@ -125,7 +125,7 @@ func readStructured(ctx context.Context, page *cdpclient.Page, selectors []strin
 	for i, s := range selectors {
 		queries = append(queries, cdpclient.FactQuery{Key: fmt.Sprintf("\x00sel%d", i), Selector: s})
 	}
-	facts, err := page.Facts(ctx, queries, false)
+	facts, err := page.Facts(ctx, queries, cdpclient.FactOptions{Structure: sch != nil})
 	if err != nil {
 		return nil, err
 	}

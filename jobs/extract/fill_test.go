@@ -105,11 +105,11 @@ func TestCheckSchema(t *testing.T) {
 	t.Parallel()
 	for schema, want := range map[string]string{
 		`{"type":"object","properties":{"a":{"type":"string"}}}`: "",
-		`{"properties":{"a":{}}}`:                                 "",
-		`[1,2]`:                                                   "not a JSON schema object",
-		`{"type":"object"}`:                                       "names no properties",
-		`{"type":"array","items":{}}`:                             "must describe an object",
-		`{"type":"object","properties":{"a":{"minimum":"x"}}}`:    "not a valid JSON schema",
+		`{"properties":{"a":{}}}`:                                "",
+		`[1,2]`:                                                  "not a JSON schema object",
+		`{"type":"object"}`:                                      "names no properties",
+		`{"type":"array","items":{}}`:                            "must describe an object",
+		`{"type":"object","properties":{"a":{"minimum":"x"}}}`:   "not a valid JSON schema",
 	} {
 		err := CheckSchema(json.RawMessage(schema))
 		if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
