@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ import (
 )
 
 // jobServer is an MCP server with a job queue on its own data dir.
-func jobServer(t *testing.T) (*client.Client, *jobs.DataDir) {
+func jobServer(t testing.TB) (*client.Client, *jobs.DataDir) {
 	t.Helper()
 	dir, err := jobs.OpenDataDir(t.TempDir())
 	if err != nil {
@@ -43,7 +44,22 @@ func jobServer(t *testing.T) (*client.Client, *jobs.DataDir) {
 		_ = store.Close()
 		_ = dir.Close()
 	})
-	return newClient(t, s), dir
+	c, err := client.NewInProcessClient(s.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "jobs-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
 }
 
 // seedSchema compiles one of seed 002's schemas (testdata/seed002).
@@ -310,3 +326,55 @@ func TestJobAnswersCarryNoSecret(t *testing.T) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// BenchmarkJobSubmit and BenchmarkJobStatus measure a browser.job.submit and a
+// browser.job.status call through an MCP client (in process), with the queue
+// running jobs meanwhile; the goal is a median of at most 5 ms.
+func BenchmarkJobSubmit(b *testing.B) {
+	c, _ := jobServer(b)
+	var durs []time.Duration
+	for i := 0; b.Loop(); i++ {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "browser.job.submit"
+		req.Params.Arguments = map[string]any{"correlationId": "bench", "url": site.URL("/jobs/article.html?") + time.Now().String(), "priority": 0,
+			"task": map[string]any{"type": "extract", "selectors": []any{"h1"}}}
+		start := time.Now()
+		res, err := c.CallTool(context.Background(), req)
+		durs = append(durs, time.Since(start))
+		if err != nil || res.IsError {
+			b.Fatalf("submit: %v %v", err, res)
+		}
+	}
+	reportJobMedian(b, durs)
+}
+
+func BenchmarkJobStatus(b *testing.B) {
+	c, _ := jobServer(b)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "browser.job.submit"
+	req.Params.Arguments = map[string]any{"correlationId": "bench", "url": site.URL("/jobs/article.html"), "task": map[string]any{"type": "navigate"}}
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil || res.IsError {
+		b.Fatalf("submit: %v %v", err, res)
+	}
+	var a struct{ JobID string }
+	_ = json.Unmarshal([]byte(mcp.GetTextFromContent(res.Content[0])), &a)
+	var durs []time.Duration
+	for b.Loop() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = "browser.job.status", map[string]any{"correlationId": "bench", "jobId": a.JobID}
+		start := time.Now()
+		res, err := c.CallTool(context.Background(), req)
+		durs = append(durs, time.Since(start))
+		if err != nil || res.IsError {
+			b.Fatalf("status: %v %v", err, res)
+		}
+	}
+	reportJobMedian(b, durs)
+}
+
+func reportJobMedian(b *testing.B, durs []time.Duration) {
+	sort.Slice(durs, func(i, j int) bool { return durs[i] < durs[j] })
+	b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(durs[len(durs)*95/100].Microseconds())/1000, "p95-ms")
+}
