@@ -138,3 +138,25 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("profile alice after a restart: %s", got)
 	}
 }
+
+// Jobs without a profile see nothing an earlier one stored, though they may
+// run in its scrubbed tab; jobs in one profile see what the profile stored.
+func TestNoStorageLeaksBetweenJobs(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	seen := func(profile string, i int) string {
+		j := q.submit(t, jobs.SubmitRequest{CorrelationID: "storage" + profile + string(rune('0'+i)), URL: site.URL("/jobs/storage.html"), Profile: profile,
+			Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"#seen"}}})
+		d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+		return string(d.Result)
+	}
+	for i := range 3 {
+		if got := seen("", i); !strings.Contains(got, `"-|-|-"`) {
+			t.Errorf("job %d without a profile saw %s", i, got)
+		}
+	}
+	seen("keeper", 0)
+	if got := seen("keeper", 1); !strings.Contains(got, `"L|-|x=C"`) {
+		t.Errorf("the second job in a profile saw %s, want its local storage and cookie", got)
+	}
+}

@@ -30,7 +30,7 @@ type fleet struct {
 	mu       sync.Mutex
 	anon     *cdpclient.Manager
 	anonDir  string
-	spare    []*cdpclient.BrowserContext // scrubbed isolated contexts for the next jobs
+	spare    []*spareTab // scrubbed isolated contexts and their tabs, for the next jobs
 	maxSpare int
 	profiles map[string]*profileBrowser
 	closed   bool
@@ -50,19 +50,34 @@ func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int) *fleet {
 	return &fleet{base: base, dir: dir, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
 }
 
-// context returns a browser context for a job in profile ("" for none) and a
-// release function the job must call when done with it, with all its tabs
-// closed. release(true) says the job scrubbed what it stored (see
-// scrubOrigins), so an isolated context may serve the next job; creating a
-// context costs a renderer process, about half of a short job's CPU.
-func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.BrowserContext, func(reuse bool), error) {
+// lease is a browser context lent to one job, with the tab it may start from.
+type lease struct {
+	bc *cdpclient.BrowserContext
+	// tab is a scrubbed tab an earlier job left, or nil: open one.
+	tab *cdpclient.Page
+	// done returns the context; keep is the job's scrubbed tab to leave for
+	// the next job, or nil when the job closed its tabs.
+	done func(keep *cdpclient.Page)
+}
+
+// spareTab is a scrubbed isolated context and its tab, waiting for a job.
+type spareTab struct {
+	bc  *cdpclient.BrowserContext
+	tab *cdpclient.Page
+}
+
+// context lends a browser context to a job in profile ("" for none). A job
+// without a profile may get the context and tab of an earlier one, scrubbed of
+// everything it stored: a new tab costs a renderer process, about two thirds
+// of a short job's CPU.
+func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 	if profile == "" {
 		return f.anonContext(ctx)
 	}
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
-		return nil, nil, cdpclient.ErrBrowserClosed
+		return nil, cdpclient.ErrBrowserClosed
 	}
 	pb := f.profiles[profile]
 	if pb == nil {
@@ -78,7 +93,10 @@ func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.Browser
 		pb.idle = nil
 	}
 	f.mu.Unlock()
-	release := func(bool) {
+	release := func(keep *cdpclient.Page) {
+		if keep != nil {
+			_ = closeTab(keep) // tabs of a shared profile context are not lent on
+		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		pb.users--
@@ -88,17 +106,17 @@ func (f *fleet) context(ctx context.Context, profile string) (*cdpclient.Browser
 	}
 	b, err := pb.mgr.Browser(ctx)
 	if err != nil {
-		release(false)
-		return nil, nil, fmt.Errorf("start the browser of profile %q: %w", profile, err)
+		release(nil)
+		return nil, fmt.Errorf("start the browser of profile %q: %w", profile, err)
 	}
-	return b.Default(), release, nil
+	return &lease{bc: b.Default(), done: release}, nil
 }
 
-func (f *fleet) anonContext(ctx context.Context) (*cdpclient.BrowserContext, func(bool), error) {
+func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
-		return nil, nil, cdpclient.ErrBrowserClosed
+		return nil, cdpclient.ErrBrowserClosed
 	}
 	if f.anon == nil {
 		opts := f.base
@@ -110,44 +128,57 @@ func (f *fleet) anonContext(ctx context.Context) (*cdpclient.BrowserContext, fun
 		f.anon = cdpclient.NewManager(opts)
 	}
 	mgr := f.anon
-	var bc *cdpclient.BrowserContext
-	for len(f.spare) > 0 && bc == nil {
-		bc = f.spare[len(f.spare)-1]
+	var sp *spareTab
+	for len(f.spare) > 0 && sp == nil {
+		sp = f.spare[len(f.spare)-1]
 		f.spare = f.spare[:len(f.spare)-1]
-		if !bc.Browser().Alive() {
-			bc = nil
+		if !sp.bc.Browser().Alive() || sp.tab.Usable() != nil {
+			go f.dispose(sp.bc, sp.tab)
+			sp = nil
 		}
 	}
 	f.mu.Unlock()
-	if bc == nil {
+	if sp == nil {
 		b, err := mgr.Browser(ctx)
 		if err != nil {
-			return nil, nil, fmt.Errorf("start the jobs' browser: %w", err)
+			return nil, fmt.Errorf("start the jobs' browser: %w", err)
 		}
-		if bc, err = b.NewContext(ctx); err != nil {
-			return nil, nil, err
+		bc, err := b.NewContext(ctx)
+		if err != nil {
+			return nil, err
 		}
+		sp = &spareTab{bc: bc}
 	}
-	return bc, func(reuse bool) { f.releaseAnon(bc, reuse) }, nil
+	bc := sp.bc
+	return &lease{bc: bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(bc, keep) }}, nil
 }
 
-// releaseAnon keeps a scrubbed context with no tab left for the next job, once
-// its cookies are cleared too; otherwise it disposes of it.
-func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, reuse bool) {
+// releaseAnon keeps a context whose only tab the job scrubbed for the next
+// job, once the context's cookies are cleared too; otherwise it disposes of it.
+func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, keep *cdpclient.Page) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if reuse && len(bc.Pages()) == 0 && bc.Browser().Alive() {
+	if keep != nil && len(bc.Pages()) == 1 && bc.Browser().Alive() {
 		args, _ := json.Marshal(map[string]string{"browserContextId": bc.ID()})
 		if _, err := bc.Browser().Raw(ctx, "Storage.clearCookies", args); err == nil {
 			f.mu.Lock()
 			if !f.closed && len(f.spare) < f.maxSpare {
-				f.spare = append(f.spare, bc)
+				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep})
 				f.mu.Unlock()
 				return
 			}
 			f.mu.Unlock()
 		}
 	}
+	f.dispose(bc, keep)
+}
+
+func (f *fleet) dispose(bc *cdpclient.BrowserContext, tab *cdpclient.Page) {
+	if tab != nil {
+		_ = closeTab(tab)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
 	if err := bc.Close(ctx); err != nil {
 		slog.Debug("close a job's browser context", "err", err)
 	}
@@ -180,6 +211,7 @@ func (pb *profileBrowser) shutdown() {
 func (f *fleet) close() {
 	f.mu.Lock()
 	f.closed = true
+	f.spare = nil
 	anon := f.anon
 	profiles := f.profiles
 	f.profiles = map[string]*profileBrowser{}

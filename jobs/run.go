@@ -130,15 +130,18 @@ type outcome struct {
 func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, timeout time.Duration) outcome {
 	// Starting a browser is bounded by cdpclient; the job's own time starts
 	// with its tab.
-	bc, release, err := q.fleet.context(ctx, j.Profile)
+	l, err := q.fleet.context(ctx, j.Profile)
 	if err != nil {
 		return outcome{err: err}
 	}
+	bc := l.bc
 	seq := bc.Seq()
-	page, err := bc.NewPage(ctx)
-	if err != nil {
-		release(false)
-		return outcome{err: fmt.Errorf("open a tab: %w", err)}
+	page := l.tab
+	if page == nil {
+		if page, err = bc.NewPage(ctx); err != nil {
+			l.done(nil)
+			return outcome{err: fmt.Errorf("open a tab: %w", err)}
+		}
 	}
 	r.mu.Lock()
 	r.tabs = append(r.tabs, page)
@@ -149,7 +152,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	rec, err := q.startRecording(ctx, j, page, secret)
 	if err != nil {
 		_ = closeTab(page)
-		release(false)
+		l.done(nil)
 		return outcome{err: err}
 	}
 	stopWatch := q.watchTabs(r, bc, seq, rec)
@@ -166,34 +169,53 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	r.mu.Lock()
 	tabs := slices.Clone(r.tabs)
 	r.mu.Unlock()
-	// A context that served one tab whose job ended normally can serve the
-	// next job once what that tab stored is gone.
-	reuse := j.Profile == "" && len(tabs) == 1 && ctx.Err() == nil && scrubOrigins(page, rec.origins)
-	for _, p := range tabs {
-		_ = closeTab(p)
+	// A tab whose job ended normally, in a context of its own, can serve the
+	// next job once everything it stored is gone.
+	var keep *cdpclient.Page
+	if j.Profile == "" && len(tabs) == 1 && ctx.Err() == nil && scrubTab(page, rec.origins) {
+		keep = page
 	}
-	release(reuse)
+	for _, p := range tabs {
+		if p != keep {
+			_ = closeTab(p)
+		}
+	}
+	l.done(keep)
 	rec.encodeVideo()
 	out.artifacts.Video = rec.videoPath()
 	return out
 }
 
-// scrubOrigins clears everything the page's origins stored (cookies, local
-// storage, IndexedDB, caches, service workers) and reports whether it all went.
-func scrubOrigins(p *cdpclient.Page, origins []string) bool {
+// scrubTab clears everything the tab's origins stored (cookies, local and
+// session storage, IndexedDB, caches, service workers), leaves it on
+// about:blank with no history, and reports whether all of that went.
+func scrubTab(p *cdpclient.Page, origins []string) bool {
 	if p.Usable() != nil {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
+	call := func(method string, params any) bool {
+		args, _ := json.Marshal(params)
+		if _, err := p.Raw(ctx, method, args); err != nil {
+			slog.Debug("scrub a job's tab", "method", method, "err", err)
+			return false
+		}
+		return true
+	}
+	if !call("DOMStorage.enable", nil) {
+		return false
+	}
 	for _, o := range origins {
-		args, _ := json.Marshal(map[string]string{"origin": o, "storageTypes": "all"})
-		if _, err := p.Raw(ctx, "Storage.clearDataForOrigin", args); err != nil {
-			slog.Debug("scrub a job's origin", "origin", o, "err", err)
+		if !call("Storage.clearDataForOrigin", map[string]string{"origin": o, "storageTypes": "all"}) ||
+			!call("DOMStorage.clear", map[string]any{"storageId": map[string]any{"securityOrigin": o, "isLocalStorage": false}}) {
 			return false
 		}
 	}
-	return true
+	if err := p.Navigate(ctx, "about:blank", cdpclient.WaitLoad); err != nil {
+		return false
+	}
+	return call("Page.resetNavigationHistory", nil) && call("DOMStorage.disable", nil)
 }
 
 func closeTab(p *cdpclient.Page) error {

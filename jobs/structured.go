@@ -48,14 +48,16 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 		return nil, errors.New("all tabs stayed busy with jobs until the call's deadline; try again or raise --max-tabs")
 	}
 	defer q.releaseSlot()
-	bc, release, err := q.fleet.context(ctx, req.Profile)
+	l, err := q.fleet.context(ctx, req.Profile)
 	if err != nil {
 		return nil, err
 	}
-	defer release(false) // extract_structured's contexts are not reused
-	page, err := bc.NewPage(ctx)
-	if err != nil {
-		return nil, err
+	defer l.done(nil) // after the tab is closed
+	page := l.tab
+	if page == nil {
+		if page, err = l.bc.NewPage(ctx); err != nil {
+			return nil, err
+		}
 	}
 	defer closeTab(page) //nolint:errcheck // best effort: the context goes too
 	var notes []string
