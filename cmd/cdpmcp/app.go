@@ -54,6 +54,7 @@ func newApp() *cli.App {
 					if err != nil {
 						return err
 					}
+					cfg.tools.Jobs = notServing // list the job tools too
 					return listTools(c.Context, cfg, c.App.Writer, c.Bool("json"))
 				},
 			},

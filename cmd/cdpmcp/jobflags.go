@@ -130,3 +130,8 @@ func (h *horde) close() {
 	_ = h.store.Close()
 	_ = h.dir.Close()
 }
+
+// notServing stands in for the job queue where cdpmcp only lists its tools.
+func notServing(context.Context) (*jobs.Queue, error) {
+	return nil, errors.New("jobs run only under cdpmcp serve")
+}

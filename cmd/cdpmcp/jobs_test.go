@@ -162,3 +162,19 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 		t.Errorf("a job browser outlived the server")
 	}
 }
+
+// cdpmcp tools lists the job tools; --tools picks among them too.
+func TestToolsCommandListsJobTools(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	r := runCLI(t, tmp, "tools")
+	for _, name := range []string{"browser.job.submit", "browser.job.status", "browser.job.cancel", "browser.job.resume", "browser.snapshot.extract_structured"} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` `).MatchString(r.stdout) {
+			t.Errorf("tools does not list %s", name)
+		}
+	}
+	r = runCLI(t, tmp, "tools", "--json", "--tools", "browser.job.status")
+	if r.code != 0 || strings.Count(r.stdout, `"name"`) != 1 || !strings.Contains(r.stdout, "outputSchema") {
+		t.Errorf("tools --tools browser.job.status: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+}
