@@ -20,7 +20,7 @@ RACE_PKGS := ./cdpclient/... ./tools/...
 
 .PHONY: deps build run test lint bench readbench conformance clean
 
-## deps: check for Go; install Chromium from Debian if it is missing.
+## deps: check for Go; install Chromium and ffmpeg from Debian if they are missing.
 deps:
 	@command -v $(GO) >/dev/null || { echo "make deps: Go is not installed; get Go 1.26 or newer (https://go.dev/dl/)" >&2; exit 1; }
 	@if ! command -v chromium >/dev/null; then \
@@ -32,12 +32,22 @@ deps:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 		command -v chromium >/dev/null || { echo "make deps: chromium is still not on PATH after apt-get install" >&2; exit 1; }; \
 	fi
+	@if ! command -v ffmpeg >/dev/null; then \
+		echo "make deps: ffmpeg (for job videos) is missing; installing it with apt-get" >&2; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif command -v sudo >/dev/null; then SUDO=sudo; \
+		else echo "make deps: need root or sudo to run 'apt-get install -y ffmpeg'; install ffmpeg yourself (jobs then record no video)" >&2; exit 1; fi; \
+		$$SUDO apt-get update; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg; \
+		command -v ffmpeg >/dev/null || { echo "make deps: ffmpeg is still not on PATH after apt-get install" >&2; exit 1; }; \
+	fi
 
 ## build: bin/cdpmcp, versioned from git describe.
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/cdpmcp ./cmd/cdpmcp
 
-## run: serve MCP over streamable HTTP with a headless browser.
+## run: serve MCP over streamable HTTP with a headless browser; jobs are kept in
+## the default --data-dir ($$XDG_STATE_HOME/cdpmcp or ~/.local/state/cdpmcp).
 run: deps build
 	@echo "cdpmcp $(VERSION): serving MCP at http://127.0.0.1:$(PORT)/mcp (Ctrl-C stops it)" >&2
 	@echo "  Claude Code:  claude mcp add --transport http cdpmcp http://127.0.0.1:$(PORT)/mcp" >&2

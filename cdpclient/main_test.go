@@ -73,12 +73,4 @@ func testContext(t *testing.T) context.Context {
 
 // outcome turns an action's feedback into the error a test checks: nil when the
 // action happened, an *Error with the feedback's code otherwise.
-func outcome(fb *feedback.Feedback, err error) error {
-	if err != nil {
-		return err
-	}
-	if fb.OK {
-		return nil
-	}
-	return &Error{Code: Code(fb.Code), Msg: fb.Msg, Hint: fb.Hint, Ref: fb.Ref}
-}
+func outcome(fb *feedback.Feedback, err error) error { return Outcome(fb, err) }

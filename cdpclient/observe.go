@@ -108,7 +108,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	var inc *Incomplete
 	if errors.As(err, &inc) {
 		fb.Errors = append(fb.Errors, inc.Msg)
-		fb.Hint = inc.Hint
+		fb.Hint, fb.Incomplete = inc.Hint, inc.Msg
 		err = nil
 	}
 	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...), origin)
@@ -255,4 +255,14 @@ func redirectHop(e NetworkEntry) bool {
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// Outcome turns an action's answer into an error for callers that only need to
+// know whether it happened (the job horde): nil when it did, an *Error with the
+// feedback's code, message and hint when it did not.
+func Outcome(fb *feedback.Feedback, err error) error {
+	if err != nil || fb.OK {
+		return err
+	}
+	return &Error{Code: Code(fb.Code), Msg: fb.Msg, Hint: fb.Hint, Ref: fb.Ref}
 }

@@ -35,11 +35,16 @@ func (s *Server) catalogue() []toolDef {
 	if len(s.cfg.Tools) == 0 || slices.Contains(s.cfg.Tools, agentToolName) {
 		out = append(out, s.agentTool())
 	}
+	for _, t := range s.jobTools() {
+		if len(s.cfg.Tools) == 0 || slices.Contains(s.cfg.Tools, t.tool.Name) {
+			out = append(out, t)
+		}
+	}
 	return out
 }
 
 // ToolNames lists every tool name the server knows, for validating --tools.
-func ToolNames() []string { return append(actions.Names(), agentToolName) }
+func ToolNames() []string { return append(append(actions.Names(), agentToolName), jobToolNames...) }
 
 // actionTool renders one action as an MCP tool.
 func (s *Server) actionTool(a *actions.Action) toolDef {

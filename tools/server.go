@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -39,6 +40,9 @@ type Config struct {
 	// Secrets are redacted from every result; nil means the browser manager's
 	// registry (what went into password fields).
 	Secrets *secrets.Registry
+	// Jobs, if set, offers seed 002's job tools; it returns the job queue,
+	// waiting (within ctx) for it to open, or why it is not available.
+	Jobs func(ctx context.Context) (*jobs.Queue, error)
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;

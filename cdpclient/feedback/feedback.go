@@ -30,6 +30,10 @@ type Feedback struct {
 	// Timing is the action's duration in milliseconds.
 	Timing int64  `json:"timing"`
 	Hint   string `json:"hint,omitempty"`
+	// Incomplete, for programs rather than models, says the action happened
+	// but did not finish (the page arrived but did not load in time, or got
+	// stuck in a script); the message is among Errors too.
+	Incomplete string `json:"-"`
 }
 
 // Delta is what changed on the page, keyed by element ref.

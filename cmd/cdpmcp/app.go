@@ -16,12 +16,13 @@ func newApp() *cli.App {
 			{
 				Name:  "serve",
 				Usage: "serve MCP over stdio (default) or streamable HTTP (--http)",
-				Flags: append(append(append(serverFlags(), policyFlags()...), browserFlags()...), agentFlags()...),
+				Flags: append(append(append(append(serverFlags(), policyFlags()...), browserFlags()...), agentFlags()...), jobFlags()...),
 				Action: func(c *cli.Context) error {
 					cfg, err := configFrom(c)
 					if err != nil {
 						return err
 					}
+					cfg.jobs = jobsConfigFrom(c)
 					return serve(c.Context, cfg)
 				},
 			},
@@ -54,9 +55,11 @@ func newApp() *cli.App {
 					if err != nil {
 						return err
 					}
+					cfg.tools.Jobs = notServing // list the job tools too
 					return listTools(c.Context, cfg, c.App.Writer, c.Bool("json"))
 				},
 			},
+			jobsCommand(),
 			{
 				Name:  "version",
 				Usage: "print the version",

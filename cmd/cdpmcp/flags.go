@@ -28,6 +28,7 @@ type config struct {
 	// secrets are redacted from results, logs and traces: what goes into
 	// password fields, and the values of --secret-env.
 	secrets *secrets.Registry
+	jobs    jobsConfig
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }

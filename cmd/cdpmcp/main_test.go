@@ -66,7 +66,8 @@ func newMarker(name string) string {
 
 // procEnv is the environment of a server process whose temporary files go to tmp.
 func procEnv(tmp string) []string {
-	return append(os.Environ(), "TMPDIR="+tmp)
+	// XDG_STATE_HOME: a server never touches the user's own job data dir.
+	return append(os.Environ(), "TMPDIR="+tmp, "XDG_STATE_HOME="+tmp)
 }
 
 // syncBuffer is a bytes.Buffer safe for a process to write while a test reads.

@@ -22,6 +22,7 @@ type stack struct {
 	mgr   *cdpclient.Manager
 	srv   *tools.Server
 	trace *traceWriter
+	jobs  *horde // nil without jobs
 }
 
 func build(cfg config) (*stack, error) {
@@ -36,6 +37,10 @@ func build(cfg config) (*stack, error) {
 		cfg.tools.Trace = tw.traceTool
 	}
 	st.mgr = cdpclient.NewManager(cfg.browser)
+	if cfg.jobs.dataDir != "" && !cfg.jobs.disabled {
+		st.jobs = startHorde(cfg)
+		cfg.tools.Jobs = st.jobs.queue
+	}
 	st.srv = tools.New(cfg.tools, st.mgr)
 	return st, nil
 }
@@ -44,6 +49,9 @@ func build(cfg config) (*stack, error) {
 // ended with its process group and temporary profile), then the trace file.
 func (st *stack) close() {
 	st.srv.Close()
+	if st.jobs != nil {
+		st.jobs.close()
+	}
 	st.mgr.Close()
 	if st.trace != nil {
 		st.trace.close()

@@ -1,0 +1,154 @@
+package jobs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+)
+
+// DataDir is the directory a server keeps its jobs in: the store file, the
+// browser profiles, the artifacts and the browsers' working profiles. One
+// server uses it at a time (a lock file says which).
+type DataDir struct {
+	// Path is the directory, absolute.
+	Path string
+	lock *os.File
+}
+
+// DefaultDataDir is $XDG_STATE_HOME/cdpmcp, else ~/.local/state/cdpmcp.
+func DefaultDataDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "cdpmcp")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "cdpmcp")
+	}
+	return filepath.Join(os.TempDir(), "cdpmcp-state")
+}
+
+// ErrDataDirBusy is returned when another server holds the data directory.
+var ErrDataDirBusy = errors.New("the data directory is in use by another cdpmcp")
+
+// OpenDataDir creates dir if needed and takes it for this process. Browsers
+// that a dead server started from it (and that still run) are ended first,
+// with their process groups; they are recognised by their --user-data-dir
+// inside dir, so no other process is touched.
+func OpenDataDir(dir string) (*DataDir, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--data-dir %s: %w", dir, err)
+	}
+	for _, sub := range []string{"", "profiles", "artifacts", "run"} {
+		if err := os.MkdirAll(filepath.Join(abs, sub), 0o700); err != nil {
+			return nil, fmt.Errorf("--data-dir: %w", err)
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(abs, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--data-dir: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		b, _ := os.ReadFile(f.Name())
+		f.Close()
+		return nil, fmt.Errorf("%w (%s, pid %s); give this server its own --data-dir", ErrDataDirBusy, abs, strings.TrimSpace(string(b)))
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	d := &DataDir{Path: abs, lock: f}
+	d.endOrphans()
+	return d, nil
+}
+
+// Close releases the directory.
+func (d *DataDir) Close() error {
+	if d.lock == nil {
+		return nil
+	}
+	err := d.lock.Close() // closing drops the flock
+	d.lock = nil
+	return err
+}
+
+// DBPath is the job store's file.
+func (d *DataDir) DBPath() string { return DBPath(d.Path) }
+
+// ProfileDir is where a named profile's browser state lives.
+func (d *DataDir) ProfileDir(name string) string { return filepath.Join(d.Path, "profiles", name) }
+
+// ArtifactDir is where a job's artifacts go.
+func (d *DataDir) ArtifactDir(jobID string) string { return filepath.Join(d.Path, "artifacts", jobID) }
+
+// runDir holds the working profiles of browsers that keep no state.
+func (d *DataDir) runDir() string { return filepath.Join(d.Path, "run") }
+
+// endOrphans kills browsers left running by a server that died holding this
+// directory, and removes what they leave behind: the working profiles under
+// run/ and the profile locks of named profiles.
+func (d *DataDir) endOrphans() {
+	marker := []byte("--user-data-dir=" + d.Path + string(filepath.Separator))
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var killed []int
+	for _, path := range procs {
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(b, marker) {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		// Only the browser's main process leads its group (cdpclient starts
+		// it with Setpgid); its renderers are in that group.
+		if pgid, err := syscall.Getpgid(pid); err != nil || pgid != pid {
+			continue
+		}
+		slog.Warn("ending a browser left running by an earlier server", "pid", pid, "dataDir", d.Path)
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		killed = append(killed, pid)
+	}
+	// SIGKILL takes a moment to end every process of a group.
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range killed {
+		for procgroup.Alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if entries, err := os.ReadDir(d.runDir()); err == nil {
+		for _, e := range entries {
+			_ = os.RemoveAll(filepath.Join(d.runDir(), e.Name()))
+		}
+	}
+	if entries, err := os.ReadDir(filepath.Join(d.Path, "profiles")); err == nil {
+		for _, e := range entries {
+			for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
+				_ = os.Remove(filepath.Join(d.Path, "profiles", e.Name(), lock))
+			}
+		}
+	}
+}
+
+// lockFile takes f's lock, trying for a second: a process this one is just
+// starting can hold a copy of the descriptor until it executes.
+func lockFile(f *os.File) error {
+	var err error
+	for range 20 {
+		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
+}
+
+// DBPath is the job store's file in data dir dir, for readers that do not
+// take the directory (cdpmcp jobs).
+func DBPath(dir string) string { return filepath.Join(dir, "jobs.db") }

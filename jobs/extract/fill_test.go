@@ -1,0 +1,139 @@
+package extract
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/google/go-cmp/cmp"
+)
+
+func fill(t *testing.T, schema string, facts *cdpclient.PageFacts) *Result {
+	t.Helper()
+	s, err := ParseSchema(json.RawMessage(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Fill(s, json.RawMessage(schema), facts)
+}
+
+func TestFill(t *testing.T) {
+	t.Parallel()
+	ld := json.RawMessage(`{"@type":"Recipe","name":"Soup","recipeYield":"4 servings","nutrition":{"calories":"240 kcal"},"author":{"@type":"Person","name":"Ann"}}`)
+	cases := []struct {
+		name        string
+		schema      string
+		facts       cdpclient.PageFacts
+		wantData    map[string]any
+		wantSources map[string]string
+		wantMissing []string
+		noteHas     string
+	}{
+		{
+			name:        "json-ld with nested objects and nodes standing for names",
+			schema:      `{"type":"object","properties":{"name":{"type":"string"},"author":{"type":"string"},"yield":{"type":"integer","x-label":"recipeYield"},"nutrition":{"type":"object","properties":{"calories":{"type":"number"}}}}}`,
+			facts:       cdpclient.PageFacts{JSONLD: []json.RawMessage{ld}},
+			wantData:    map[string]any{"name": "Soup", "author": "Ann", "yield": int64(4), "nutrition": map[string]any{"calories": 240.0}},
+			wantSources: map[string]string{"name": "json-ld", "author": "json-ld", "yield": "json-ld", "nutrition.calories": "json-ld"},
+		},
+		{
+			name:        "nothing on the page is never invented",
+			schema:      `{"type":"object","properties":{"isbn":{"type":"string"},"pages":{"type":"integer"}},"required":["isbn"]}`,
+			facts:       cdpclient.PageFacts{Pairs: []cdpclient.FactPair{{Label: "Publisher", Value: "Acme", From: "text"}}},
+			wantData:    map[string]any{},
+			wantSources: map[string]string{},
+			wantMissing: []string{"isbn", "pages"},
+			noteHas:     "does not satisfy the schema",
+		},
+		{
+			name:        "a value that is not a number is left out and said so",
+			schema:      `{"type":"object","properties":{"price":{"type":"number"}}}`,
+			facts:       cdpclient.PageFacts{Pairs: []cdpclient.FactPair{{Label: "Price", Value: "call us", From: "dl"}}},
+			wantData:    map[string]any{},
+			wantSources: map[string]string{},
+			wantMissing: []string{"price"},
+			noteHas:     `the page says "call us", not a number`,
+		},
+		{
+			name:   "a table matched by its caption, keyed by its headers",
+			schema: `{"type":"object","properties":{"opening hours":{"type":"array"}}}`,
+			facts: cdpclient.PageFacts{Tables: []cdpclient.FactTable{
+				{Caption: "Prices", Headers: []string{"Item", "Price"}, Rows: [][]string{{"Tea", "2"}}},
+				{Caption: "Opening hours", Headers: []string{"Day", "Hours"}, Rows: [][]string{{"Mon", "9-5"}, {"Sun", ""}}},
+			}},
+			wantData:    map[string]any{"opening hours": []any{map[string]any{"Day": "Mon", "Hours": "9-5"}, map[string]any{"Day": "Sun"}}},
+			wantSources: map[string]string{"opening hours": "table"},
+		},
+		{
+			name:        "meta tags and the main heading",
+			schema:      `{"type":"object","properties":{"title":{"type":"string"},"description":{"type":"string"},"author":{"type":"string"}}}`,
+			facts:       cdpclient.PageFacts{Title: "Doc title", Meta: map[string]string{"h1": "Main heading", "og:description": "About it", "author": "Bo"}},
+			wantData:    map[string]any{"title": "Main heading", "description": "About it", "author": "Bo"},
+			wantSources: map[string]string{"title": "meta", "description": "meta", "author": "meta"},
+		},
+		{
+			name:        "x-selector with no match is missing, with a note",
+			schema:      `{"type":"object","properties":{"sku":{"type":"string","x-selector":".sku"}}}`,
+			facts:       cdpclient.PageFacts{Selected: map[string][]any{}},
+			wantData:    map[string]any{},
+			wantSources: map[string]string{},
+			wantMissing: []string{"sku"},
+			noteHas:     `x-selector ".sku" matched nothing`,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := fill(t, c.schema, &c.facts)
+			if d := cmp.Diff(c.wantData, r.Data); d != "" {
+				t.Errorf("data (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(c.wantSources, r.Sources); d != "" {
+				t.Errorf("sources (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(c.wantMissing, r.Missing); d != "" {
+				t.Errorf("missing (-want +got):\n%s", d)
+			}
+			if c.noteHas != "" && !strings.Contains(strings.Join(r.Notes, "\n"), c.noteHas) {
+				t.Errorf("notes %q lack %q", r.Notes, c.noteHas)
+			}
+		})
+	}
+}
+
+func TestCheckSchema(t *testing.T) {
+	t.Parallel()
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"a":{"type":"string"}}}`: "",
+		`{"properties":{"a":{}}}`:                                "",
+		`[1,2]`:                                                  "not a JSON schema object",
+		`{"type":"object"}`:                                      "names no properties",
+		`{"type":"array","items":{}}`:                            "must describe an object",
+		`{"type":"object","properties":{"a":{"minimum":"x"}}}`:   "not a valid JSON schema",
+	} {
+		err := CheckSchema(json.RawMessage(schema))
+		if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckSchema(%s) = %v, want %q", schema, err, want)
+		}
+	}
+}
+
+// FuzzFill: any schema and page facts give an answer, never a panic.
+func FuzzFill(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}}}}}}`, `{"a":"1,5","b":[{"x":"2"}]}`, "A", "3")
+	f.Fuzz(func(t *testing.T, schema, ld, label, value string) {
+		if CheckSchema(json.RawMessage(schema)) != nil {
+			return
+		}
+		s, _ := ParseSchema(json.RawMessage(schema))
+		facts := &cdpclient.PageFacts{JSONLD: []json.RawMessage{json.RawMessage(ld)}, Pairs: []cdpclient.FactPair{{Label: label, Value: value, From: "text"}},
+			Tables: []cdpclient.FactTable{{Headers: []string{label}, Rows: [][]string{{value}}}}}
+		r := Fill(s, json.RawMessage(schema), facts)
+		if r.Data == nil {
+			t.Fatal("nil data")
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,55 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// waitForHuman moves the job to WAITING_FOR_HUMAN with reason, its tab open
+// and alive, offers the tab through the Handoff (when one is configured), and
+// waits until the job is resumed (nil; the job is RUNNING again), cancelled,
+// given up or out of time. A job without handoffAllowed fails at once with a
+// *NeedsHumanError.
+func (t *taskRun) waitForHuman(ctx context.Context, reason string) error {
+	if !t.job.Handoff {
+		return &NeedsHumanError{Reason: reason}
+	}
+	q := t.q
+	var url string
+	if q.cfg.Handoff != nil {
+		var err error
+		if url, err = q.cfg.Handoff.Offer(ctx, t.job, t.page, reason); err != nil {
+			slog.Warn("could not offer a job to a person", "job", t.job.ID, "err", err)
+		}
+	}
+	summary := "waiting for a person: " + reason + "; call browser.job.resume when they are done"
+	if url != "" {
+		summary = "waiting for a person: " + reason + "; they can take over the tab at handoffUrl"
+	}
+	if _, err := q.store.Update(ctx, t.job.ID, []State{Running}, func(j *Job) {
+		j.State, j.Summary, j.HandoffURL = WaitingForHuman, summary, url
+	}); err != nil {
+		return err
+	}
+	t.rec.action("wait-for-human", map[string]any{"reason": reason})
+	slog.Info("job waiting for a person", "job", t.job.ID, "reason", reason)
+	// The job's own deadline does not run while a person works.
+	t.r.budget.pause()
+	defer t.r.budget.resume()
+	wait := time.NewTimer(q.cfg.HandoffTimeout)
+	defer wait.Stop()
+	select {
+	case note := <-t.r.resume:
+		_, err := q.store.Update(context.WithoutCancel(ctx), t.job.ID, []State{Resumed}, func(j *Job) {
+			j.State, j.Summary = Running, "running again after a person's help"
+		})
+		t.rec.action("resumed", map[string]any{"note": note})
+		return err
+	case <-t.r.ctx.Done():
+		return t.r.ctx.Err()
+	case <-wait.C:
+		return fmt.Errorf("no one resumed the job within %s", q.cfg.HandoffTimeout)
+	}
+}

@@ -1,0 +1,57 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cdpmcp/cdpmcp/actions"
+	"github.com/cdpmcp/cdpmcp/agentloop"
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+)
+
+// LoopAgent runs custom jobs with the agent loop (run_browser_agent's) on a
+// model the server was configured with: a job runs in the background, with no
+// client whose model could be asked.
+type LoopAgent struct {
+	Model agentloop.Model
+	Loop  agentloop.Config
+	// ReadOnly and Origins are the server's policy, held inside the loop.
+	ReadOnly bool
+	Origins  *origins.List
+}
+
+var _ Agent = (*LoopAgent)(nil)
+
+// Run performs instructions on the job's tab, in its browser context.
+func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions string, progress func(float64, string)) (*AgentResult, error) {
+	bc := tab.Context()
+	bc.SetCurrent(tab) // the loop acts on the current tab: the job's
+	env := &actions.Env{
+		Context:  func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil },
+		ReadOnly: a.ReadOnly, Origins: a.Origins,
+	}
+	cfg := a.Loop
+	cfg.OnStep = func(s agentloop.StepInfo) {
+		if s.MaxSteps > 0 {
+			progress(float64(s.Step)/float64(s.MaxSteps), s.Message)
+		}
+	}
+	out, err := agentloop.Run(ctx, env, a.Model, cfg, agentloop.Task{Task: instructions})
+	if err != nil {
+		return nil, err
+	}
+	result, err := json.Marshal(out.Result)
+	if err != nil {
+		return nil, err
+	}
+	summary := out.Result
+	if !out.Success {
+		summary = fmt.Sprintf("the agent stopped (%s): %s", out.Stop, out.Reason)
+	}
+	if out.Report != "" {
+		summary += " (report: " + out.Report + ")"
+	}
+	return &AgentResult{Success: out.Success, Summary: summary, Result: result}, nil
+}

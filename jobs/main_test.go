@@ -1,0 +1,112 @@
+package jobs_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
+)
+
+var site *fixtures.Server
+
+func TestMain(m *testing.M) {
+	var err error
+	if site, err = fixtures.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fixtures:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	site.Close()
+	os.Exit(code)
+}
+
+// testQueue is a queue on its own data dir with its own browsers, closed when
+// the test ends.
+type testQueue struct {
+	*jobs.Queue
+	dir   *jobs.DataDir
+	store *sqlite.Store
+}
+
+func openQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
+	t.Helper()
+	dir, err := jobs.OpenDataDir(path)
+	if err != nil {
+		t.Fatalf("OpenDataDir: %v", err)
+	}
+	store, err := sqlite.Open(testCtx(t), dir.DBPath(), false)
+	if err != nil {
+		t.Fatalf("sqlite.Open: %v", err)
+	}
+	cfg.Dir, cfg.Store = dir, store
+	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}}}
+	q, err := jobs.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("jobs.Open: %v", err)
+	}
+	tq := &testQueue{Queue: q, dir: dir, store: store}
+	t.Cleanup(tq.close)
+	return tq
+}
+
+func newQueue(t *testing.T, cfg jobs.Config) *testQueue {
+	return openQueue(t, t.TempDir(), cfg)
+}
+
+// close shuts the queue down; safe to call twice.
+func (q *testQueue) close() {
+	_ = q.Queue.Close()
+	_ = q.store.Close()
+	_ = q.dir.Close()
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// submit queues a job and fails the test on an error.
+func (q *testQueue) submit(t *testing.T, req jobs.SubmitRequest) *jobs.Job {
+	t.Helper()
+	if req.CorrelationID == "" {
+		req.CorrelationID = t.Name()
+	}
+	j, _, err := q.Submit(testCtx(t), req)
+	if err != nil {
+		t.Fatalf("Submit: %v", err)
+	}
+	return j
+}
+
+// wait polls a job until it is in one of states (or the test's time is up)
+// and returns it with every state it was seen in, in order.
+func (q *testQueue) wait(t *testing.T, id string, states ...jobs.State) (*jobs.Job, []jobs.State) {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	var seen []jobs.State
+	for {
+		j, err := q.Status(testCtx(t), id)
+		if err != nil {
+			t.Fatalf("Status: %v", err)
+		}
+		if len(seen) == 0 || seen[len(seen)-1] != j.State {
+			seen = append(seen, j.State)
+		}
+		for _, s := range states {
+			if j.State == s {
+				return j, seen
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s still %s (%s) after 45 s; want %v", id, j.State, j.Summary, states)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

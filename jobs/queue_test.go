@@ -1,0 +1,243 @@
+package jobs_test
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/google/go-cmp/cmp"
+)
+
+func prio(n int) *int { return &n }
+
+// Bad arguments are refused at submit with a hint, and nothing is queued.
+func TestSubmitRefusesBadArguments(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	url := site.URL("/jobs/article.html")
+	cases := []struct {
+		name string
+		req  jobs.SubmitRequest
+		want string
+	}{
+		{"no correlation id", jobs.SubmitRequest{CorrelationID: " ", URL: url, Task: jobs.Task{Type: "navigate"}}, "correlationId is empty"},
+		{"unknown type", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "teleport"}}, `task.type "teleport" is not a known task type`},
+		{"no type", jobs.SubmitRequest{CorrelationID: "c", URL: url}, "task.type is missing"},
+		{"relative url", jobs.SubmitRequest{CorrelationID: "c", URL: "example.com", Task: jobs.Task{Type: "navigate"}}, "has no scheme"},
+		{"ftp url", jobs.SubmitRequest{CorrelationID: "c", URL: "ftp://127.0.0.1/x", Task: jobs.Task{Type: "navigate"}}, `has scheme "ftp"`},
+		{"priority", jobs.SubmitRequest{CorrelationID: "c", URL: url, Priority: prio(11), Task: jobs.Task{Type: "navigate"}}, "priority 11 is out of range"},
+		{"max tabs", jobs.SubmitRequest{CorrelationID: "c", URL: url, MaxTabs: 51, Task: jobs.Task{Type: "navigate"}}, "maxTabs 51 is out of range"},
+		{"profile", jobs.SubmitRequest{CorrelationID: "c", URL: url, Profile: "../etc", Task: jobs.Task{Type: "navigate"}}, "not a valid profile name"},
+		{"extract nothing", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "extract"}}, "needs selectors or an extract schema"},
+		{"extract bad schema", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "extract", Extract: json.RawMessage(`{"type":"string"}`)}}, "must describe an object"},
+		{"extract bad keyword", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "extract", Extract: json.RawMessage(`{"type":"object","properties":{"a":{"type":"wat"}}}`)}}, "not a valid JSON schema"},
+		{"message one selector", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "message", Selectors: []string{"#m"}, Text: "hi"}}, "needs two selectors"},
+		{"message no text", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "message", Selectors: []string{"#m", "#s"}}}, "needs task.text"},
+		{"custom without a model", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "custom", Instructions: "buy"}}, "--llm-base-url"},
+		{"empty selector", jobs.SubmitRequest{CorrelationID: "c", URL: url, Task: jobs.Task{Type: "extract", Selectors: []string{""}}}, "task.selectors[0] is empty"},
+	}
+	for _, c := range cases {
+		_, _, err := q.Submit(testCtx(t), c.req)
+		var ie *jobs.InputError
+		if !errors.As(err, &ie) || !strings.Contains(ie.Msg+" "+ie.Hint, c.want) || ie.Hint == "" {
+			t.Errorf("%s: got %v, want an InputError with %q and a hint", c.name, err, c.want)
+		}
+	}
+	all, err := q.List(testCtx(t), jobs.Filter{})
+	if err != nil || len(all) != 0 {
+		t.Errorf("queued after refusals: %d jobs, %v", len(all), err)
+	}
+}
+
+// The same correlation id and arguments give the same job; anything else
+// differing gives a new one.
+func TestSubmitIsIdempotent(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	req := jobs.SubmitRequest{CorrelationID: "order-1", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}}
+	a, created, err := q.Submit(testCtx(t), req)
+	if err != nil || !created {
+		t.Fatalf("first submit: %v %v", created, err)
+	}
+	b, created, err := q.Submit(testCtx(t), req)
+	if err != nil || created || b.ID != a.ID {
+		t.Errorf("second submit: id %s created %v err %v, want %s again", b.ID, created, err, a.ID)
+	}
+	q.wait(t, a.ID, jobs.Succeeded)
+	c, created, _ := q.Submit(testCtx(t), req)
+	if created || c.ID != a.ID || c.State != jobs.Succeeded {
+		t.Errorf("after it ran: %s %v %s", c.ID, created, c.State)
+	}
+	req.Priority = prio(9)
+	d, created, _ := q.Submit(testCtx(t), req)
+	if !created || d.ID == a.ID {
+		t.Errorf("other arguments gave job %s (created %v)", d.ID, created)
+	}
+	all, _ := q.List(testCtx(t), jobs.Filter{})
+	if len(all) != 2 {
+		t.Errorf("%d jobs stored, want 2", len(all))
+	}
+}
+
+// With one tab, jobs start by priority, higher first, in submission order
+// within a priority.
+func TestPriorityOrder(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	blocker := q.submit(t, jobs.SubmitRequest{CorrelationID: "blocker", URL: site.URL("/jobs/slowpage?ms=1500"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	q.wait(t, blocker.ID, jobs.Running)
+	var ids []string
+	names := map[string]string{}
+	for i, p := range []int{1, 5, 9, 5, 3} {
+		j := q.submit(t, jobs.SubmitRequest{CorrelationID: "p", URL: site.URL("/jobs/article.html?" + string(rune('a'+i))), Priority: prio(p), Task: jobs.Task{Type: jobs.TaskNavigate}})
+		ids = append(ids, j.ID)
+		names[j.ID] = string(rune('a' + i))
+	}
+	if s, _ := q.Status(testCtx(t), ids[0]); !strings.Contains(s.Summary, "4 job(s) ahead") {
+		t.Errorf("lowest priority job's summary %q", s.Summary)
+	}
+	var started []*jobs.Job
+	for _, id := range ids {
+		j, _ := q.wait(t, id, jobs.Succeeded, jobs.Failed)
+		started = append(started, j)
+	}
+	sort.Slice(started, func(i, k int) bool { return started[i].Started.Before(started[k].Started) })
+	var order []string
+	for _, j := range started {
+		order = append(order, names[j.ID])
+	}
+	if d := cmp.Diff([]string{"c", "b", "d", "e", "a"}, order); d != "" {
+		t.Errorf("start order (-want +got):\n%s", d)
+	}
+}
+
+// Never more tabs than --max-tabs, and a free tab goes to the next job fast.
+func TestMaxTabsAndDispatchDelay(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 2})
+	var ids []string
+	for range 8 {
+		ids = append(ids, q.submit(t, jobs.SubmitRequest{CorrelationID: "many", URL: site.URL("/jobs/slowpage?ms=200&" + time.Now().String()), Task: jobs.Task{Type: jobs.TaskNavigate}}).ID)
+	}
+	maxRunning := 0
+	for {
+		st := q.Stats()
+		maxRunning = max(maxRunning, st.Running)
+		if st.Running == 0 && st.Queued == 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, id := range ids {
+		if j, _ := q.wait(t, id, jobs.Succeeded, jobs.Failed); j.State != jobs.Succeeded {
+			t.Errorf("job %s: %s %s", id, j.State, j.Error)
+		}
+	}
+	st := q.Stats()
+	if maxRunning != 2 {
+		t.Errorf("at most %d jobs ran at once, want 2", maxRunning)
+	}
+	t.Logf("dispatch delay: median %v, p95 %v over %d", st.DispatchMedian, st.DispatchP95, st.Dispatches)
+	if st.DispatchMedian > 20*time.Millisecond {
+		t.Errorf("median dispatch delay %v > 20 ms", st.DispatchMedian)
+	}
+}
+
+// Cancel answers within a second and closes the tab, even for a tab whose
+// page never finishes loading; cancelling a finished job or resuming a job
+// that is not waiting changes nothing.
+func TestCancelAndMisuse(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	run := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/neverload"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	queued := q.submit(t, jobs.SubmitRequest{CorrelationID: "second", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	q.wait(t, run.ID, jobs.Running)
+	time.Sleep(300 * time.Millisecond) // into the load
+	start := time.Now()
+	j, err := q.Cancel(testCtx(t), run.ID, "changed my mind")
+	if took := time.Since(start); err != nil || j.State != jobs.Cancelled || took > time.Second {
+		t.Fatalf("cancel: %v %v after %v", j, err, took)
+	}
+	if _, err := q.Cancel(testCtx(t), queued.ID, ""); err != nil {
+		t.Errorf("cancel a queued job: %v", err)
+	}
+	if tab, err := q.WaitingTab(run.ID); err == nil && tab != nil && tab.Usable() == nil {
+		t.Errorf("the cancelled job's tab is still open")
+	}
+	time.Sleep(300 * time.Millisecond)
+	for _, id := range []string{run.ID, queued.ID} {
+		if j, _ := q.Status(testCtx(t), id); j.State != jobs.Cancelled || !strings.Contains(j.Summary, "cancelled") {
+			t.Errorf("job %s after cancel: %s %q", id, j.State, j.Summary)
+		}
+	}
+	var se *jobs.StateError
+	if _, err := q.Cancel(testCtx(t), run.ID, ""); !errors.As(err, &se) || se.State != jobs.Cancelled {
+		t.Errorf("cancelling a cancelled job: %v", err)
+	}
+	done := q.submit(t, jobs.SubmitRequest{CorrelationID: "third", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	q.wait(t, done.ID, jobs.Succeeded)
+	if _, err := q.Cancel(testCtx(t), done.ID, ""); !errors.As(err, &se) || se.State != jobs.Succeeded {
+		t.Errorf("cancelling a finished job: %v", err)
+	}
+	if _, err := q.Resume(testCtx(t), done.ID, ""); !errors.As(err, &se) {
+		t.Errorf("resuming a finished job: %v", err)
+	}
+	if j, _ := q.Status(testCtx(t), done.ID); j.State != jobs.Succeeded {
+		t.Errorf("misuse changed the job: %s", j.State)
+	}
+	if _, err := q.Status(testCtx(t), "job-nope"); !errors.Is(err, jobs.ErrNotFound) {
+		t.Errorf("status of an unknown job: %v", err)
+	}
+}
+
+// A job whose page loops forever stalls neither the other jobs nor status
+// calls, and ends at its timeout.
+func TestHangingTabStallsNothing(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 2})
+	hang := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/loop.html"), Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"h1"}, TimeoutMs: 4000}})
+	q.wait(t, hang.ID, jobs.Running)
+	time.Sleep(500 * time.Millisecond) // the loop has started
+	var others []string
+	for i := range 4 {
+		others = append(others, q.submit(t, jobs.SubmitRequest{CorrelationID: "other", URL: site.URL("/jobs/article.html?" + string(rune('a'+i))), Task: jobs.Task{Type: jobs.TaskNavigate}}).ID)
+	}
+	var slowest time.Duration
+	for _, id := range others {
+		for {
+			start := time.Now()
+			j, err := q.Status(testCtx(t), id)
+			slowest = max(slowest, time.Since(start))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.State.Terminal() {
+				if j.State != jobs.Succeeded {
+					t.Errorf("job next to the hanging one: %s %s", j.State, j.Error)
+				}
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if h, _ := q.Status(testCtx(t), hang.ID); h.State.Terminal() {
+		t.Errorf("the hanging job ended before the others: %s", h.State)
+	}
+	// Status reads the store only; on two busy cores a call can still wait
+	// for the scheduler, but never for the hung tab.
+	if slowest > 500*time.Millisecond {
+		t.Errorf("a status call took %v", slowest)
+	}
+	h, _ := q.wait(t, hang.ID, jobs.Failed, jobs.Succeeded)
+	if h.State != jobs.Failed || !strings.Contains(h.Error, "timed out") {
+		t.Errorf("hanging job: %s %q", h.State, h.Error)
+	}
+	if !slices.Contains([]string{""}, h.Artifacts.Screenshot) {
+		t.Logf("screenshot of the hung tab: %s", h.Artifacts.Screenshot)
+	}
+}

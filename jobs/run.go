@@ -1,0 +1,307 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// run is a job being run: its context, its tabs and its way back from a wait.
+type run struct {
+	q      *Queue
+	job    *Job
+	ctx    context.Context
+	cancel context.CancelFunc
+	resume chan string
+	budget *budget // the job's time limit, paused while a person helps
+	// shutdown is set when the server closes under the job (not a cancel).
+	shutdown atomic.Bool
+
+	mu    sync.Mutex
+	tabs  []*cdpclient.Page // the job's tabs, its own first
+	slots int               // tab slots held
+}
+
+func newRun(q *Queue, j *Job) *run {
+	ctx, cancel := context.WithCancel(q.ctx)
+	return &run{q: q, job: j, ctx: ctx, cancel: cancel, resume: make(chan string, 1), slots: 1}
+}
+
+func (r *run) mainTab() *cdpclient.Page {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.tabs) == 0 {
+		return nil
+	}
+	return r.tabs[0]
+}
+
+// stop cancels the run and closes its tabs, waiting at most wait for them.
+func (r *run) stop(wait time.Duration) {
+	r.cancel()
+	r.mu.Lock()
+	tabs := slices.Clone(r.tabs)
+	r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, p := range tabs {
+		wg.Go(func() { _ = p.Close(ctx) })
+	}
+	wg.Wait()
+}
+
+// execute runs a dispatched job to its end. waited is when its tab came free
+// (or it was queued, if later), for the dispatch delay.
+func (q *Queue) execute(r *run, waited time.Time) {
+	j := r.job
+	log := slog.With("job", j.ID)
+	defer func() {
+		r.cancel()
+		q.mu.Lock()
+		delete(q.running, j.ID)
+		slots := r.slots
+		delete(q.secrets, j.ID)
+		q.mu.Unlock()
+		for range slots {
+			q.releaseSlot()
+		}
+	}()
+	if j.State == Queued {
+		if _, err := q.store.Update(r.ctx, j.ID, []State{Queued}, func(j *Job) {
+			j.State, j.Progress, j.Summary = Dispatched, 0.05, "dispatched: opening a tab"
+		}); err != nil {
+			log.Debug("job not dispatched", "err", err) // cancelled meanwhile
+			return
+		}
+	}
+	q.recordDispatch(time.Since(waited))
+	timeout := q.cfg.JobTimeout
+	if j.Task.TimeoutMs > 0 {
+		timeout = time.Duration(j.Task.TimeoutMs) * time.Millisecond
+	}
+	ctx := r.ctx
+
+	attempt := 0
+	job, err := q.store.Update(ctx, j.ID, []State{Dispatched, Running}, func(j *Job) {
+		j.Attempt++
+		attempt = j.Attempt
+		if j.Started.IsZero() {
+			j.Started = time.Now()
+		}
+		j.State, j.Progress = Running, 0.1
+		j.Summary = "running: opening a tab"
+		if j.Attempt > 1 {
+			j.Summary = fmt.Sprintf("running again after a server restart (attempt %d)", j.Attempt)
+		}
+	})
+	if err != nil {
+		log.Debug("job not started", "err", err)
+		return
+	}
+	log.Info("job running", "type", job.Task.Type, "attempt", attempt)
+	q.mu.Lock()
+	secret := q.secrets[j.ID]
+	q.mu.Unlock()
+
+	out := q.runOnTab(ctx, r, job, secret, timeout)
+	q.finish(r, job, out, secret)
+}
+
+// outcome is how a task ended.
+type outcome struct {
+	summary   string
+	result    any
+	finalURL  string
+	err       error
+	artifacts Artifacts
+}
+
+// runOnTab opens the job's tab in its profile, records it, runs the task and
+// collects the artifacts.
+func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, timeout time.Duration) outcome {
+	// Starting a browser is bounded by cdpclient; the job's own time starts
+	// with its tab.
+	l, err := q.fleet.context(ctx, j.Profile)
+	if err != nil {
+		return outcome{err: err}
+	}
+	bc := l.bc
+	seq := bc.Seq()
+	page := l.tab
+	if page == nil {
+		if page, err = bc.NewPage(ctx); err != nil {
+			l.done(nil)
+			return outcome{err: fmt.Errorf("open a tab: %w", err)}
+		}
+	}
+	r.mu.Lock()
+	r.tabs = append(r.tabs, page)
+	r.mu.Unlock()
+	ctx, budget, cancel := withBudget(ctx, timeout)
+	defer cancel()
+	r.budget = budget
+	rec, err := q.startRecording(ctx, j, page, secret)
+	if err != nil {
+		_ = closeTab(page)
+		l.done(nil)
+		return outcome{err: err}
+	}
+	stopWatch := q.watchTabs(r, bc, seq, rec)
+	t := &taskRun{q: q, r: r, job: j, page: page, rec: rec, secret: secret, loadWait: timeout / 2}
+	out := t.run(ctx)
+	if errors.Is(context.Cause(ctx), errTimedOut) && out.err != nil {
+		out.err = fmt.Errorf("timed out after %s (set task.timeoutMs to allow longer): %w", timeout, out.err)
+	}
+	stopWatch()
+	if out.finalURL == "" && page.Usable() == nil {
+		out.finalURL = page.URL()
+	}
+	out.artifacts = rec.finish(page, out.err == nil || !errors.Is(out.err, context.Canceled))
+	r.mu.Lock()
+	tabs := slices.Clone(r.tabs)
+	r.mu.Unlock()
+	// A tab whose job ended normally, in a context of its own, can serve the
+	// next job once everything it stored is gone.
+	var keep *cdpclient.Page
+	if j.Profile == "" && len(tabs) == 1 && ctx.Err() == nil && scrubTab(page, append(rec.origins, frameOrigins(page)...)) {
+		keep = page
+	}
+	for _, p := range tabs {
+		if p != keep {
+			_ = closeTab(p)
+		}
+	}
+	l.done(keep)
+	rec.encodeVideo()
+	out.artifacts.Video = rec.videoPath()
+	return out
+}
+
+// frameOrigins are the origins the tab's frames requested, out-of-process ones
+// included (the HAR records the tab's own session only).
+func frameOrigins(p *cdpclient.Page) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range p.NetworkEntries() {
+		if u, err := url.Parse(e.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !seen[u.Host] {
+			seen[u.Host] = true
+			out = append(out, u.Scheme+"://"+u.Host)
+		}
+	}
+	return out
+}
+
+// scrubTab clears everything the tab's origins stored (cookies, local and
+// session storage, IndexedDB, caches, service workers), leaves it on
+// about:blank with no history, and reports whether all of that went.
+func scrubTab(p *cdpclient.Page, origins []string) bool {
+	if p.Usable() != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	call := func(method string, params any) bool {
+		args, _ := json.Marshal(params)
+		if _, err := p.Raw(ctx, method, args); err != nil {
+			slog.Debug("scrub a job's tab", "method", method, "err", err)
+			return false
+		}
+		return true
+	}
+	if !call("DOMStorage.enable", nil) {
+		return false
+	}
+	for _, o := range origins {
+		if !call("Storage.clearDataForOrigin", map[string]string{"origin": o, "storageTypes": "all"}) ||
+			!call("DOMStorage.clear", map[string]any{"storageId": map[string]any{"securityOrigin": o, "isLocalStorage": false}}) {
+			return false
+		}
+	}
+	if err := cdpclient.Outcome(p.Navigate(ctx, "about:blank", cdpclient.WaitLoad)); err != nil {
+		return false
+	}
+	return call("Page.resetNavigationHistory", nil) && call("DOMStorage.disable", nil)
+}
+
+func closeTab(p *cdpclient.Page) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return p.Close(ctx)
+}
+
+// finish records how the job ended, unless it was cancelled meanwhile (then
+// only its artifacts are added).
+func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	log := slog.With("job", j.ID)
+	if r.shutdown.Load() {
+		// The server is closing: Close settles effectful jobs; navigate and
+		// extract jobs stay RUNNING and run again at the next start.
+		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
+		return
+	}
+	var result []byte
+	if out.result != nil {
+		result = mustJSON(out.result)
+	}
+	state, msg := Succeeded, ""
+	if out.err != nil {
+		state = Failed
+		msg = redact(describe(out.err), secret)
+	}
+	done, err := q.store.Update(ctx, j.ID, []State{Running}, func(j *Job) {
+		j.State, j.Finished, j.Artifacts, j.FinalURL = state, time.Now(), out.artifacts, out.finalURL
+		j.Result, j.HandoffURL = result, ""
+		if state == Succeeded {
+			j.Progress, j.Summary = 1, out.summary
+		} else {
+			j.Error, j.Summary = msg, "failed: "+msg
+		}
+	})
+	var se *StateError
+	if errors.As(err, &se) {
+		// Cancelled (or given up) while it ran: keep that, add the artifacts.
+		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
+		log.Info("job stopped", "state", se.State)
+		return
+	}
+	if err != nil {
+		log.Error("recording a job's end failed", "err", err)
+		return
+	}
+	log.Info("job finished", "state", done.State, "ms", done.Finished.Sub(done.Started).Milliseconds(), "error", done.Error)
+}
+
+// describe turns a job's failure into a message for its status.
+func describe(err error) string {
+	var nh *NeedsHumanError
+	if errors.As(err, &nh) {
+		return nh.Reason + " (submit with handoffAllowed: true to let a person help)"
+	}
+	c := cdpclient.Classify(err)
+	s := c.Code.String() + ": " + c.Msg
+	if c.Hint != "" {
+		s += " (" + c.Hint + ")"
+	}
+	return s
+}
+
+// progress records how far a running job got.
+func (r *run) progress(fraction float64, summary string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _ = r.q.store.Update(ctx, r.job.ID, []State{Running}, func(j *Job) {
+		j.Progress, j.Summary = max(j.Progress, min(fraction, 0.99)), summary
+	})
+}

@@ -1,0 +1,89 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/jobs/extract"
+)
+
+// ExtractRequest is browser.snapshot.extract_structured's input.
+type ExtractRequest struct {
+	CorrelationID string          `json:"correlationId"`
+	URL           string          `json:"url"`
+	Profile       string          `json:"profile,omitempty"`
+	Schema        json.RawMessage `json:"schema"`
+}
+
+// Extracted is what Extract found.
+type Extracted struct {
+	FinalURL   string
+	Result     *extract.Result
+	Screenshot string // path, when taken
+}
+
+// Extract opens url in a tab (in profile, when given) and fills schema with
+// what the page states. It takes a tab slot ahead of queued jobs and runs on
+// ctx (the caller's deadline). A bad argument is an *InputError.
+func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, error) {
+	if strings.TrimSpace(req.CorrelationID) == "" {
+		return nil, inputErr("pass any string that ties your calls together", "correlationId is empty")
+	}
+	if err := q.checkURL(req.URL); err != nil {
+		return nil, err
+	}
+	if req.Profile != "" && !profileName.MatchString(req.Profile) {
+		return nil, inputErr("use letters, digits, '.', '_' and '-' (at most 64)", "profile %q is not a valid profile name", req.Profile)
+	}
+	if err := extract.CheckSchema(req.Schema); err != nil {
+		return nil, inputErr("give a JSON schema object such as {\"type\":\"object\",\"properties\":{\"price\":{\"type\":\"number\"}}}", "schema: %v", err)
+	}
+	if err := q.takeSlot(ctx); err != nil {
+		return nil, errors.New("all tabs stayed busy with jobs until the call's deadline; try again or raise --max-tabs")
+	}
+	defer q.releaseSlot()
+	l, err := q.fleet.context(ctx, req.Profile)
+	if err != nil {
+		return nil, err
+	}
+	defer l.done(nil) // after the tab is closed
+	page := l.tab
+	if page == nil {
+		if page, err = l.bc.NewPage(ctx); err != nil {
+			return nil, err
+		}
+	}
+	defer closeTab(page) //nolint:errcheck // best effort: the context goes too
+	var notes []string
+	if err := loaded(page.Navigate(ctx, req.URL, cdpclient.WaitLoad)); err != nil {
+		var ce *cdpclient.Error
+		if !errors.As(err, &ce) || ce.Code != cdpclient.CodeTimeout || ctx.Err() != nil {
+			return nil, err
+		}
+		notes = append(notes, "the page had not finished loading; read what was there")
+	}
+	res, err := readStructured(ctx, page, nil, req.Schema)
+	if err != nil {
+		return nil, err
+	}
+	res.Notes = append(notes, res.Notes...)
+	out := &Extracted{FinalURL: page.URL(), Result: res.Result}
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if png, _, err := page.Screenshot(sctx, cdpclient.ScreenshotOptions{}); err == nil {
+		dir := q.cfg.Dir.ArtifactDir("extract-" + strings.TrimPrefix(newID(), "job-"))
+		if os.MkdirAll(dir, 0o700) == nil {
+			path := filepath.Join(dir, "screenshot.png")
+			if os.WriteFile(path, png, 0o600) == nil {
+				out.Screenshot = path
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,241 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/jobs/extract"
+)
+
+// taskRun is one run of a job's task on its tab.
+type taskRun struct {
+	q      *Queue
+	r      *run
+	job    *Job
+	page   *cdpclient.Page
+	rec    *recorder
+	secret string
+	// loadWait bounds waiting for a page's load where the task can go on
+	// without it (extract reads a page that never finishes loading).
+	loadWait time.Duration
+}
+
+func (t *taskRun) run(ctx context.Context) outcome {
+	switch t.job.Task.Type {
+	case TaskNavigate:
+		return t.navigate(ctx)
+	case TaskExtract:
+		return t.extract(ctx)
+	case TaskMessage:
+		return t.message(ctx)
+	case TaskLogin:
+		return t.login(ctx)
+	case TaskCustom:
+		return t.custom(ctx)
+	}
+	return outcome{err: fmt.Errorf("unknown task type %q", t.job.Task.Type)}
+}
+
+// open loads the job's URL, following redirects, and waits for the load event.
+func (t *taskRun) open(ctx context.Context) error {
+	t.r.progress(0.2, "loading "+t.job.URL)
+	start := time.Now()
+	err := loaded(t.page.Navigate(ctx, t.job.URL, cdpclient.WaitLoad))
+	fields := map[string]any{"url": t.job.URL, "ok": err == nil, "ms": time.Since(start).Milliseconds(), "finalUrl": t.page.URL()}
+	if err != nil {
+		fields["error"] = err.Error()
+	}
+	t.rec.action("navigate", fields)
+	if err == nil {
+		t.r.progress(0.5, "loaded "+t.page.URL())
+	}
+	return err
+}
+
+// loaded is a navigation's outcome for a job, which succeeds on load: a page
+// that arrived but did not load in time is a timeout.
+func loaded(fb *feedback.Feedback, err error) error {
+	if err == nil && fb.OK && fb.Incomplete != "" {
+		return &cdpclient.Error{Code: cdpclient.CodeTimeout, Msg: fb.Incomplete, Hint: fb.Hint}
+	}
+	return cdpclient.Outcome(fb, err)
+}
+
+func (t *taskRun) loadedSummary(ctx context.Context) string {
+	s := fmt.Sprintf("loaded %s", t.page.URL())
+	if title := t.page.DocumentTitle(ctx); title != "" {
+		s += fmt.Sprintf(" (%q)", title)
+	}
+	if st := t.rec.har.DocumentStatus(); st >= 400 {
+		s += fmt.Sprintf(", but the server answered HTTP %d", st)
+	}
+	return s
+}
+
+func (t *taskRun) navigate(ctx context.Context) outcome {
+	if err := t.open(ctx); err != nil {
+		return outcome{err: err}
+	}
+	return outcome{summary: t.loadedSummary(ctx), finalURL: t.page.URL()}
+}
+
+// ExtractResult is an extract job's result (and extract_structured's, without
+// Texts): the texts of task.selectors and the filled task.extract schema.
+type ExtractResult struct {
+	Texts map[string][]string `json:"texts,omitempty"`
+	*extract.Result
+}
+
+func (t *taskRun) extract(ctx context.Context) outcome {
+	var notes []string
+	lctx, cancel := context.WithTimeout(ctx, t.loadWait)
+	err := t.open(lctx)
+	cancel()
+	if err != nil {
+		// A page that never finishes loading still has a DOM to read.
+		var ce *cdpclient.Error
+		if !errors.As(err, &ce) || ce.Code != cdpclient.CodeTimeout || ctx.Err() != nil {
+			return outcome{err: err}
+		}
+		notes = append(notes, "the page had not finished loading; read what was there")
+	}
+	t.r.progress(0.6, "reading the page")
+	res, err := readStructured(ctx, t.page, t.job.Task.Selectors, t.job.Task.Extract)
+	if err != nil {
+		return outcome{err: err}
+	}
+	res.Notes = append(notes, res.Notes...)
+	t.rec.action("extract", map[string]any{"ok": true, "fields": len(res.Sources), "missing": res.Missing})
+	summary := fmt.Sprintf("extracted from %s", t.page.URL())
+	if len(t.job.Task.Extract) > 0 {
+		summary += fmt.Sprintf(": %d field(s) found, %d not on the page", len(res.Sources), len(res.Missing))
+	}
+	return outcome{summary: summary, result: res, finalURL: t.page.URL()}
+}
+
+// readStructured reads the selectors' texts and fills the schema (either may
+// be empty) from the page.
+func readStructured(ctx context.Context, page *cdpclient.Page, selectors []string, schema json.RawMessage) (*ExtractResult, error) {
+	var (
+		sch     *extract.Schema
+		queries []cdpclient.FactQuery
+		err     error
+	)
+	if len(schema) > 0 {
+		if sch, err = extract.ParseSchema(schema); err != nil {
+			return nil, err
+		}
+		queries = extract.Queries(sch)
+	}
+	for i, s := range selectors {
+		queries = append(queries, cdpclient.FactQuery{Key: fmt.Sprintf("\x00sel%d", i), Selector: s})
+	}
+	facts, err := page.Facts(ctx, queries, cdpclient.FactOptions{Structure: sch != nil})
+	if err != nil {
+		return nil, err
+	}
+	res := &ExtractResult{Result: &extract.Result{Data: map[string]any{}}}
+	if sch != nil {
+		res.Result = extract.Fill(sch, schema, facts)
+	} else {
+		res.Notes = append(res.Notes, facts.Errors...)
+	}
+	if len(selectors) > 0 {
+		res.Texts = map[string][]string{}
+		for i, s := range selectors {
+			texts := []string{}
+			for _, v := range facts.Selected[fmt.Sprintf("\x00sel%d", i)] {
+				if str, ok := v.(string); ok {
+					texts = append(texts, str)
+				}
+			}
+			res.Texts[s] = texts
+			if len(texts) == 0 {
+				res.Notes = append(res.Notes, fmt.Sprintf("selector %q matched nothing", s))
+			}
+		}
+	}
+	return res, nil
+}
+
+// message types task.text into selectors[0] and clicks selectors[1], once:
+// the job is marked as having had effects before the click, so it is never
+// run again, whatever happens after.
+func (t *taskRun) message(ctx context.Context) outcome {
+	if err := t.open(ctx); err != nil {
+		return outcome{err: err}
+	}
+	field := cdpclient.Target{Selector: t.job.Task.Selectors[0]}
+	send := cdpclient.Target{Selector: t.job.Task.Selectors[1]}
+	t.r.progress(0.6, "typing the message")
+	if err := t.act(ctx, "type", field, func(ctx context.Context) (*feedback.Feedback, error) {
+		return t.page.Type(ctx, field, t.job.Task.Text, true, false)
+	}); err != nil {
+		return outcome{err: err}
+	}
+	if _, err := t.q.store.Update(ctx, t.job.ID, []State{Running}, func(j *Job) {
+		j.Effects, j.Progress, j.Summary = true, 0.8, "sending the message"
+	}); err != nil {
+		return outcome{err: fmt.Errorf("not sent: %w", err)}
+	}
+	if err := t.act(ctx, "click", send, func(ctx context.Context) (*feedback.Feedback, error) {
+		return t.page.Click(ctx, send, cdpclient.ClickOptions{})
+	}); err != nil {
+		return outcome{err: fmt.Errorf("the send button was not clicked: %w", err)}
+	}
+	return outcome{summary: fmt.Sprintf("sent the message on %s", t.page.URL()), finalURL: t.page.URL()}
+}
+
+// act runs one action with its feedback recorded in the trace; an action
+// that did not happen is an error.
+func (t *taskRun) act(ctx context.Context, name string, target cdpclient.Target, fn func(context.Context) (*feedback.Feedback, error)) error {
+	fb, err := fn(ctx)
+	if err != nil {
+		t.rec.action(name, map[string]any{"selector": target.Selector, "ok": false, "error": err.Error()})
+		return err
+	}
+	t.rec.action(name, map[string]any{"selector": target.Selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
+	if !fb.OK {
+		msg := fmt.Sprintf("%s %s failed: %s", name, target.Selector, fb.Msg)
+		if fb.Hint != "" {
+			msg += " (" + fb.Hint + ")"
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// custom runs task.instructions with the agent on the job's tab.
+func (t *taskRun) custom(ctx context.Context) outcome {
+	if t.q.cfg.Agent == nil {
+		return outcome{err: errors.New("custom jobs need a model: start cdpmcp with --llm-base-url")}
+	}
+	if err := t.open(ctx); err != nil {
+		return outcome{err: err}
+	}
+	for {
+		res, err := t.q.cfg.Agent.Run(ctx, t.page, t.job.Task.Instructions, func(f float64, s string) {
+			t.r.progress(0.5+f*0.45, s)
+			t.rec.action("agent-step", map[string]any{"summary": s, "progress": f})
+		})
+		var nh *NeedsHumanError
+		if errors.As(err, &nh) {
+			if err := t.waitForHuman(ctx, nh.Reason); err != nil {
+				return outcome{err: err}
+			}
+			continue // the agent takes over again from where the person left it
+		}
+		if err != nil {
+			return outcome{err: err}
+		}
+		if !res.Success {
+			return outcome{err: fmt.Errorf("the agent did not finish: %s", res.Summary), result: res.Result}
+		}
+		return outcome{summary: res.Summary, result: res.Result, finalURL: t.page.URL()}
+	}
+}

@@ -1,0 +1,110 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// video keeps a tab's screencast frames on disk and turns them into a WebM
+// with ffmpeg when the job ends.
+type video struct {
+	dir   string
+	out   string
+	stopF func()
+
+	mu     sync.Mutex
+	frames []videoFrame
+	err    error
+}
+
+type videoFrame struct {
+	path string
+	at   time.Time
+}
+
+func startVideo(ctx context.Context, page *cdpclient.Page, dir string) *video {
+	v := &video{dir: dir}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		v.err = err
+		return v
+	}
+	stop, err := page.Screencast(ctx, cdpclient.ScreencastOptions{Format: "jpeg", Quality: 70, MaxWidth: 1280, MaxHeight: 800}, v.frame)
+	if err != nil {
+		v.err = err
+		return v
+	}
+	v.stopF = stop
+	return v
+}
+
+func (v *video) frame(f cdpclient.Frame) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	path := filepath.Join(v.dir, fmt.Sprintf("%06d.jpg", len(v.frames)))
+	if err := os.WriteFile(path, f.Data, 0o600); err != nil {
+		v.err = err
+		return
+	}
+	v.frames = append(v.frames, videoFrame{path: path, at: f.Time})
+}
+
+func (v *video) stop() {
+	if v.stopF != nil {
+		v.stopF()
+		v.stopF = nil
+	}
+}
+
+// encode writes the frames as a WebM (VP8) at out, each frame shown until the
+// next one came, and removes the frames.
+func (v *video) encode(out string) error {
+	v.stop()
+	defer os.RemoveAll(v.dir)
+	v.mu.Lock()
+	frames, err := v.frames, v.err
+	v.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if len(frames) == 0 {
+		return errors.New("the tab drew no frame")
+	}
+	ffmpeg, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		return errors.New("ffmpeg is not installed (make deps installs it)")
+	}
+	var list strings.Builder
+	for i, f := range frames {
+		d := 0.5
+		if i+1 < len(frames) {
+			d = max(frames[i+1].at.Sub(f.at).Seconds(), 0.01)
+		}
+		fmt.Fprintf(&list, "file '%s'\nduration %.3f\n", f.path, d)
+	}
+	fmt.Fprintf(&list, "file '%s'\n", frames[len(frames)-1].path) // the concat demuxer drops the last duration otherwise
+	listPath := filepath.Join(v.dir, "frames.txt")
+	if err := os.WriteFile(listPath, []byte(list.String()), 0o600); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, ffmpeg, "-y", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", listPath,
+		"-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p", "-fps_mode", "vfr",
+		"-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M", "-an", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("ffmpeg: %v: %s", err, strings.TrimSpace(string(b)))
+	}
+	slog.Debug("video written", "path", out, "frames", len(frames))
+	v.out = out
+	return nil
+}

@@ -1,0 +1,155 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// submitAnswer is browser.job.submit's output.
+type submitAnswer struct {
+	CorrelationID string `json:"correlationId"`
+	JobID         string `json:"jobId"`
+	Status        string `json:"status"`
+	CreatedAt     string `json:"createdAt"`
+	Duplicate     bool   `json:"duplicate,omitempty"`
+	CurrentStatus string `json:"currentStatus,omitempty"`
+}
+
+func submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var req jobs.SubmitRequest
+	if err := decodeArgs(raw, &req); err != nil {
+		return nil, err
+	}
+	j, created, err := q.Submit(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	// QUEUED says the submission is accepted (seed 002 allows no other
+	// value); a duplicate's actual state is in currentStatus.
+	a := submitAnswer{CorrelationID: req.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
+	if !created {
+		a.Duplicate, a.CurrentStatus = true, string(j.State)
+	}
+	return structured(a)
+}
+
+// statusAnswer is browser.job.status's output.
+type statusAnswer struct {
+	CorrelationID string           `json:"correlationId"`
+	JobID         string           `json:"jobId"`
+	Status        string           `json:"status"`
+	Progress      float64          `json:"progress"`
+	Summary       string           `json:"summary,omitempty"`
+	FinalURL      string           `json:"finalUrl,omitempty"`
+	Artifacts     *jobs.Artifacts  `json:"artifacts,omitempty"`
+	Error         string           `json:"error,omitempty"`
+	Type          string           `json:"type"`
+	Result        *json.RawMessage `json:"result,omitempty"`
+	HandoffURL    string           `json:"handoffUrl,omitempty"`
+	CreatedAt     string           `json:"createdAt"`
+	StartedAt     string           `json:"startedAt,omitempty"`
+	FinishedAt    string           `json:"finishedAt,omitempty"`
+	Attempt       int              `json:"attempt,omitempty"`
+}
+
+func jobStatus(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	a, err := readIDArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	j, err := q.Status(ctx, a.JobID)
+	if err != nil {
+		return nil, err
+	}
+	return structured(statusOf(a.CorrelationID, j))
+}
+
+func statusOf(correlationID string, j *jobs.Job) statusAnswer {
+	s := statusAnswer{
+		CorrelationID: correlationID, JobID: j.ID, Status: string(j.State), Progress: j.Progress, Summary: j.Summary,
+		FinalURL: j.FinalURL, Error: j.Error, Type: j.Task.Type, HandoffURL: j.HandoffURL,
+		CreatedAt: stamp(j.Created), StartedAt: stamp(j.Started), FinishedAt: stamp(j.Finished), Attempt: j.Attempt,
+	}
+	if j.State == jobs.Succeeded {
+		s.Progress = 1
+	}
+	if j.Artifacts != (jobs.Artifacts{}) {
+		s.Artifacts = &j.Artifacts
+	}
+	if len(j.Result) > 0 {
+		r := j.Result
+		s.Result = &r
+	}
+	return s
+}
+
+// changeAnswer is browser.job.cancel's and browser.job.resume's output.
+type changeAnswer struct {
+	CorrelationID string `json:"correlationId"`
+	JobID         string `json:"jobId"`
+	Status        string `json:"status"`
+	FinishedAt    string `json:"finishedAt,omitempty"`
+}
+
+func cancelJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	a, err := readIDArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	j, err := q.Cancel(ctx, a.JobID, a.Reason)
+	if err != nil {
+		return nil, err
+	}
+	return structured(changeAnswer{CorrelationID: a.CorrelationID, JobID: j.ID, Status: string(j.State), FinishedAt: stamp(j.Finished)})
+}
+
+func resumeJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	a, err := readIDArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	j, err := q.Resume(ctx, a.JobID, a.Note)
+	if err != nil {
+		return nil, err
+	}
+	return structured(changeAnswer{CorrelationID: a.CorrelationID, JobID: j.ID, Status: string(j.State)})
+}
+
+// extractAnswer is browser.snapshot.extract_structured's output.
+type extractAnswer struct {
+	CorrelationID string            `json:"correlationId"`
+	FinalURL      string            `json:"finalUrl,omitempty"`
+	Data          map[string]any    `json:"data"`
+	Artifacts     map[string]string `json:"artifacts"`
+	Sources       map[string]string `json:"sources,omitempty"`
+	Missing       []string          `json:"missing,omitempty"`
+	Notes         []string          `json:"notes,omitempty"`
+}
+
+func extractStructured(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var req jobs.ExtractRequest
+	if err := decodeArgs(raw, &req); err != nil {
+		return nil, err
+	}
+	x, err := q.Extract(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	a := extractAnswer{CorrelationID: req.CorrelationID, FinalURL: x.FinalURL, Data: x.Result.Data, Artifacts: map[string]string{},
+		Sources: x.Result.Sources, Missing: x.Result.Missing, Notes: x.Result.Notes}
+	if x.Screenshot != "" {
+		a.Artifacts["screenshot"] = x.Screenshot
+	}
+	return structured(a)
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
