@@ -2,7 +2,6 @@ package cdpclient
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -211,96 +210,4 @@ func (b *Browser) contextFor(info target.Info) *BrowserContext {
 		}
 	}
 	return b.def
-}
-
-// onEvent runs on the read goroutine for browser-level events.
-func (b *Browser) onEvent(method string, params json.RawMessage) {
-	switch method {
-	case "Target.attachedToTarget":
-		var ev target.AttachedToTargetReply
-		if err := json.Unmarshal(params, &ev); err != nil {
-			return
-		}
-		b.attach(&ev)
-	case "Target.detachedFromTarget":
-		var ev target.DetachedFromTargetReply
-		if err := json.Unmarshal(params, &ev); err != nil {
-			return
-		}
-		b.detach(string(ev.SessionID))
-	case "Target.targetInfoChanged":
-		var ev target.InfoChangedReply
-		if err := json.Unmarshal(params, &ev); err != nil {
-			return
-		}
-		b.mu.Lock()
-		p := b.pages[ev.TargetInfo.TargetID]
-		b.mu.Unlock()
-		if p != nil {
-			p.setInfo(ev.TargetInfo)
-		}
-	}
-}
-
-func (b *Browser) attach(ev *target.AttachedToTargetReply) {
-	info := ev.TargetInfo
-	if info.Type != "page" || info.Subtype != nil {
-		// Not a tab (a worker, a prerender): guard its requests if a policy is
-		// set, else let it run and leave it alone.
-		if !b.policy.Empty() {
-			b.attachWorker(ev)
-			return
-		}
-		go b.releaseForeign(string(ev.SessionID), ev.WaitingForDebugger)
-		return
-	}
-	b.mu.Lock()
-	bc := b.contextFor(info)
-	b.mu.Unlock()
-	p := newPage(bc, info)
-	s, err := b.m.open(string(ev.SessionID), p.onEvent)
-	if err != nil {
-		slog.Warn("attach page", "target", info.TargetID, "err", err)
-		return
-	}
-	p.setSession(s)
-	b.mu.Lock()
-	b.pages[info.TargetID] = p
-	b.mu.Unlock()
-	go p.init(ev.WaitingForDebugger, func(err error) {
-		if err == nil {
-			bc.add(p)
-			b.mu.Lock()
-			b.front = p // a new tab or popup opens in front
-			b.mu.Unlock()
-		}
-		b.mu.Lock()
-		if err != nil {
-			delete(b.pages, info.TargetID)
-		}
-		w := b.waiters[info.TargetID]
-		delete(b.waiters, info.TargetID)
-		b.mu.Unlock()
-		if w != nil {
-			w <- p
-		}
-	})
-}
-
-func (b *Browser) detach(sessionID string) {
-	b.mu.Lock()
-	var gone *Page
-	for id, p := range b.pages {
-		if p.s.id == sessionID {
-			gone = p
-			delete(b.pages, id)
-			break
-		}
-	}
-	b.mu.Unlock()
-	b.m.dropID(sessionID)
-	if gone != nil {
-		gone.markClosed()
-		gone.bc.remove(gone)
-	}
 }
