@@ -2,11 +2,9 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -185,52 +183,6 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	rec.encodeVideo()
 	out.artifacts.Video = rec.videoPath()
 	return out
-}
-
-// frameOrigins are the origins the tab's frames requested, out-of-process ones
-// included (the HAR records the tab's own session only).
-func frameOrigins(p *cdpclient.Page) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range p.NetworkEntries() {
-		if u, err := url.Parse(e.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !seen[u.Host] {
-			seen[u.Host] = true
-			out = append(out, u.Scheme+"://"+u.Host)
-		}
-	}
-	return out
-}
-
-// scrubTab clears everything the tab's origins stored (cookies, local and
-// session storage, IndexedDB, caches, service workers), leaves it on
-// about:blank with no history, and reports whether all of that went.
-func scrubTab(p *cdpclient.Page, origins []string) bool {
-	if p.Usable() != nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	call := func(method string, params any) bool {
-		args, _ := json.Marshal(params)
-		if _, err := p.Raw(ctx, method, args); err != nil {
-			slog.Debug("scrub a job's tab", "method", method, "err", err)
-			return false
-		}
-		return true
-	}
-	if !call("DOMStorage.enable", nil) {
-		return false
-	}
-	for _, o := range origins {
-		if !call("Storage.clearDataForOrigin", map[string]string{"origin": o, "storageTypes": "all"}) ||
-			!call("DOMStorage.clear", map[string]any{"storageId": map[string]any{"securityOrigin": o, "isLocalStorage": false}}) {
-			return false
-		}
-	}
-	if err := cdpclient.Outcome(p.Navigate(ctx, "about:blank", cdpclient.WaitLoad)); err != nil {
-		return false
-	}
-	return call("Page.resetNavigationHistory", nil) && call("DOMStorage.disable", nil)
 }
 
 func closeTab(p *cdpclient.Page) error {
