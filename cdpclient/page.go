@@ -63,6 +63,7 @@ type Page struct {
 	groups      int                                     // object groups handed out
 	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
+	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 
 	ready   chan struct{}
 	initErr error

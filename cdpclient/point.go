@@ -214,3 +214,40 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 	}
 	return err
 }
+
+// rect is a box in CSS pixels of the main frame's viewport.
+type rect struct{ X, Y, W, H float64 }
+
+func (r rect) centre() point { return point{X: r.X + r.W/2, Y: r.Y + r.H/2} }
+
+// boundsOf is the box around quads, moved by off.
+func boundsOf(quads []dom.Quad, off point) (rect, bool) {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range quads {
+		if len(q) != 8 || quadArea(q) < 1 {
+			continue
+		}
+		for i := 0; i < 8; i += 2 {
+			minX, maxX = math.Min(minX, q[i]), math.Max(maxX, q[i])
+			minY, maxY = math.Min(minY, q[i+1]), math.Max(maxY, q[i+1])
+		}
+	}
+	if math.IsInf(minX, 1) {
+		return rect{}, false
+	}
+	return rect{X: minX + off.X, Y: minY + off.Y, W: maxX - minX, H: maxY - minY}, true
+}
+
+// viewBox scrolls the element into view and returns its box in the main
+// frame's viewport. An element without a box is NOT_FOUND.
+func (e *Element) viewBox(ctx context.Context) (rect, error) {
+	quads, fb, err := e.inView(ctx)
+	if err != nil {
+		return rect{}, err
+	}
+	r, ok := boundsOf(quads, fb.at)
+	if !ok {
+		return rect{}, e.notVisible()
+	}
+	return r, nil
+}
