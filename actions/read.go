@@ -13,7 +13,7 @@ import (
 const maxTextResult = 50000
 
 type evaluateArgs struct {
-	Expression string `json:"expression" required:"true"`
+	Expression string `json:"expression" required:"true" desc:"JavaScript"`
 	targetArgs
 	AwaitPromise *bool  `json:"awaitPromise" desc:"wait for a returned promise (default true)"`
 	Page         string `json:"page"`
@@ -94,10 +94,10 @@ var GetContent = define("getContent", "The page's HTML or visible text, or that 
 	})
 
 type screenshotArgs struct {
-	FullPage bool `json:"fullPage"`
+	FullPage bool `json:"fullPage" desc:"whole page"`
 	targetArgs
 	Annotate bool   `json:"annotate" desc:"draw each ref's number on its element"`
-	Format   string `json:"format" enum:"png,jpeg"`
+	Format   string `json:"format" enum:"png,jpeg" desc:"default png"`
 	Quality  int    `json:"quality" desc:"jpeg quality 0-100"`
 	Page     string `json:"page"`
 }

@@ -115,7 +115,7 @@ var functions = []*function{
 			return map[string]any{"ref": ref, "paths": a.strs("paths")}, err
 		}},
 	{name: "scroll", desc: "Scroll the page (or the area under element_index), or bring element_index into view with to_element", base: actions.Scroll,
-		params: []fparam{{name: "direction", from: "direction", required: true}, {name: "amount", typ: "integer", desc: "pixels"}, indexParam("element_index", false)},
+		params: []fparam{{name: "direction", from: "direction", required: true, desc: "to_element needs element_index"}, {name: "amount", typ: "integer", desc: "pixels"}, indexParam("element_index", false)},
 		args: func(s *stepCtx, a fargs) (map[string]any, error) {
 			ref, err := s.ref(a, "element_index", a.str("direction") == "to_element")
 			if err == nil {

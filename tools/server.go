@@ -22,8 +22,14 @@ type Config struct {
 	// ReadOnly offers only navigation, waiting, reading and screenshots; evaluate
 	// refuses side effects and cdp allows read-only methods only.
 	ReadOnly bool
-	// Tools, if not empty, limits the catalogue to these tool names.
+	// Tools, if not empty, limits the catalogue to these tool names (of any
+	// capability group).
 	Tools []string
+	// Caps names the capability groups offered besides the core set (see
+	// caps.go): "vision", "storage", …, "all", and "slim" for a smaller core.
+	// Nil offers every group, as a nil Tools offers every tool; cmd passes
+	// the --caps list, an empty one for the core set alone.
+	Caps []string
 	// Timeout bounds every tool call that names no timeout of its own.
 	Timeout time.Duration
 	// IsolateSessions gives each MCP session its own browser context (own
@@ -78,6 +84,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithInstructions(instructions),
+		server.WithToolFilter(s.listFilter),
 	)
 	for _, t := range s.catalogue() {
 		s.mcp.AddTool(t.tool, s.wrap(t))
