@@ -36,6 +36,9 @@ type Options struct {
 	// Secrets, if set, learns the values typed or filled into password
 	// fields (see BrowserContext.Secrets); else the browser keeps its own.
 	Secrets *secrets.Registry
+	// DownloadsDir, if set, is where downloads are saved: the default
+	// context's there, each isolated context's in a subfolder (downloads.go).
+	DownloadsDir string
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -48,6 +51,10 @@ type Browser struct {
 	dialogs DialogPolicy
 	egress  *egress.Proxy // nil without origin rules
 	secrets *secrets.Registry
+	// downloadsRoot is Options.DownloadsDir; dl the downloads the browser
+	// reported (downloadlog.go).
+	downloadsRoot string
+	dl            downloadLog
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -109,6 +116,10 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	b.client = cdp.NewClient(b.root.conn)
 	if err := b.start(ctx); err != nil {
+		b.Close()
+		return nil, err
+	}
+	if err := b.setupDownloads(ctx, opts.DownloadsDir); err != nil {
 		b.Close()
 		return nil, err
 	}
@@ -228,6 +239,8 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 			return
 		}
 		b.detach(string(ev.SessionID))
+	case "Browser.downloadWillBegin", "Browser.downloadProgress":
+		b.onDownloadEvent(method, params)
 	case "Target.targetInfoChanged":
 		var ev target.InfoChangedReply
 		if err := json.Unmarshal(params, &ev); err != nil {

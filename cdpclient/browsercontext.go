@@ -19,6 +19,8 @@ type BrowserContext struct {
 	id        string // browserContextId; "" for the default context
 	own       bool   // created by us: disposed on Close
 	downloads string // this context's download folder (downloads.go)
+	// ownDownloads: the folder is cdpmcp's, removed with the context.
+	ownDownloads bool
 
 	mu      sync.Mutex
 	pages   map[string]*Page

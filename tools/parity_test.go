@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/mark3labs/mcp-go/client"
 )
 
@@ -67,4 +69,55 @@ func TestMouseThroughMCP(t *testing.T) {
 	if !r.isError || !contains(r.text, "viewport is") {
 		t.Errorf("a click outside the viewport: %s", r.text)
 	}
+}
+
+// A link that answers with a file (also after a redirect) answers with the
+// file's name, size, type and path; downloads lists them.
+func TestDownloadsThroughMCP(t *testing.T) {
+	t.Parallel()
+	c := allCapsClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/downloads.html")}))
+	r := callTool(t, c, "click", map[string]any{"selector": "#csv"})
+	mustOK(t, r)
+	wantIn(t, r, `"downloads":[{"name":"report.csv","size":300,"mime":"text/csv","path":"/`, `report.csv"}]`, `"e":"downloaded"`)
+	r = callTool(t, c, "click", map[string]any{"selector": "#redirected"})
+	mustOK(t, r)
+	wantIn(t, r, `"name":"redirected.txt","size":20,"mime":"text/plain"`)
+	r = callTool(t, c, "downloads", nil)
+	mustOK(t, r)
+	wantIn(t, r, "report.csv 300 B text/csv from p1 → /", "redirected.txt 20 B text/plain from p1 → /")
+}
+
+// With origin rules, a download from another origin is refused and said to
+// be: the file never arrives.
+func TestRefusedDownloadIsReported(t *testing.T) {
+	t.Parallel()
+	c := policyClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/downloads.html")}))
+	before := site.Hits("/download/elsewhere.csv")
+	r := callTool(t, c, "click", map[string]any{"selector": "#elsewhere"})
+	if fb := feedbackOf(t, r); !r.isError || fb["code"].(float64) != 8 || !contains(r.text, "blocked") || contains(r.text, `"downloads"`) {
+		t.Errorf("a download from a refused origin: %s", r.text)
+	}
+	if got := site.Hits("/download/elsewhere.csv") - before; got != 0 {
+		t.Errorf("the refused download reached the server %d times", got)
+	}
+	if r := callTool(t, c, "downloads", nil); r.text != "no downloads" {
+		t.Errorf("downloads after a refused one: %s", r.text)
+	}
+}
+
+// policyClient connects a client to a server (and browser) that lets pages
+// reach 127.0.0.1 only, with every capability group.
+func policyClient(t *testing.T) *client.Client {
+	t.Helper()
+	policy, err := origins.NewList([]string{"http://127.0.0.1:*"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, Origins: policy})
+	t.Cleanup(m.Close)
+	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Origins: policy, Caps: []string{CapAll}}, m)
+	t.Cleanup(s.Close)
+	return newClient(t, s)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,6 +20,7 @@ func parityFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "caps", EnvVars: env("CAPS"), Usage: "offer these capability groups besides the core tools (comma-separated: " +
 			strings.Join(tools.Caps(), ", ") + "; all for every one, slim for a smaller core)"},
+		&cli.StringFlag{Name: "downloads-dir", EnvVars: env("DOWNLOADS_DIR"), Usage: "save downloads in `DIR` (each HTTP session in a subfolder), kept on exit (default: a folder per session inside the browser profile, removed with it)"},
 		&cli.StringFlag{Name: "config", EnvVars: env("CONFIG"), Usage: "read flags from `FILE`, a JSON object of flag names and values, e.g. {\"headless\": true, \"caps\": \"vision,storage\"}; the command line and environment win"},
 	}
 }
@@ -32,6 +34,13 @@ func parityConfigFrom(c *cli.Context, cfg *config) error {
 	}
 	if err := tools.CheckCaps(cfg.tools.Caps); err != nil {
 		return fmt.Errorf("--caps: %w", err)
+	}
+	if dir := c.String("downloads-dir"); dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return fmt.Errorf("--downloads-dir: %w", err)
+		}
+		cfg.browser.DownloadsDir = abs
 	}
 	return nil
 }
