@@ -95,7 +95,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
 		if json.Unmarshal(params, &ev) == nil {
-			p.attachChild(&ev)
+			p.attachChild(session, &ev)
 		}
 	case "Target.detachedFromTarget":
 		var ev target.DetachedFromTargetReply
