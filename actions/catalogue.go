@@ -13,7 +13,7 @@ func All() []*Action {
 		NewPage, ClosePage, ListPages, SwitchPage,
 		Console, Network,
 		CDP,
-		Mouse, Downloads,
+		Mouse, Downloads, FillForm, Find,
 	}
 }
 

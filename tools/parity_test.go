@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"regexp"
 	"testing"
 	"time"
 
@@ -120,4 +121,58 @@ func policyClient(t *testing.T) *client.Client {
 	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Origins: policy, Caps: []string{CapAll}}, m)
 	t.Cleanup(s.Close)
 	return newClient(t, s)
+}
+
+// A form in the innermost of three nested cross-site frames, found without a
+// snapshot and filled in one call; the frame's own page shows it was sent.
+func TestFindAndFillFormInNestedFrames(t *testing.T) {
+	t.Parallel()
+	c := allCapsClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/nest.html?d=3")}))
+	r := callTool(t, c, "find", map[string]any{"role": "textbox", "name": "name"})
+	mustOK(t, r)
+	who := lineRef(t, r.text, `<input`)
+	r = callTool(t, c, "find", map[string]any{"role": "combobox"})
+	plan := lineRef(t, r.text, `<select`)
+	r = callTool(t, c, "fillForm", map[string]any{"fields": []map[string]any{{"ref": who, "value": "Ada"}, {"ref": plan, "value": "Pro"}}})
+	mustOK(t, r)
+	wantIn(t, r, `"act":"fillForm"`, "filled 2 fields")
+	r = callTool(t, c, "find", map[string]any{"role": "button", "name": "send"})
+	mustOK(t, callTool(t, c, "click", map[string]any{"ref": lineRef(t, r.text, `<button`)}))
+	r = callTool(t, c, "find", map[string]any{"text": "sent "})
+	wantIn(t, r, "_[:]sent Ada Pro")
+}
+
+// A sign-up form with every kind of field, filled in one call through MCP.
+func TestFillFormThroughMCP(t *testing.T) {
+	t.Parallel()
+	c := allCapsClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/form.html")}))
+	r := callTool(t, c, "fillForm", map[string]any{"fields": []map[string]any{
+		{"selector": "#name", "value": "Ada"}, {"selector": "#country", "value": "jp"}, {"selector": "#news", "value": "true"},
+		{"selector": "#basic", "value": "Pro"}, {"selector": "#start", "value": "2025-01-31"}, {"selector": "#volume", "value": "9"},
+	}})
+	mustOK(t, r)
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#submit"}))
+	got := textOf(t, c, "#out")
+	for _, want := range []string{"name=Ada", "country=jp", "news=true", "plan=pro", "start=2025-01-31", "volume=9"} {
+		if !contains(got, want) {
+			t.Errorf("form lacks %s:\n%s", want, got)
+		}
+	}
+	r = callToolRaw(t, c, "fillForm", map[string]any{"fields": []map[string]any{{"value": "x"}}})
+	if !r.isError || !contains(r.text, "names no element") {
+		t.Errorf("a field without an element: %s", r.text)
+	}
+}
+
+// lineRef returns the ref of the first line of text holding an element that
+// starts as prefix does ("<input").
+func lineRef(t *testing.T, text, prefix string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^(\d+)\[:\]` + regexp.QuoteMeta(prefix)).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no %s in:\n%s", prefix, text)
+	}
+	return m[1]
 }
