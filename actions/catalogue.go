@@ -14,6 +14,7 @@ func All() []*Action {
 		Console, Network,
 		CDP,
 		Mouse, Downloads, FillForm, Find,
+		Cookies, WebStorage, StorageState, ContextsAction,
 	}
 }
 

@@ -39,6 +39,9 @@ type Options struct {
 	// DownloadsDir, if set, is where downloads are saved: the default
 	// context's there, each isolated context's in a subfolder (downloads.go).
 	DownloadsDir string
+	// StorageState, if set, is loaded into the default context and every
+	// context cdpmcp creates: signed in from the start (state.go).
+	StorageState *StorageState
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -55,6 +58,7 @@ type Browser struct {
 	// reported (downloadlog.go).
 	downloadsRoot string
 	dl            downloadLog
+	state         *StorageState // loaded into every context (Options.StorageState)
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -122,6 +126,12 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	if err := b.setupDownloads(ctx, opts.DownloadsDir); err != nil {
 		b.Close()
 		return nil, err
+	}
+	if b.state = opts.StorageState; b.state != nil {
+		if err := b.def.LoadStorageState(ctx, b.state); err != nil {
+			b.Close()
+			return nil, err
+		}
 	}
 	return b, nil
 }
@@ -212,6 +222,12 @@ func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 	b.mu.Lock()
 	b.contexts[bc.id] = bc
 	b.mu.Unlock()
+	if b.state != nil {
+		if err := bc.LoadStorageState(ctx, b.state); err != nil {
+			_ = bc.Close(ctx)
+			return nil, err
+		}
+	}
 	return bc, nil
 }
 

@@ -21,6 +21,7 @@ type BrowserContext struct {
 	downloads string // this context's download folder (downloads.go)
 	// ownDownloads: the folder is cdpmcp's, removed with the context.
 	ownDownloads bool
+	seed         storageSeed // localStorage of a loaded storage state still to put (state.go)
 
 	mu      sync.Mutex
 	pages   map[string]*Page

@@ -110,6 +110,8 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.onDialogEvent(c, method, params)
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
+	case "Runtime.bindingCalled":
+		p.bc.onSeeded(params)
 	default:
 		p.logs.onEvent(method, params)
 	}

@@ -97,7 +97,7 @@ func (p *Page) setSession(s *session) {
 // process frame's) needs: its domains, children attached, the page model and
 // the origin guard.
 func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error {
-	return []func() error{
+	return append([]func() error{
 		func() error { return c.Page.Enable(ctx) },
 		func() error { return c.Runtime.Enable(ctx) },
 		func() error { return c.Network.Enable(ctx, network.NewEnableArgs()) },
@@ -105,7 +105,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
 		func() error { return p.bc.b.enableGuard(ctx, c) },
-	}
+	}, p.bc.seedCalls(ctx, c)...)
 }
 
 // init enables the domains the page model needs, resumes a paused target and then

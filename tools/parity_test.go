@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
@@ -175,4 +176,56 @@ func lineRef(t *testing.T, text, prefix string) string {
 		t.Fatalf("no %s in:\n%s", prefix, text)
 	}
 	return m[1]
+}
+
+// Sign in once: cookies and localStorage saved to a file, loaded by another
+// session, which the site then knows; named contexts keep two users apart.
+func TestStateThroughMCP(t *testing.T) {
+	t.Parallel()
+	c := allCapsClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/signin?user=alice")}))
+	wantIn(t, callTool(t, c, "webStorage", map[string]any{"op": "set", "key": "theme", "value": "dark"}), "set done, 1 items")
+	wantIn(t, callTool(t, c, "webStorage", map[string]any{"op": "list"}), "localStorage of "+site.Base+":\ntheme=dark")
+	wantIn(t, callTool(t, c, "cookies", map[string]any{"op": "list"}), "session=user-alice; domain=127.0.0.1; path=/", "httpOnly")
+	path := filepath.Join(t.TempDir(), "state.json")
+	wantIn(t, callTool(t, c, "storageState", map[string]any{"op": "save", "path": path}), "saved 1 cookies and the localStorage of 1 origins")
+
+	// Named contexts: bob signs in apart from alice.
+	wantIn(t, callTool(t, c, "contexts", map[string]any{"op": "new", "name": "bob"}), "  default\n* bob")
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/signin?user=bob")}))
+	wantIn(t, callTool(t, c, "getContent", map[string]any{"selector": "#who", "format": "text"}), "signed in as bob")
+	mustOK(t, callTool(t, c, "contexts", map[string]any{"op": "use", "name": "default"}))
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/account")}))
+	wantIn(t, callTool(t, c, "getContent", map[string]any{"selector": "#who", "format": "text"}), "signed in as alice")
+	wantIn(t, callTool(t, c, "contexts", map[string]any{"op": "close", "name": "bob"}), "* default")
+	if r := callTool(t, c, "contexts", map[string]any{"op": "use", "name": "bob"}); !r.isError || !contains(r.text, "no context named bob") {
+		t.Errorf("using a closed context: %s", r.text)
+	}
+
+	// Another session (its own context) loads the file.
+	other := allCapsClient(t)
+	wantIn(t, callTool(t, other, "storageState", map[string]any{"op": "load", "path": path}), "loaded 1 cookies")
+	mustOK(t, callTool(t, other, "navigate", map[string]any{"url": site.URL("/account")}))
+	wantIn(t, callTool(t, other, "getContent", map[string]any{"format": "text"}), "signed in as alice", "theme dark")
+	wantIn(t, callTool(t, other, "cookies", map[string]any{"op": "delete", "name": "session"}), "removed 1 cookies")
+	mustOK(t, callTool(t, other, "reload", nil))
+	wantIn(t, callTool(t, other, "getContent", map[string]any{"selector": "#who", "format": "text"}), "signed in as nobody")
+
+	// Read-only mode reads state and changes none.
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	t.Cleanup(ro.Close)
+	rc := newClient(t, ro)
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"cookies", map[string]any{"op": "set", "name": "x", "value": "1", "url": site.URL("/")}},
+		{"webStorage", map[string]any{"op": "clear"}},
+		{"storageState", map[string]any{"op": "load", "path": path}},
+	} {
+		if r := callTool(t, rc, call.name, call.args); !r.isError || !contains(r.text, `"code":8`) {
+			t.Errorf("%s %v in read-only mode: %s", call.name, call.args, r.text)
+		}
+	}
+	mustOK(t, callTool(t, rc, "cookies", map[string]any{"op": "list"}))
 }

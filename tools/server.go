@@ -74,7 +74,8 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		cfg.Timeout = 30 * time.Second
 	}
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
-	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins}
+	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
+		Contexts: sessionContexts{s.sessions}}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())
@@ -122,6 +123,10 @@ type clientState struct {
 	mu   sync.Mutex
 	bc   *cdpclient.BrowserContext // in the browser the session last used
 	note string                    // told with the next result: the browser was replaced
+	// named are the session's named contexts, current the one tools act in
+	// ("" for bc) (contexts.go).
+	named   map[string]*cdpclient.BrowserContext
+	current string
 }
 
 func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
@@ -150,6 +155,7 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 		if st.bc != nil {
 			st.note = "note: the browser had gone away and was started (or reconnected) again; pages from before are gone"
 		}
+		st.named, st.current = nil, "" // they lived in the browser that went away
 		bc := b.Default()
 		if ss.isolate {
 			if bc, err = b.NewContext(ctx); err != nil {
@@ -158,7 +164,7 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 		}
 		st.bc = bc
 	}
-	return st.bc, nil
+	return st.currentLocked(), nil
 }
 
 // takeNote returns (once) what the calling session must be told besides its
@@ -208,9 +214,10 @@ func (ss *sessions) closeAll() {
 
 func (st *clientState) close() {
 	st.mu.Lock()
-	bc := st.bc
-	st.bc = nil
+	bc, named := st.bc, st.named
+	st.bc, st.named, st.current = nil, nil, ""
 	st.mu.Unlock()
+	closeNamed(named)
 	if bc == nil {
 		return
 	}

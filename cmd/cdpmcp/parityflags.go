@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -21,6 +22,7 @@ func parityFlags() []cli.Flag {
 		&cli.StringFlag{Name: "caps", EnvVars: env("CAPS"), Usage: "offer these capability groups besides the core tools (comma-separated: " +
 			strings.Join(tools.Caps(), ", ") + "; all for every one, slim for a smaller core)"},
 		&cli.StringFlag{Name: "downloads-dir", EnvVars: env("DOWNLOADS_DIR"), Usage: "save downloads in `DIR` (each HTTP session in a subfolder), kept on exit (default: a folder per session inside the browser profile, removed with it)"},
+		&cli.StringFlag{Name: "storage-state", EnvVars: env("STORAGE_STATE"), Usage: "start every session signed in: load cookies and localStorage from `FILE` (saved by the storageState tool, or Playwright's format)"},
 		&cli.StringFlag{Name: "config", EnvVars: env("CONFIG"), Usage: "read flags from `FILE`, a JSON object of flag names and values, e.g. {\"headless\": true, \"caps\": \"vision,storage\"}; the command line and environment win"},
 	}
 }
@@ -34,6 +36,13 @@ func parityConfigFrom(c *cli.Context, cfg *config) error {
 	}
 	if err := tools.CheckCaps(cfg.tools.Caps); err != nil {
 		return fmt.Errorf("--caps: %w", err)
+	}
+	if path := c.String("storage-state"); path != "" {
+		st, err := cdpclient.ReadStorageState(path)
+		if err != nil {
+			return fmt.Errorf("--storage-state: %w", err)
+		}
+		cfg.browser.StorageState = st
 	}
 	if dir := c.String("downloads-dir"); dir != "" {
 		abs, err := filepath.Abs(dir)
