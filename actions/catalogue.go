@@ -15,6 +15,7 @@ func All() []*Action {
 		CDP,
 		Mouse, Downloads, FillForm, Find,
 		Cookies, WebStorage, StorageState, ContextsAction,
+		Emulate, Resize,
 	}
 }
 

@@ -64,6 +64,7 @@ type Page struct {
 	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
+	emu         emulationState                          // what the tab emulates (emulation.go)
 
 	ready   chan struct{}
 	initErr error

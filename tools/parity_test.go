@@ -229,3 +229,23 @@ func TestStateThroughMCP(t *testing.T) {
 	}
 	mustOK(t, callTool(t, rc, "cookies", map[string]any{"op": "list"}))
 }
+
+// emulate and resize, as the page sees them.
+func TestEmulationThroughMCP(t *testing.T) {
+	t.Parallel()
+	c := allCapsClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+	r := callTool(t, c, "resize", map[string]any{"width": 640, "height": 480})
+	wantIn(t, r, "viewport 640×480")
+	if r := callTool(t, c, "evaluate", map[string]any{"expression": "innerWidth + 'x' + innerHeight"}); r.text != `"640x480"` {
+		t.Errorf("after resize the page is %s", r.text)
+	}
+	r = callTool(t, c, "emulate", map[string]any{"device": "Pixel 7", "colorScheme": "dark", "timezone": "America/New_York"})
+	wantIn(t, r, "Pixel 7: viewport 412×915 at 2.625×", "color scheme dark", "time zone America/New_York")
+	if r := callTool(t, c, "evaluate", map[string]any{"expression": "[screen.width, matchMedia('(prefers-color-scheme: dark)').matches, Intl.DateTimeFormat().resolvedOptions().timeZone]"}); r.text != `[412,true,"America/New_York"]` {
+		t.Errorf("emulated page sees %s", r.text)
+	}
+	if r := callToolRaw(t, c, "emulate", map[string]any{"latitude": 1}); !r.isError || !contains(r.text, "together") {
+		t.Errorf("latitude alone: %s", r.text)
+	}
+}
