@@ -13,9 +13,10 @@ func All() []*Action {
 		NewPage, ClosePage, ListPages, SwitchPage,
 		Console, Network,
 		CDP,
-		Mouse, Downloads, FillForm, Find,
+		Mouse, Downloads, PDF, FillForm, Find,
 		Cookies, WebStorage, StorageState, ContextsAction,
 		Emulate, Resize,
+		RequestDetails, RouteAction,
 	}
 }
 

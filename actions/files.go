@@ -3,7 +3,10 @@ package actions
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // Downloads lists the files the caller's pages downloaded.
@@ -36,3 +39,36 @@ var Downloads = define("downloads", "List the files this session's pages downloa
 		}
 		return &Result{Text: strings.TrimSuffix(b.String(), "\n")}, nil
 	}).inGroup("files")
+
+type pdfArgs struct {
+	Path       string `json:"path" required:"true" desc:"a .pdf file on the server's machine"`
+	Landscape  bool   `json:"landscape"`
+	Background bool   `json:"background" desc:"print background graphics"`
+	Format     string `json:"format" enum:"Letter,A4,Legal" desc:"default Letter"`
+	Page       string `json:"page"`
+}
+
+// PDF saves the page as a PDF file.
+var PDF = define("pdf", "Save the page as a PDF file (print layout) and answer its path, size and pages.",
+	ClassAct, Hints{Idempotent: true},
+	func(ctx context.Context, env *Env, a pdfArgs) (*Result, error) {
+		if err := require("path", a.Path, `{"path":"/tmp/page.pdf"}`); err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(filepath.Ext(a.Path), ".pdf") {
+			return nil, argErr("give a path ending in .pdf", "%q is not a .pdf file", a.Path)
+		}
+		path, err := filepath.Abs(a.Path)
+		if err != nil {
+			return nil, argErr("give an absolute path", "%v", err)
+		}
+		p, err := env.Page(ctx, a.Page)
+		if err != nil {
+			return nil, err
+		}
+		size, pages, err := p.PDF(ctx, path, cdpclient.PDFOptions{Landscape: a.Landscape, Background: a.Background, Format: a.Format})
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: fmt.Sprintf("saved %s (%d bytes, %d pages)", path, size, pages)}, nil
+	}).inGroup("files").describe("landscape", "wide pages")

@@ -22,6 +22,7 @@ type BrowserContext struct {
 	// ownDownloads: the folder is cdpmcp's, removed with the context.
 	ownDownloads bool
 	seed         storageSeed // localStorage of a loaded storage state still to put (state.go)
+	routes       routeTable  // requests answered by URL pattern (routes.go)
 
 	mu      sync.Mutex
 	pages   map[string]*Page

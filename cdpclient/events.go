@@ -114,6 +114,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.bc.onSeeded(params)
 	default:
 		p.logs.onEvent(method, params)
+		p.reqs.onEvent(session, method, params)
 	}
 }
 

@@ -65,6 +65,7 @@ type Page struct {
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 	emu         emulationState                          // what the tab emulates (emulation.go)
+	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
 
 	ready   chan struct{}
 	initErr error
@@ -106,7 +107,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
 		func() error { return p.bc.b.enableGuard(ctx, c) },
-	}, p.bc.seedCalls(ctx, c)...)
+	}, append(p.bc.seedCalls(ctx, c), p.bc.routeSetup(ctx, c)...)...)
 }
 
 // init enables the domains the page model needs, resumes a paused target and then

@@ -25,6 +25,10 @@ const (
 var slimTools = []string{"navigate", "snapshot", "click", "type", "fill", "pressKey", "selectOption",
 	"waitFor", "evaluate", "screenshot"}
 
+// capAliases are playwright-mcp's names for our groups, so its users' --caps
+// works as they wrote it.
+var capAliases = map[string]string{"pdf": "files"}
+
 // Caps lists the names --caps takes.
 func Caps() []string { return append(actions.Groups(), CapAll, CapSlim) }
 
@@ -32,7 +36,7 @@ func Caps() []string { return append(actions.Groups(), CapAll, CapSlim) }
 func CheckCaps(caps []string) error {
 	known := Caps()
 	for _, c := range caps {
-		if !slices.Contains(known, c) {
+		if !slices.Contains(known, c) && capAliases[c] == "" {
 			return fmt.Errorf("unknown capability %q (capabilities: %s)", c, strings.Join(known, ", "))
 		}
 	}
@@ -51,7 +55,12 @@ func (s *Server) offers(name, group string) bool {
 		caps = []string{CapAll}
 	}
 	if group != "" {
-		return slices.Contains(caps, group) || slices.Contains(caps, CapAll)
+		for _, c := range caps {
+			if c == group || c == CapAll || capAliases[c] == group {
+				return true
+			}
+		}
+		return false
 	}
 	if slices.Contains(caps, CapSlim) {
 		return slices.Contains(slimTools, name)

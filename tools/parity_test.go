@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -249,3 +252,49 @@ func TestEmulationThroughMCP(t *testing.T) {
 		t.Errorf("latitude alone: %s", r.text)
 	}
 }
+
+// pdf saves the page; request answers one request in detail; route answers
+// requests by pattern, and the origin rules still come first.
+func TestOutputsThroughMCP(t *testing.T) {
+	t.Parallel()
+	c := allCapsClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/api.html")}))
+	path := filepath.Join(t.TempDir(), "items.pdf")
+	r := callTool(t, c, "pdf", map[string]any{"path": path, "format": "A4"})
+	wantIn(t, r, "saved "+path, "1 pages")
+	if b, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(b), "%PDF") {
+		t.Errorf("the PDF file: %v", err)
+	}
+
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#load"}))
+	r = callTool(t, c, "request", map[string]any{"url": "data.json", "body": true})
+	wantIn(t, r, "GET "+site.URL("/parity/data.json"), "200 OK, Fetch, application/json", "response headers:", "Content-Type: application/json", "response body:\n{\"items\": [\"real\"]}")
+
+	r = callTool(t, c, "route", map[string]any{"op": "add", "pattern": "*/parity/data.json", "action": "fulfill",
+		"contentType": "application/json", "body": `{"items":["from a route"]}`})
+	wantIn(t, r, "*/parity/data.json → fulfill 200 (26 bytes), 0 hits")
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#load"}))
+	if got := textOf(t, c, "#out"); got != "200 from a route" {
+		t.Errorf("with the route the page shows %q", got)
+	}
+	wantIn(t, callTool(t, c, "route", map[string]any{"op": "remove"}), "no routes")
+	if r := callToolRaw(t, c, "route", map[string]any{"op": "add", "pattern": "*", "action": "redirect"}); !r.isError {
+		t.Errorf("an unknown route action: %s", r.text)
+	}
+
+	// Origin rules come first: a route cannot answer for a refused origin.
+	pc := policyClient(t)
+	mustOK(t, callTool(t, pc, "navigate", map[string]any{"url": site.URL("/parity/api.html")}))
+	mustOK(t, callTool(t, pc, "route", map[string]any{"op": "add", "pattern": "*/elsewhere*", "action": "fulfill", "body": "leaked"}))
+	r = callTool(t, pc, "evaluate", map[string]any{"expression": "fetch(" + strconvQuote(site.AltURL("/elsewhere")) + ").then(r => r.text(), e => 'refused: ' + e.message)"})
+	if !contains(r.text, "refused") {
+		t.Errorf("a route answered for a refused origin: %s", r.text)
+	}
+	mustOK(t, callTool(t, pc, "route", map[string]any{"op": "add", "pattern": "*/parity/data.json", "action": "fulfill", "body": `{"items":["allowed"]}`}))
+	mustOK(t, callTool(t, pc, "click", map[string]any{"selector": "#load"}))
+	if got := textOf(t, pc, "#out"); got != "200 allowed" {
+		t.Errorf("a route under origin rules: %q", got)
+	}
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
