@@ -105,6 +105,29 @@ var functions = []*function{
 			ref, err := s.ref(a, "index", true)
 			return map[string]any{"ref": ref}, err
 		}},
+	{name: "drag_drop", desc: "Drag an element (or its handle) onto another element, or onto a point x,y of the screenshot (drag and drop, sortable lists)", base: actions.Drag,
+		params: []fparam{indexParam("index", true), indexParam("target_index", false),
+			{name: "x", typ: "integer", desc: "drop point, pixels from the left"}, {name: "y", typ: "integer", desc: "drop point, pixels from the top"}},
+		args: func(s *stepCtx, a fargs) (map[string]any, error) {
+			ref, err := s.ref(a, "index", true)
+			if err != nil {
+				return nil, err
+			}
+			to, err := s.ref(a, "target_index", false)
+			if err != nil {
+				return nil, err
+			}
+			if to == "" {
+				if err := a.need("x"); err != nil {
+					return nil, &stepError{"give target_index, or x and y"}
+				}
+				if err := a.need("y"); err != nil {
+					return nil, &stepError{"give target_index, or x and y"}
+				}
+				to = fmt.Sprintf("%d,%d", a.int("x"), a.int("y"))
+			}
+			return map[string]any{"ref": ref, "to": to}, nil
+		}},
 	{name: "upload_file", desc: "Set the files of a file input (paths on the server's machine)", base: actions.UploadFile,
 		params: []fparam{indexParam("index", true), {name: "paths", typ: "array of strings", required: true}},
 		args: func(s *stepCtx, a fargs) (map[string]any, error) {
