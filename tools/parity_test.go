@@ -313,3 +313,42 @@ func TestFindGivesTextARef(t *testing.T) {
 		t.Errorf("board log = %q", got)
 	}
 }
+
+// The reading tools of the capability groups, in read-only mode, change
+// nothing a page can notice (the watcher page records any user activation,
+// DOM change, input event or run of its code).
+func TestReadOnlyGroupsChangeNothing(t *testing.T) {
+	t.Parallel()
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{CapAll}}, mgr)
+	t.Cleanup(ro.Close)
+	c := newClient(t, ro)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/attack/watcher.html")}))
+	state := filepath.Join(t.TempDir(), "state.json")
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"find", map[string]any{"role": "textbox", "box": true}},
+		{"find", map[string]any{"text": "notices", "box": true}},
+		{"downloads", nil},
+		{"request", map[string]any{"url": "watcher", "body": true}},
+		{"cookies", map[string]any{"op": "list"}},
+		{"webStorage", map[string]any{"op": "list"}},
+		{"webStorage", map[string]any{"op": "list", "kind": "session"}},
+		{"storageState", map[string]any{"op": "save", "path": state}},
+		{"contexts", map[string]any{"op": "list"}},
+	} {
+		if r := callTool(t, c, call.name, call.args); r.isError {
+			t.Errorf("%s %v in read-only mode: %s", call.name, call.args, r.text)
+		}
+	}
+	for _, name := range []string{"drag", "mouse", "fillForm", "emulate", "resize", "pdf", "route"} {
+		if r := callToolRaw(t, c, name, map[string]any{}); !r.isError || !contains(r.text, "not found") {
+			t.Errorf("%s is offered in read-only mode: %s", name, r.text)
+		}
+	}
+	mustOK(t, callTool(t, c, "waitForTimeout", map[string]any{"ms": 100}))
+	if r := callTool(t, c, "getContent", map[string]any{"selector": "#record"}); r.isError || !contains(r.text, "[]") {
+		t.Errorf("the page noticed read-only tools: %s", r.text)
+	}
+}
