@@ -40,7 +40,7 @@ func TestRequestDetailsAndRoutes(t *testing.T) {
 		t.Errorf("request details: %+v", d)
 	}
 	click("#post", "200 posted")
-	if d, err := p.Request(ctx, "/echo", true); err != nil || d.RequestBody != "q=hello+world" || !strings.Contains(d.Body, "q=hello world") {
+	if d, err := p.Request(ctx, "/parity/echo", true); err != nil || d.RequestBody != "q=hello+world" || !strings.Contains(d.Body, "q=hello world") {
 		t.Errorf("post details: %+v %v", d, err)
 	}
 

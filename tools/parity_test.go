@@ -144,7 +144,7 @@ func TestFindAndFillFormInNestedFrames(t *testing.T) {
 	r = callTool(t, c, "find", map[string]any{"role": "button", "name": "send"})
 	mustOK(t, callTool(t, c, "click", map[string]any{"ref": lineRef(t, r.text, `<button`)}))
 	r = callTool(t, c, "find", map[string]any{"text": "sent "})
-	wantIn(t, r, "_[:]sent Ada Pro")
+	wantIn(t, r, "[:]<p>sent Ada Pro</p>")
 }
 
 // A sign-up form with every kind of field, filled in one call through MCP.
