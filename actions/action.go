@@ -99,6 +99,9 @@ type Env struct {
 	// Origins is the URL policy checked before a URL is opened (the browser
 	// enforces the same list on every request).
 	Origins *origins.List
+	// Contexts keeps the caller's named contexts (contexts.go); nil where
+	// there is one context only.
+	Contexts Contexts
 }
 
 // Page returns the page id names in the caller's context, or the current page

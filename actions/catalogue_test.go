@@ -40,13 +40,13 @@ func TestCatalogueIsWellFormed(t *testing.T) {
 
 func TestSchemaFromArguments(t *testing.T) {
 	got := string(Click.Schema())
-	want := `{"type":"object","properties":{"ref":{"type":"string"},"selector":{"type":"string"},` +
-		`"button":{"type":"string","enum":["left","right","middle"]},"clickCount":{"type":"integer","description":"2 for double-click"},` +
-		`"modifiers":{"type":"array","items":{"type":"string","enum":["Alt","Control","Meta","Shift"]}},"page":{"type":"string"}}}`
+	want := `{"type":"object","properties":{"ref":{"type":"string","description":"from snapshot"},"selector":{"type":"string","description":"CSS, if no ref"},` +
+		`"button":{"type":"string","enum":["left","right","middle"],"description":"default left"},"clickCount":{"type":"integer","description":"2 for double-click"},` +
+		`"modifiers":{"type":"array","items":{"type":"string","enum":["Alt","Control","Meta","Shift"]},"description":"keys held"},"page":{"type":"string","description":"tab id"}}}`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("click schema (-want +got):\n%s", diff)
 	}
-	if got, want := string(WaitForTimeout.Schema()), `{"type":"object","properties":{"ms":{"type":"integer"}},"required":["ms"]}`; got != want {
+	if got, want := string(WaitForTimeout.Schema()), `{"type":"object","properties":{"ms":{"type":"integer","description":"milliseconds"}},"required":["ms"]}`; got != want {
 		t.Errorf("waitForTimeout schema = %s, want %s", got, want)
 	}
 }

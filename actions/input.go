@@ -9,14 +9,14 @@ import (
 
 type clickArgs struct {
 	targetArgs
-	Button     string   `json:"button" enum:"left,right,middle"`
+	Button     string   `json:"button" enum:"left,right,middle" desc:"default left"`
 	ClickCount int      `json:"clickCount" desc:"2 for double-click"`
-	Modifiers  []string `json:"modifiers" enum:"Alt,Control,Meta,Shift"`
+	Modifiers  []string `json:"modifiers" enum:"Alt,Control,Meta,Shift" desc:"keys held"`
 	Page       string   `json:"page"`
 }
 
 // Click clicks an element with real mouse events.
-var Click = define("click", "Click an element with real mouse events (scrolled into view; fails if disabled or covered).",
+var Click = define("click", "Click an element with real mouse events (fails if disabled or covered).",
 	ClassAct, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a clickArgs) (*Result, error) {
 		if err := a.require(); err != nil {
@@ -30,9 +30,9 @@ var Click = define("click", "Click an element with real mouse events (scrolled i
 
 type typeArgs struct {
 	targetArgs
-	Text   *string `json:"text" required:"true"`
-	Clear  bool    `json:"clear" desc:"replace the current content"`
-	Submit bool    `json:"submit" desc:"press Enter afterwards"`
+	Text   *string `json:"text" required:"true" desc:"text to type"`
+	Clear  bool    `json:"clear" desc:"replace what is there"`
+	Submit bool    `json:"submit" desc:"then press Enter"`
 	Page   string  `json:"page"`
 }
 
@@ -53,12 +53,12 @@ var Type = define("type", "Type text into a field with real key events (for auto
 
 type fillArgs struct {
 	targetArgs
-	Value *string `json:"value" required:"true"`
+	Value *string `json:"value" required:"true" desc:"new value"`
 	Page  string  `json:"page"`
 }
 
 // Fill sets a field's value in one step.
-var Fill = define("fill", "Set a field's value in one step (input and change events fire, frameworks see it).",
+var Fill = define("fill", "Set a field's value in one step (fires input and change events).",
 	ClassAct, Hints{Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a fillArgs) (*Result, error) {
 		if err := a.require(); err != nil {
@@ -73,13 +73,13 @@ var Fill = define("fill", "Set a field's value in one step (input and change eve
 	})
 
 type pressKeyArgs struct {
-	Key string `json:"key" required:"true"`
+	Key string `json:"key" required:"true" desc:"e.g. Enter, Escape, Control+A"`
 	targetArgs
 	Page string `json:"page"`
 }
 
 // PressKey presses a key or chord.
-var PressKey = define("pressKey", "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+A) in the focused element or the target.",
+var PressKey = define("pressKey", "Press a key or chord in the focused element or the target.",
 	ClassAct, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a pressKeyArgs) (*Result, error) {
 		if err := require("key", a.Key, `{"key":"Enter"}`); err != nil {
@@ -109,7 +109,7 @@ var Hover = define("hover", "Move the mouse over an element (menus, tooltips).",
 
 type selectOptionArgs struct {
 	targetArgs
-	Values []string `json:"values" required:"true"`
+	Values []string `json:"values" required:"true" desc:"values or labels"`
 	Page   string   `json:"page"`
 }
 
@@ -129,14 +129,14 @@ var SelectOption = define("selectOption", "Select options of a <select> by value
 	})
 
 type scrollArgs struct {
-	Direction string `json:"direction" required:"true" enum:"up,down,left,right,to_element"`
+	Direction string `json:"direction" required:"true" enum:"up,down,left,right,to_element" desc:"to_element needs ref"`
 	Amount    int    `json:"amount" desc:"pixels (default: most of a screen)"`
 	targetArgs
 	Page string `json:"page"`
 }
 
 // Scroll scrolls the page or an area, or brings an element into view.
-var Scroll = define("scroll", "Scroll the page (or the area under ref) with the mouse wheel, or to_element to bring ref into view. Feedback says pixels left above and below.",
+var Scroll = define("scroll", "Scroll the page (or the area under ref) with the wheel, or bring ref into view; says the pixels left above and below.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a scrollArgs) (*Result, error) {
 		if err := require("direction", a.Direction, `{"direction":"down"}`); err != nil {
@@ -149,7 +149,7 @@ var Scroll = define("scroll", "Scroll the page (or the area under ref) with the 
 
 type uploadFileArgs struct {
 	targetArgs
-	Paths []string `json:"paths" required:"true"`
+	Paths []string `json:"paths" required:"true" desc:"file paths"`
 	Page  string   `json:"page"`
 }
 
@@ -169,7 +169,7 @@ var UploadFile = define("uploadFile", "Set the files of an <input type=file> (pa
 	})
 
 type handleDialogArgs struct {
-	Accept     *bool  `json:"accept" required:"true"`
+	Accept     *bool  `json:"accept" required:"true" desc:"true: OK, false: cancel"`
 	PromptText string `json:"promptText" desc:"answer for a prompt"`
 	Page       string `json:"page"`
 }

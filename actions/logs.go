@@ -40,7 +40,7 @@ type consoleArgs struct {
 }
 
 // Console answers the page's recent console messages.
-var Console = define("console", "Recent console messages and uncaught errors of the page, oldest first.",
+var Console = define("console", "Recent console messages and uncaught errors, oldest first.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true},
 	func(ctx context.Context, env *Env, a consoleArgs) (*Result, error) {
 		min, ok := logRank[a.Level]
@@ -67,12 +67,12 @@ var Console = define("console", "Recent console messages and uncaught errors of 
 var logRank = map[string]int{"": 0, "all": 0, "warning": 1, "error": 2}
 
 type networkArgs struct {
-	Filter string `json:"filter" enum:"all,failed,api,document" desc:"failed: errors and 4xx/5xx; api: XHR/fetch (default all)"`
+	Filter string `json:"filter" enum:"all,failed,api,document" desc:"failed: errors, 4xx/5xx; api: XHR/fetch"`
 	logArgs
 }
 
 // Network answers the page's recent requests.
-var Network = define("network", "Recent requests of the page: method, status, URL, type, duration, oldest first.",
+var Network = define("network", "Recent requests: method, status, URL, type, ms; oldest first.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true},
 	func(ctx context.Context, env *Env, a networkArgs) (*Result, error) {
 		keep, ok := netFilters[a.Filter]

@@ -14,8 +14,8 @@ const navTimeout = 30 * time.Second
 // navArgs are the arguments every navigation takes.
 type navArgs struct {
 	Page      string `json:"page"`
-	WaitUntil string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"load state to wait for (default load)"`
-	TimeoutMs int    `json:"timeoutMs" desc:"deadline in ms (default 30000, max 120000)"`
+	WaitUntil string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"default load"`
+	TimeoutMs int    `json:"timeoutMs" desc:"ms, default 30000"`
 }
 
 type navigateArgs struct {
@@ -24,7 +24,7 @@ type navigateArgs struct {
 }
 
 // Navigate opens a URL in a page.
-var Navigate = define("navigate", "Open a URL in the page and wait for it to load. Returns feedback JSON (final url, title, requests, errors).",
+var Navigate = define("navigate", "Open a URL and wait for it to load.",
 	ClassNavigate, Hints{OpenWorld: true, Idempotent: true},
 	func(ctx context.Context, env *Env, a navigateArgs) (*Result, error) {
 		if err := require("url", a.URL, `{"url":"https://example.com"}`); err != nil {
@@ -41,12 +41,12 @@ var Navigate = define("navigate", "Open a URL in the page and wait for it to loa
 type reloadArgs struct {
 	Page        string `json:"page"`
 	IgnoreCache bool   `json:"ignoreCache" desc:"bypass the cache"`
-	WaitUntil   string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"load state to wait for (default load)"`
-	TimeoutMs   int    `json:"timeoutMs" desc:"deadline in ms (default 30000, max 120000)"`
+	WaitUntil   string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"default load"`
+	TimeoutMs   int    `json:"timeoutMs" desc:"ms, default 30000"`
 }
 
 // Reload reloads a page.
-var Reload = define("reload", "Reload the page and wait for it to load. Returns feedback JSON.",
+var Reload = define("reload", "Reload the page.",
 	ClassNavigate, Hints{OpenWorld: true, Idempotent: true},
 	func(ctx context.Context, env *Env, a reloadArgs) (*Result, error) {
 		n := navArgs{Page: a.Page, WaitUntil: a.WaitUntil, TimeoutMs: a.TimeoutMs}
@@ -58,27 +58,36 @@ var Reload = define("reload", "Reload the page and wait for it to load. Returns 
 		})
 	}).ownTimeout()
 
+// historyArgs are the arguments of a step in the tab's history: it waits for
+// the load, as a navigation does by default.
+type historyArgs struct {
+	Page      string `json:"page"`
+	TimeoutMs int    `json:"timeoutMs" desc:"ms, default 30000"`
+}
+
+func (a historyArgs) nav() navArgs { return navArgs{Page: a.Page, TimeoutMs: a.TimeoutMs} }
+
 // GoBack goes back in a page's history.
-var GoBack = define("goBack", "Go back one page in the tab's history. Returns feedback JSON.",
+var GoBack = define("goBack", "Go back in the tab's history.",
 	ClassNavigate, Hints{OpenWorld: true},
-	func(ctx context.Context, env *Env, a navArgs) (*Result, error) {
-		return env.navAct(ctx, a, "goBack", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+	func(ctx context.Context, env *Env, a historyArgs) (*Result, error) {
+		return env.navAct(ctx, a.nav(), "goBack", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
 			if res := env.refuseRepost(ctx, p, -1, "goBack"); res != nil {
 				return res.Feedback, nil
 			}
-			return p.GoBack(ctx, cdpclient.WaitUntil(a.WaitUntil))
+			return p.GoBack(ctx, cdpclient.WaitLoad)
 		})
 	}).ownTimeout()
 
 // GoForward goes forward in a page's history.
-var GoForward = define("goForward", "Go forward one page in the tab's history. Returns feedback JSON.",
+var GoForward = define("goForward", "Go forward in the tab's history.",
 	ClassNavigate, Hints{OpenWorld: true},
-	func(ctx context.Context, env *Env, a navArgs) (*Result, error) {
-		return env.navAct(ctx, a, "goForward", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
+	func(ctx context.Context, env *Env, a historyArgs) (*Result, error) {
+		return env.navAct(ctx, a.nav(), "goForward", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
 			if res := env.refuseRepost(ctx, p, +1, "goForward"); res != nil {
 				return res.Feedback, nil
 			}
-			return p.GoForward(ctx, cdpclient.WaitUntil(a.WaitUntil))
+			return p.GoForward(ctx, cdpclient.WaitLoad)
 		})
 	}).ownTimeout()
 

@@ -13,7 +13,7 @@ type newPageArgs struct {
 }
 
 // NewPage opens a tab.
-var NewPage = define("newPage", "Open a new tab (optionally at url) and make it current. Returns the page list.",
+var NewPage = define("newPage", "Open a tab (optionally at url) and make it current.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a newPageArgs) (*Result, error) {
 		if a.URL != "" {
@@ -41,7 +41,7 @@ var NewPage = define("newPage", "Open a new tab (optionally at url) and make it 
 	})
 
 // ClosePage closes a tab.
-var ClosePage = define("closePage", "Close a tab (default: the current one). Returns the page list.",
+var ClosePage = define("closePage", "Close a tab (default: the current one).",
 	ClassAct, Hints{Destructive: true},
 	func(ctx context.Context, env *Env, a pageOnlyArgs) (*Result, error) {
 		p, err := env.Page(ctx, a.Page)
@@ -72,7 +72,7 @@ type switchPageArgs struct {
 }
 
 // SwitchPage makes a tab current.
-var SwitchPage = define("switchPage", "Make a tab current (and bring it to the front). Returns the page list.",
+var SwitchPage = define("switchPage", "Make a tab current and bring it to the front.",
 	ClassNavigate, Hints{Idempotent: true},
 	func(ctx context.Context, env *Env, a switchPageArgs) (*Result, error) {
 		if err := require("page", a.Page, `{"page":"p2"}`); err != nil {

@@ -16,7 +16,7 @@ type cdpArgs struct {
 }
 
 // CDP sends a raw DevTools command.
-var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command and return its JSON result. page \"browser\" targets the browser itself (this session's own context only). Methods that switch off cdpmcp's guards or reach other sessions are refused.",
+var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns its JSON result. page \"browser\": the browser (this session's context only). Methods that bypass cdpmcp's guards are refused.",
 	ClassRead, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a cdpArgs) (*Result, error) {
 		if err := require("domain", a.Domain, `{"domain":"Page","method":"getLayoutMetrics"}`); err != nil {
@@ -57,7 +57,7 @@ var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command and return 
 			return nil, err
 		}
 		return &Result{Text: capText(string(out), "ask for less (e.g. a smaller depth)")}, nil
-	}).inReadOnly("Send a read-only Chrome DevTools Protocol command (getters of "+readOnlyDomains+") and return its JSON result.",
+	}).inGroup("devtools").inReadOnly("Send a read-only Chrome DevTools Protocol command (getters of "+readOnlyDomains+") and return its JSON result.",
 	Hints{ReadOnly: true, Idempotent: true, OpenWorld: true})
 
 // sendRaw sends a confined raw call to the browser (page "browser": the

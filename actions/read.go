@@ -13,14 +13,14 @@ import (
 const maxTextResult = 50000
 
 type evaluateArgs struct {
-	Expression string `json:"expression" required:"true"`
+	Expression string `json:"expression" required:"true" desc:"JavaScript"`
 	targetArgs
 	AwaitPromise *bool  `json:"awaitPromise" desc:"wait for a returned promise (default true)"`
 	Page         string `json:"page"`
 }
 
 // Evaluate runs JavaScript in the page and returns its value as JSON.
-var Evaluate = define("evaluate", "Run JavaScript in the page and return the value as JSON. With ref/selector, expression must be a function taking the element, e.g. (el) => el.value.",
+var Evaluate = define("evaluate", "Run JavaScript in the page; returns the value as JSON. With ref/selector, pass a function of the element, e.g. (el) => el.value.",
 	ClassRead, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a evaluateArgs) (*Result, error) {
 		if err := require("expression", a.Expression, `{"expression":"document.title"}`); err != nil {
@@ -75,12 +75,12 @@ func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error
 type getContentArgs struct {
 	Selector string `json:"selector" desc:"CSS selector of the element (default whole page)"`
 	Format   string `json:"format" enum:"html,markdown,text" desc:"default html"`
-	From     int    `json:"from" desc:"continue a cut answer from this byte, as its last line says"`
+	From     int    `json:"from" desc:"continue from this byte, as a cut answer says"`
 	Page     string `json:"page"`
 }
 
 // GetContent answers the page's main content as Markdown or text, or its HTML.
-var GetContent = define("getContent", "The page's main content (the article, found as Firefox Reader View does) as Markdown or plain text, or its HTML; or one element's. Markdown and text have no refs: use snapshot to act.",
+var GetContent = define("getContent", "The page's main content as Markdown or text (the article, as Reader View finds it), or HTML; or one element's. No refs: use snapshot to act.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a getContentArgs) (*Result, error) {
 		p, err := env.Page(ctx, a.Page)
@@ -101,16 +101,16 @@ var GetContent = define("getContent", "The page's main content (the article, fou
 	})
 
 type screenshotArgs struct {
-	FullPage bool `json:"fullPage"`
+	FullPage bool `json:"fullPage" desc:"whole page"`
 	targetArgs
 	Annotate bool   `json:"annotate" desc:"draw each ref's number on its element"`
-	Format   string `json:"format" enum:"png,jpeg"`
+	Format   string `json:"format" enum:"png,jpeg" desc:"default png"`
 	Quality  int    `json:"quality" desc:"jpeg quality 0-100"`
 	Page     string `json:"page"`
 }
 
 // Screenshot captures the viewport, the full page or one element.
-var Screenshot = define("screenshot", "Capture the viewport, the full page or one element as an image.",
+var Screenshot = define("screenshot", "An image of the viewport, the whole page or one element.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a screenshotArgs) (*Result, error) {
 		if env.ReadOnly && a.FullPage {

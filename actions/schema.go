@@ -18,6 +18,19 @@ type Param struct {
 	Enum     []string
 	Required bool
 	Desc     string
+	// Fields are the properties of an array's object items (fillForm's
+	// fields), or nil.
+	Fields []Param
+}
+
+// commonDesc describes the arguments many actions share, where an action's
+// struct gives no description of its own: one short phrase each, since every
+// tool repeats them.
+var commonDesc = map[string]string{
+	"page":      "tab id",
+	"ref":       "from snapshot",
+	"selector":  "CSS, if no ref",
+	"timeoutMs": "deadline, ms",
 }
 
 // define builds an action whose arguments are the struct A.
@@ -51,6 +64,12 @@ func (a *Action) describe(param, desc string) *Action {
 	return a
 }
 
+// inGroup puts the action in a capability group, offered only when asked for.
+func (a *Action) inGroup(group string) *Action {
+	a.Group = group
+	return a
+}
+
 // ownTimeout marks an action that takes its deadline from timeoutMs.
 func (a *Action) ownTimeout() *Action {
 	a.OwnTimeout = true
@@ -77,12 +96,18 @@ func paramsOf(t reflect.Type) []Param {
 			continue
 		}
 		p := Param{Name: name, Desc: f.Tag.Get("desc"), Required: f.Tag.Get("required") == "true"}
+		if p.Desc == "" {
+			p.Desc = commonDesc[name]
+		}
 		if e := f.Tag.Get("enum"); e != "" {
 			p.Enum = strings.Split(e, ",")
 		}
 		p.Type = jsonType(f.Type)
 		if p.Type == "array" {
 			p.Items = jsonType(f.Type.Elem())
+			if el := f.Type.Elem(); el.Kind() == reflect.Struct && el != refType {
+				p.Fields = paramsOf(el)
+			}
 		}
 		out = append(out, p)
 	}
@@ -118,33 +143,42 @@ func jsonType(t reflect.Type) string {
 // schemaOf renders params as a JSON Schema object, properties in order.
 func schemaOf(params []Param) json.RawMessage {
 	var b bytes.Buffer
+	writeObject(&b, params)
+	return json.RawMessage(b.Bytes())
+}
+
+// writeObject writes params as the schema of an object.
+func writeObject(b *bytes.Buffer, params []Param) {
 	b.WriteString(`{"type":"object","properties":{`)
 	var required []string
 	for i, p := range params {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSON(&b, p.Name)
+		writeJSON(b, p.Name)
 		b.WriteString(`:{"type":`)
-		writeJSON(&b, p.Type)
-		if p.Type == "array" {
+		writeJSON(b, p.Type)
+		if p.Type == "array" && p.Fields != nil {
+			b.WriteString(`,"items":`)
+			writeObject(b, p.Fields)
+		} else if p.Type == "array" {
 			b.WriteString(`,"items":{"type":`)
-			writeJSON(&b, p.Items)
+			writeJSON(b, p.Items)
 			if p.Enum != nil {
 				b.WriteString(`,"enum":`)
-				writeJSON(&b, p.Enum)
+				writeJSON(b, p.Enum)
 			}
 			b.WriteByte('}')
 		} else if p.Enum != nil {
 			b.WriteString(`,"enum":`)
-			writeJSON(&b, p.Enum)
+			writeJSON(b, p.Enum)
 		}
 		if p.Type == "object" {
 			b.WriteString(`,"properties":{}`)
 		}
 		if p.Desc != "" {
 			b.WriteString(`,"description":`)
-			writeJSON(&b, p.Desc)
+			writeJSON(b, p.Desc)
 		}
 		b.WriteByte('}')
 		if p.Required {
@@ -154,10 +188,9 @@ func schemaOf(params []Param) json.RawMessage {
 	b.WriteByte('}')
 	if len(required) > 0 {
 		b.WriteString(`,"required":`)
-		writeJSON(&b, required)
+		writeJSON(b, required)
 	}
 	b.WriteByte('}')
-	return json.RawMessage(b.Bytes())
 }
 
 func writeJSON(b *bytes.Buffer, v any) {

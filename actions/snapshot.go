@@ -9,16 +9,16 @@ import (
 )
 
 type snapshotArgs struct {
-	Ref       Ref    `json:"ref" desc:"only this element's subtree (a … line's ref shows what it summarises)"`
-	Selector  string `json:"selector" desc:"only this element's subtree"`
+	Ref       Ref    `json:"ref" desc:"scope to this element (e.g. a … line's ref)"`
+	Selector  string `json:"selector" desc:"scope to this element"`
 	MaxTokens int    `json:"maxTokens"`
-	From      int    `json:"from" desc:"continue a cut snapshot from this line, as its … line says"`
+	From      int    `json:"from" desc:"continue from this line, as a … line says"`
 	Diff      bool   `json:"diff" desc:"only what changed since the last snapshot"`
 	Page      string `json:"page"`
 }
 
 // Snapshot answers the page as numbered elements (seed 000's format).
-var Snapshot = define("snapshot", "The page as numbered elements: N[:]<tag attrs>name</tag> lines you can act on by ref=N, and _[:] context lines (frames and shadow DOM included), the reading text whole. Menus, footers and long lists are summarised in … lines that say how to see them. Refs stay valid while the element lives.",
+var Snapshot = define("snapshot", "The page as numbered elements (N[:]<tag>name</tag>: act on it by ref=N) and _[:] context lines, frames and shadow DOM included: the reading text whole, menus and long lists summarised in … lines that say how to expand them.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a snapshotArgs) (*Result, error) {
 		if a.MaxTokens < -1 {
@@ -37,4 +37,4 @@ var Snapshot = define("snapshot", "The page as numbered elements: N[:]<tag attrs
 			return nil, err
 		}
 		return &Result{Text: text}, nil
-	}).describe("maxTokens", fmt.Sprintf("token budget (default %d, chrome summarised); -1 for everything", snapshot.DefaultTokens))
+	}).describe("maxTokens", fmt.Sprintf("token budget (default %d); -1 for all", snapshot.DefaultTokens))

@@ -19,12 +19,12 @@ type waitForArgs struct {
 	Text      string `json:"text" desc:"visible text to wait for"`
 	Ref       Ref    `json:"ref"`
 	State     string `json:"state" enum:"visible,attached,hidden,detached" desc:"default visible"`
-	TimeoutMs int    `json:"timeoutMs" desc:"deadline in ms (default 10000, max 120000)"`
+	TimeoutMs int    `json:"timeoutMs" desc:"ms, default 10000"`
 	Page      string `json:"page"`
 }
 
 // WaitFor waits until an element or a text reaches a state.
-var WaitFor = define("waitFor", "Wait until an element (selector or ref) or a text is visible, attached, hidden or detached. Event driven; returns as soon as it holds.",
+var WaitFor = define("waitFor", "Wait until an element or text is visible, attached, hidden or detached.",
 	ClassNavigate, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a waitForArgs) (*Result, error) {
 		n := 0
@@ -49,7 +49,7 @@ var WaitFor = define("waitFor", "Wait until an element (selector or ref) or a te
 	}).ownTimeout()
 
 type waitForTimeoutArgs struct {
-	Ms *int `json:"ms" required:"true"`
+	Ms *int `json:"ms" required:"true" desc:"milliseconds"`
 }
 
 // WaitForTimeout sleeps.

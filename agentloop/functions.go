@@ -101,6 +101,29 @@ var functions = []*function{
 			ref, err := s.ref(a, "index", true)
 			return map[string]any{"ref": ref}, err
 		}},
+	{name: "drag_drop", desc: "Drag an element (or its handle) onto another element, or onto a point x,y of the screenshot (drag and drop, sortable lists)", base: actions.Drag,
+		params: []fparam{indexParam("index", true), indexParam("target_index", false),
+			{name: "x", typ: "integer", desc: "drop point, pixels from the left"}, {name: "y", typ: "integer", desc: "drop point, pixels from the top"}},
+		args: func(s *stepCtx, a fargs) (map[string]any, error) {
+			ref, err := s.ref(a, "index", true)
+			if err != nil {
+				return nil, err
+			}
+			to, err := s.ref(a, "target_index", false)
+			if err != nil {
+				return nil, err
+			}
+			if to == "" {
+				if err := a.need("x"); err != nil {
+					return nil, &stepError{"give target_index, or x and y"}
+				}
+				if err := a.need("y"); err != nil {
+					return nil, &stepError{"give target_index, or x and y"}
+				}
+				to = fmt.Sprintf("%d,%d", a.int("x"), a.int("y"))
+			}
+			return map[string]any{"ref": ref, "to": to}, nil
+		}},
 	{name: "upload_file", desc: "Set the files of a file input (paths on the server's machine)", base: actions.UploadFile,
 		params: []fparam{indexParam("index", true), {name: "paths", typ: "array of strings", required: true}},
 		args: func(s *stepCtx, a fargs) (map[string]any, error) {
@@ -111,7 +134,7 @@ var functions = []*function{
 			return map[string]any{"ref": ref, "paths": a.strs("paths")}, err
 		}},
 	{name: "scroll", desc: "Scroll the page (or the area under element_index), or bring element_index into view with to_element", base: actions.Scroll,
-		params: []fparam{{name: "direction", from: "direction", required: true}, {name: "amount", typ: "integer", desc: "pixels"}, indexParam("element_index", false)},
+		params: []fparam{{name: "direction", from: "direction", required: true, desc: "to_element needs element_index"}, {name: "amount", typ: "integer", desc: "pixels"}, indexParam("element_index", false)},
 		args: func(s *stepCtx, a fargs) (map[string]any, error) {
 			ref, err := s.ref(a, "element_index", a.str("direction") == "to_element")
 			if err == nil {

@@ -117,7 +117,7 @@ func TestFunctionsList(t *testing.T) {
 	for _, want := range []string{
 		"go_to_url: Navigate to a specified URL\n  {\"url\": string (absolute URL, e.g. https://example.com)}\n",
 		"click_element: Click on an element (real mouse events; fails if it is disabled or covered)\n  {\"index\": integer (element index)}\n",
-		"scroll: Scroll the page (or the area under element_index), or bring element_index into view with to_element\n  {\"direction\": \"up\"|\"down\"|\"left\"|\"right\"|\"to_element\", \"amount\"?: integer (pixels), \"element_index\"?: integer (element index)}\n",
+		"scroll: Scroll the page (or the area under element_index), or bring element_index into view with to_element\n  {\"direction\": \"up\"|\"down\"|\"left\"|\"right\"|\"to_element\" (to_element needs element_index), \"amount\"?: integer (pixels), \"element_index\"?: integer (element index)}\n",
 		"ask_human: ",
 		"\ndone: Signal task completion",
 	} {

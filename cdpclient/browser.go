@@ -35,6 +35,12 @@ type Options struct {
 	// Secrets, if set, learns the values typed or filled into password
 	// fields (see BrowserContext.Secrets); else the browser keeps its own.
 	Secrets *secrets.Registry
+	// DownloadsDir, if set, is where downloads are saved: the default
+	// context's there, each isolated context's in a subfolder (downloads.go).
+	DownloadsDir string
+	// StorageState, if set, is loaded into the default context and every
+	// context cdpmcp creates: signed in from the start (state.go).
+	StorageState *StorageState
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -47,6 +53,11 @@ type Browser struct {
 	dialogs DialogPolicy
 	egress  *egress.Proxy // nil without origin rules
 	secrets *secrets.Registry
+	// downloadsRoot is Options.DownloadsDir; dl the downloads the browser
+	// reported (downloadlog.go).
+	downloadsRoot string
+	dl            downloadLog
+	state         *StorageState // loaded into every context (Options.StorageState)
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -110,6 +121,16 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	if err := b.start(ctx); err != nil {
 		b.Close()
 		return nil, err
+	}
+	if err := b.setupDownloads(ctx, opts.DownloadsDir); err != nil {
+		b.Close()
+		return nil, err
+	}
+	if b.state = opts.StorageState; b.state != nil {
+		if err := b.def.LoadStorageState(ctx, b.state); err != nil {
+			b.Close()
+			return nil, err
+		}
 	}
 	return b, nil
 }
@@ -200,6 +221,12 @@ func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 	b.mu.Lock()
 	b.contexts[bc.id] = bc
 	b.mu.Unlock()
+	if b.state != nil {
+		if err := bc.LoadStorageState(ctx, b.state); err != nil {
+			_ = bc.Close(ctx)
+			return nil, err
+		}
+	}
 	return bc, nil
 }
 

@@ -19,6 +19,10 @@ type BrowserContext struct {
 	id        string // browserContextId; "" for the default context
 	own       bool   // created by us: disposed on Close
 	downloads string // this context's download folder (downloads.go)
+	// ownDownloads: the folder is cdpmcp's, removed with the context.
+	ownDownloads bool
+	seed         storageSeed // localStorage of a loaded storage state still to put (state.go)
+	routes       routeTable  // requests answered by URL pattern (routes.go)
 
 	mu      sync.Mutex
 	pages   map[string]*Page

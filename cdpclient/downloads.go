@@ -9,24 +9,56 @@ import (
 	"github.com/mafredri/cdp/protocol/browser"
 )
 
-// Downloads are kept per session: each context cdpmcp creates in a browser it
-// launched saves its downloads in a folder of its own inside the browser's
-// profile, removed when the context closes (and with a temporary profile on
-// exit). Without this every context would share the browser's one download
-// folder, and a session could hand another's files to a page (uploadFile).
+// Downloads are kept per session: each context cdpmcp creates saves its
+// downloads in a folder of its own, so one session never sees, nor can hand a
+// page (uploadFile), another's files. Without Options.DownloadsDir the folders
+// are inside a launched browser's profile and go away with their context (and
+// with a temporary profile on exit); with it, the default context saves into
+// that folder and each isolated context into a subfolder, kept. The browser
+// reports every download (downloadlog.go).
+
+// setupDownloads points the default context's downloads at their folder, with
+// download events on. An attached browser keeps its own folder and behaviour
+// unless a DownloadsDir was given; cdpmcp still hears of its downloads.
+func (b *Browser) setupDownloads(ctx context.Context, root string) error {
+	b.downloadsRoot = root
+	dir := root
+	if dir == "" && b.proc != nil {
+		dir = filepath.Join(b.proc.profile, "cdpmcp-downloads", "default")
+	}
+	return b.setDownloadFolder(ctx, b.def, dir)
+}
 
 // isolateDownloads points bc's downloads at a folder of its own.
 func (b *Browser) isolateDownloads(ctx context.Context, bc *BrowserContext) error {
-	if b.proc == nil || bc.id == "" {
-		return nil // an attached browser's folders are the user's
+	var dir string
+	switch {
+	case b.downloadsRoot != "":
+		dir = filepath.Join(b.downloadsRoot, bc.id)
+	case b.proc != nil:
+		dir = filepath.Join(b.proc.profile, "cdpmcp-downloads", bc.id)
+		bc.ownDownloads = true
 	}
-	dir := filepath.Join(b.proc.profile, "cdpmcp-downloads", bc.id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("download folder: %w", err)
+	return b.setDownloadFolder(ctx, bc, dir)
+}
+
+// setDownloadFolder makes the browser save bc's downloads in dir ("": where
+// it would anyway) and report them.
+func (b *Browser) setDownloadFolder(ctx context.Context, bc *BrowserContext, dir string) error {
+	args := browser.NewSetDownloadBehaviorArgs("default").SetEventsEnabled(true)
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("download folder: %w", err)
+		}
+		args = browser.NewSetDownloadBehaviorArgs("allow").SetDownloadPath(dir).SetEventsEnabled(true)
 	}
-	args := browser.NewSetDownloadBehaviorArgs("allow").SetBrowserContextID(browserContextID(bc.id)).SetDownloadPath(dir)
+	if bc.id != "" {
+		args.SetBrowserContextID(browserContextID(bc.id))
+	}
 	if err := b.client.Browser.SetDownloadBehavior(ctx, args); err != nil {
-		_ = os.RemoveAll(dir)
+		if bc.ownDownloads {
+			_ = os.RemoveAll(dir)
+		}
 		return fmt.Errorf("Browser.setDownloadBehavior: %w", err)
 	}
 	bc.downloads = dir
@@ -34,11 +66,13 @@ func (b *Browser) isolateDownloads(ctx context.Context, bc *BrowserContext) erro
 }
 
 // DownloadDir is the folder this context's downloads go to, or "" when the
-// browser decides (its default context, an attached browser).
+// browser decides (an attached browser without a DownloadsDir).
 func (bc *BrowserContext) DownloadDir() string { return bc.downloads }
 
+// removeDownloads removes a context's download folder if it is cdpmcp's own
+// (inside the profile), not one the user named.
 func (bc *BrowserContext) removeDownloads() {
-	if bc.downloads != "" {
+	if bc.ownDownloads && bc.downloads != "" {
 		_ = os.RemoveAll(bc.downloads)
 	}
 }

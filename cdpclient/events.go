@@ -95,7 +95,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
 		if json.Unmarshal(params, &ev) == nil {
-			p.attachChild(&ev)
+			p.attachChild(session, &ev)
 		}
 	case "Target.detachedFromTarget":
 		var ev target.DetachedFromTargetReply
@@ -110,8 +110,11 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.onDialogEvent(c, method, params)
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
+	case "Runtime.bindingCalled":
+		p.bc.onSeeded(params)
 	default:
 		p.logs.onEvent(method, params)
+		p.reqs.onEvent(session, method, params)
 	}
 }
 

@@ -17,6 +17,9 @@ type frameSession struct {
 	c     *cdp.Client
 	info  target.Info
 	ready chan struct{}
+	// parent is the session that attached it ("" for the page's own): the
+	// session hosting the frame's parent document, where its <iframe> is.
+	parent string
 }
 
 // autoAttachChildren asks a session to attach out-of-process iframes and workers,
@@ -25,8 +28,8 @@ func autoAttachChildren(ctx context.Context, c *cdp.Client) error {
 	return c.Target.SetAutoAttach(ctx, target.NewSetAutoAttachArgs(true, true).SetFlatten(true))
 }
 
-func (p *Page) attachChild(ev *target.AttachedToTargetReply) {
-	f := &frameSession{info: ev.TargetInfo, ready: make(chan struct{})}
+func (p *Page) attachChild(parent string, ev *target.AttachedToTargetReply) {
+	f := &frameSession{info: ev.TargetInfo, ready: make(chan struct{}), parent: parent}
 	s, err := p.bc.b.m.open(string(ev.SessionID), func(method string, params json.RawMessage) {
 		p.onSessionEvent(f.s.id, f.c, method, params)
 	})

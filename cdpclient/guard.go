@@ -25,15 +25,16 @@ func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {
 	if b.policy.Empty() {
 		return nil
 	}
-	return c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}}))
+	return interceptEverything(ctx, c)
 }
 
 // pausedRequest is the part of Fetch.requestPaused the guard reads.
 type pausedRequest struct {
 	RequestID fetch.RequestID `json:"requestId"`
 	Request   struct {
-		URL    string `json:"url"`
-		Method string `json:"method"`
+		URL     string            `json:"url"`
+		Method  string            `json:"method"`
+		Headers map[string]string `json:"headers"`
 	} `json:"request"`
 	ResourceType string `json:"resourceType"`
 }
@@ -60,9 +61,14 @@ func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 		defer cancel()
 		var err error
-		if verdict == nil {
+		routed := false
+		if verdict == nil && p != nil {
+			// The context's routes (routes.go), after the origin rules.
+			routed, err = p.bc.routed(ctx, c, &ev)
+		}
+		if verdict == nil && !routed {
 			err = c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
-		} else {
+		} else if verdict != nil {
 			slog.Info("request blocked by the origin policy", "url", ev.Request.URL, "type", ev.ResourceType, "why", verdict)
 			err = c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
 		}

@@ -37,6 +37,7 @@ type NetworkEntry struct {
 	URL      string
 	Type     string // Document, XHR, Fetch, Script, …
 	Status   int
+	MIME     string // the response's MIME type
 	Failed   string // error text when the request failed
 	Blocked  string // blocked reason, if the browser blocked it
 	Done     bool

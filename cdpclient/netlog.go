@@ -52,7 +52,7 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 		}
 		l.mu.Lock()
 		if e := l.open[ev.RequestID]; e != nil {
-			e.Status = ev.Response.Status
+			e.Status, e.MIME = ev.Response.Status, ev.Response.MimeType
 		}
 		l.mu.Unlock()
 	case "Network.loadingFinished":

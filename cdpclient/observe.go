@@ -22,6 +22,7 @@ type observation struct {
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
+	downloads     int // the browser's download count before the action
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
@@ -37,7 +38,7 @@ func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
 		mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
-		dialogBefore: p.Dialog() != nil,
+		dialogBefore: p.Dialog() != nil, downloads: p.bc.b.downloadMark(),
 	}
 }
 
@@ -156,6 +157,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	if !delta.Empty() {
 		fb.Delta = delta
 	}
+	p.reportDownloads(ctx, fb, o.downloads)
 	return fb
 }
 

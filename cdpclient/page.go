@@ -63,6 +63,9 @@ type Page struct {
 	groups      int                                     // object groups handed out
 	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
+	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
+	emu         emulationState                          // what the tab emulates (emulation.go)
+	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
 
 	ready   chan struct{}
 	initErr error
@@ -96,7 +99,7 @@ func (p *Page) setSession(s *session) {
 // process frame's) needs: its domains, children attached, the page model and
 // the origin guard.
 func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error {
-	return []func() error{
+	return append([]func() error{
 		func() error { return c.Page.Enable(ctx) },
 		func() error { return c.Runtime.Enable(ctx) },
 		func() error { return c.Network.Enable(ctx, network.NewEnableArgs()) },
@@ -104,7 +107,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
 		func() error { return p.bc.b.enableGuard(ctx, c) },
-	}
+	}, append(p.bc.seedCalls(ctx, c), p.bc.routeSetup(ctx, c)...)...)
 }
 
 // init enables the domains the page model needs, resumes a paused target and then

@@ -12,7 +12,8 @@ import (
 	"github.com/mafredri/cdp/protocol/page"
 )
 
-// maxFrames bounds how many frames one snapshot descends into.
+// maxFrames bounds how many frames one snapshot descends into; maxFrameDepth
+// (point.go) how deep, a frame in a frame in a frame….
 const maxFrames = 40
 
 // SnapshotOptions modify Snapshot.
@@ -168,7 +169,7 @@ func (p *Page) collect(ctx context.Context, scope Target) (snapshot.Model, pageI
 		// Splice frames from the last so earlier positions stay valid.
 		for i := len(res.Frames) - 1; i >= 0; i-- {
 			fr := res.Frames[i]
-			if frames >= maxFrames || depth >= 4 {
+			if frames >= maxFrames || depth >= maxFrameDepth {
 				continue
 			}
 			frames++

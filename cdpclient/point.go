@@ -126,18 +126,60 @@ func quadArea(q dom.Quad) float64 {
 	return math.Abs(a) / 2
 }
 
-// frameBoxOf locates a frame's owner <iframe> in the page's session, the top-left
-// of its content box being where the frame's viewport starts.
+// maxFrameDepth bounds how many frames deep a snapshot descends and frameBoxOf
+// looks.
+const maxFrameDepth = 10
+
+// frameBoxOf locates an out-of-process frame in the main frame's viewport, at
+// any depth: its owner <iframe> lives in the session of its parent frame (the
+// page's, or another out-of-process frame's), the top-left of the owner's
+// content box is where the frame's viewport starts in its parent's, and the
+// parents' offsets add up. owner is the <iframe> of the page's own document
+// the frame sits in.
 func (p *Page) frameBoxOf(ctx context.Context, id page.FrameID) (frameBox, error) {
-	owner, err := p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(id))
-	if err != nil {
-		return frameBox{}, fmt.Errorf("locate frame: %w", err)
+	return p.frameBoxAt(ctx, id, 0)
+}
+
+func (p *Page) frameBoxAt(ctx context.Context, id page.FrameID, depth int) (frameBox, error) {
+	if depth > maxFrameDepth {
+		return frameBox{}, fmt.Errorf("locate frame: more than %d frames deep", maxFrameDepth)
 	}
-	box, err := p.c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
+	gone := &Error{Code: CodeNotFound, Msg: "the element's frame is no longer in the page",
+		Hint: "the frame was replaced or navigated; take a new snapshot"}
+	f := p.frameSessionFor(id)
+	if f == nil {
+		return frameBox{}, gone
+	}
+	// The session that attached the frame hosts its parent document. (Ask
+	// no other: a session finds the <iframe> of any frame in its process,
+	// and a page shares its process with frames of its site deeper down.)
+	c, parent := p.c, (*frameSession)(nil)
+	if f.parent != "" {
+		p.mu.Lock()
+		parent = p.frames[f.parent]
+		p.mu.Unlock()
+		if parent == nil {
+			return frameBox{}, gone
+		}
+		c = parent.c
+	}
+	owner, err := c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(id))
+	if err != nil {
+		return frameBox{}, gone
+	}
+	box, err := c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
 	if err != nil {
 		return frameBox{}, fmt.Errorf("locate frame box: %w", err)
 	}
-	return frameBox{owner: owner.BackendNodeID, at: point{X: box.Model.Content[0], Y: box.Model.Content[1]}}, nil
+	at := point{X: box.Model.Content[0], Y: box.Model.Content[1]}
+	if parent == nil {
+		return frameBox{owner: owner.BackendNodeID, at: at}, nil
+	}
+	outer, err := p.frameBoxAt(ctx, frameIDOf(parent), depth+1)
+	if err != nil {
+		return frameBox{}, err
+	}
+	return frameBox{owner: outer.owner, at: point{X: outer.at.X + at.X, Y: outer.at.Y + at.Y}}, nil
 }
 
 // nodeAt returns the node at viewport point (x, y) of a session's document.
@@ -213,4 +255,41 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 		err.Hint = fmt.Sprintf("close or dismiss %d first (often a cookie banner or dialog), or scroll", ref)
 	}
 	return err
+}
+
+// rect is a box in CSS pixels of the main frame's viewport.
+type rect struct{ X, Y, W, H float64 }
+
+func (r rect) centre() point { return point{X: r.X + r.W/2, Y: r.Y + r.H/2} }
+
+// boundsOf is the box around quads, moved by off.
+func boundsOf(quads []dom.Quad, off point) (rect, bool) {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range quads {
+		if len(q) != 8 || quadArea(q) < 1 {
+			continue
+		}
+		for i := 0; i < 8; i += 2 {
+			minX, maxX = math.Min(minX, q[i]), math.Max(maxX, q[i])
+			minY, maxY = math.Min(minY, q[i+1]), math.Max(maxY, q[i+1])
+		}
+	}
+	if math.IsInf(minX, 1) {
+		return rect{}, false
+	}
+	return rect{X: minX + off.X, Y: minY + off.Y, W: maxX - minX, H: maxY - minY}, true
+}
+
+// viewBox scrolls the element into view and returns its box in the main
+// frame's viewport. An element without a box is NOT_FOUND.
+func (e *Element) viewBox(ctx context.Context) (rect, error) {
+	quads, fb, err := e.inView(ctx)
+	if err != nil {
+		return rect{}, err
+	}
+	r, ok := boundsOf(quads, fb.at)
+	if !ok {
+		return rect{}, e.notVisible()
+	}
+	return r, nil
 }

@@ -25,6 +25,8 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 			return
 		}
 		b.detach(string(ev.SessionID))
+	case "Browser.downloadWillBegin", "Browser.downloadProgress":
+		b.onDownloadEvent(method, params)
 	case "Target.targetInfoChanged":
 		var ev target.InfoChangedReply
 		if err := json.Unmarshal(params, &ev); err != nil {

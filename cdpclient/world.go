@@ -106,6 +106,10 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 	p.mu.Unlock()
 	if !ok {
 		r, err := w.c.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(key.frame).SetWorldName(worldName))
+		if err != nil && strings.Contains(err.Error(), "No frame for given id") {
+			// The frame was removed or replaced since its refs were handed out.
+			return nil, &Error{Code: CodeNotFound, Msg: "the frame is gone", Hint: "take a new snapshot", Err: err}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("create isolated world: %w", err)
 		}

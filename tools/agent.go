@@ -30,12 +30,12 @@ type AgentConfig struct {
 // not set: a person may have to approve each request.
 const samplingTimeout = 5 * time.Minute
 
+// agentOutputSchema names the fields every answer has; the others (stop,
+// reason, runDir, report: README) come besides them. Kept short: tools/list is
+// paid for by every request.
 var agentOutputSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"result":{"type":"string","description":"the done action's result, or why the run stopped and what it found"},` +
-	`"success":{"type":"boolean"},"steps":{"type":"integer"},"finalUrl":{"type":"string"},` +
-	`"stop":{"type":"string","enum":["done","max_steps","max_failures","model_error","browser_error","cancelled"]},` +
-	`"reason":{"type":"string"},"runDir":{"type":"string"},"report":{"type":"string","description":"HTML report of the run"}},` +
-	`"required":["result","success","steps","finalUrl","stop"]}`)
+	`"result":{"type":"string"},"success":{"type":"boolean"},"steps":{"type":"integer"},"finalUrl":{"type":"string"}},` +
+	`"required":["result","success","steps","finalUrl"]}`)
 
 // agentTool is run_browser_agent, described as seed 000 §2.1 says.
 func (s *Server) agentTool() toolDef {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/actions"
@@ -24,19 +23,15 @@ type toolDef struct {
 func (s *Server) catalogue() []toolDef {
 	var out []toolDef
 	for _, a := range actions.All() {
-		if !a.AllowedIn(s.cfg.ReadOnly) {
-			continue
+		if a.AllowedIn(s.cfg.ReadOnly) && s.offers(a.Name, a.Group) {
+			out = append(out, s.actionTool(a))
 		}
-		if len(s.cfg.Tools) > 0 && !slices.Contains(s.cfg.Tools, a.Name) {
-			continue
-		}
-		out = append(out, s.actionTool(a))
 	}
-	if len(s.cfg.Tools) == 0 || slices.Contains(s.cfg.Tools, agentToolName) {
+	if s.offers(agentToolName, "") {
 		out = append(out, s.agentTool())
 	}
 	for _, t := range s.jobTools() {
-		if len(s.cfg.Tools) == 0 || slices.Contains(s.cfg.Tools, t.tool.Name) {
+		if s.offers(t.tool.Name, CapJobs) {
 			out = append(out, t)
 		}
 	}

@@ -23,8 +23,14 @@ type Config struct {
 	// ReadOnly offers only navigation, waiting, reading and screenshots; evaluate
 	// refuses side effects and cdp allows read-only methods only.
 	ReadOnly bool
-	// Tools, if not empty, limits the catalogue to these tool names.
+	// Tools, if not empty, limits the catalogue to these tool names (of any
+	// capability group).
 	Tools []string
+	// Caps names the capability groups offered besides the core set (see
+	// caps.go): "vision", "storage", …, "all", and "slim" for a smaller core.
+	// Nil offers every group, as a nil Tools offers every tool; cmd passes
+	// the --caps list, an empty one for the core set alone.
+	Caps []string
 	// Timeout bounds every tool call that names no timeout of its own.
 	Timeout time.Duration
 	// IsolateSessions gives each MCP session its own browser context (own
@@ -72,7 +78,8 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		cfg.Timeout = 30 * time.Second
 	}
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
-	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins}
+	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
+		Contexts: sessionContexts{s.sessions}}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())
@@ -82,6 +89,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithInstructions(instructions),
+		server.WithToolFilter(s.listFilter),
 	)
 	for _, t := range s.catalogue() {
 		s.mcp.AddTool(t.tool, s.wrap(t))
@@ -119,6 +127,10 @@ type clientState struct {
 	mu   sync.Mutex
 	bc   *cdpclient.BrowserContext // in the browser the session last used
 	note string                    // told with the next result: the browser was replaced
+	// named are the session's named contexts, current the one tools act in
+	// ("" for bc) (contexts.go).
+	named   map[string]*cdpclient.BrowserContext
+	current string
 }
 
 func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
@@ -147,6 +159,7 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 		if st.bc != nil {
 			st.note = "note: the browser had gone away and was started (or reconnected) again; pages from before are gone"
 		}
+		st.named, st.current = nil, "" // they lived in the browser that went away
 		bc := b.Default()
 		if ss.isolate {
 			if bc, err = b.NewContext(ctx); err != nil {
@@ -155,7 +168,7 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 		}
 		st.bc = bc
 	}
-	return st.bc, nil
+	return st.currentLocked(), nil
 }
 
 // takeNote returns (once) what the calling session must be told besides its
@@ -205,9 +218,10 @@ func (ss *sessions) closeAll() {
 
 func (st *clientState) close() {
 	st.mu.Lock()
-	bc := st.bc
-	st.bc = nil
+	bc, named := st.bc, st.named
+	st.bc, st.named, st.current = nil, nil, ""
 	st.mu.Unlock()
+	closeNamed(named)
 	if bc == nil {
 		return
 	}

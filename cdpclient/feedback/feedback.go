@@ -27,6 +27,9 @@ type Feedback struct {
 	// Opened lists tabs the action opened, as "p3 https://…"; delta.page names
 	// the last one.
 	Opened []string `json:"opened,omitempty"`
+	// Downloads are files the action (or the page since the last answer)
+	// downloaded.
+	Downloads []Download `json:"downloads,omitempty"`
 	// Timing is the action's duration in milliseconds.
 	Timing int64  `json:"timing"`
 	Hint   string `json:"hint,omitempty"`
@@ -74,6 +77,19 @@ type Net struct {
 	// Pending is set for a request still waiting for its answer when the
 	// action returned: its result may show later (waitFor it).
 	Pending bool `json:"pending,omitempty"`
+}
+
+// Download is a file the browser saved for the page.
+type Download struct {
+	Name string `json:"name"`
+	// Size is the file's size in bytes (so far, while State is inProgress).
+	Size int64  `json:"size"`
+	MIME string `json:"mime,omitempty"`
+	Path string `json:"path,omitempty"`
+	// State is empty for a finished download; "inProgress" for one still
+	// arriving when the answer was given, "canceled" for one the browser or
+	// a policy stopped.
+	State string `json:"state,omitempty"`
 }
 
 // Dialog describes a JavaScript dialog.

@@ -34,9 +34,12 @@ function lineHelpers() {
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return 'native';
     if (ROLES.has(role(el))) return 'native';
     if (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0)) return 'custom';
-    if (style.cursor === 'pointer') {
+    // Something to drag: a draggable item, or a handle the cursor offers to grab.
+    if (el.getAttribute('draggable') === 'true') return 'custom';
+    const cursor = style.cursor;
+    if (cursor === 'pointer' || cursor === 'grab' || cursor === 'move') {
       const p = el.parentElement;
-      if (!p || getComputedStyle(p).cursor !== 'pointer') return 'custom';
+      if (!p || getComputedStyle(p).cursor !== cursor) return 'custom';
     }
     return '';
   }
@@ -165,6 +168,8 @@ function lineHelpers() {
       }
     } else if (el.isContentEditable) {
       attrs.push('contenteditable');
+    } else if (el.getAttribute('draggable') === 'true') {
+      attrs.push('draggable');
     } else if (tag === 'label' && el.control) {
       // What it stands for: the hidden control's type and state.
       const c = el.control;

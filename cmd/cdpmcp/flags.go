@@ -57,7 +57,7 @@ func logLevelFlag() cli.Flag {
 }
 
 func policyFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.BoolFlag{Name: "read-only", EnvVars: env("READ_ONLY"), Usage: "audit mode: no clicking or typing; evaluate refuses side effects"},
 		&cli.StringFlag{Name: "tools", EnvVars: env("TOOLS"), Usage: "offer only these tools (comma-separated `NAMES`)"},
 		&cli.DurationFlag{Name: "timeout", EnvVars: env("TIMEOUT"), Value: 30 * time.Second, Usage: "deadline of a tool call that names none"},
@@ -66,7 +66,7 @@ func policyFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "allow-file-urls", EnvVars: env("ALLOW_FILE_URLS"), Usage: "allow opening file: URLs"},
 		&cli.BoolFlag{Name: "allow-browser-urls", EnvVars: env("ALLOW_BROWSER_URLS"), Usage: "allow opening chrome:, view-source: and other browser pages"},
 		&cli.StringFlag{Name: "dialogs", EnvVars: env("DIALOGS"), Value: "report", Usage: "what happens to a JavaScript dialog no one answered when the next call meets it: report, accept or dismiss (a navigation always leaves past it)"},
-	}
+	}, parityFlags()...)
 }
 
 func browserFlags() []cli.Flag {
@@ -82,6 +82,9 @@ func browserFlags() []cli.Flag {
 }
 
 func configFrom(c *cli.Context) (config, error) {
+	if err := applyConfigFile(c); err != nil {
+		return config{}, err
+	}
 	cfg := config{
 		http:      c.String("http"),
 		authToken: c.String("auth-token"),
@@ -150,6 +153,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && !policy.Empty() {
 		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --allowed-origins or --blocked-origins: cdpmcp routes every connection of the browser through its own proxy to enforce them", strings.Join(bad, " "))
+	}
+	if err := parityConfigFrom(c, &cfg); err != nil {
+		return cfg, err
 	}
 	if len(cfg.tools.Tools) > 0 {
 		known := tools.ToolNames()

@@ -163,11 +163,15 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	}
 }
 
-// cdpmcp tools lists the job tools; --tools picks among them too.
+// cdpmcp tools lists the job tools with --caps jobs (or an explicit
+// --data-dir), not by default; --tools picks among them too.
 func TestToolsCommandListsJobTools(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
-	r := runCLI(t, tmp, "tools")
+	if r := runCLI(t, tmp, "tools"); strings.Contains(r.stdout, "browser.job.submit") {
+		t.Errorf("the default catalogue lists the job tools")
+	}
+	r := runCLI(t, tmp, "tools", "--caps", "jobs")
 	for _, name := range []string{"browser.job.submit", "browser.job.status", "browser.job.cancel", "browser.job.resume", "browser.snapshot.extract_structured"} {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` `).MatchString(r.stdout) {
 			t.Errorf("tools does not list %s", name)

@@ -1,0 +1,80 @@
+package cdpclient
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/google/go-cmp/cmp"
+)
+
+// A click or navigation that downloads answers with the file: name, size, MIME
+// type and where it was saved, in the context's own folder; a link that
+// downloads and then navigates reports both; a navigation to a file does not
+// fetch it twice.
+func TestDownloadsAreReported(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := newTestPage(t)
+	dir := p.Context().DownloadDir()
+	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/downloads.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		click string
+		want  feedback.Download
+		body  string
+	}{
+		{"#csv", feedback.Download{Name: "report.csv", Size: 300, MIME: "text/csv"}, "id,name,total\n"},
+		{"#redirected", feedback.Download{Name: "redirected.txt", Size: 20, MIME: "text/plain"}, "id,name,total\nid,na"},
+		{"#attr", feedback.Download{Name: "hello.txt", Size: 11, MIME: "text/plain"}, "hello there"},
+		{"#thenNav", feedback.Download{Name: "receipt.pdf", Size: 900, MIME: "application/pdf"}, "id,name"},
+	}
+	for _, tt := range tests {
+		fb, err := p.Click(ctx, Target{Selector: tt.click}, ClickOptions{})
+		if err := outcome(fb, err); err != nil {
+			t.Fatalf("%s: %v", tt.click, err)
+		}
+		tt.want.Path = filepath.Join(dir, tt.want.Name)
+		if diff := cmp.Diff([]feedback.Download{tt.want}, fb.Downloads); diff != "" {
+			t.Errorf("%s: downloads (-want +got):\n%s\n%s", tt.click, diff, fb.JSON())
+		}
+		if b, err := os.ReadFile(tt.want.Path); err != nil || !strings.HasPrefix(string(b), tt.body) {
+			t.Errorf("%s: saved file %q: %v", tt.click, b, err)
+		}
+		for _, n := range fb.Net {
+			if n.E == "net::ERR_ABORTED" {
+				t.Errorf("%s: the request that became the download is reported failed: %s", tt.click, fb.JSON())
+			}
+		}
+		if tt.click == "#thenNav" {
+			// The page leaves a moment later (a timer): the answer does not
+			// wait for that, and the page gets there.
+			if err := outcome(p.WaitFor(ctx, WaitSpec{Text: "Thank you"})); err != nil {
+				t.Errorf("download then navigate: %v (%s)", err, fb.JSON())
+			}
+			if err := outcome(p.Navigate(ctx, testSite.URL("/parity/downloads.html"), WaitLoad)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before := testSite.Hits("/download")
+	fb, err := p.Navigate(ctx, testSite.URL("/download?name=direct.csv&size=10"), WaitLoad)
+	if err := outcome(fb, err); err != nil {
+		t.Fatalf("navigate to a file: %v", err)
+	}
+	if len(fb.Downloads) != 1 || fb.Downloads[0].Name != "direct.csv" || testSite.Hits("/download")-before != 1 {
+		t.Errorf("navigate to a file: %s (server hit %d times)", fb.JSON(), testSite.Hits("/download")-before)
+	}
+	var names []string
+	for _, d := range p.Context().Downloads() {
+		names = append(names, d.Name+" "+d.State+" "+d.Page)
+	}
+	want := []string{"report.csv completed " + p.ID, "redirected.txt completed " + p.ID, "hello.txt completed " + p.ID,
+		"receipt.pdf completed " + p.ID, "direct.csv completed " + p.ID}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("context downloads (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,252 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp/protocol/input"
+)
+
+// Drag and drop as a person does it: press on the source, move in steps, let go
+// on the target. Pages do drag and drop in one of two ways and one gesture
+// serves both: pointer and mouse libraries (sortable lists, sliders, canvas)
+// follow the moves, and HTML5 drag and drop starts when the first move leaves
+// the source; Chromium then hands the drag to the browser, which cdpmcp
+// intercepts (Input.setInterceptDrags) to deliver the rest as drag events with
+// the data the page put in dataTransfer (Input.dispatchDragEvent).
+
+const (
+	// dragStartMove is how far the first move goes: past the few pixels a
+	// browser or a library waits for before a press becomes a drag.
+	dragStartMove = 8
+	// dragStep is the distance between the moves of a drag, so a library that
+	// reacts to each move (swapping neighbours one at a time) sees the way.
+	dragStep = 16
+	// dragInterceptWait bounds the wait for the browser to hand over an HTML5
+	// drag the page started.
+	dragInterceptWait = 2 * time.Second
+)
+
+// DragEnd is where a drag ends: an element, or a point of the viewport in CSS
+// pixels when AtPoint is set.
+type DragEnd struct {
+	Target  Target
+	X, Y    float64
+	AtPoint bool
+}
+
+// Drag drags the source element to an element or a point and reports what
+// moved: delta.value says where the dragged item was and is now (the list or
+// column it sits in, its position), or that nothing moved.
+func (p *Page) Drag(ctx context.Context, from Target, to DragEnd) (*feedback.Feedback, error) {
+	if !to.AtPoint && to.Target.IsZero() {
+		return nil, argError(`give the drop target, e.g. {"ref":"12","to":"15"} or a point "x,y"`, "no drop target given")
+	}
+	return p.onElement(ctx, from, lateFrame, func(ctx context.Context, e *Element) (string, error) {
+		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
+			return "", err
+		}
+		item, before := e.dragItem(ctx)
+		start, err := e.clickablePoint(ctx)
+		if err != nil {
+			return "", err
+		}
+		dest := func(ctx context.Context) (point, error) {
+			if to.AtPoint {
+				pt := point{X: to.X, Y: to.Y}
+				return pt, p.inViewport(ctx, pt)
+			}
+			te, err := p.Resolve(ctx, to.Target)
+			if err != nil {
+				return point{}, err
+			}
+			box, err := te.viewBox(ctx)
+			return dropPoint(start, box), err
+		}
+		html5, err := p.dragPath(ctx, start, dest, e)
+		if err != nil {
+			return "", err
+		}
+		return item.moved(ctx, before, html5), nil
+	})
+}
+
+// rootElement is the main frame's document element, in cdpmcp's world: where
+// a drag at coordinates is watched.
+func (p *Page) rootElement(ctx context.Context) (*Element, error) {
+	r, err := p.evalFunc(ctx, "() => document.documentElement", false)
+	if err != nil {
+		return nil, err
+	}
+	if r.Result.ObjectID == nil {
+		return nil, fmt.Errorf("the page has no document element")
+	}
+	p.mu.Lock()
+	key := frameKey{frame: p.mainFrame}
+	p.mu.Unlock()
+	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
+}
+
+// dragPath presses the left button at from, moves to the point dest gives (in
+// steps) and lets go there. dest is asked once the button is down, so a target
+// scrolled into view then is where the drop lands. watch is an element of the
+// frame where an HTML5 drag would start. html5 reports that the page started
+// one, which was then delivered as drag events.
+func (p *Page) dragPath(ctx context.Context, from point, dest func(context.Context) (point, error), watch *Element) (html5 bool, err error) {
+	if err := p.toFront(ctx); err != nil {
+		return false, err
+	}
+	if err := p.pointerTo(ctx, from); err != nil {
+		return false, err
+	}
+	if err := watch.call(ctx, "dragWatch", nil); err != nil {
+		return false, err
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	intercepted, err := p.c.Input.DragIntercepted(sctx)
+	if err != nil {
+		return false, fmt.Errorf("drag events: %w", err)
+	}
+	defer intercepted.Close()
+	if err := p.c.Input.SetInterceptDrags(ctx, input.NewSetInterceptDragsArgs(true)); err != nil {
+		return false, fmt.Errorf("intercept drags: %w", err)
+	}
+	stopIntercept := func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		defer cancel()
+		_ = p.c.Input.SetInterceptDrags(ctx, input.NewSetInterceptDragsArgs(false))
+	}
+	if err := p.press(ctx, from, input.MouseButtonLeft, 1); err != nil {
+		stopIntercept()
+		return false, err
+	}
+	to, err := dest(ctx)
+	if err != nil {
+		stopIntercept()
+		_ = p.release(context.WithoutCancel(ctx), from, input.MouseButtonLeft, 1)
+		return false, err
+	}
+	first := towards(from, to, dragStartMove)
+	err = p.pointerTo(ctx, first)
+	var data *input.DragData
+	if err == nil {
+		var started bool
+		if err = watch.call(ctx, "dragStarted", &started); err == nil && started {
+			data = p.interceptedDrag(ctx, intercepted)
+		}
+	}
+	stopIntercept()
+	if err != nil {
+		return false, err
+	}
+	if data == nil {
+		return false, p.pointerDrag(ctx, first, to)
+	}
+	return true, p.html5Drag(ctx, first, to, *data)
+}
+
+// interceptedDrag waits (up to dragInterceptWait) for the drag the page
+// started to reach the browser, and returns its data; nil if it never came.
+func (p *Page) interceptedDrag(ctx context.Context, c input.DragInterceptedClient) *input.DragData {
+	wctx, cancel := context.WithTimeout(ctx, dragInterceptWait)
+	defer cancel()
+	select {
+	case <-c.Ready():
+		ev, err := c.Recv()
+		if err != nil {
+			return nil
+		}
+		return &ev.Data
+	case <-wctx.Done():
+		return nil
+	}
+}
+
+// pointerDrag moves with the left button held from a to b in steps, and lets go
+// at b.
+func (p *Page) pointerDrag(ctx context.Context, a, b point) error {
+	n := steps(a, b)
+	for i := 1; i <= n; i++ {
+		if err := p.pointerTo(ctx, lerp(a, b, float64(i)/float64(n))); err != nil {
+			return err
+		}
+	}
+	// One more move on the spot: libraries that act a frame after a move
+	// (or on the move after reaching a place) see the pointer rest there.
+	if err := p.pointerTo(ctx, b); err != nil {
+		return err
+	}
+	return p.release(ctx, b, input.MouseButtonLeft, 1)
+}
+
+// html5Drag delivers an intercepted HTML5 drag: it enters at a, passes over the
+// way to b and drops at b. The page's drop and dragend handlers run then; the
+// mouse button counts as released.
+func (p *Page) html5Drag(ctx context.Context, a, b point, data input.DragData) error {
+	send := func(typ string, pt point) error {
+		markDispatched(ctx)
+		if err := p.c.Input.DispatchDragEvent(ctx, input.NewDispatchDragEventArgs(typ, pt.X, pt.Y, data)); err != nil {
+			return fmt.Errorf("drag %s: %w", typ, err)
+		}
+		return nil
+	}
+	if err := send("dragEnter", a); err != nil {
+		return err
+	}
+	n := steps(a, b)
+	for i := 1; i <= n; i++ {
+		if err := send("dragOver", lerp(a, b, float64(i)/float64(n))); err != nil {
+			return err
+		}
+	}
+	err := send("drop", b)
+	p.mu.Lock()
+	p.pointer.buttons &^= 1
+	p.pointer.at = b
+	p.mu.Unlock()
+	return err
+}
+
+// dropPoint is where a drag from a onto box lets go: past the box's middle
+// in the direction of travel (a quarter of its size), as a person drags an
+// item until it has passed the one whose place it takes; a list that swaps
+// items as the pointer crosses their middles swaps this one too.
+func dropPoint(a point, box rect) point {
+	c := box.centre()
+	dx, dy := c.X-a.X, c.Y-a.Y
+	if math.Abs(dy) >= math.Abs(dx) {
+		c.Y += math.Copysign(box.H/4, dy)
+	} else {
+		c.X += math.Copysign(box.W/4, dx)
+	}
+	return point{X: math.Round(c.X), Y: math.Round(c.Y)}
+}
+
+// towards is the point d pixels from a in the direction of b (straight down
+// when b is a).
+func towards(a, b point, d float64) point {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l := math.Hypot(dx, dy)
+	if l < 1 {
+		return point{X: a.X, Y: a.Y + d}
+	}
+	if l < d {
+		d = l
+	}
+	return point{X: a.X + dx/l*d, Y: a.Y + dy/l*d}
+}
+
+func lerp(a, b point, t float64) point {
+	return point{X: math.Round(a.X + (b.X-a.X)*t), Y: math.Round(a.Y + (b.Y-a.Y)*t)}
+}
+
+// steps is how many moves a drag from a to b takes: one per dragStep pixels,
+// at least 5 and at most 60.
+func steps(a, b point) int {
+	n := int(math.Hypot(b.X-a.X, b.Y-a.Y) / dragStep)
+	return min(max(n, 5), 60)
+}

@@ -1,0 +1,66 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// pageText reads an element's text through the page (for checking page state).
+func pageText(t *testing.T, ctx context.Context, p *Page, selector string) string {
+	t.Helper()
+	out, err := p.Evaluate(ctx, "document.querySelector("+jsString(selector)+").textContent", EvalOptions{})
+	if err != nil {
+		t.Fatalf("read %s: %v", selector, err)
+	}
+	var s string
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("read %s: %s is not a string", selector, out)
+	}
+	return s
+}
+
+func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// An HTML5 drag carries the data the page put in dataTransfer to the drop
+// target; feedback says what moved.
+func TestDragHTML5Kanban(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := newTestPage(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/kanban.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	fb, err := p.Drag(ctx, Target{Selector: "#c2"}, DragEnd{Target: Target{Selector: "#done"}})
+	if err := outcome(fb, err); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageText(t, ctx, p, "#log"); got != "Fix login moved to Done" {
+		t.Errorf("log = %q; feedback %s", got, fb.JSON())
+	}
+	if fb.Delta == nil || !strings.Contains(fb.Delta.Value, "HTML5 drag: moved") || !strings.Contains(fb.Delta.Value, "from To do 2/3 to Done 1/1") {
+		t.Errorf("feedback = %s", fb.JSON())
+	}
+}
+
+// A pointer-driven sortable list dragged by its handle: the intermediate moves
+// carry the item past each neighbour.
+func TestDragPointerSortable(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := newTestPage(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/sortable.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	fb, err := p.Drag(ctx, Target{Selector: "li[data-id=a] .handle"}, DragEnd{Target: Target{Selector: "li[data-id=d]"}})
+	if err := outcome(fb, err); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageText(t, ctx, p, "#order"); got != "b c d a e" {
+		t.Errorf("order = %q; feedback %s", got, fb.JSON())
+	}
+	if fb.Delta == nil || !strings.Contains(fb.Delta.Value, "pointer drag: moved") || !strings.Contains(fb.Delta.Value, "Priorities 1/5 to Priorities 4/5") {
+		t.Errorf("feedback = %s", fb.JSON())
+	}
+}

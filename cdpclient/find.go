@@ -1,0 +1,245 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mafredri/cdp/protocol/dom"
+)
+
+// maxFindMatches bounds the lines one Find answers.
+const maxFindMatches = 30
+
+// FindQuery says what Find looks for: a text anywhere in a line of the page
+// model, or an element by role and accessible name (as a person names it:
+// "button Save"), or both. Matching ignores case; names match in part.
+type FindQuery struct {
+	Text string
+	Role string
+	Name string
+	// Box adds each element's box in CSS pixels of the viewport (as a
+	// screenshot shows it): [x,y,w,h].
+	Box bool
+}
+
+// Find answers the lines of the page model (the snapshot's format, frames and
+// shadow roots included) that match, with the heading they sit under, without
+// the rest of the snapshot. Their refs work as a snapshot's do.
+func (p *Page) Find(ctx context.Context, q FindQuery) (string, error) {
+	if q.Text == "" && q.Role == "" && q.Name == "" {
+		return "", argError(`give text, or role and name, e.g. {"role":"button","name":"Save"}`, "nothing to find")
+	}
+	var out string
+	err := p.do(ctx, func(ctx context.Context) error {
+		m, _, err := p.collect(ctx, Target{})
+		if err != nil {
+			return err
+		}
+		matches, heads, total := findLines(m.Lines, q)
+		if q.Text != "" {
+			p.refText(ctx, matches, q.Text)
+		}
+		var b strings.Builder
+		switch total {
+		case 0:
+			fmt.Fprintf(&b, "no matches for %s on %s", q.describe(), p.ID)
+		case 1:
+			fmt.Fprintf(&b, "1 match for %s", q.describe())
+		default:
+			fmt.Fprintf(&b, "%d matches for %s", total, q.describe())
+		}
+		last := ""
+		for i, line := range matches {
+			if h := heads[i]; h != "" && h != last {
+				b.WriteString("\n" + h)
+				last = h
+			}
+			b.WriteString("\n" + line)
+			if q.Box {
+				b.WriteString(p.boxNote(ctx, line))
+			}
+		}
+		if total > len(matches) {
+			fmt.Fprintf(&b, "\n(%d more: ask for less, e.g. with role and name)", total-len(matches))
+		}
+		if total == 0 {
+			b.WriteString("\n(it may be below the fold of a lazy page, or named otherwise: take a snapshot)")
+		}
+		out = b.String()
+		return nil
+	})
+	return out, err
+}
+
+func (q FindQuery) describe() string {
+	var parts []string
+	if q.Role != "" {
+		parts = append(parts, "role "+q.Role)
+	}
+	if q.Name != "" {
+		parts = append(parts, fmt.Sprintf("name %q", q.Name))
+	}
+	if q.Text != "" {
+		parts = append(parts, fmt.Sprintf("text %q", q.Text))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// elementLine is a page-model line with an element: ref, tag, attributes, name.
+var elementLine = regexp.MustCompile(`^(\d+)\[:\]<([a-zA-Z][\w-]*)([^>]*)>(.*?)(?:</([a-zA-Z][\w-]*)>|$)`)
+
+// findLines returns the matching lines (at most maxFindMatches), the heading
+// each sits under, and how many matched in all.
+func findLines(lines []string, q FindQuery) (matches, heads []string, total int) {
+	head := ""
+	text, name, role := strings.ToLower(q.Text), strings.ToLower(q.Name), strings.ToLower(q.Role)
+	for _, line := range lines {
+		isHead := strings.HasPrefix(line, "_[:]#")
+		ok := true
+		if text != "" {
+			_, rest, _ := strings.Cut(line, "[:]")
+			ok = strings.Contains(strings.ToLower(rest), text)
+		}
+		if ok && (role != "" || name != "") {
+			r, n := lineRole(line)
+			ok = (role == "" || r == role) && (name == "" || strings.Contains(strings.ToLower(n), name))
+		}
+		if ok {
+			total++
+			if len(matches) < maxFindMatches {
+				h := head
+				if isHead {
+					h = ""
+				}
+				matches, heads = append(matches, line), append(heads, h)
+			}
+		}
+		if isHead {
+			head = line
+		}
+	}
+	return matches, heads, total
+}
+
+// lineRole is the ARIA role and the name of a page-model line: its element's
+// (explicit role, else the one its tag and type imply), or "heading" for a
+// heading line.
+func lineRole(line string) (role, name string) {
+	if h, ok := strings.CutPrefix(line, "_[:]"); ok {
+		if t := strings.TrimLeft(h, "#"); t != h {
+			return "heading", strings.TrimSpace(t)
+		}
+		return "", ""
+	}
+	m := elementLine.FindStringSubmatch(line)
+	if m == nil {
+		return "", ""
+	}
+	tag, attrs, name := strings.ToLower(m[2]), m[3], m[4]
+	if r := attrValue(attrs, "role"); r != "" {
+		return strings.ToLower(r), name
+	}
+	switch tag {
+	case "a":
+		return "link", name
+	case "button", "summary":
+		return "button", name
+	case "select":
+		if strings.Contains(attrs, "multiple") {
+			return "listbox", name
+		}
+		return "combobox", name
+	case "textarea":
+		return "textbox", name
+	case "img":
+		return "img", name
+	case "option":
+		return "option", name
+	case "input":
+		switch strings.ToLower(attrValue(attrs, "type")) {
+		case "checkbox":
+			return "checkbox", name
+		case "radio":
+			return "radio", name
+		case "button", "submit", "reset", "image":
+			return "button", name
+		case "range":
+			return "slider", name
+		case "number":
+			return "spinbutton", name
+		case "search":
+			return "searchbox", name
+		}
+		return "textbox", name
+	}
+	return tag, name
+}
+
+var attrPattern = regexp.MustCompile(`([\w-]+)=("[^"]*"|'[^']*'|[^\s>]+)`)
+
+// attrValue reads attribute name from a line's attribute text.
+func attrValue(attrs, name string) string {
+	for _, m := range attrPattern.FindAllStringSubmatch(attrs, -1) {
+		if strings.EqualFold(m[1], name) {
+			return strings.Trim(m[2], `"'`)
+		}
+	}
+	return ""
+}
+
+// boxNote is " [box=x,y,w,h]" for a line's element, in CSS pixels of the
+// viewport, saying when it is out of view; empty for a line without one.
+func (p *Page) boxNote(ctx context.Context, line string) string {
+	m := elementLine.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	e, err := p.resolveRef(ctx, m[1])
+	if err != nil {
+		return ""
+	}
+	r, err := e.currentBox(ctx)
+	if err != nil {
+		return " [no box: not rendered]"
+	}
+	note := fmt.Sprintf(" [box=%s,%s,%s,%s]", num(r.X), num(r.Y), num(r.W), num(r.H))
+	if vw, vh, err := p.viewportSize(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
+		note += " (out of view: scroll to it first)"
+	}
+	return note
+}
+
+func num(f float64) string { return strconv.FormatFloat(math.Round(f), 'f', -1, 64) }
+
+// currentBox is the element's box in the main frame's viewport as it is now,
+// without scrolling.
+func (e *Element) currentBox(ctx context.Context) (rect, error) {
+	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
+	if err != nil {
+		return rect{}, err
+	}
+	var fb frameBox
+	if e.frame != nil {
+		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
+			return rect{}, err
+		}
+	}
+	r, ok := boundsOf(q.Quads, fb.at)
+	if !ok {
+		return rect{}, e.notVisible()
+	}
+	return r, nil
+}
+
+// viewportSize is the viewport's size in CSS pixels.
+func (p *Page) viewportSize(ctx context.Context) (w, h float64, err error) {
+	m, err := p.c.Page.GetLayoutMetrics(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("layout metrics: %w", err)
+	}
+	return float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight), nil
+}
