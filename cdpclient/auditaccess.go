@@ -40,7 +40,7 @@ var a11ySeverity = map[string]string{
 	"aria-toggle-field-name": SeveritySerious, "aria-tooltip-name": SeveritySerious, "aria-treeitem-name": SeveritySerious,
 	"color-contrast": SeveritySerious, "frame-title": SeveritySerious, "html-has-lang": SeveritySerious,
 	"html-lang-valid": SeveritySerious, "link-name": SeveritySerious, "role-img-alt": SeveritySerious,
-	"svg-img-alt": SeveritySerious,
+	"svg-img-alt":   SeveritySerious,
 	"heading-order": SeverityModerate,
 }
 
