@@ -520,3 +520,13 @@ function auditTimeline(base) {
     return out;
   })();
 }
+
+// auditLinksOf lists the addresses the page's links and image-map areas point
+// at (absolute, as the browser resolved them), open shadow roots included.
+function auditLinksOf() {
+  const out = new Set();
+  for (const el of auditElements(document.documentElement)) {
+    if ((el.localName === 'a' || el.localName === 'area') && el.hasAttribute('href')) out.add(el.href);
+  }
+  return [...out].slice(0, 2000);
+}
