@@ -99,6 +99,9 @@ type Env struct {
 	// Origins is the URL policy checked before a URL is opened (the browser
 	// enforces the same list on every request).
 	Origins *origins.List
+	// Artifacts is the directory audits write their files to (reports,
+	// traces, full data); empty means DefaultArtifactsDir.
+	Artifacts string
 }
 
 // Page returns the page id names in the caller's context, or the current page

@@ -11,6 +11,7 @@ func All() []*Action {
 		NewPage, ClosePage, ListPages, SwitchPage,
 		Console, Network,
 		CDP,
+		AuditAccessibility, AuditPerformance, AuditSecurity, AuditLinks, AuditReport,
 	}
 }
 

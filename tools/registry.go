@@ -27,7 +27,11 @@ func (s *Server) catalogue() []toolDef {
 		if !a.AllowedIn(s.cfg.ReadOnly) {
 			continue
 		}
-		if len(s.cfg.Tools) > 0 && !slices.Contains(s.cfg.Tools, a.Name) {
+		named := slices.Contains(s.cfg.Tools, a.Name)
+		if len(s.cfg.Tools) > 0 && !named {
+			continue
+		}
+		if !named && !s.offersGroup(a.Group) {
 			continue
 		}
 		out = append(out, s.actionTool(a))
@@ -60,7 +64,7 @@ func (s *Server) actionTool(a *actions.Action) toolDef {
 			if err != nil {
 				return nil, err
 			}
-			res, err := a.Run(ctx, s.env, raw)
+			res, err := a.Run(s.withProgress(ctx, req), s.env, raw)
 			if err != nil {
 				return nil, err
 			}

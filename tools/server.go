@@ -22,8 +22,15 @@ type Config struct {
 	// ReadOnly offers only navigation, waiting, reading and screenshots; evaluate
 	// refuses side effects and cdp allows read-only methods only.
 	ReadOnly bool
-	// Tools, if not empty, limits the catalogue to these tool names.
+	// Tools, if not empty, limits the catalogue to these tool names (a tool
+	// named here is offered whatever its group).
 	Tools []string
+	// Caps are the capability groups offered besides the core set (e.g.
+	// "audit"; "all" offers every group).
+	Caps []string
+	// Artifacts is the directory audits write reports, traces and full data
+	// to; empty means actions.DefaultArtifactsDir().
+	Artifacts string
 	// Timeout bounds every tool call that names no timeout of its own.
 	Timeout time.Duration
 	// IsolateSessions gives each MCP session its own browser context (own
@@ -68,7 +75,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		cfg.Timeout = 30 * time.Second
 	}
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
-	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins}
+	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins, Artifacts: cfg.Artifacts}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())
