@@ -194,6 +194,9 @@ var AuditLinks = inGroup(define("auditLinks",
 		}
 		if rep.Stopped != "" {
 			fmt.Fprintf(&b, "; stopped: %s", rep.Stopped)
+			if rep.Unvisited > 0 {
+				fmt.Fprintf(&b, " (%d pages found but not opened: raise maxPages)", rep.Unvisited)
+			}
 		}
 		fmt.Fprintf(&b, "; %s\n", countBySeverity(rep.Findings))
 		b.WriteString(findingLines(rep.Findings, feedback.Origin(rep.Start)))

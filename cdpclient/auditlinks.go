@@ -38,6 +38,8 @@ type LinksReport struct {
 	Redirected []LinkProblem `json:"redirected,omitempty"`
 	// Checked counts links checked with HEAD/GET without being opened.
 	Checked int `json:"checked"`
+	// Unvisited counts pages found but not opened: the page limit came first.
+	Unvisited int `json:"unvisited,omitempty"`
 	// Outside lists links the origin rules kept the crawl from.
 	Outside []string `json:"outside,omitempty"`
 	// Stopped says why the crawl ended early, if it did.
@@ -129,8 +131,9 @@ func (bc *BrowserContext) AuditLinks(ctx context.Context, opts LinksOptions) (*L
 			opts.Progress(len(c.rep.Pages), opts.MaxPages, next)
 		}
 	}
-	// Pages the limit kept the crawl from are still checked, as links.
-	c.checks = append(c.queue, c.checks...)
+	// Pages the limit kept the crawl from are not requested at all: the
+	// limit bounds what the site sees.
+	c.rep.Unvisited = len(c.queue)
 	if ctx.Err() == nil {
 		c.checkLinks(ctx, bc.b)
 	}
