@@ -84,4 +84,6 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 	}
 }
 
-func quoteJS(s string) string { return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'" }
+func quoteJS(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
