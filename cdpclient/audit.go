@@ -74,6 +74,22 @@ func SortFindings(fs []Finding) {
 	})
 }
 
+// auditDo runs a long reading operation as do does (the page's action lock,
+// its gate, the guard against dialogs and crashes) but without the busy
+// watchdog: the audit's own script keeps the renderer's main thread busy for
+// seconds on a large page, which the watchdog would take for a stuck page and
+// stop. A page already stuck is refused by the gate; ctx bounds the rest.
+func (p *Page) auditDo(ctx context.Context, fn func(context.Context) error) error {
+	ctx, _, end := p.beginAction(ctx)
+	defer end()
+	if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
+		return err
+	}
+	gctx, cancel := p.guard(ctx)
+	defer cancel()
+	return cause(gctx, fn(gctx))
+}
+
 // auditFuncs lists the helper functions of js/audit.js, for jsWith.
 func auditFuncs() []string {
 	var out []string

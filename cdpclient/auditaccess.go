@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/mafredri/cdp/protocol/accessibility"
 	"github.com/mafredri/cdp/protocol/dom"
@@ -77,7 +79,7 @@ func (p *Page) AuditAccessibility(ctx context.Context, opts AccessibilityOptions
 		opts.Max = 500
 	}
 	rep := &AccessibilityReport{URL: p.URL()}
-	err := p.do(ctx, func(ctx context.Context) error {
+	err := p.auditDo(ctx, func(ctx context.Context) error {
 		key := frameKey{frame: p.mainFrame}
 		return p.withWorld(ctx, key, func(w *worldIn) error {
 			rep.Findings = rep.Findings[:0]
@@ -147,7 +149,7 @@ func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *
 			continue
 		}
 		role := axString(n.Role)
-		if !axNameRoles[role] || axString(n.Name) != "" {
+		if !axNameRoles[role] || strings.TrimFunc(axString(n.Name), blank) != "" {
 			continue
 		}
 		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(*n.BackendDOMNodeID).
@@ -189,6 +191,9 @@ func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *
 	}
 	return out, nil
 }
+
+// blank tells the characters a name made only of says nothing.
+func blank(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' || r == '\u00a0' || r == '\ufeff' }
 
 // axString is an AX value's string, or "".
 func axString(v *accessibility.AXValue) string {

@@ -423,13 +423,15 @@ function auditNameRule(el, axRole) {
   if (tag === 'input' && type === 'image') return 'input-image-alt';
   if (tag === 'area') return 'area-alt';
   if (tag === 'iframe' || tag === 'frame') return 'frame-title';
-  if (tag === 'svg' && (role === 'img' || axRole === 'image' || axRole === 'img')) return 'svg-img-alt';
+  if (tag === 'svg') return role === 'img' || role === 'image' || role === 'graphics-document' || role === 'graphics-symbol' ? 'svg-img-alt' : '';
   if (role === 'img' || role === 'image') return 'role-img-alt';
   if (tag === 'a' && el.hasAttribute('href') && (!role || role === 'link')) return 'link-name';
   if (tag === 'button' && !role) return 'button-name';
   if (tag === 'input' && ['button', 'submit', 'reset'].includes(type)) return 'input-button-name';
   if (tag === 'select' && !role) return 'select-name';
-  if ((tag === 'input' || tag === 'textarea') && !role) return 'label';
+  // A placeholder names a field for axe-core (and for Chrome when empty).
+  const placeholder = (el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || '').trim();
+  if ((tag === 'input' || tag === 'textarea') && !role) return placeholder ? '' : 'label';
   switch (role) {
     case 'link': case 'button': case 'menuitem': return 'aria-command-name';
     case 'combobox': case 'listbox': case 'searchbox': case 'slider': case 'spinbutton': case 'textbox': return 'aria-input-field-name';
