@@ -30,7 +30,7 @@ type auditAccessibilityArgs struct {
 // AuditAccessibility checks a page for what screen-reader and keyboard users
 // meet.
 var AuditAccessibility = inGroup(define("auditAccessibility",
-	"Accessibility audit of the page (WCAG 2.2 AA): controls without names, images without alt, unlabeled fields, low contrast (with the ratio), missing lang, heading jumps, focusable elements hidden by aria-hidden, duplicate ARIA ids. Each finding: severity, rule (axe-core ids), ref and selector. Changes nothing.",
+	"Accessibility audit (WCAG 2.2 AA): unnamed controls, images without alt, unlabeled fields, low contrast (with ratio), missing lang, heading jumps, focusable elements in aria-hidden, duplicate ARIA ids. Findings: severity, axe-core rule, ref, selector. Changes nothing.",
 	ClassRead, auditHints,
 	func(ctx context.Context, env *Env, a auditAccessibilityArgs) (*Result, error) {
 		p, err := env.usablePage(ctx, a.Page)
@@ -60,7 +60,7 @@ type auditSecurityArgs struct {
 // AuditSecurity reviews a page's transport, headers, cookies, third parties
 // and security messages.
 var AuditSecurity = inGroup(define("auditSecurity",
-	"Security review of the page as loaded: TLS and mixed content, security headers (CSP, HSTS, framing, nosniff, Referrer-Policy, Permissions-Policy) missing or weak, cookies without Secure/HttpOnly/SameSite, other sites contacted, console security warnings. Reads what the browser recorded; changes nothing.",
+	"Security review of the page as loaded: TLS, mixed content, missing or weak headers (CSP, HSTS, framing, nosniff, Referrer-Policy, Permissions-Policy), cookies without Secure/HttpOnly/SameSite, other sites contacted, console security warnings. Changes nothing.",
 	ClassRead, auditHints,
 	func(ctx context.Context, env *Env, a auditSecurityArgs) (*Result, error) {
 		p, err := env.usablePage(ctx, a.Page)

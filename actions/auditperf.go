@@ -20,7 +20,7 @@ type auditPerformanceArgs struct {
 
 // AuditPerformance measures a page load.
 var AuditPerformance = inGroup(define("auditPerformance",
-	"Performance audit: with url, loads it cold under a trace (saved for Chrome DevTools' Performance panel); without, measures the current page from its own timing. TTFB, FCP, LCP (+element), CLS (+shifting elements), TBT/long tasks, INP of interactions so far, requests and bytes by type, render-blocking, largest, uncompressed and uncached resources.",
+	"Performance audit: with url, a cold load under a trace (a file Chrome DevTools opens); else the current page's own timings. TTFB, FCP, LCP+element, CLS+shifting elements, TBT, INP so far, requests by type, render-blocking, largest, uncompressed, uncached.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a auditPerformanceArgs) (*Result, error) {
 		if a.URL != "" {
