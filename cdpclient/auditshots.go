@@ -21,7 +21,8 @@ const shotMargin = 8
 func (p *Page) shootFindings(ctx context.Context, fs []Finding, max int) {
 	var want []int
 	for i, f := range fs {
-		if f.box[2] >= 1 && f.box[3] >= 1 && len(want) < max {
+		// The whole document is no picture of a problem.
+		if f.box[2] >= 1 && f.box[3] >= 1 && f.Selector != "html" && f.Selector != "html > body" && len(want) < max {
 			want = append(want, i)
 		}
 	}
@@ -59,9 +60,9 @@ func (p *Page) shootFindings(ctx context.Context, fs []Finding, max int) {
 		if r.Dx() < 4 || r.Dy() < 4 {
 			continue
 		}
-		if r.Dx() > 800 || r.Dy() > 400 { // a huge element: its top-left corner is enough
-			r.Max = image.Pt(min(r.Max.X, r.Min.X+800), min(r.Max.Y, r.Min.Y+400))
-		}
+		// A wide or tall element: its top-left corner, at a size a reader can
+		// still read in the report.
+		r.Max = image.Pt(min(r.Max.X, r.Min.X+int(480*scale)), min(r.Max.Y, r.Min.Y+int(200*scale)))
 		crop := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 		draw.Draw(crop, crop.Bounds(), img, r.Min, draw.Src)
 		var out bytes.Buffer
