@@ -20,7 +20,8 @@ import (
 func DefaultArtifactsDir() string { return filepath.Join(os.TempDir(), "cdpmcp-artifacts") }
 
 // writeArtifact saves data as a new file named after kind in the artifacts
-// directory and returns its path. The directory is created private (0700).
+// directory and returns its path, secrets redacted. The directory is created
+// private (0700).
 func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
 	dir := e.Artifacts
 	if dir == "" {
@@ -33,6 +34,9 @@ func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
 	_, _ = rand.Read(r[:])
 	name := fmt.Sprintf("%s-%s-%s.%s", kind, time.Now().Format("20060102-150405"), hex.EncodeToString(r[:]), ext)
 	path := filepath.Join(dir, name)
+	if e.Secrets != nil {
+		data = e.Secrets.RedactBytes(data)
+	}
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return "", fmt.Errorf("write artifact: %w", err)
 	}
@@ -121,7 +125,7 @@ func (l *auditLog) add(bc *cdpclient.BrowserContext, r *auditRecord) {
 				}
 			}
 		}
-		if findings += len(recs[i].Findings); findings > maxFindingsKept {
+		if findings += len(recs[i].Findings); findings > maxFindingsKept && i < len(recs)-1 {
 			recs = recs[i+1:]
 			break
 		}

@@ -34,7 +34,11 @@ func (p *Page) securityIssues(ctx context.Context) []securityIssue {
 		if err := p.c.Audits.Enable(ctx); err != nil {
 			return err
 		}
-		defer func() { _ = p.c.Audits.Disable(context.WithoutCancel(ctx)) }()
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+			defer cancel()
+			_ = p.c.Audits.Disable(cctx)
+		}()
 		wait, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		defer cancel()
 		for {

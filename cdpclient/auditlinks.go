@@ -55,8 +55,11 @@ type CrawledPage struct {
 	Error     string   `json:"error,omitempty"`
 	Redirects []string `json:"redirects,omitempty"`
 	Errors    []string `json:"consoleErrors,omitempty"`
-	Links     int      `json:"links"`
-	Ms        int64    `json:"ms"`
+	// Blocked says the origin rules refused the page (a redirect out of
+	// bounds): it was not reached, and is no broken link.
+	Blocked bool  `json:"blocked,omitempty"`
+	Links   int   `json:"links"`
+	Ms      int64 `json:"ms"`
 }
 
 // LinkProblem is a link that is broken or redirects, and where it was found.
@@ -187,6 +190,10 @@ func (c *crawl) visit(ctx context.Context, p *Page, link string) {
 	}
 	if !fb.OK {
 		cp.Error = fb.Msg
+		if fb.Code == int(CodePermission) {
+			cp.Blocked = true
+			c.rep.Outside = append(c.rep.Outside, link)
+		}
 		return
 	}
 	if u := p.URL(); u != link && strings.TrimSuffix(u, "/") != strings.TrimSuffix(link, "/") {
@@ -259,6 +266,7 @@ func sameOrigin(a, b *url.URL) bool {
 func (c *crawl) findings() {
 	for _, pg := range c.rep.Pages {
 		switch {
+		case pg.Blocked:
 		case pg.Error != "" || pg.Status >= 400:
 			c.rep.Broken = append(c.rep.Broken, LinkProblem{URL: pg.URL, Status: pg.Status, Error: pg.Error, FoundOn: c.foundOn[pg.URL]})
 		case len(pg.Redirects) > 0:

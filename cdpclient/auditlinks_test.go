@@ -40,7 +40,7 @@ func TestAuditLinksSite(t *testing.T) {
 	if diff := cmp.Diff(want, rulesAt(rep.Findings)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
-	if len(progress) != len(rep.Pages) || len(rep.Pages) != 8 || progress[0] != "1/20" {
+	if len(progress) != len(rep.Pages) || len(rep.Pages) != 9 || progress[0] != "1/20" {
 		t.Errorf("%d pages, progress %v", len(rep.Pages), progress)
 	}
 	if n := site.Hits("/echo"); n != 0 {

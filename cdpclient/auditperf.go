@@ -47,11 +47,19 @@ var traceCategories = []string{
 }
 
 // tracing is browser-wide: one trace at a time per browser.
-var traceMu sync.Map // *Browser → *sync.Mutex
+var traceSlots sync.Map // *Browser → chan struct{} (capacity 1)
 
-func (b *Browser) traceLock() *sync.Mutex {
-	m, _ := traceMu.LoadOrStore(b, &sync.Mutex{})
-	return m.(*sync.Mutex)
+// traceSlot waits (within ctx) for the browser's one tracing slot and returns
+// the function that frees it.
+func (b *Browser) traceSlot(ctx context.Context) (func(), error) {
+	v, _ := traceSlots.LoadOrStore(b, make(chan struct{}, 1))
+	slot := v.(chan struct{})
+	select {
+	case slot <- struct{}{}:
+		return func() { <-slot }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for another trace of this browser to end: %w", ctx.Err())
+	}
 }
 
 // AuditPerformance measures a load of opts.URL under a trace, or the current
@@ -127,9 +135,11 @@ type responseInfo struct {
 // throttling asked for, waits for the page to go quiet, then ends the trace
 // and reads it. Emulation and the cache are restored whatever happens.
 func (p *Page) recordLoad(ctx context.Context, opts PerformanceOptions) (*loadRecording, error) {
-	lock := p.bc.b.traceLock()
-	lock.Lock()
-	defer lock.Unlock()
+	free, err := p.bc.b.traceSlot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer free()
 	rec := &loadRecording{frame: string(p.mainFrame), responses: map[string]responseInfo{}}
 	responses, err := p.c.Network.ResponseReceived(ctx)
 	if err != nil {
@@ -232,7 +242,11 @@ func (p *Page) readStream(ctx context.Context, h *io.StreamHandle) ([]byte, erro
 	if h == nil {
 		return nil, fmt.Errorf("trace: no stream")
 	}
-	defer func() { _ = p.c.IO.Close(context.WithoutCancel(ctx), io.NewCloseArgs(*h)) }()
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		defer cancel()
+		_ = p.c.IO.Close(cctx, io.NewCloseArgs(*h))
+	}()
 	var out []byte
 	for {
 		r, err := p.c.IO.Read(ctx, io.NewReadArgs(*h).SetSize(1<<20))

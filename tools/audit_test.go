@@ -224,8 +224,8 @@ func TestAuditsChangeNothing(t *testing.T) {
 }
 
 // With origin rules the audits stay inside them: the crawl requests nothing
-// of the other origin (its links are reported as outside), and a load
-// elsewhere is refused before the browser is touched.
+// of the other origin (its links, and a redirect there, are reported as
+// outside), and a load elsewhere is refused before the browser is touched.
 func TestAuditsWithAllowedOrigins(t *testing.T) {
 	t.Parallel()
 	own, err := fixtures.Start()
@@ -244,7 +244,7 @@ func TestAuditsWithAllowedOrigins(t *testing.T) {
 	defer cancel()
 	r := callToolCtx(t, ctx, c, "auditLinks", map[string]any{"url": own.URL("/audit/links/index.html")})
 	mustOK(t, r)
-	wantIn(t, r, "2 outside the allowed origins (not requested)", "missing.html")
+	wantIn(t, r, "3 outside the allowed origins (not requested)", "missing.html")
 	for _, path := range []string{"/audit/links/outside.html", "/status/404"} {
 		if n := own.Hits(path); n != 0 {
 			t.Errorf("%s on the other origin was requested %d times", path, n)

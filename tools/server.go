@@ -75,7 +75,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		cfg.Timeout = 30 * time.Second
 	}
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
-	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins, Artifacts: cfg.Artifacts}
+	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins, Artifacts: cfg.Artifacts, Secrets: s.secrets}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())
