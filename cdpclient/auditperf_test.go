@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,6 +64,17 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 	}
 	if tl.Source != "timeline" || tl.Metrics.CLS == nil || *tl.Metrics.CLS < 0.1 || tl.LCP == nil || tl.LCP.Selector != "#hero" || len(tl.LongTasks) == 0 {
 		t.Errorf("timeline reading of perf-bad: %+v LCP %+v", tl.Metrics, tl.LCP)
+	}
+	// An interaction scripted before the audit is measured: INP.
+	if fb, err := p.Click(ctx, Target{Selector: "#slow"}, ClickOptions{}); err != nil || !fb.OK {
+		t.Fatalf("click: %v %+v", err, fb)
+	}
+	tl, err = p.AuditPerformance(ctx, PerformanceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inp := tl.Metrics.INP; inp == nil || *inp < 300 || !slices.Contains(rulesAt(tl.Findings), "inp-slow "+bad) {
+		t.Errorf("INP after a 300 ms click handler: %v, findings %v", inp, rulesAt(tl.Findings))
 	}
 	good, err := p.AuditPerformance(ctx, PerformanceOptions{URL: testSite.URL("/audit/perf-good.html")})
 	if err != nil {
