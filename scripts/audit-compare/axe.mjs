@@ -97,7 +97,7 @@ for (const path of pages) {
   perPage.push([path, pa, pb, mine.length]);
 }
 await client.close();
-chrome.close();
+await chrome.close();
 mcp.close();
 site.close();
 

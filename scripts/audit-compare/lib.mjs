@@ -84,7 +84,7 @@ export class Cdpmcp {
   }
   close() {
     this.proc.kill('SIGTERM');
-    rmSync(this.dir, { recursive: true, force: true });
+    try { rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* leave it */ }
   }
 }
 
@@ -96,5 +96,13 @@ export async function launchChromium(extra = []) {
   for (let i = 0; i < 100; i++) {
     try { await CDP.Version({ port }); break; } catch { await new Promise((r) => setTimeout(r, 100)); }
   }
-  return { port, close: () => { proc.kill('SIGKILL'); setTimeout(() => rmSync(dir, { recursive: true, force: true }), 500); } };
+  const exited = new Promise((r) => proc.once('exit', r));
+  return {
+    port,
+    close: async () => {
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      try { rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* a helper process still writing: leave it */ }
+    },
+  };
 }

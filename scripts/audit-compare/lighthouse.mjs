@@ -58,7 +58,7 @@ async function lighthouseRun(url, throttle) {
     const a = r.lhr.audits;
     return { fcp: a['first-contentful-paint'].numericValue, lcp: a['largest-contentful-paint'].numericValue, cls: a['cumulative-layout-shift'].numericValue };
   } finally {
-    chrome.close();
+    await chrome.close();
   }
 }
 
