@@ -151,6 +151,11 @@ func (p *Page) recordLoad(ctx context.Context, opts PerformanceOptions) (*loadRe
 		return nil, err
 	}
 	defer complete.Close()
+	// Leave the current document first, as Lighthouse does: its unload and
+	// the memory it frees do not fall into the measured load.
+	if err := p.navigate(ctx, "about:blank", "load"); err != nil {
+		return nil, err
+	}
 	restore := p.emulateForAudit(ctx, opts.Throttle)
 	defer restore()
 	cfg := &tracing.TraceConfig{IncludedCategories: traceCategories}

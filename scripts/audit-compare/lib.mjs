@@ -88,8 +88,12 @@ export class Cdpmcp {
   }
 }
 
-// launchChromium starts a bare Chromium for axe-core or Lighthouse.
+// launchChromium starts a Chromium for axe-core or Lighthouse, with the flags
+// Lighthouse's own launcher (chrome-launcher) gives it, so that its tab is not
+// a throttled background one.
 export async function launchChromium(extra = []) {
+  const { Launcher } = await import('chrome-launcher');
+  extra = [...Launcher.defaultFlags(), ...extra];
   const dir = mkdtempSync(join(tmpdir(), 'audit-compare-chrome-'));
   const port = 9300 + Math.floor(Math.random() * 500);
   const proc = spawn(CHROMIUM, [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${dir}`, ...extra, 'about:blank'], { stdio: 'ignore' });
