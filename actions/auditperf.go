@@ -47,6 +47,7 @@ var AuditPerformance = inGroup(define("auditPerformance",
 				return nil, err
 			}
 		}
+		rep.Trace = nil // on disk now; the session keeps only the measurements
 		path, err := env.writeJSON("performance", rep)
 		if err != nil {
 			return nil, err
