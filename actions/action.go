@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // Class says what an action may change, which decides where it is offered.
@@ -102,6 +103,11 @@ type Env struct {
 	// Contexts keeps the caller's named contexts (contexts.go); nil where
 	// there is one context only.
 	Contexts Contexts
+	// Artifacts is the directory audits write their files to (reports,
+	// traces, full data); empty means DefaultArtifactsDir.
+	Artifacts string
+	// Secrets, if set, are redacted from the files audits write.
+	Secrets *secrets.Registry
 }
 
 // Page returns the page id names in the caller's context, or the current page

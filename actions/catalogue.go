@@ -17,6 +17,7 @@ func All() []*Action {
 		Cookies, WebStorage, StorageState, ContextsAction,
 		Emulate, Resize,
 		RequestDetails, RouteAction,
+		AuditAccessibility, AuditPerformance, AuditSecurity, AuditLinks, AuditReport,
 	}
 }
 

@@ -6,9 +6,12 @@ import (
 )
 
 type netResponse struct {
-	URL      string `json:"url"`
-	Status   int    `json:"status"`
-	MimeType string `json:"mimeType"`
+	URL             string            `json:"url"`
+	Status          int               `json:"status"`
+	MimeType        string            `json:"mimeType"`
+	Headers         map[string]string `json:"headers"`
+	SecurityState   string            `json:"securityState"`
+	SecurityDetails *TLSDetails       `json:"securityDetails"`
 }
 
 func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
@@ -53,6 +56,9 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 		l.mu.Lock()
 		if e := l.open[ev.RequestID]; e != nil {
 			e.Status, e.MIME = ev.Response.Status, ev.Response.MimeType
+			if e.Type == "Document" {
+				e.Response = responseMeta(ev.Response)
+			}
 		}
 		l.mu.Unlock()
 	case "Network.loadingFinished":

@@ -60,7 +60,7 @@ func (s *Server) actionTool(a *actions.Action) toolDef {
 			if err != nil {
 				return nil, err
 			}
-			res, err := a.Run(ctx, s.env, raw)
+			res, err := a.Run(s.withProgress(ctx, req), s.env, raw)
 			if err != nil {
 				return nil, err
 			}

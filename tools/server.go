@@ -31,6 +31,9 @@ type Config struct {
 	// Nil offers every group, as a nil Tools offers every tool; cmd passes
 	// the --caps list, an empty one for the core set alone.
 	Caps []string
+	// Artifacts is the directory audits write reports, traces and full data
+	// to; empty means actions.DefaultArtifactsDir().
+	Artifacts string
 	// Timeout bounds every tool call that names no timeout of its own.
 	Timeout time.Duration
 	// IsolateSessions gives each MCP session its own browser context (own
@@ -79,7 +82,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	}
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
-		Contexts: sessionContexts{s.sessions}}
+		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())

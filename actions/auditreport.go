@@ -1,0 +1,133 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"strings"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+//go:embed auditreport.html.tmpl
+var reportTemplate string
+
+var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"lower": strings.ToLower,
+	"shot": func(b []byte) template.URL {
+		return template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b))
+	},
+	"fileURL": func(p string) template.URL { return template.URL("file://" + p) },
+	"ms": func(v *float64) string {
+		if v == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.0f ms", *v)
+	},
+	"score": func(v *float64) string {
+		if v == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.3f", *v)
+	},
+}).Parse(reportTemplate))
+
+type auditReportArgs struct {
+	Title string `json:"title" desc:"the report's heading (default: Audit report)"`
+}
+
+// AuditReport renders this session's audits as one HTML file.
+var AuditReport = inGroup(define("auditReport",
+	"Write this session's audit findings as one self-contained HTML report (summary, findings by severity with element pictures, performance timeline) and return its path. Run the audits first.",
+	ClassRead, Hints{ReadOnly: true, OpenWorld: false},
+	func(ctx context.Context, env *Env, a auditReportArgs) (*Result, error) {
+		bc, err := env.Context(ctx)
+		if err != nil {
+			return nil, err
+		}
+		recs := audits.of(bc)
+		if len(recs) == 0 {
+			return nil, argErr("run auditAccessibility, auditPerformance, auditSecurity or auditLinks first", "this session has no audits to report")
+		}
+		title := a.Title
+		if title == "" {
+			title = "Audit report"
+		}
+		html, err := renderReport(title, recs)
+		if err != nil {
+			return nil, err
+		}
+		path, err := env.writeArtifact("report", "html", html)
+		if err != nil {
+			return nil, err
+		}
+		var all []cdpclient.Finding
+		for _, r := range recs {
+			all = append(all, r.Findings...)
+		}
+		return &Result{Text: fmt.Sprintf("report of %d audits, %s: %s\nopen it in a browser: file://%s", len(recs), countBySeverity(all), path, path)}, nil
+	}))
+
+// reportData is what the template renders.
+type reportData struct {
+	Title     string
+	Generated string
+	Audits    []reportAudit
+	Groups    []reportGroup
+	Perf      []reportPerf
+	Total     int
+}
+
+type reportAudit struct {
+	Kind, URL, Time, Artifact string
+	Counts                    map[string]int
+	Findings                  int
+}
+
+type reportGroup struct {
+	Severity string
+	Findings []reportFinding
+}
+
+type reportFinding struct {
+	cdpclient.Finding
+	Kind, Page string
+}
+
+type reportPerf struct {
+	URL, Throttle, Source string
+	M                     cdpclient.Metrics
+	Chart                 reportChart
+}
+
+// renderReport lays the session's audits out as HTML.
+func renderReport(title string, recs []*auditRecord) ([]byte, error) {
+	d := reportData{Title: title, Generated: time.Now().Format("2006-01-02 15:04:05 MST")}
+	bySev := map[string][]reportFinding{}
+	for _, r := range recs {
+		ra := reportAudit{Kind: r.Kind, URL: r.URL, Time: r.Time.Format("15:04:05"), Artifact: r.Artifact, Counts: map[string]int{}, Findings: len(r.Findings)}
+		for _, f := range r.Findings {
+			ra.Counts[f.Severity]++
+			bySev[f.Severity] = append(bySev[f.Severity], reportFinding{Finding: f, Kind: r.Kind, Page: r.URL})
+		}
+		d.Total += len(r.Findings)
+		d.Audits = append(d.Audits, ra)
+		if r.Perf != nil {
+			d.Perf = append(d.Perf, reportPerf{URL: r.Perf.URL, Throttle: r.Perf.Throttle, Source: r.Perf.Source, M: r.Perf.Metrics, Chart: perfChart(r.Perf)})
+		}
+	}
+	for _, s := range []string{cdpclient.SeverityCritical, cdpclient.SeveritySerious, cdpclient.SeverityModerate, cdpclient.SeverityMinor} {
+		if len(bySev[s]) > 0 {
+			d.Groups = append(d.Groups, reportGroup{Severity: s, Findings: bySev[s]})
+		}
+	}
+	var b bytes.Buffer
+	if err := reportTmpl.Execute(&b, d); err != nil {
+		return nil, fmt.Errorf("render report: %w", err)
+	}
+	return b.Bytes(), nil
+}
