@@ -63,6 +63,7 @@ type Page struct {
 	groups      int                                     // object groups handed out
 	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
+	cast        caster                                  // the tab's screencast, shared by its watchers
 
 	ready   chan struct{}
 	initErr error
