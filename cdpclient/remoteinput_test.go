@@ -1,7 +1,9 @@
 package cdpclient
 
 import (
+	"bytes"
 	"encoding/json"
+	"image/jpeg"
 	"strings"
 	"testing"
 	"time"
@@ -202,4 +204,53 @@ func recvFrame(t *testing.T, c chan Frame) Frame {
 		t.Fatal("no frame within 5 s")
 	}
 	return Frame{}
+}
+
+// A recorded frame shows no secret field: its box is painted over, and the
+// rest of the picture is left as it was.
+func TestMaskSecrets(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	// A "show password" toggle: the field holds legible text.
+	evalString(t, ctx, p, `const f = document.getElementById('password'); f.value = 'WWWWWWWWWW'; f.type = 'text'; 'ok'`)
+	frames := make(chan Frame, 10)
+	stop, err := p.Screencast(ctx, ScreencastOptions{}, func(f Frame) {
+		select {
+		case frames <- f:
+		default:
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	f := recvFrame(t, frames)
+	masked, err := p.MaskSecrets(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(masked.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := float64(img.Bounds().Dx()) / f.Meta.DeviceWidth
+	grey := func(x, y float64) bool {
+		r, g, b, _ := img.At(int(x*k), int(y*k)).RGBA()
+		near := func(v uint32) bool { return v>>8 >= 0x45 && v>>8 <= 0x65 }
+		return near(r) && near(g) && near(b)
+	}
+	pw := rectOf(t, p, "#password")
+	for _, pt := range [][2]float64{{pw.X + 3, pw.Y + 3}, {pw.X + pw.W/2, pw.Y + pw.H/2}, {pw.X + pw.W - 3, pw.Y + pw.H - 3}} {
+		if !grey(pt[0], pt[1]) {
+			t.Errorf("the field is not masked at %v", pt)
+		}
+	}
+	user := rectOf(t, p, "#user")
+	if grey(user.X+user.W/2, user.Y+user.H/2) || grey(5, 5) {
+		t.Error("more than the secret field is masked")
+	}
 }

@@ -1,13 +1,15 @@
 // secretBoxes lists where the page shows fields whose value is secret, in CSS
 // pixels of the viewport: password fields, fields that were ones (a "show
-// password" toggle turns them into text fields) and one-time-code fields, in
-// the document, its open shadow roots and its same-origin frames. It returns
+// password" toggle turns them into text fields) or are named like ones, and
+// one-time-code fields, in the document, its open shadow roots and its
+// same-origin frames. It returns
 // {boxes: [[x, y, w, h], ...], sx, sy} with the scroll offset measured at.
 // Runs in cdpmcp's isolated world, where the fields seen stay remembered.
 function secretBoxes() {
   const seen = globalThis.__cdpmcpSecretFields || (globalThis.__cdpmcpSecretFields = new WeakSet());
   const secret = 'input[type=password i], input[autocomplete~="current-password" i], ' +
-    'input[autocomplete~="new-password" i], input[autocomplete~="one-time-code" i]';
+    'input[autocomplete~="new-password" i], input[autocomplete~="one-time-code" i], ' +
+    'input[name*="passw" i], input[id*="passw" i]';
   const boxes = [];
   const visit = (root, dx, dy, depth) => {
     for (const el of root.querySelectorAll(secret)) seen.add(el);
