@@ -138,7 +138,8 @@ func (of *offer) serveInput(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, errBadInput) {
 			code = http.StatusBadRequest
 		}
-		answer(w, code, map[string]any{"error": inputError(err)})
+		// A dialog the input opened is for the person to answer.
+		answer(w, code, map[string]any{"error": inputError(err), "dialog": of.Tab.Dialog()})
 		return
 	}
 	answer(w, http.StatusOK, map[string]any{"ok": true})

@@ -150,7 +150,11 @@
     try {
       const res = await fetch(base + '/input', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(batch)});
       if (res.status === 410) ended('This view is closed.');
-      else if (!res.ok) status((await res.json().catch(() => ({}))).error || 'The tab did not take that input.', true);
+      else if (!res.ok) {
+        const j = await res.json().catch(() => ({}));
+        if (j.dialog) showDialog(j.dialog);
+        else status(j.error || 'The tab did not take that input.', true);
+      }
     } catch (e) {
       status('Could not reach cdpmcp; is it still running?', true);
     }
@@ -288,8 +292,12 @@
     $('dialog-input').value = d.DefaultPrompt || '';
     $('dialog-cancel').hidden = d.Type === 'alert';
   }
-  $('dialog-ok').addEventListener('click', () => send({t: 'd', accept: true, text: $('dialog-input').value}));
-  $('dialog-cancel').addEventListener('click', () => send({t: 'd', accept: false}));
+  function answerDialog(accept) {
+    send({t: 'd', accept, text: accept ? $('dialog-input').value : ''});
+    showDialog(null);
+  }
+  $('dialog-ok').addEventListener('click', () => answerDialog(true));
+  $('dialog-cancel').addEventListener('click', () => answerDialog(false));
 
   // ---- handing back
   async function handBack(what, body) {
