@@ -168,6 +168,10 @@ func (of *offer) dispatchOne(ctx context.Context, ev inputEvent) error {
 		if d := tab.Dialog(); d == nil {
 			return nil // answered meanwhile
 		}
+		if ev.Accept && ev.Text != "" {
+			of.typed.add(ev.Text) // typed into a prompt: as secret as the rest
+			of.typed.cut()
+		}
 		_, err := tab.HandleDialog(ctx, ev.Accept, ev.Text)
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -175,5 +174,3 @@ func rect(t *testing.T, p *cdpclient.Page, selector string) cdpclient.Box {
 	eval(t, p, `(() => { const r = document.querySelector(`+string(sel)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &r)
 	return cdpclient.Box{X: r[0], Y: r[1], W: r[2], H: r[3]}
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
