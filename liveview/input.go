@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"unicode/utf8"
 
@@ -74,11 +75,18 @@ func coord(v float64) (float64, error) {
 func (of *offer) dispatch(ctx context.Context, events []inputEvent) error {
 	of.input.Lock()
 	defer of.input.Unlock()
+	kinds := make([]byte, 0, len(events))
 	for _, ev := range events {
+		if len(ev.T) == 1 {
+			kinds = append(kinds, ev.T[0])
+		}
 		if err := of.dispatchOne(ctx, ev); err != nil {
+			slog.Debug("live view input refused", "offer", of.id, "kinds", string(kinds), "err", err)
 			return err
 		}
 	}
+	// Only the kinds of events (m mouse, k key, …): never what they carry.
+	slog.Debug("live view input", "offer", of.id, "kinds", string(kinds))
 	return nil
 }
 

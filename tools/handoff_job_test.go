@@ -76,6 +76,11 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	defer slog.SetDefault(old)
+	defer func() {
+		if t.Failed() {
+			t.Logf("logs:\n%s", logs.String())
+		}
+	}()
 
 	opener := &urlOpener{got: make(chan string, 4)}
 	c, q, dir := handoffServer(t, opener)
@@ -127,6 +132,15 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 	before := viewFrames(t, view)
 	captcha := boxOf(t, tab, "#captcha")
 	clickThrough(t, view, tab, captcha.X+30, captcha.Y+38)
+	defer func() {
+		if t.Failed() {
+			var v any
+			evalJSON(t, view, `[window.liveView, document.getElementById('status').textContent, document.getElementById('screen').getBoundingClientRect()]`, &v)
+			var tv any
+			evalJSON(t, tab, `[innerWidth, innerHeight, document.getElementById('captcha').getBoundingClientRect()]`, &tv)
+			t.Logf("the view: %v; the tab: %v", v, tv)
+		}
+	}()
 	within15s(t, "the CAPTCHA to be solved", func() bool {
 		return tabText(t, tab, `document.getElementById('captcha-state').textContent`) == "CAPTCHA solved"
 	})
