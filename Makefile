@@ -14,9 +14,9 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
 STATICCHECK_CHECKS := inherit
 
-# cdpclient and tools drive real Chromium concurrently: they run under the race
-# detector. Every other package runs without it.
-RACE_PKGS := ./cdpclient/... ./tools/...
+# cdpclient, tools and liveview drive real Chromium concurrently: they run under
+# the race detector. Every other package runs without it.
+RACE_PKGS := ./cdpclient/... ./tools/... ./liveview/...
 
 .PHONY: deps build run test lint bench readbench conformance clean
 
@@ -56,7 +56,7 @@ run: deps build
 
 ## test: formatting, vet, staticcheck, then all tests (RACE_PKGS with -race).
 test: deps lint
-	$(GO) test -count=1 -timeout 5m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools)(/|$$)')
+	$(GO) test -count=1 -timeout 5m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools|liveview)(/|$$)')
 	$(GO) test -race -count=1 -timeout 8m $(RACE_PKGS)
 
 lint: $(STATICCHECK)

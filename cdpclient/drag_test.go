@@ -21,8 +21,6 @@ func pageText(t *testing.T, ctx context.Context, p *Page, selector string) strin
 	return s
 }
 
-func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
-
 // An HTML5 drag carries the data the page put in dataTransfer to the drop
 // target; feedback says what moved.
 func TestDragHTML5Kanban(t *testing.T) {

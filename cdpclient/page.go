@@ -66,6 +66,7 @@ type Page struct {
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 	emu         emulationState                          // what the tab emulates (emulation.go)
 	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
+	cast        caster                                  // the tab's screencast, shared by its watchers
 
 	ready   chan struct{}
 	initErr error

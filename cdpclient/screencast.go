@@ -2,19 +2,29 @@ package cdpclient
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
 	"time"
-
-	"github.com/mafredri/cdp/protocol/page"
 )
 
-// Frame is one screencast frame: a JPEG or PNG image of the tab and the time
-// the browser drew it.
+// Frame is one screencast frame: a JPEG or PNG image of the tab, the time the
+// browser drew it, and what part of the page it shows.
 type Frame struct {
 	Data []byte
 	Time time.Time
+	Meta FrameMeta
+}
+
+// FrameMeta is a frame's geometry as the browser reports it. The image covers
+// the tab's viewport: DeviceWidth × DeviceHeight DIPs (device-independent
+// pixels), below OffsetTop DIPs of browser controls (0 without a window).
+// PageScaleFactor is the pinch zoom (CSS pixels × PageScaleFactor = DIPs);
+// ScrollX and ScrollY are the page's scroll offset in CSS pixels.
+type FrameMeta struct {
+	OffsetTop       float64 `json:"offsetTop"`
+	PageScaleFactor float64 `json:"pageScaleFactor"`
+	DeviceWidth     float64 `json:"deviceWidth"`
+	DeviceHeight    float64 `json:"deviceHeight"`
+	ScrollX         float64 `json:"scrollOffsetX"`
+	ScrollY         float64 `json:"scrollOffsetY"`
 }
 
 // ScreencastOptions say how frames are encoded and scaled.
@@ -25,61 +35,17 @@ type ScreencastOptions struct {
 	MaxHeight int
 }
 
-// Screencast streams the tab's frames to fn (on a goroutine of its own; each
-// frame is acknowledged after fn returns, so a slow fn slows the stream instead
-// of queueing frames) until stop is called. The browser sends a frame when the
-// tab's picture changes.
+// Screencast streams the tab's frames to fn until stop is called. The browser
+// sends a frame when the tab's picture changes, and one at the start.
+//
+// Several screencasts of one tab (a job's video and a person's live view)
+// share the browser's one stream: it is encoded at the largest size and best
+// quality any of them asks for, every frame goes to each of them, and one that
+// starts while others run gets the latest frame at once. fn runs on the
+// stream's goroutine, never concurrently with itself, and must return quickly:
+// the browser sends the next frame only after every fn has returned, so a slow
+// fn slows the stream instead of queueing frames. stop blocks until fn has
+// returned for the last time.
 func (p *Page) Screencast(ctx context.Context, opts ScreencastOptions, fn func(Frame)) (stop func(), err error) {
-	format := "jpeg"
-	if opts.Format == "png" {
-		format = "png"
-	}
-	q := opts.Quality
-	if q <= 0 {
-		q = 70
-	}
-	tapStop, err := p.Tap([]string{"Page.screencastFrame"}, func(ev Event) {
-		var f struct {
-			Data      string `json:"data"`
-			SessionID int    `json:"sessionId"`
-			Metadata  struct {
-				Timestamp float64 `json:"timestamp"`
-			} `json:"metadata"`
-		}
-		if json.Unmarshal(ev.Params, &f) != nil {
-			return
-		}
-		if data, err := base64.StdEncoding.DecodeString(f.Data); err == nil {
-			at := ev.Time
-			if f.Metadata.Timestamp > 0 {
-				at = time.UnixMicro(int64(f.Metadata.Timestamp * 1e6))
-			}
-			fn(Frame{Data: data, Time: at})
-		}
-		actx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
-		defer cancel()
-		_ = p.c.Page.ScreencastFrameAck(actx, page.NewScreencastFrameAckArgs(f.SessionID))
-	})
-	if err != nil {
-		return nil, err
-	}
-	args := page.NewStartScreencastArgs().SetFormat(format).SetQuality(q).SetEveryNthFrame(1)
-	if opts.MaxWidth > 0 {
-		args.SetMaxWidth(opts.MaxWidth)
-	}
-	if opts.MaxHeight > 0 {
-		args.SetMaxHeight(opts.MaxHeight)
-	}
-	if err := p.c.Page.StartScreencast(ctx, args); err != nil {
-		tapStop()
-		return nil, fmt.Errorf("Page.startScreencast: %w", err)
-	}
-	return func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if p.usable() == nil {
-			_ = p.c.Page.StopScreencast(sctx)
-		}
-		tapStop()
-	}, nil
+	return p.cast.subscribe(ctx, p, opts, fn)
 }

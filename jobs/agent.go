@@ -8,9 +8,19 @@ import (
 )
 
 // Agent runs a custom job's instructions on the job's tab: the agent loop,
-// wired in by cmd. progress reports how far it got (0..1) with a short summary.
+// wired in by cmd.
 type Agent interface {
-	Run(ctx context.Context, tab *cdpclient.Page, instructions string, progress func(fraction float64, summary string)) (*AgentResult, error)
+	Run(ctx context.Context, tab *cdpclient.Page, instructions string, hooks AgentHooks) (*AgentResult, error)
+}
+
+// AgentHooks connect an agent's run to its job.
+type AgentHooks struct {
+	// Progress reports how far the run got (0..1) with a short summary.
+	Progress func(fraction float64, summary string)
+	// AskHuman hands the job's tab to a person for reason and returns what
+	// they said once they handed it back; the job waits for them meanwhile.
+	// Nil when the job does not allow a handoff.
+	AskHuman func(ctx context.Context, reason string) (string, error)
 }
 
 // AgentResult is what an agent answers.
@@ -33,7 +43,9 @@ func (e *NeedsHumanError) Error() string { return "a person is needed: " + e.Rea
 // cmd). The job's tab stays open and alive while it waits.
 type Handoff interface {
 	// Offer returns the URL where a person can take over tab, for job, which
-	// is waiting because of reason.
+	// is waiting because of reason. ctx's deadline is when the wait ends (the
+	// offer should expire then); ctx itself ends when Offer returns. A person
+	// who is done calls Queue.Resume, one who gives up Queue.GiveUp.
 	Offer(ctx context.Context, job *Job, tab *cdpclient.Page, reason string) (url string, err error)
 	// Withdraw ends the offer for a job that resumed, failed or was cancelled.
 	Withdraw(jobID string)

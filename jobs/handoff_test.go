@@ -2,11 +2,18 @@ package jobs_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
@@ -54,9 +61,9 @@ func TestHandoffHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	view.mu.Lock()
-	withdrawn := strings.Join(view.withdrawn, ",")
+	withdrawn := slices.Compact(view.withdrawn)
 	view.mu.Unlock()
-	if withdrawn != j.ID || tab.Usable() == nil {
+	if len(withdrawn) != 1 || withdrawn[0] != j.ID || tab.Usable() == nil {
 		t.Errorf("after cancel: withdrawn %q, tab usable err %v", withdrawn, tab.Usable())
 	}
 	if c, _ := q.Status(testCtx(t), j.ID); c.HandoffURL != "" {
@@ -80,5 +87,65 @@ func TestReadOnlyRefusesActingJobs(t *testing.T) {
 	}
 	if _, _, err := q.Submit(testCtx(t), jobs.SubmitRequest{CorrelationID: "ro", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}}); err != nil {
 		t.Errorf("navigate in read-only mode: %v", err)
+	}
+}
+
+// A custom job's agent that asks for a person (ask_human) hands the job's tab
+// over: the job waits with a handoffUrl, and once resumed with a note the
+// agent goes on from there with the note in its next prompt.
+func TestAgentAsksForAPerson(t *testing.T) {
+	t.Parallel()
+	var prompts []string
+	var mu sync.Mutex
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		prompts = append(prompts, string(body))
+		n := len(prompts)
+		mu.Unlock()
+		answer := `{"current_state":{},"action":[{"ask_human":{"reason":"solve the CAPTCHA"}}]}`
+		if n > 1 {
+			answer = `{"current_state":{},"action":[{"done":{"text":"signed in"}}]}`
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}}}})
+	}))
+	defer model.Close()
+	view := &liveView{offered: map[string]*cdpclient.Page{}}
+	agent := &jobs.LoopAgent{Model: &agentloop.OpenAI{BaseURL: model.URL, Retries: -1}, Loop: agentloop.Config{MaxSteps: 3, RunDir: t.TempDir()}}
+	q := newQueue(t, jobs.Config{MaxTabs: 1, Agent: agent, Handoff: view})
+	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/handoff/signin"), HandoffAllowed: true,
+		Task: jobs.Task{Type: jobs.TaskCustom, Instructions: "Sign in"}})
+	w, _ := q.wait(t, j.ID, jobs.WaitingForHuman, jobs.Failed)
+	if w.State != jobs.WaitingForHuman || w.HandoffURL == "" || !strings.Contains(w.Summary, "solve the CAPTCHA") {
+		t.Fatalf("waiting: %s %q %q", w.State, w.HandoffURL, w.Summary)
+	}
+	if _, err := q.Resume(testCtx(t), j.ID, "the CAPTCHA is solved"); err != nil {
+		t.Fatal(err)
+	}
+	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	mu.Lock()
+	defer mu.Unlock()
+	if done.State != jobs.Succeeded || len(prompts) != 2 || !strings.Contains(prompts[1], "the person handed the tab back and said: the CAPTCHA is solved") {
+		t.Errorf("after resume: %s %q, %d prompts", done.State, done.Error, len(prompts))
+	}
+	if !strings.Contains(prompts[0], "ask_human") {
+		t.Error("ask_human was not offered to a job that allows a handoff")
+	}
+}
+
+// A wait no one ends fails the job after the handoff timeout, and the offer
+// is withdrawn.
+func TestHandoffTimesOut(t *testing.T) {
+	t.Parallel()
+	view := &liveView{offered: map[string]*cdpclient.Page{}}
+	q := newQueue(t, jobs.Config{MaxTabs: 1, Handoff: view, HandoffTimeout: 500 * time.Millisecond})
+	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/captcha.html"), HandoffAllowed: true, Task: jobs.Task{Type: jobs.TaskLogin}})
+	done, seen := q.wait(t, j.ID, jobs.Failed, jobs.Succeeded)
+	view.mu.Lock()
+	withdrawn := slices.Contains(view.withdrawn, j.ID)
+	view.mu.Unlock()
+	if done.State != jobs.Failed || !strings.Contains(done.Error, "no one resumed the job within 500ms") || !withdrawn ||
+		!slices.Contains(seen, jobs.WaitingForHuman) || done.HandoffURL != "" {
+		t.Errorf("%s %q (seen %v), withdrawn %t, handoffUrl %q", done.State, done.Error, seen, withdrawn, done.HandoffURL)
 	}
 }

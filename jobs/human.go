@@ -9,20 +9,26 @@ import (
 
 // waitForHuman moves the job to WAITING_FOR_HUMAN with reason, its tab open
 // and alive, offers the tab through the Handoff (when one is configured), and
-// waits until the job is resumed (nil; the job is RUNNING again), cancelled,
-// given up or out of time. A job without handoffAllowed fails at once with a
+// waits until the job is resumed (it returns the note it was resumed with; the
+// job is RUNNING again), cancelled, given up or out of time. The offer ends
+// with the wait. A job without handoffAllowed fails at once with a
 // *NeedsHumanError.
-func (t *taskRun) waitForHuman(ctx context.Context, reason string) error {
+func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, error) {
 	if !t.job.Handoff {
-		return &NeedsHumanError{Reason: reason}
+		return "", &NeedsHumanError{Reason: reason}
 	}
 	q := t.q
 	var url string
 	if q.cfg.Handoff != nil {
+		// The offer lasts as long as the wait may.
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), q.cfg.HandoffTimeout)
 		var err error
-		if url, err = q.cfg.Handoff.Offer(ctx, t.job, t.page, reason); err != nil {
+		url, err = q.cfg.Handoff.Offer(octx, t.job, t.page, reason)
+		cancel()
+		if err != nil {
 			slog.Warn("could not offer a job to a person", "job", t.job.ID, "err", err)
 		}
+		defer q.cfg.Handoff.Withdraw(t.job.ID)
 	}
 	summary := "waiting for a person: " + reason + "; call browser.job.resume when they are done"
 	if url != "" {
@@ -31,9 +37,9 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) error {
 	if _, err := q.store.Update(ctx, t.job.ID, []State{Running}, func(j *Job) {
 		j.State, j.Summary, j.HandoffURL = WaitingForHuman, summary, url
 	}); err != nil {
-		return err
+		return "", err
 	}
-	t.rec.action("wait-for-human", map[string]any{"reason": reason})
+	t.rec.action("wait-for-human", map[string]any{"reason": reason, "liveView": url != ""})
 	slog.Info("job waiting for a person", "job", t.job.ID, "reason", reason)
 	// The job's own deadline does not run while a person works.
 	t.r.budget.pause()
@@ -46,10 +52,10 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) error {
 			j.State, j.Summary = Running, "running again after a person's help"
 		})
 		t.rec.action("resumed", map[string]any{"note": note})
-		return err
+		return note, err
 	case <-t.r.ctx.Done():
-		return t.r.ctx.Err()
+		return "", t.r.ctx.Err()
 	case <-wait.C:
-		return fmt.Errorf("no one resumed the job within %s", q.cfg.HandoffTimeout)
+		return "", fmt.Errorf("no one resumed the job within %s (--handoff-timeout)", q.cfg.HandoffTimeout)
 	}
 }

@@ -71,7 +71,7 @@ func (t *taskRun) login(ctx context.Context) outcome {
 // afterHuman hands the tab to a person for reason (or fails with it) and,
 // once resumed, checks that the page is past the sign-in.
 func (t *taskRun) afterHuman(ctx context.Context, reason string) outcome {
-	if err := t.waitForHuman(ctx, reason); err != nil {
+	if _, err := t.waitForHuman(ctx, reason); err != nil {
 		return outcome{err: err}
 	}
 	state, err := t.loginState(ctx)

@@ -25,7 +25,7 @@ type LoopAgent struct {
 var _ Agent = (*LoopAgent)(nil)
 
 // Run performs instructions on the job's tab, in its browser context.
-func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions string, progress func(float64, string)) (*AgentResult, error) {
+func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions string, hooks AgentHooks) (*AgentResult, error) {
 	bc := tab.Context()
 	bc.SetCurrent(tab) // the loop acts on the current tab: the job's
 	env := &actions.Env{
@@ -34,10 +34,12 @@ func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions s
 	}
 	cfg := a.Loop
 	cfg.OnStep = func(s agentloop.StepInfo) {
-		if s.MaxSteps > 0 {
-			progress(float64(s.Step)/float64(s.MaxSteps), s.Message)
+		if s.MaxSteps > 0 && hooks.Progress != nil {
+			hooks.Progress(float64(s.Step)/float64(s.MaxSteps), s.Message)
 		}
 	}
+	// ask_human is offered only to jobs a person may help.
+	cfg.AskHuman = hooks.AskHuman
 	out, err := agentloop.Run(ctx, env, a.Model, cfg, agentloop.Task{Task: instructions})
 	if err != nil {
 		return nil, err

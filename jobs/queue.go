@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // Config says how the queue runs its jobs.
@@ -83,13 +84,18 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.HandoffTimeout <= 0 {
 		cfg.HandoffTimeout = 30 * time.Minute
 	}
+	if cfg.Browser.Secrets == nil {
+		// One registry for every job browser: what one learns (a password
+		// typed, a person's typing in the live view) is redacted everywhere.
+		cfg.Browser.Secrets = secrets.New()
+	}
 	key, err := cfg.Dir.secretKey()
 	if err != nil {
 		return nil, err
 	}
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	q := &Queue{
-		cfg: cfg, store: cfg.Store, fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
+		cfg: cfg, store: scrubStore{Store: cfg.Store, reg: cfg.Browser.Secrets}, fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
 		ctx: qctx, cancel: cancel,
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
 		wake: make(chan struct{}, 1),

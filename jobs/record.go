@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // recorder writes a job's artifacts: the trace (JSON lines of its actions and
@@ -22,6 +23,7 @@ import (
 type recorder struct {
 	dir    string
 	secret string
+	reg    *secrets.Registry // the browsers' secrets, also redacted
 	start  time.Time
 	ver    string
 
@@ -46,7 +48,7 @@ func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{dir: dir, secret: secret, start: time.Now(), ver: q.cfg.Version, trace: f, w: bufio.NewWriter(f)}
+	rec := &recorder{dir: dir, secret: secret, reg: q.cfg.Browser.Secrets, start: time.Now(), ver: q.cfg.Version, trace: f, w: bufio.NewWriter(f)}
 	rec.line(map[string]any{"kind": "job", "job": j.ID, "type": j.Task.Type, "url": j.URL, "profile": j.Profile, "attempt": j.Attempt})
 	if rec.har, err = page.RecordHAR(traceEvents, rec.event); err != nil {
 		f.Close()
@@ -70,7 +72,7 @@ func (r *recorder) line(v map[string]any) {
 	if r.w == nil {
 		return
 	}
-	r.w.WriteString(redact(string(b), r.secret))
+	r.w.WriteString(scrub(string(b), r.secret, r.reg))
 	r.w.WriteByte('\n')
 }
 
@@ -183,7 +185,7 @@ func (r *recorder) finish(page *cdpclient.Page, shoot bool) Artifacts {
 	}
 	if b, err := json.MarshalIndent(har, "", " "); err == nil {
 		path := filepath.Join(r.dir, "network.har")
-		if os.WriteFile(path, []byte(redact(string(b), r.secret)), 0o600) == nil {
+		if os.WriteFile(path, []byte(scrub(string(b), r.secret, r.reg)), 0o600) == nil {
 			a.NetworkLog = path
 		}
 	}

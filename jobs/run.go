@@ -210,9 +210,10 @@ func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
 	state, msg := Succeeded, ""
 	if out.err != nil {
 		state = Failed
-		msg = redact(describe(out.err), secret)
+		msg = scrub(describe(out.err), secret, q.cfg.Browser.Secrets)
 	}
-	done, err := q.store.Update(ctx, j.ID, []State{Running}, func(j *Job) {
+	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN.
+	done, err := q.store.Update(ctx, j.ID, []State{Running, WaitingForHuman}, func(j *Job) {
 		j.State, j.Finished, j.Artifacts, j.FinalURL = state, time.Now(), out.artifacts, out.finalURL
 		j.Result, j.HandoffURL = result, ""
 		if state == Succeeded {

@@ -218,14 +218,18 @@ func (t *taskRun) custom(ctx context.Context) outcome {
 	if err := t.open(ctx); err != nil {
 		return outcome{err: err}
 	}
+	hooks := AgentHooks{Progress: func(f float64, s string) {
+		t.r.progress(0.5+f*0.45, s)
+		t.rec.action("agent-step", map[string]any{"summary": s, "progress": f})
+	}}
+	if t.job.Handoff {
+		hooks.AskHuman = t.waitForHuman
+	}
 	for {
-		res, err := t.q.cfg.Agent.Run(ctx, t.page, t.job.Task.Instructions, func(f float64, s string) {
-			t.r.progress(0.5+f*0.45, s)
-			t.rec.action("agent-step", map[string]any{"summary": s, "progress": f})
-		})
+		res, err := t.q.cfg.Agent.Run(ctx, t.page, t.job.Task.Instructions, hooks)
 		var nh *NeedsHumanError
 		if errors.As(err, &nh) {
-			if err := t.waitForHuman(ctx, nh.Reason); err != nil {
+			if _, err := t.waitForHuman(ctx, nh.Reason); err != nil {
 				return outcome{err: err}
 			}
 			continue // the agent takes over again from where the person left it

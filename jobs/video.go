@@ -38,7 +38,18 @@ func startVideo(ctx context.Context, page *cdpclient.Page, dir string) *video {
 		v.err = err
 		return v
 	}
-	stop, err := page.Screencast(ctx, cdpclient.ScreencastOptions{Format: "jpeg", Quality: 70, MaxWidth: 1280, MaxHeight: 800}, v.frame)
+	// Secret fields are painted over in every frame kept: a video shows none
+	// of what goes into them, whoever types it (the job, a person helping).
+	keep := func(f cdpclient.Frame) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		masked, err := page.MaskSecrets(ctx, f)
+		if err != nil {
+			return // the tab cannot be checked: the frame is not kept
+		}
+		v.frame(masked)
+	}
+	stop, err := page.Screencast(ctx, cdpclient.ScreencastOptions{Format: "jpeg", Quality: 70, MaxWidth: 1280, MaxHeight: 800}, keep)
 	if err != nil {
 		v.err = err
 		return v

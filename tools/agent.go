@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
@@ -89,7 +90,19 @@ func (s *Server) runAgent(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	case modelRoundTrips:
 		return s.rounds.start(ctx, req, s, cfg, task)
 	}
-	cfg.OnStep = s.progress(ctx, req)
+	var steps atomic.Int64 // steps done, for the handoff's progress
+	onStep := s.progress(ctx, req)
+	cfg.OnStep = func(st agentloop.StepInfo) {
+		steps.Store(int64(st.Step))
+		if onStep != nil {
+			onStep(st)
+		}
+	}
+	maxSteps := cfg.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = 30 // agentloop's default
+	}
+	cfg.AskHuman = s.askHuman(ctx, req, func() float64 { return float64(steps.Load()) + 0.5 }, maxSteps)
 	out, err := agentloop.Run(ctx, s.env, model, cfg, task)
 	return agentResult(ctx, out, err)
 }

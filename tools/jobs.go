@@ -65,7 +65,7 @@ func (s *Server) jobTools() []toolDef {
 				"selectors[1] clicked; sent at most once), login (username/password; with handoffAllowed a CAPTCHA or missing password waits for a person), "+
 				"custom (task.instructions run by the agent). priority 0-10 (default 5, higher first). profile keeps cookies across jobs. "+
 				"The same correlationId and arguments give the same job.",
-			false, true, true, true, submitJob),
+			false, true, true, true, s.submitJob),
 		def("browser.job.status", "status",
 			"A job's status: status, progress 0-1, summary, finalUrl, artifacts (file paths: screenshot, trace, networkLog, video), error, "+
 				"result (extract data), handoffUrl when WAITING_FOR_HUMAN.",

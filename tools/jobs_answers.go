@@ -19,7 +19,7 @@ type submitAnswer struct {
 	CurrentStatus string `json:"currentStatus,omitempty"`
 }
 
-func submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+func (s *Server) submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var req jobs.SubmitRequest
 	if err := decodeArgs(raw, &req); err != nil {
 		return nil, err
@@ -27,6 +27,9 @@ func submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.Ca
 	j, created, err := q.Submit(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if req.HandoffAllowed {
+		s.submitters.note(ctx, j.ID) // its user is asked when the job needs a person
 	}
 	// QUEUED says the submission is accepted (seed 002 allows no other
 	// value); a duplicate's actual state is in currentStatus.

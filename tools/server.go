@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -52,6 +53,14 @@ type Config struct {
 	// Jobs, if set, offers seed 002's job tools; it returns the job queue,
 	// waiting (within ctx) for it to open, or why it is not available.
 	Jobs func(ctx context.Context) (*jobs.Queue, error)
+	// LiveView, if set, lets a person take over a tab: run_browser_agent's
+	// ask_human hands its tab there (when the client can show the link).
+	LiveView *liveview.Server
+	// HandoffTimeout bounds a wait for a person (default 30 min).
+	HandoffTimeout time.Duration
+	// JobHandoff, if set, is the job queue's handoff: the server tells it
+	// which client to ask when a job needs a person.
+	JobHandoff *JobHandoff
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -72,6 +81,9 @@ type Server struct {
 	env      *actions.Env // what actions run against: the caller's context, the policy
 	rounds   roundTrips   // agent runs waiting for a client's model (agentrounds.go)
 	secrets  *secrets.Registry
+	// submitters and asks reach the person behind a client (handoff.go).
+	submitters submitters
+	asks       elicitations
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -86,6 +98,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())
+		s.submitters.drop(cs.SessionID())
 	})
 	s.mcp = server.NewMCPServer("cdpmcp", Version,
 		server.WithToolCapabilities(false),
@@ -96,6 +109,9 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	)
 	for _, t := range s.catalogue() {
 		s.mcp.AddTool(t.tool, s.wrap(t))
+	}
+	if cfg.JobHandoff != nil {
+		cfg.JobHandoff.bind(s)
 	}
 	return s
 }

@@ -27,7 +27,10 @@ const Mask = "[secret]"
 type Registry struct {
 	mu     sync.RWMutex
 	values map[string]bool
-	repl   *strings.Replacer // nil while empty
+	// pending are values still being typed, by who types them (see Pending);
+	// they are redacted like the others until replaced or kept.
+	pending map[string]string
+	repl    *strings.Replacer // nil while empty
 }
 
 // New returns an empty registry.
@@ -54,7 +57,7 @@ func (r *Registry) Len() int {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return len(r.values)
+	return len(r.values) + len(r.pending)
 }
 
 // Redact replaces every remembered value in s, in any of its spellings, with
@@ -91,13 +94,23 @@ func (r *Registry) replacer() *strings.Replacer {
 func (r *Registry) rebuild() {
 	seen := map[string]bool{}
 	var olds []string
-	for v := range r.values {
+	add := func(v string) {
 		for _, s := range spellings(v) {
 			if s != "" && !seen[s] {
 				seen[s] = true
 				olds = append(olds, s)
 			}
 		}
+	}
+	for v := range r.values {
+		add(v)
+	}
+	for _, v := range r.pending {
+		add(v)
+	}
+	if len(olds) == 0 {
+		r.repl = nil
+		return
 	}
 	sort.Slice(olds, func(i, j int) bool {
 		if len(olds[i]) != len(olds[j]) {

@@ -16,13 +16,16 @@ func newApp() *cli.App {
 			{
 				Name:  "serve",
 				Usage: "serve MCP over stdio (default) or streamable HTTP (--http)",
-				Flags: append(append(append(append(serverFlags(), policyFlags()...), browserFlags()...), agentFlags()...), jobFlags()...),
+				Flags: append(append(append(append(append(serverFlags(), policyFlags()...), browserFlags()...), agentFlags()...), jobFlags()...), handoffFlags()...),
 				Action: func(c *cli.Context) error {
 					cfg, err := configFrom(c)
 					if err != nil {
 						return err
 					}
 					cfg.jobs = jobsConfigFrom(c)
+					if cfg.handoff, err = handoffConfigFrom(c); err != nil {
+						return err
+					}
 					return serve(c.Context, cfg)
 				},
 			},

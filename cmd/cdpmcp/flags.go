@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -30,6 +31,9 @@ type config struct {
 	// password fields, and the values of --secret-env.
 	secrets *secrets.Registry
 	jobs    jobsConfig
+	handoff handoffConfig
+	// live is the live view, made by serve (nil elsewhere).
+	live *liveview.Server
 }
 
 func env(name string) []string { return []string{"CDPMCP_" + name} }

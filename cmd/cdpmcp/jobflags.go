@@ -52,6 +52,8 @@ type horde struct {
 	readOnly bool
 	origins  *origins.List
 	agent    jobs.Agent // nil without a model endpoint: custom jobs refused
+	handoff  jobs.Handoff
+	waitFor  time.Duration // a person, at most
 
 	once  sync.Once
 	ready chan struct{}
@@ -62,7 +64,11 @@ type horde struct {
 }
 
 func startHorde(cfg config) *horde {
-	h := &horde{cfg: cfg.jobs, browser: cfg.browser, readOnly: cfg.tools.ReadOnly, origins: cfg.tools.Origins, ready: make(chan struct{})}
+	h := &horde{cfg: cfg.jobs, browser: cfg.browser, readOnly: cfg.tools.ReadOnly, origins: cfg.tools.Origins, ready: make(chan struct{}),
+		waitFor: cfg.handoff.timeout}
+	if cfg.tools.JobHandoff != nil {
+		h.handoff = cfg.tools.JobHandoff
+	}
 	if llm := cfg.tools.Agent.LLM; llm.BaseURL != "" {
 		h.agent = &jobs.LoopAgent{Model: &llm, Loop: cfg.tools.Agent.Loop, ReadOnly: cfg.tools.ReadOnly, Origins: cfg.tools.Origins}
 	}
@@ -98,6 +104,7 @@ func (h *horde) openQueue() error {
 	q, err := jobs.Open(context.Background(), jobs.Config{
 		Dir: dir, Store: store, Browser: h.browser, MaxTabs: h.cfg.maxTabs, JobTimeout: h.cfg.timeout,
 		ReadOnly: h.readOnly, Origins: h.origins, Version: version, Agent: h.agent,
+		Handoff: h.handoff, HandoffTimeout: h.waitFor,
 	})
 	if err != nil {
 		store.Close()

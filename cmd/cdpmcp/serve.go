@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -37,7 +38,14 @@ func build(cfg config) (*stack, error) {
 		cfg.tools.Trace = tw.traceTool
 	}
 	st.mgr = cdpclient.NewManager(cfg.browser)
+	if cfg.live != nil {
+		cfg.tools.LiveView, cfg.tools.HandoffTimeout = cfg.live, cfg.handoff.timeout
+	}
 	if cfg.jobs.dataDir != "" && !cfg.jobs.disabled {
+		if cfg.live != nil {
+			// A job waiting for a person offers its tab in the live view.
+			cfg.tools.JobHandoff = tools.NewJobHandoff(cfg.live, func(ctx context.Context) (*jobs.Queue, error) { return st.jobs.queue(ctx) })
+		}
 		st.jobs = startHorde(cfg)
 		cfg.tools.Jobs = st.jobs.queue
 	}
@@ -73,6 +81,13 @@ func serve(ctx context.Context, cfg config) error {
 		defer ln.Close()
 		cfg.browser.Reserved = append(cfg.browser.Reserved, ln.Addr().String())
 	}
+	// Before the browser: a live view listener of its own is reserved too.
+	lv, stopLive, err := openLiveView(&cfg, ln)
+	if err != nil {
+		return err
+	}
+	defer stopLive()
+	cfg.live = lv
 	st, err := build(cfg)
 	if err != nil {
 		return err
@@ -120,6 +135,10 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 	defer gate.Close()
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guardHTTP(limitBodies(gate, cfg.requests), cfg.authToken))
+	if cfg.live != nil {
+		// The live view's token is its key: a person's browser has no bearer token.
+		mux.Handle("/live/", cfg.live.Handler())
+	}
 	hs := newHTTPServer(mux, cfg.requests)
 	slog.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	errc := make(chan error, 1)

@@ -109,6 +109,9 @@ func redactCDP(dir string, msg []byte) json.RawMessage {
 		full["result"], changed = redacted, true
 	case dir == "recv" && bytes.Contains(full["params"], []byte(`"postData`)):
 		full["params"], changed = dropKeys(full["params"], "postData", "postDataEntries"), true
+	case dir == "recv" && method == "Page.screencastFrame":
+		// A live view's frames show the tab: they are not recorded.
+		full["params"], changed = dropKeys(full["params"], "data"), true
 	}
 	if !changed {
 		return msg

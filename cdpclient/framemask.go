@@ -1,0 +1,64 @@
+package cdpclient
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	"math"
+)
+
+// maskColour paints over secret fields in recorded frames.
+var maskColour = color.RGBA{0x55, 0x55, 0x55, 0xff}
+
+// maskPad widens each mask, in image pixels, for a field that moved a little
+// between the frame and the measurement.
+const maskPad = 4
+
+// MaskSecrets returns f with the tab's secret fields (see SecretBoxes) painted
+// over, so that a recording of the tab shows none of what goes into them: not
+// the dots' count, not a password a "show" toggle revealed. Boxes measured at
+// another scroll offset than the frame's are moved by the difference. A frame
+// without such fields comes back as it is; one that cannot be checked (the tab
+// is gone) comes back with an error, to be dropped.
+func (p *Page) MaskSecrets(ctx context.Context, f Frame) (Frame, error) {
+	boxes, sx, sy, err := p.SecretBoxes(ctx)
+	if err != nil || len(boxes) == 0 {
+		return f, err
+	}
+	img, err := jpeg.Decode(bytes.NewReader(f.Data))
+	if err != nil {
+		return f, err
+	}
+	b := img.Bounds()
+	rgba, ok := img.(draw.Image)
+	if !ok {
+		c := image.NewRGBA(b)
+		draw.Draw(c, b, img, b.Min, draw.Src)
+		rgba = c
+	}
+	m := f.Meta
+	scale := 1.0
+	if m.DeviceWidth > 0 {
+		scale = float64(b.Dx()) / m.DeviceWidth
+	}
+	zoom := m.PageScaleFactor
+	if zoom <= 0 {
+		zoom = 1
+	}
+	for _, box := range boxes {
+		x := (box.X + sx - m.ScrollX) * zoom * scale
+		y := ((box.Y+sy-m.ScrollY)*zoom + m.OffsetTop) * scale
+		r := image.Rect(int(math.Floor(x))-maskPad, int(math.Floor(y))-maskPad,
+			int(math.Ceil(x+box.W*zoom*scale))+maskPad, int(math.Ceil(y+box.H*zoom*scale))+maskPad).Intersect(b)
+		draw.Draw(rgba, r, image.NewUniform(maskColour), image.Point{}, draw.Src)
+	}
+	var out bytes.Buffer
+	if err := jpeg.Encode(&out, rgba, &jpeg.Options{Quality: 75}); err != nil {
+		return f, err
+	}
+	f.Data = out.Bytes()
+	return f, nil
+}

@@ -1,0 +1,256 @@
+package cdpclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/jpeg"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// rectOf returns an element's box in the page's viewport.
+func rectOf(t *testing.T, p *Page, selector string) Box {
+	t.Helper()
+	v, err := p.Evaluate(testContext(t), `(() => { const r = document.querySelector(`+jsString(selector)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, EvalOptions{})
+	if err != nil {
+		t.Fatalf("rect of %s: %v", selector, err)
+	}
+	var r [4]float64
+	if err := json.Unmarshal([]byte(v), &r); err != nil {
+		t.Fatalf("rect of %s: %q", selector, v)
+	}
+	return Box{r[0], r[1], r[2], r[3]}
+}
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// Remote input is the browser's own: a click passed on solves a CAPTCHA in a
+// cross-site frame that ignores untrusted clicks, keys and inserted text type
+// into the focused field, and a tap presses what is under the finger.
+func TestRemoteInputIsTrusted(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	captcha := rectOf(t, p, "#captcha")
+	click := func(x, y float64) {
+		for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+			ev := MouseEvent{Type: typ, X: x, Y: y}
+			if typ != "mouseMoved" {
+				ev.Button, ev.ClickCount = "left", 1
+			}
+			if typ == "mousePressed" {
+				ev.Buttons = 1
+			}
+			if err := p.DispatchMouse(ctx, ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	click(captcha.X+30, captcha.Y+38)
+	pw := rectOf(t, p, "#password")
+	click(pw.X+5, pw.Y+pw.H/2)
+	for _, k := range []KeyEvent{{Key: "a", Code: "KeyA", KeyCode: 65, Text: "a"}, {Key: "a", Code: "KeyA", KeyCode: 65, Up: true},
+		{Key: "B", Code: "KeyB", KeyCode: 66, Text: "B", Modifiers: 8}, {Key: "B", Code: "KeyB", KeyCode: 66, Up: true, Modifiers: 8}} {
+		if err := p.DispatchKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.InsertText(ctx, "çé"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for evalString(t, ctx, p, `document.getElementById('captcha-state').textContent`) != "CAPTCHA solved" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the CAPTCHA took no trusted click (untrusted clicks: %d)", testSite.UntrustedCaptchaClicks())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := evalString(t, ctx, p, `document.getElementById('password').value`); got != "aBçé" {
+		t.Errorf("typed %q, want aBçé", got)
+	}
+
+	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/anim.html?still"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	pad := rectOf(t, p, "#pad")
+	pt := []TouchPoint{{X: pad.X + 50, Y: pad.Y + 50, ID: 1}}
+	if err := p.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.DispatchTouch(ctx, "touchEnd", nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, `getComputedStyle(document.getElementById('pad')).backgroundColor`); got != "rgb(0, 200, 0)" {
+		t.Errorf("after a tap the pad is %s", got)
+	}
+	if err := p.DispatchMouse(ctx, MouseEvent{Type: "mouseWheel", X: 10, Y: 10, DeltaY: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.DispatchMouse(ctx, MouseEvent{Type: "drag"}); err == nil {
+		t.Error("an unknown mouse event type was dispatched")
+	}
+}
+
+// The viewport follows a viewer's window and comes back.
+func TestSetViewport(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	before := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`)
+	if err := p.SetViewport(ctx, 640, 400, 2, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight, devicePixelRatio])`); got != "[640,400,2]" {
+		t.Errorf("viewport %s, want [640,400,2]", got)
+	}
+	if err := p.ResetViewport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`); got != before {
+		t.Errorf("viewport after reset %s, want %s", got, before)
+	}
+}
+
+// Password fields are found where they are drawn, also after a script turned
+// one into a text field, and in a same-origin frame.
+func TestSecretBoxes(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	pw := rectOf(t, p, "#password")
+	boxes, _, _, err := p.SecretBoxes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Box{pw}, boxes); diff != "" {
+		t.Errorf("boxes (-want +got):\n%s", diff)
+	}
+	evalString(t, ctx, p, `document.getElementById('password').type = 'text'; 'ok'`)
+	if boxes, _, _, err = p.SecretBoxes(ctx); err != nil || len(boxes) != 1 {
+		t.Errorf("after the field became a text field: %v %v", boxes, err)
+	}
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	if boxes, _, _, err = p.SecretBoxes(ctx); err != nil || len(boxes) != 0 {
+		t.Errorf("a page without password fields: %v %v", boxes, err)
+	}
+}
+
+// Two screencasts of one tab share the browser's stream: both get frames, one
+// that starts late gets the latest frame at once, and one goes on after the
+// other stopped.
+func TestScreencastFansOut(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/anim.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	a, b := make(chan Frame, 100), make(chan Frame, 100)
+	put := func(c chan Frame) func(Frame) {
+		return func(f Frame) {
+			select {
+			case c <- f:
+			default:
+			}
+		}
+	}
+	stopA, err := p.Screencast(ctx, ScreencastOptions{MaxWidth: 320, MaxHeight: 200}, put(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := recvFrame(t, a)
+	if first.Meta.DeviceWidth <= 0 || !strings.HasPrefix(string(first.Data[:3]), "\xff\xd8\xff") {
+		t.Fatalf("first frame: %+v, %d bytes", first.Meta, len(first.Data))
+	}
+	start := time.Now()
+	stopB, err := p.Screencast(ctx, ScreencastOptions{}, put(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recvFrame(t, b)
+	if d := time.Since(start); d > 300*time.Millisecond {
+		t.Errorf("the late screencast waited %s for its first frame", d)
+	}
+	recvFrame(t, a)
+	stopA()
+	for len(b) > 0 {
+		<-b
+	}
+	recvFrame(t, b)
+	stopB()
+	stopB()
+}
+
+func recvFrame(t *testing.T, c chan Frame) Frame {
+	t.Helper()
+	select {
+	case f := <-c:
+		return f
+	case <-time.After(5 * time.Second):
+		t.Fatal("no frame within 5 s")
+	}
+	return Frame{}
+}
+
+// A recorded frame shows no secret field: its box is painted over, and the
+// rest of the picture is left as it was.
+func TestMaskSecrets(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	// A "show password" toggle: the field holds legible text.
+	evalString(t, ctx, p, `const f = document.getElementById('password'); f.value = 'WWWWWWWWWW'; f.type = 'text'; 'ok'`)
+	frames := make(chan Frame, 10)
+	stop, err := p.Screencast(ctx, ScreencastOptions{}, func(f Frame) {
+		select {
+		case frames <- f:
+		default:
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	f := recvFrame(t, frames)
+	masked, err := p.MaskSecrets(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(masked.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := float64(img.Bounds().Dx()) / f.Meta.DeviceWidth
+	grey := func(x, y float64) bool {
+		r, g, b, _ := img.At(int(x*k), int(y*k)).RGBA()
+		near := func(v uint32) bool { return v>>8 >= 0x45 && v>>8 <= 0x65 }
+		return near(r) && near(g) && near(b)
+	}
+	pw := rectOf(t, p, "#password")
+	for _, pt := range [][2]float64{{pw.X + 3, pw.Y + 3}, {pw.X + pw.W/2, pw.Y + pw.H/2}, {pw.X + pw.W - 3, pw.Y + pw.H - 3}} {
+		if !grey(pt[0], pt[1]) {
+			t.Errorf("the field is not masked at %v", pt)
+		}
+	}
+	user := rectOf(t, p, "#user")
+	if grey(user.X+user.W/2, user.Y+user.H/2) || grey(5, 5) {
+		t.Error("more than the secret field is masked")
+	}
+}

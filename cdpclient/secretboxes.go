@@ -1,0 +1,41 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Box is a rectangle in CSS pixels.
+type Box struct{ X, Y, W, H float64 }
+
+// SecretBoxes says where the tab shows fields whose value is secret (password
+// fields, fields that were ones, one-time codes), in CSS pixels of its
+// viewport, and the page's scroll offset when they were measured: a recorder
+// that masks them in screencast frames moves them by the difference to each
+// frame's own scroll offset. Fields in cross-site frames are not seen.
+// It runs no page code.
+func (p *Page) SecretBoxes(ctx context.Context) (boxes []Box, scrollX, scrollY float64, err error) {
+	if err := p.usable(); err != nil {
+		return nil, 0, 0, err
+	}
+	ctx, cancel := p.guard(ctx)
+	defer cancel()
+	var out struct {
+		Boxes  [][4]float64 `json:"boxes"`
+		SX, SY float64
+	}
+	err = p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+		r, err := w.eval(ctx, "("+jsFunc("secretBoxes")+")()", true)
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(r.Value, &out)
+	})
+	if err != nil {
+		return nil, 0, 0, cause(ctx, err)
+	}
+	for _, b := range out.Boxes {
+		boxes = append(boxes, Box{X: b[0], Y: b[1], W: b[2], H: b[3]})
+	}
+	return boxes, out.SX, out.SY, nil
+}

@@ -1,0 +1,101 @@
+package liveview_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/liveview"
+)
+
+// What the person does in the view reaches the tab as trusted input: a drag,
+// a double click, the wheel, keys and composed text; a JavaScript dialog the
+// tab opens is shown in the view and answered there.
+func TestViewerInput(t *testing.T) {
+	t.Parallel()
+	tab := newTab(t, jobs, site.URL("/handoff/events.html"))
+	url, err := lv.Offer(liveview.Offer{Key: "events", Tab: tab, Title: "job events"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lv.Withdraw("events")
+	view, _ := openView(t, url)
+	waitFor(t, 5*time.Second, "the tab to take the viewer's size", func() bool {
+		var w float64
+		eval(t, tab, `innerWidth`, &w)
+		return abs(viewer(t, view).Width-w) < 2
+	})
+	ctx := testCtx(t)
+	s := viewer(t, view)
+	at := func(x, y float64) (float64, float64) { return s.Left + x, s.Top + y } // 1:1
+	mouse := func(typ string, x, y float64, buttons int) {
+		vx, vy := at(x, y)
+		ev := cdpclient.MouseEvent{Type: typ, X: vx, Y: vy, Buttons: buttons}
+		if typ == "mousePressed" || typ == "mouseReleased" {
+			ev.Button, ev.ClickCount = "left", 1
+		}
+		if typ == "mouseWheel" {
+			ev.DeltaY = 120
+		}
+		if err := view.DispatchMouse(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := func() []string {
+		var g []string
+		eval(t, tab, `window.got`, &g)
+		return g
+	}
+	mouse("mouseMoved", 50, 50, 0)
+	mouse("mousePressed", 50, 50, 1)
+	mouse("mouseMoved", 120, 80, 1)
+	mouse("mouseMoved", 200, 100, 1)
+	mouse("mouseReleased", 200, 100, 0)
+	mouse("mousePressed", 100, 100, 1)
+	mouse("mouseReleased", 100, 100, 0)
+	mouse("mousePressed", 100, 100, 1)
+	mouse("mouseReleased", 100, 100, 0)
+	mouse("mouseWheel", 100, 100, 0)
+	waitFor(t, 5*time.Second, "the mouse events", func() bool { return slices.Contains(got(), "wheel") })
+	g := strings.Join(got(), ",")
+	for _, want := range []string{"down,drag", "drag,up", "dblclick"} {
+		if !strings.Contains(g, want) {
+			t.Errorf("the tab got %s, lacking %s", g, want)
+		}
+	}
+
+	field := rect(t, tab, "#field")
+	mouse("mousePressed", field.X+10, field.Y+field.H/2, 1)
+	mouse("mouseReleased", field.X+10, field.Y+field.H/2, 0)
+	for _, k := range []cdpclient.KeyEvent{{Key: "h", Code: "KeyH", KeyCode: 72, Text: "h"}, {Up: true, Key: "h", Code: "KeyH", KeyCode: 72},
+		{Key: "Backspace", Code: "Backspace", KeyCode: 8}, {Up: true, Key: "Backspace", Code: "Backspace", KeyCode: 8},
+		{Key: "k", Code: "KeyK", KeyCode: 75, Text: "k"}, {Up: true, Key: "k", Code: "KeyK", KeyCode: 75}} {
+		if err := view.DispatchKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := view.InsertText(ctx, "日本"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "the typing", func() bool {
+		return evalString(t, tab, `document.getElementById('field').value`) == "k日本"
+	})
+	if g := strings.Join(got(), ","); !strings.Contains(g, "key h,key Backspace,key k") {
+		t.Errorf("keys: %s", g)
+	}
+
+	ask := rect(t, tab, "#ask")
+	mouse("mousePressed", ask.X+5, ask.Y+5, 1)
+	mouse("mouseReleased", ask.X+5, ask.Y+5, 0)
+	waitFor(t, 10*time.Second, "the dialog in the view", func() bool {
+		var shown bool
+		eval(t, view, `!document.getElementById('dialog').hidden && document.getElementById('dialog-text').textContent.includes('Sure?')`, &shown)
+		return shown
+	})
+	if err := cdpclient.Outcome(view.Click(ctx, cdpclient.Target{Selector: "#dialog-ok"}, cdpclient.ClickOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "the dialog's answer", func() bool { return slices.Contains(got(), "confirm true") })
+}
