@@ -171,7 +171,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	// A tab whose job ended normally, in a context of its own, can serve the
 	// next job once everything it stored is gone.
 	var keep *cdpclient.Page
-	if j.Profile == "" && len(tabs) == 1 && ctx.Err() == nil && scrubTab(page, append(rec.origins, frameOrigins(page)...)) {
+	if j.Profile == "" && len(tabs) == 1 && ctx.Err() == nil && scrubTab(page, append(rec.Origins(), frameOrigins(page)...)) {
 		keep = page
 	}
 	for _, p := range tabs {

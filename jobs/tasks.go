@@ -71,7 +71,7 @@ func (t *taskRun) loadedSummary(ctx context.Context) string {
 	if title := t.page.DocumentTitle(ctx); title != "" {
 		s += fmt.Sprintf(" (%q)", title)
 	}
-	if st := t.rec.har.DocumentStatus(); st >= 400 {
+	if st := t.rec.DocumentStatus(); st >= 400 {
 		s += fmt.Sprintf(", but the server answered HTTP %d", st)
 	}
 	return s

@@ -1,4 +1,4 @@
-package jobs
+package recording
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 )
 
 // video keeps a tab's screencast frames on disk and turns them into a WebM
-// with ffmpeg when the job ends.
+// with ffmpeg when the recording ends.
 type video struct {
 	dir   string
 	out   string
@@ -77,22 +77,22 @@ func (v *video) stop() {
 }
 
 // encode writes the frames as a WebM (VP8) at out, each frame shown until the
-// next one came, and removes the frames.
-func (v *video) encode(out string) error {
+// next one came, and removes the frames. It returns how many frames there were.
+func (v *video) encode(out string) (int, error) {
 	v.stop()
 	defer os.RemoveAll(v.dir)
 	v.mu.Lock()
 	frames, err := v.frames, v.err
 	v.mu.Unlock()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(frames) == 0 {
-		return errors.New("the tab drew no frame")
+		return 0, errors.New("the tab drew no frame")
 	}
 	ffmpeg, err := exec.LookPath("ffmpeg")
 	if err != nil {
-		return errors.New("ffmpeg is not installed (make deps installs it)")
+		return len(frames), errors.New("ffmpeg is not installed (make deps installs it; apt-get install ffmpeg)")
 	}
 	var list strings.Builder
 	for i, f := range frames {
@@ -105,7 +105,7 @@ func (v *video) encode(out string) error {
 	fmt.Fprintf(&list, "file '%s'\n", frames[len(frames)-1].path) // the concat demuxer drops the last duration otherwise
 	listPath := filepath.Join(v.dir, "frames.txt")
 	if err := os.WriteFile(listPath, []byte(list.String()), 0o600); err != nil {
-		return err
+		return len(frames), err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -113,9 +113,9 @@ func (v *video) encode(out string) error {
 		"-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p", "-fps_mode", "vfr",
 		"-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M", "-an", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("ffmpeg: %v: %s", err, strings.TrimSpace(string(b)))
+		return len(frames), fmt.Errorf("ffmpeg: %v: %s", err, strings.TrimSpace(string(b)))
 	}
 	slog.Debug("video written", "path", out, "frames", len(frames))
 	v.out = out
-	return nil
+	return len(frames), nil
 }

@@ -1,0 +1,176 @@
+// Package recording records a tab: a trace of what was done and what the page
+// did (JSON lines), its network log (HAR 1.2) and, when asked, a video of its
+// screencast. Jobs record every run with it; the record action lets a user
+// start and stop one. What it writes is redacted by the caller's function, and
+// carries no cookies, credential headers or bodies.
+package recording
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// Options say where a recording goes and what it keeps.
+type Options struct {
+	// Dir receives trace.jsonl, network.har and video.webm; it is created
+	// private (0700).
+	Dir string
+	// Video also records the tab's screencast, secret fields painted over.
+	Video bool
+	// Redact is applied to every line and file written; nil keeps them as
+	// they are.
+	Redact func(string) string
+	// Creator and Version name the program in the HAR log.
+	Creator, Version string
+}
+
+// Files are the paths a finished recording wrote; empty when not written.
+type Files struct {
+	Trace, HAR, Video string
+	// Requests and Lines count the HAR's entries and the trace's lines.
+	Requests, Lines int
+	// Frames is how many screencast frames the video holds.
+	Frames int
+}
+
+// Recorder records one tab until Stop.
+type Recorder struct {
+	opts  Options
+	start time.Time
+
+	mu      sync.Mutex
+	trace   *os.File
+	w       *bufio.Writer
+	lines   int
+	har     *cdpclient.HARRecorder
+	video   *video
+	origins []string
+}
+
+// traceEvents are the CDP events the trace keeps besides the network's.
+var traceEvents = []string{"Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Page.javascriptDialogOpening"}
+
+// Start begins recording page; first is the trace's first line (what is
+// recorded, e.g. the job), written with kind "start" unless it names one.
+func Start(ctx context.Context, page *cdpclient.Page, opts Options, first map[string]any) (*Recorder, error) {
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("recording directory: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(opts.Dir, "trace.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	if opts.Redact == nil {
+		opts.Redact = func(s string) string { return s }
+	}
+	r := &Recorder{opts: opts, start: time.Now(), trace: f, w: bufio.NewWriter(f)}
+	if first == nil {
+		first = map[string]any{}
+	}
+	if _, ok := first["kind"]; !ok {
+		first["kind"] = "start"
+	}
+	r.Line(first)
+	if r.har, err = page.RecordHAR(traceEvents, r.event); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if opts.Video {
+		r.video = startVideo(ctx, page, filepath.Join(opts.Dir, "frames"))
+	}
+	return r, nil
+}
+
+// Line writes one trace line, with the milliseconds since the start as "t".
+func (r *Recorder) Line(v map[string]any) {
+	v["t"] = time.Since(r.start).Milliseconds()
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.w == nil {
+		return
+	}
+	r.w.WriteString(r.opts.Redact(string(b)))
+	r.w.WriteByte('\n')
+	r.lines++
+}
+
+// Action records one step taken on the tab: kind "action", act its name.
+func (r *Recorder) Action(act string, fields map[string]any) {
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	fields["kind"], fields["act"] = "action", act
+	r.Line(fields)
+}
+
+// DocumentStatus is the HTTP status of the tab's latest document, or 0.
+func (r *Recorder) DocumentStatus() int { return r.har.DocumentStatus() }
+
+// Origins are the origins the tab requested, known after Stop.
+func (r *Recorder) Origins() []string { return r.origins }
+
+// Stop ends the recording: it stops the screencast, writes the HAR log and
+// closes the trace. The video, if any, is encoded by EncodeVideo, which can
+// take seconds and need not hold up whoever waits for the tab.
+func (r *Recorder) Stop() Files {
+	var out Files
+	if r.video != nil {
+		r.video.stop()
+	}
+	har := r.har.Stop(r.opts.Creator, r.opts.Version)
+	seen := map[string]bool{}
+	for _, e := range har.Log.Entries {
+		if u, err := url.Parse(e.Request.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !seen[u.Scheme+"://"+u.Host] {
+			seen[u.Scheme+"://"+u.Host] = true
+			r.origins = append(r.origins, u.Scheme+"://"+u.Host)
+		}
+	}
+	out.Requests = len(har.Log.Entries)
+	if b, err := json.MarshalIndent(har, "", " "); err == nil {
+		path := filepath.Join(r.opts.Dir, "network.har")
+		if os.WriteFile(path, []byte(r.opts.Redact(string(b))), 0o600) == nil {
+			out.HAR = path
+		}
+	}
+	r.mu.Lock()
+	if r.w != nil {
+		if err := r.w.Flush(); err != nil {
+			slog.Warn("write a recording's trace", "err", err)
+		}
+		r.trace.Close()
+		r.w = nil
+	}
+	out.Lines = r.lines
+	r.mu.Unlock()
+	out.Trace = r.trace.Name()
+	return out
+}
+
+// EncodeVideo turns the recorded frames into video.webm, after Stop. It
+// returns the video's path and frame count, or an error saying why there is
+// none; no video was asked for is ("", 0, nil).
+func (r *Recorder) EncodeVideo() (string, int, error) {
+	if r.video == nil {
+		return "", 0, nil
+	}
+	n, err := r.video.encode(filepath.Join(r.opts.Dir, "video.webm"))
+	if err != nil {
+		slog.Warn("encode a recording's video", "dir", r.opts.Dir, "err", err)
+		return "", n, err
+	}
+	return r.video.out, n, nil
+}
