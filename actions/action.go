@@ -85,7 +85,10 @@ func (a *Action) AllowedIn(readOnly bool) bool { return !readOnly || a.Class != 
 // problem with the arguments is a *cdpclient.ArgError; any other error is a
 // failure to classify with cdpclient.Explain.
 func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error) {
-	return a.run(ctx, env, raw)
+	start := time.Now()
+	res, err := a.run(ctx, env, raw)
+	traceCall(ctx, env, a.Name, raw, res, err, time.Since(start))
+	return res, err
 }
 
 // Env is what actions run against: the caller's browser context and the

@@ -29,7 +29,7 @@ type auditAccessibilityArgs struct {
 
 // AuditAccessibility checks a page for what screen-reader and keyboard users
 // meet.
-var AuditAccessibility = inGroup(define("auditAccessibility",
+var AuditAccessibility = auditGroup(define("auditAccessibility",
 	"Accessibility audit (WCAG 2.2 AA): unnamed controls, images without alt, unlabeled fields, low contrast (with ratio), missing lang, heading jumps, focusable elements in aria-hidden, duplicate ARIA ids. Findings: severity, axe-core rule, ref, selector. Changes nothing.",
 	ClassRead, auditHints,
 	func(ctx context.Context, env *Env, a auditAccessibilityArgs) (*Result, error) {
@@ -59,7 +59,7 @@ type auditSecurityArgs struct {
 
 // AuditSecurity reviews a page's transport, headers, cookies, third parties
 // and security messages.
-var AuditSecurity = inGroup(define("auditSecurity",
+var AuditSecurity = auditGroup(define("auditSecurity",
 	"Security review of the page as loaded: TLS, mixed content, missing or weak headers (CSP, HSTS, framing, nosniff, Referrer-Policy, Permissions-Policy), cookies without Secure/HttpOnly/SameSite, other sites contacted, console security warnings. Changes nothing.",
 	ClassRead, auditHints,
 	func(ctx context.Context, env *Env, a auditSecurityArgs) (*Result, error) {
@@ -87,8 +87,8 @@ var AuditSecurity = inGroup(define("auditSecurity",
 		return &Result{Text: b.String()}, nil
 	}))
 
-// inGroup puts an action in the audit group.
-func inGroup(a *Action) *Action {
+// auditGroup puts an action in the audit group.
+func auditGroup(a *Action) *Action {
 	a.Group = GroupAudit
 	return a
 }

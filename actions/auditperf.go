@@ -19,7 +19,7 @@ type auditPerformanceArgs struct {
 }
 
 // AuditPerformance measures a page load.
-var AuditPerformance = inGroup(define("auditPerformance",
+var AuditPerformance = auditGroup(define("auditPerformance",
 	"Performance audit: with url, a cold load under a trace (a file Chrome DevTools opens); else the current page's own timings. TTFB, FCP, LCP+element, CLS+shifting elements, TBT, INP so far, requests by type, render-blocking, largest, uncompressed, uncached.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a auditPerformanceArgs) (*Result, error) {
@@ -155,7 +155,7 @@ type auditLinksArgs struct {
 }
 
 // AuditLinks crawls a site for broken links.
-var AuditLinks = inGroup(define("auditLinks",
+var AuditLinks = auditGroup(define("auditLinks",
 	"Crawl a site read-only from url (GET page loads in a tab of its own, HEAD checks of other links; never submits forms; origin rules hold): broken links (4xx/5xx, unreachable), redirect chains, pages with console errors. Stops at maxPages. Sends a progress notification per page.",
 	ClassNavigate, Hints{ReadOnly: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a auditLinksArgs) (*Result, error) {

@@ -41,7 +41,7 @@ type auditReportArgs struct {
 }
 
 // AuditReport renders this session's audits as one HTML file.
-var AuditReport = inGroup(define("auditReport",
+var AuditReport = auditGroup(define("auditReport",
 	"Write this session's audit findings as one self-contained HTML report (summary, findings by severity with element pictures, performance timeline) and return its path. Run the audits first.",
 	ClassRead, Hints{ReadOnly: true, OpenWorld: false},
 	func(ctx context.Context, env *Env, a auditReportArgs) (*Result, error) {

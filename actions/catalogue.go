@@ -16,7 +16,7 @@ func All() []*Action {
 		Mouse, Downloads, PDF, FillForm, Find,
 		Cookies, WebStorage, StorageState, ContextsAction,
 		Emulate, Resize,
-		RequestDetails, RouteAction,
+		RequestDetails, RouteAction, Record,
 		AuditAccessibility, AuditPerformance, AuditSecurity, AuditLinks, AuditReport,
 	}
 }

@@ -97,6 +97,7 @@ func (sc sessionContexts) Drop(ctx context.Context, name string) error {
 	if bc == nil {
 		return &cdpclient.ArgError{Msg: "no context named " + name, Hint: `list them with {"op":"list"}`}
 	}
+	actions.EndRecording(bc)
 	return bc.Close(ctx)
 }
 
@@ -113,6 +114,7 @@ func (st *clientState) currentLocked() *cdpclient.BrowserContext {
 // browser they lived in is gone).
 func closeNamed(named map[string]*cdpclient.BrowserContext) {
 	for name, bc := range named {
+		actions.EndRecording(bc)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := bc.Close(ctx); err != nil {
 			slog.Debug("close named context", "name", name, "err", err)

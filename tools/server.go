@@ -177,6 +177,17 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 	if st.bc == nil || st.bc.Browser() != b {
 		if st.bc != nil {
 			st.note = "note: the browser had gone away and was started (or reconnected) again; pages from before are gone"
+			// Their recordings end with what they hold (off the lock: a
+			// video's screencast is stopped with a timeout).
+			gone := []*cdpclient.BrowserContext{st.bc}
+			for _, n := range st.named {
+				gone = append(gone, n)
+			}
+			go func() {
+				for _, bc := range gone {
+					actions.EndRecording(bc)
+				}
+			}()
 		}
 		st.named, st.current = nil, "" // they lived in the browser that went away
 		bc := b.Default()
@@ -244,6 +255,7 @@ func (st *clientState) close() {
 	if bc == nil {
 		return
 	}
+	actions.EndRecording(bc)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := bc.Close(ctx); err != nil {

@@ -70,7 +70,7 @@ func policyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "blocked-origins", EnvVars: env("BLOCKED_ORIGINS"), Usage: "never let the browser request these origins (comma-separated `PATTERNS`)"},
 		&cli.BoolFlag{Name: "allow-file-urls", EnvVars: env("ALLOW_FILE_URLS"), Usage: "allow opening file: URLs"},
 		&cli.BoolFlag{Name: "allow-browser-urls", EnvVars: env("ALLOW_BROWSER_URLS"), Usage: "allow opening chrome:, view-source: and other browser pages"},
-		&cli.StringFlag{Name: "artifacts-dir", EnvVars: env("ARTIFACTS_DIR"), Usage: "`DIR` where audits write reports, traces and full data (default " + actions.DefaultArtifactsDir() + ")"},
+		&cli.StringFlag{Name: "artifacts-dir", EnvVars: env("ARTIFACTS_DIR"), Usage: "`DIR` where audits and record write reports, traces, recordings and full data (default " + actions.DefaultArtifactsDir() + ")"},
 		&cli.StringFlag{Name: "dialogs", EnvVars: env("DIALOGS"), Value: "report", Usage: "what happens to a JavaScript dialog no one answered when the next call meets it: report, accept or dismiss (a navigation always leaves past it)"},
 	}, parityFlags()...)
 }

@@ -1,0 +1,199 @@
+package actions
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/recording"
+)
+
+type recordArgs struct {
+	Op    string `json:"op" required:"true" enum:"start,stop,status" desc:"stop writes the files and answers their paths"`
+	Video bool   `json:"video" desc:"start: also a WebM of the tab's screen (password fields painted over)"`
+	Page  string `json:"page"`
+}
+
+// Record starts and stops a recording of a tab: the trace (every tool call
+// with its answer, and the page's requests, console, errors, dialogs and
+// navigations, as JSON lines), the HAR network log and, with video, a WebM.
+var Record = define("record",
+	"Record a tab until stop: a trace of every tool call and what the page did (JSON lines), its network log (HAR), with video a WebM of its screen.",
+	ClassRead, Hints{ReadOnly: true},
+	func(ctx context.Context, env *Env, a recordArgs) (*Result, error) {
+		if err := require("op", a.Op, `{"op":"start"}`); err != nil {
+			return nil, err
+		}
+		bc, err := env.Context(ctx)
+		if err != nil {
+			return nil, err
+		}
+		switch a.Op {
+		case "start":
+			return startRecording(ctx, env, bc, a)
+		case "stop":
+			r := recordings.take(bc)
+			if r == nil {
+				return nil, argErr(`start one first: {"op":"start"}`, "no recording is running in this session")
+			}
+			return &Result{Text: r.stop()}, nil
+		default:
+			r := recordings.of(bc)
+			if r == nil {
+				return &Result{Text: "no recording is running"}, nil
+			}
+			return &Result{Text: fmt.Sprintf("recording %s since %s (%s) into %s", r.page.ID,
+				r.started.Format(time.TimeOnly), time.Since(r.started).Round(time.Second), r.dir)}, nil
+		}
+	}).inGroup("devtools")
+
+// activeRecording is a session's running recording.
+type activeRecording struct {
+	rec     *recording.Recorder
+	page    *cdpclient.Page
+	dir     string
+	video   bool
+	started time.Time
+}
+
+// recordingLog keeps each browser context's running recording (one per MCP
+// session, or per named context). EndRecording removes a context's when it
+// closes.
+type recordingLog struct {
+	mu   sync.Mutex
+	byBC map[*cdpclient.BrowserContext]*activeRecording
+}
+
+var recordings = &recordingLog{byBC: map[*cdpclient.BrowserContext]*activeRecording{}}
+
+func (l *recordingLog) of(bc *cdpclient.BrowserContext) *activeRecording {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.byBC[bc]
+}
+
+// take removes bc's recording and returns it, or nil.
+func (l *recordingLog) take(bc *cdpclient.BrowserContext) *activeRecording {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.byBC[bc]
+	delete(l.byBC, bc)
+	return r
+}
+
+// any reports whether some session is recording: tool calls are traced only
+// then.
+func (l *recordingLog) any() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.byBC) > 0
+}
+
+func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext, a recordArgs) (*Result, error) {
+	if r := recordings.of(bc); r != nil {
+		return nil, argErr(`stop it first: {"op":"stop"}`, "a recording of %s is already running (into %s)", r.page.ID, r.dir)
+	}
+	p, err := env.Page(ctx, a.Page)
+	if err != nil {
+		return nil, err
+	}
+	var rnd [3]byte
+	_, _ = rand.Read(rnd[:])
+	dir := env.Artifacts
+	if dir == "" {
+		dir = DefaultArtifactsDir()
+	}
+	dir = filepath.Join(dir, fmt.Sprintf("recording-%s-%s", time.Now().Format("20060102-150405"), hex.EncodeToString(rnd[:])))
+	redact := func(s string) string { return s }
+	if env.Secrets != nil {
+		redact = env.Secrets.Redact
+	}
+	rec, err := recording.Start(ctx, p, recording.Options{Dir: dir, Video: a.Video, Redact: redact, Creator: "cdpmcp"},
+		map[string]any{"page": p.ID, "url": p.URL(), "video": a.Video})
+	if err != nil {
+		return nil, err
+	}
+	r := &activeRecording{rec: rec, page: p, dir: dir, video: a.Video, started: time.Now()}
+	recordings.mu.Lock()
+	if recordings.byBC[bc] != nil { // a concurrent start won
+		recordings.mu.Unlock()
+		r.stop()
+		return nil, argErr(`stop it first: {"op":"stop"}`, "a recording is already running")
+	}
+	recordings.byBC[bc] = r
+	recordings.mu.Unlock()
+	what := "trace and network log"
+	if a.Video {
+		what += " and video"
+	}
+	return &Result{Text: fmt.Sprintf("recording %s (%s) into %s; {\"op\":\"stop\"} ends it and writes the files", p.ID, what, dir)}, nil
+}
+
+// stop ends the recording, writes its files and says what they hold.
+func (r *activeRecording) stop() string {
+	files := r.rec.Stop()
+	var b strings.Builder
+	fmt.Fprintf(&b, "recorded %s for %s\ntrace: %s (%d lines)\nnetwork: %s (%d requests)", r.page.ID,
+		time.Since(r.started).Round(100*time.Millisecond), files.Trace, files.Lines, files.HAR, files.Requests)
+	if r.video {
+		switch path, frames, err := r.rec.EncodeVideo(); {
+		case err != nil:
+			fmt.Fprintf(&b, "\nvideo: none (%v)", err)
+		default:
+			fmt.Fprintf(&b, "\nvideo: %s (%d frames)", path, frames)
+		}
+	}
+	return b.String()
+}
+
+// EndRecording stops bc's recording, if one runs, writing its files: the
+// session that started it is ending.
+func EndRecording(bc *cdpclient.BrowserContext) {
+	if r := recordings.take(bc); r != nil {
+		r.stop()
+	}
+}
+
+// traceCall writes a tool call into the caller's running recording, if any:
+// the action, its arguments and what it answered, redacted like the rest.
+func traceCall(ctx context.Context, env *Env, name string, raw []byte, res *Result, err error, took time.Duration) {
+	if name == Record.Name || !recordings.any() {
+		return
+	}
+	bc, cerr := env.Context(ctx)
+	if cerr != nil {
+		return
+	}
+	r := recordings.of(bc)
+	if r == nil {
+		return
+	}
+	line := map[string]any{"ms": took.Milliseconds()}
+	if len(raw) > 0 {
+		line["args"] = feedback.Truncate(string(raw), 2000)
+	}
+	switch {
+	case err != nil:
+		line["ok"], line["error"] = false, err.Error()
+	case res == nil:
+	case res.Feedback != nil:
+		line["ok"], line["feedback"] = res.Feedback.OK, res.Feedback
+	default:
+		line["ok"] = true
+		if res.Text != "" {
+			line["text"] = feedback.Truncate(res.Text, 300)
+			line["textBytes"] = len(res.Text)
+		}
+		if res.Image != nil {
+			line["image"] = fmt.Sprintf("%s, %d bytes", res.Image.MIME, len(res.Image.Data))
+		}
+	}
+	r.rec.Action(name, line)
+}

@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var recordedFile = regexp.MustCompile(`(?m)^(trace|network|video): (\S+)`)
+
+// recordedFiles reads the paths a stop answer names.
+func recordedFiles(t *testing.T, answer string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, m := range recordedFile.FindAllStringSubmatch(answer, -1) {
+		out[m[1]] = m[2]
+	}
+	return out
+}
+
+// A user records a sign-in: the trace holds each tool call with its answer and
+// what the page did (its request, its console line), the HAR the page's
+// requests, the video its screen; the password is in none of them, and what
+// happens after stop is not recorded.
+func TestRecordThroughMCP(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: dir}, mgr)
+	t.Cleanup(s.Close)
+	c := newClient(t, s)
+
+	if r := callTool(t, c, "record", map[string]any{"op": "stop"}); !r.isError || !contains(r.text, "no recording is running") || !contains(r.text, `{"op":"start"}`) {
+		t.Errorf("stop before start: %s", r.text)
+	}
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
+	wantIn(t, callTool(t, c, "record", map[string]any{"op": "start", "video": true}), "recording p1 (trace and network log and video) into "+dir)
+	if r := callTool(t, c, "record", map[string]any{"op": "start"}); !r.isError || !contains(r.text, "already running") || !contains(r.text, `{"op":"stop"}`) {
+		t.Errorf("a second start: %s", r.text)
+	}
+	const password = "hunter2-Kx9q"
+	mustOK(t, callTool(t, c, "fill", map[string]any{"selector": "#user", "value": "alice"}))
+	mustOK(t, callTool(t, c, "type", map[string]any{"selector": "#pw", "text": password}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#go"}))
+	mustOK(t, callTool(t, c, "waitFor", map[string]any{"text": "signed in: user=alice"}))
+	wantIn(t, callTool(t, c, "record", map[string]any{"op": "status"}), "recording p1 since")
+	stop := callTool(t, c, "record", map[string]any{"op": "stop"})
+	wantIn(t, stop, "recorded p1 for", "requests)", "frames)")
+	t.Logf("stop answered:\n%s", stop.text)
+	files := recordedFiles(t, stop.text)
+
+	trace, err := os.ReadFile(files["trace"])
+	if err != nil {
+		t.Fatalf("trace: %v (%s)", err, stop.text)
+	}
+	var acts []string
+	var sawPost, sawConsole bool
+	for _, l := range bytes.Split(bytes.TrimSpace(trace), []byte("\n")) {
+		var line map[string]any
+		if err := json.Unmarshal(l, &line); err != nil {
+			t.Fatalf("trace line %q: %v", l, err)
+		}
+		switch {
+		case line["kind"] == "action":
+			acts = append(acts, line["act"].(string))
+		case line["method"] == "Network.requestWillBeSent" && line["httpMethod"] == "POST" && strings.HasSuffix(line["url"].(string), "/parity/echo"):
+			sawPost = true
+		case line["method"] == "Runtime.consoleAPICalled" && line["text"] == "signing in alice":
+			sawConsole = true
+		}
+	}
+	if got := strings.Join(acts, ","); got != "fill,type,click,waitFor" || !sawPost || !sawConsole {
+		t.Errorf("trace: actions %s (want fill,type,click,waitFor), the POST %v, the console line %v:\n%s", got, sawPost, sawConsole, trace)
+	}
+	if !bytes.Contains(trace, []byte(`"args":"{\"selector\":\"#user\",\"value\":\"alice\"}"`)) {
+		t.Errorf("the trace lacks fill's arguments:\n%s", trace)
+	}
+
+	har, err := os.ReadFile(files["network"])
+	var h struct {
+		Log struct {
+			Entries []struct {
+				Request struct {
+					Method, URL string
+				}
+				Response struct{ Status int }
+			}
+		}
+	}
+	if err != nil || json.Unmarshal(har, &h) != nil {
+		t.Fatalf("HAR %s: %v", files["network"], err)
+	}
+	posted := false
+	for _, e := range h.Log.Entries {
+		posted = posted || (e.Request.Method == "POST" && strings.HasSuffix(e.Request.URL, "/parity/echo") && e.Response.Status == 200)
+	}
+	if !posted {
+		t.Errorf("the HAR lacks the POST to /parity/echo: %s", har)
+	}
+	video, err := os.ReadFile(files["video"])
+	if err != nil || !bytes.HasPrefix(video, []byte{0x1a, 0x45, 0xdf, 0xa3}) {
+		t.Errorf("video %q: %v (%d bytes)", files["video"], err, len(video))
+	}
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte(password)) {
+			t.Errorf("%s holds the password", f)
+		}
+	}
+
+	// After stop, calls are not recorded.
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#go"}))
+	if after, _ := os.ReadFile(files["trace"]); !bytes.Equal(after, trace) {
+		t.Errorf("the trace grew after stop:\n%s", after[len(trace):])
+	}
+}
+
+// A recording the user never stopped is written when the session ends:
+// nothing recorded is lost.
+func TestRecordEndsWithTheSession(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: dir}, mgr)
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
+	mustOK(t, callTool(t, c, "record", map[string]any{"op": "start"}))
+	mustOK(t, callTool(t, c, "fill", map[string]any{"selector": "#user", "value": "bob"}))
+	s.Close()
+	dirs, _ := filepath.Glob(filepath.Join(dir, "recording-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("recordings in %s: %v", dir, dirs)
+	}
+	trace, err := os.ReadFile(filepath.Join(dirs[0], "trace.jsonl"))
+	if err != nil || !bytes.Contains(trace, []byte(`"act":"fill"`)) {
+		t.Errorf("the trace of a session that ended: %v\n%s", err, trace)
+	}
+	if _, err := os.Stat(filepath.Join(dirs[0], "network.har")); err != nil {
+		t.Errorf("no HAR: %v", err)
+	}
+}
