@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -25,7 +26,7 @@ type recordArgs struct {
 // with its answer, and the page's requests, console, errors, dialogs and
 // navigations, as JSON lines), the HAR network log and, with video, a WebM.
 var Record = define("record",
-	"Record a tab until stop: a trace of every tool call and what the page did (JSON lines), its network log (HAR), with video a WebM of its screen.",
+	"Record this session until stop: a trace of every tool call and what its tabs did (JSON lines), their network log (HAR), with video a WebM of the tab's screen.",
 	ClassRead, Hints{ReadOnly: true},
 	func(ctx context.Context, env *Env, a recordArgs) (*Result, error) {
 		if err := require("op", a.Op, `{"op":"start"}`); err != nil {
@@ -44,23 +45,50 @@ var Record = define("record",
 				return nil, argErr(`start one first: {"op":"start"}`, "no recording is running in this session")
 			}
 			return &Result{Text: r.stop()}, nil
-		default:
+		case "status":
 			r := recordings.of(bc)
 			if r == nil {
 				return &Result{Text: "no recording is running"}, nil
 			}
 			return &Result{Text: fmt.Sprintf("recording %s since %s (%s) into %s", r.page.ID,
 				r.started.Format(time.TimeOnly), time.Since(r.started).Round(time.Second), r.dir)}, nil
+		default:
+			return nil, argErr(`op is start, stop or status, e.g. {"op":"start"}`, "unknown op %q", a.Op)
 		}
 	}).inGroup("devtools")
 
 // activeRecording is a session's running recording.
 type activeRecording struct {
 	rec     *recording.Recorder
-	page    *cdpclient.Page
+	page    *cdpclient.Page // the tab it started in, the video's
 	dir     string
 	video   bool
 	started time.Time
+	tabs    atomic.Int32 // recorded, page included
+	unwatch func()       // ends follow's watch
+}
+
+// follow adds the context's other tabs to the recording: those open now and,
+// until stop, each as it opens (a new tab before it loads anything).
+func (r *activeRecording) follow(bc *cdpclient.BrowserContext) {
+	var mu sync.Mutex
+	seen := map[*cdpclient.Page]bool{r.page: true}
+	add := func(p *cdpclient.Page) {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if err := r.rec.AddTab(p, p.ID); err == nil {
+			r.rec.Line(map[string]any{"kind": "tab", "page": p.ID, "url": p.URL()})
+			r.tabs.Add(1)
+		}
+	}
+	r.unwatch = bc.OnPage(add)
+	for _, p := range bc.Pages() {
+		add(p)
+	}
 }
 
 // recordingLog keeps each browser context's running recording (one per MCP
@@ -121,6 +149,8 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 		return nil, err
 	}
 	r := &activeRecording{rec: rec, page: p, dir: dir, video: a.Video, started: time.Now()}
+	r.tabs.Store(1)
+	r.follow(bc)
 	recordings.mu.Lock()
 	if recordings.byBC[bc] != nil { // a concurrent start won
 		recordings.mu.Unlock()
@@ -131,16 +161,21 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 	recordings.mu.Unlock()
 	what := "trace and network log"
 	if a.Video {
-		what += " and video"
+		what += ", video of " + p.ID
 	}
-	return &Result{Text: fmt.Sprintf("recording %s (%s) into %s; {\"op\":\"stop\"} ends it and writes the files", p.ID, what, dir)}, nil
+	return &Result{Text: fmt.Sprintf("recording %s and the session's other tabs (%s) into %s; {\"op\":\"stop\"} ends it and writes the files", p.ID, what, dir)}, nil
 }
 
 // stop ends the recording, writes its files and says what they hold.
 func (r *activeRecording) stop() string {
+	r.unwatch()
 	files := r.rec.Stop()
 	var b strings.Builder
-	fmt.Fprintf(&b, "recorded %s for %s\ntrace: %s (%d lines)\nnetwork: %s (%d requests)", r.page.ID,
+	what := r.page.ID
+	if n := r.tabs.Load(); n > 1 {
+		what = fmt.Sprintf("%s and %d more tabs", r.page.ID, n-1)
+	}
+	fmt.Fprintf(&b, "recorded %s for %s\ntrace: %s (%d lines)\nnetwork: %s (%d requests)", what,
 		time.Since(r.started).Round(100*time.Millisecond), files.Trace, files.Lines, files.HAR, files.Requests)
 	if r.video {
 		switch path, frames, err := r.rec.EncodeVideo(); {

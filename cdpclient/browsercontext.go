@@ -30,6 +30,9 @@ type BrowserContext struct {
 	current *Page
 	seq     int // counts pages ever added: their ids, and "opened since" questions
 	added   chan struct{}
+	// watchers see each page as it arrives (OnPage).
+	watchers map[int]func(*Page)
+	nextW    int
 }
 
 func newBrowserContext(b *Browser, id string, own bool) *BrowserContext {
@@ -41,6 +44,15 @@ func (bc *BrowserContext) Browser() *Browser { return bc.b }
 
 func (bc *BrowserContext) add(p *Page) {
 	bc.mu.Lock()
+	watchers := make([]func(*Page), 0, len(bc.watchers))
+	for _, fn := range bc.watchers {
+		watchers = append(watchers, fn)
+	}
+	defer func() {
+		for _, fn := range watchers {
+			fn(p)
+		}
+	}()
 	defer bc.mu.Unlock()
 	bc.seq++
 	p.ID = "p" + strconv.Itoa(bc.seq)
@@ -52,6 +64,25 @@ func (bc *BrowserContext) add(p *Page) {
 	}
 	close(bc.added)
 	bc.added = make(chan struct{})
+}
+
+// OnPage calls fn with each page that arrives in the context from now on, as
+// it arrives: before whoever opened it gets it (a new tab has not navigated
+// yet). fn must return quickly. stop ends the watch.
+func (bc *BrowserContext) OnPage(fn func(*Page)) (stop func()) {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	if bc.watchers == nil {
+		bc.watchers = map[int]func(*Page){}
+	}
+	bc.nextW++
+	id := bc.nextW
+	bc.watchers[id] = fn
+	return func() {
+		bc.mu.Lock()
+		defer bc.mu.Unlock()
+		delete(bc.watchers, id)
+	}
 }
 
 func (bc *BrowserContext) remove(p *Page) {

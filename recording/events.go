@@ -10,7 +10,7 @@ import (
 
 // event summarises a CDP event for the trace: no headers, no bodies, no
 // cookies.
-func (r *Recorder) event(ev cdpclient.Event) {
+func (r *Recorder) event(page string, ev cdpclient.Event) {
 	var e struct {
 		Type    string `json:"type"`
 		Request struct {
@@ -43,6 +43,9 @@ func (r *Recorder) event(ev cdpclient.Event) {
 		return
 	}
 	out := map[string]any{"kind": "cdp", "method": ev.Method}
+	if page != "" {
+		out["page"] = page
+	}
 	switch ev.Method {
 	case "Network.requestWillBeSent":
 		out["url"], out["httpMethod"], out["type"] = e.Request.URL, e.Request.Method, e.Type

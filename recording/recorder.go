@@ -52,9 +52,17 @@ type Recorder struct {
 	trace   *os.File
 	w       *bufio.Writer
 	lines   int
-	har     *cdpclient.HARRecorder
+	har     *cdpclient.HARRecorder // the first tab's
+	more    []tabHAR               // other tabs' (AddTab)
+	stopped bool
 	video   *video
 	origins []string
+}
+
+// tabHAR is the network log of a tab added to the recording.
+type tabHAR struct {
+	id  string
+	har *cdpclient.HARRecorder
 }
 
 // traceEvents are the CDP events the trace keeps besides the network's.
@@ -81,7 +89,7 @@ func Start(ctx context.Context, page *cdpclient.Page, opts Options, first map[st
 		first["kind"] = "start"
 	}
 	r.Line(first)
-	if r.har, err = page.RecordHAR(traceEvents, r.event); err != nil {
+	if r.har, err = page.RecordHAR(traceEvents, func(ev cdpclient.Event) { r.event("", ev) }); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -89,6 +97,23 @@ func Start(ctx context.Context, page *cdpclient.Page, opts Options, first map[st
 		r.video = startVideo(ctx, page, filepath.Join(opts.Dir, "frames"))
 	}
 	return r, nil
+}
+
+// AddTab records another tab's requests and events too (its trace lines
+// carry its id as "page"), from now on; the video stays the first tab's.
+func (r *Recorder) AddTab(page *cdpclient.Page, id string) error {
+	har, err := page.RecordHAR(traceEvents, func(ev cdpclient.Event) { r.event(id, ev) })
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		har.Stop("", "")
+		return nil
+	}
+	r.more = append(r.more, tabHAR{id: id, har: har})
+	return nil
 }
 
 // Line writes one trace line, with the milliseconds since the start as "t".
@@ -131,7 +156,14 @@ func (r *Recorder) Stop() Files {
 	if r.video != nil {
 		r.video.stop()
 	}
+	r.mu.Lock()
+	r.stopped = true
+	more := r.more
+	r.mu.Unlock()
 	har := r.har.Stop(r.opts.Creator, r.opts.Version)
+	for _, t := range more {
+		mergeHAR(har, t.id, t.har.Stop("", ""))
+	}
 	seen := map[string]bool{}
 	for _, e := range har.Log.Entries {
 		if u, err := url.Parse(e.Request.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !seen[u.Scheme+"://"+u.Host] {

@@ -115,6 +115,7 @@ func (v *video) encode(out string) (int, error) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return len(frames), fmt.Errorf("ffmpeg: %v: %s", err, strings.TrimSpace(string(b)))
 	}
+	_ = os.Chmod(out, 0o600) // ffmpeg creates it by the umask; the frames were private
 	slog.Debug("video written", "path", out, "frames", len(frames))
 	v.out = out
 	return len(frames), nil

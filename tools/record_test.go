@@ -38,7 +38,7 @@ func TestRecordThroughMCP(t *testing.T) {
 		t.Errorf("stop before start: %s", r.text)
 	}
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
-	wantIn(t, callTool(t, c, "record", map[string]any{"op": "start", "video": true}), "recording p1 (trace and network log and video) into "+dir)
+	wantIn(t, callTool(t, c, "record", map[string]any{"op": "start", "video": true}), "recording p1 and the session's other tabs (trace and network log, video of p1) into "+dir)
 	if r := callTool(t, c, "record", map[string]any{"op": "start"}); !r.isError || !contains(r.text, "already running") || !contains(r.text, `{"op":"stop"}`) {
 		t.Errorf("a second start: %s", r.text)
 	}
@@ -48,8 +48,9 @@ func TestRecordThroughMCP(t *testing.T) {
 	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#go"}))
 	mustOK(t, callTool(t, c, "waitFor", map[string]any{"text": "signed in: user=alice"}))
 	wantIn(t, callTool(t, c, "record", map[string]any{"op": "status"}), "recording p1 since")
+	mustOK(t, callTool(t, c, "newPage", map[string]any{"url": site.URL("/home.html")}))
 	stop := callTool(t, c, "record", map[string]any{"op": "stop"})
-	wantIn(t, stop, "recorded p1 for", "requests)", "frames)")
+	wantIn(t, stop, "recorded p1 and 1 more tabs for", "requests)", "frames)")
 	t.Logf("stop answered:\n%s", stop.text)
 	files := recordedFiles(t, stop.text)
 
@@ -73,8 +74,8 @@ func TestRecordThroughMCP(t *testing.T) {
 			sawConsole = true
 		}
 	}
-	if got := strings.Join(acts, ","); got != "fill,type,click,waitFor" || !sawPost || !sawConsole {
-		t.Errorf("trace: actions %s (want fill,type,click,waitFor), the POST %v, the console line %v:\n%s", got, sawPost, sawConsole, trace)
+	if got := strings.Join(acts, ","); got != "fill,type,click,waitFor,newPage" || !sawPost || !sawConsole {
+		t.Errorf("trace: actions %s (want fill,type,click,waitFor,newPage), the POST %v, the console line %v:\n%s", got, sawPost, sawConsole, trace)
 	}
 	if !bytes.Contains(trace, []byte(`"args":"{\"selector\":\"#user\",\"value\":\"alice\"}"`)) {
 		t.Errorf("the trace lacks fill's arguments:\n%s", trace)
@@ -84,6 +85,7 @@ func TestRecordThroughMCP(t *testing.T) {
 	var h struct {
 		Log struct {
 			Entries []struct {
+				PageRef string
 				Request struct {
 					Method, URL string
 				}
@@ -94,12 +96,13 @@ func TestRecordThroughMCP(t *testing.T) {
 	if err != nil || json.Unmarshal(har, &h) != nil {
 		t.Fatalf("HAR %s: %v", files["network"], err)
 	}
-	posted := false
+	posted, secondTab := false, false
 	for _, e := range h.Log.Entries {
 		posted = posted || (e.Request.Method == "POST" && strings.HasSuffix(e.Request.URL, "/parity/echo") && e.Response.Status == 200)
+		secondTab = secondTab || (strings.HasSuffix(e.Request.URL, "/home.html") && strings.HasPrefix(e.PageRef, "p2_"))
 	}
-	if !posted {
-		t.Errorf("the HAR lacks the POST to /parity/echo: %s", har)
+	if !posted || !secondTab {
+		t.Errorf("the HAR lacks the POST to /parity/echo (%v) or the second tab's page (%v): %s", posted, secondTab, har)
 	}
 	video, err := os.ReadFile(files["video"])
 	if err != nil || !bytes.HasPrefix(video, []byte{0x1a, 0x45, 0xdf, 0xa3}) {
@@ -112,7 +115,7 @@ func TestRecordThroughMCP(t *testing.T) {
 	}
 
 	// After stop, calls are not recorded.
-	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#go"}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"page": "p1", "selector": "#go"}))
 	if after, _ := os.ReadFile(files["trace"]); !bytes.Equal(after, trace) {
 		t.Errorf("the trace grew after stop:\n%s", after[len(trace):])
 	}
