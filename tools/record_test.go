@@ -37,6 +37,9 @@ func TestRecordThroughMCP(t *testing.T) {
 	if r := callTool(t, c, "record", map[string]any{"op": "stop"}); !r.isError || !contains(r.text, "no recording is running") || !contains(r.text, `{"op":"start"}`) {
 		t.Errorf("stop before start: %s", r.text)
 	}
+	if r := callTool(t, c, "record", map[string]any{"op": "begin"}); !r.isError || !contains(r.text, `unknown op "begin"`) {
+		t.Errorf("an unknown op: %s", r.text)
+	}
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
 	wantIn(t, callTool(t, c, "record", map[string]any{"op": "start", "video": true}), "recording p1 and the session's other tabs (trace and network log, video of p1) into "+dir)
 	if r := callTool(t, c, "record", map[string]any{"op": "start"}); !r.isError || !contains(r.text, "already running") || !contains(r.text, `{"op":"stop"}`) {
@@ -118,6 +121,22 @@ func TestRecordThroughMCP(t *testing.T) {
 	mustOK(t, callTool(t, c, "click", map[string]any{"page": "p1", "selector": "#go"}))
 	if after, _ := os.ReadFile(files["trace"]); !bytes.Equal(after, trace) {
 		t.Errorf("the trace grew after stop:\n%s", after[len(trace):])
+	}
+}
+
+// Recording changes nothing on the page: read-only mode offers it.
+func TestRecordInReadOnlyMode(t *testing.T) {
+	t.Parallel()
+	s := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: t.TempDir()}, mgr)
+	t.Cleanup(s.Close)
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
+	mustOK(t, callTool(t, c, "record", map[string]any{"op": "start"}))
+	mustOK(t, callTool(t, c, "reload", nil))
+	stop := callTool(t, c, "record", map[string]any{"op": "stop"})
+	wantIn(t, stop, "recorded p1 for")
+	if contains(stop.text, "(0 requests)") {
+		t.Errorf("the reload's requests are not in the HAR: %s", stop.text)
 	}
 }
 
