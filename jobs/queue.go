@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
@@ -31,6 +32,9 @@ type Config struct {
 	HandoffTimeout time.Duration
 	// Agent runs custom jobs; without it they are refused at submit.
 	Agent Agent
+	// Model, if set, is asked for the schema fields an extraction's rules do
+	// not find; only values the page's text states are kept.
+	Model agentloop.Model
 	// Handoff offers waiting jobs to a person; without it a waiting job's
 	// status carries no handoffUrl.
 	Handoff Handoff

@@ -68,7 +68,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 		}
 		notes = append(notes, "the page had not finished loading; read what was there")
 	}
-	res, err := readStructured(ctx, page, nil, req.Schema)
+	res, err := readStructured(ctx, page, nil, req.Schema, q.cfg.Model)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
@@ -105,7 +106,7 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 		notes = append(notes, "the page had not finished loading; read what was there")
 	}
 	t.r.progress(0.6, "reading the page")
-	res, err := readStructured(ctx, t.page, t.job.Task.Selectors, t.job.Task.Extract)
+	res, err := readStructured(ctx, t.page, t.job.Task.Selectors, t.job.Task.Extract, t.q.cfg.Model)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -119,8 +120,8 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 }
 
 // readStructured reads the selectors' texts and fills the schema (either may
-// be empty) from the page.
-func readStructured(ctx context.Context, page *cdpclient.Page, selectors []string, schema json.RawMessage) (*ExtractResult, error) {
+// be empty) from the page, asking model (if not nil) for what the rules miss.
+func readStructured(ctx context.Context, page *cdpclient.Page, selectors []string, schema json.RawMessage, model agentloop.Model) (*ExtractResult, error) {
 	var (
 		sch     *extract.Schema
 		queries []cdpclient.FactQuery
@@ -142,6 +143,9 @@ func readStructured(ctx context.Context, page *cdpclient.Page, selectors []strin
 	res := &ExtractResult{Result: &extract.Result{Data: map[string]any{}}}
 	if sch != nil {
 		res.Result = extract.Fill(sch, schema, facts)
+		if model != nil {
+			askModel(ctx, model, page, sch, res.Result)
+		}
 	} else {
 		res.Notes = append(res.Notes, facts.Errors...)
 	}

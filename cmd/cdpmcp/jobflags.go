@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/jobs"
@@ -51,7 +52,8 @@ type horde struct {
 	browser  cdpclient.Options
 	readOnly bool
 	origins  *origins.List
-	agent    jobs.Agent // nil without a model endpoint: custom jobs refused
+	agent    jobs.Agent      // nil without a model endpoint: custom jobs refused
+	model    agentloop.Model // the same endpoint, for extraction's missing fields
 	handoff  jobs.Handoff
 	waitFor  time.Duration // a person, at most
 
@@ -71,6 +73,7 @@ func startHorde(cfg config) *horde {
 	}
 	if llm := cfg.tools.Agent.LLM; llm.BaseURL != "" {
 		h.agent = &jobs.LoopAgent{Model: &llm, Loop: cfg.tools.Agent.Loop, ReadOnly: cfg.tools.ReadOnly, Origins: cfg.tools.Origins}
+		h.model = &llm
 	}
 	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); err == nil {
 		go h.open()
@@ -103,7 +106,7 @@ func (h *horde) openQueue() error {
 	// The queue lives as long as the server: its context is not a request's.
 	q, err := jobs.Open(context.Background(), jobs.Config{
 		Dir: dir, Store: store, Browser: h.browser, MaxTabs: h.cfg.maxTabs, JobTimeout: h.cfg.timeout,
-		ReadOnly: h.readOnly, Origins: h.origins, Version: version, Agent: h.agent,
+		ReadOnly: h.readOnly, Origins: h.origins, Version: version, Agent: h.agent, Model: h.model,
 		Handoff: h.handoff, HandoffTimeout: h.waitFor,
 	})
 	if err != nil {

@@ -15,7 +15,8 @@ type Result struct {
 	Data map[string]any `json:"data"`
 	// Sources says where each field came from, by path ("price",
 	// "offers.price"): json-ld, microdata, x-selector, table, dl, table-row
-	// (a two-column table), text ("Label: value") or meta.
+	// (a two-column table), text ("Label: value"), meta, or model (named by a
+	// model and stated in the page's text).
 	Sources map[string]string `json:"sources,omitempty"`
 	// Missing lists the fields the page does not state; they are absent
 	// from Data, never guessed.
@@ -67,9 +68,7 @@ func Fill(s *Schema, raw json.RawMessage, facts *cdpclient.PageFacts) *Result {
 	f := &filler{facts: facts, res: &Result{Sources: map[string]string{}}, ld: ldNodes(facts.JSONLD)}
 	f.res.Notes = append(f.res.Notes, facts.Errors...)
 	f.res.Data = f.object(s, "", f.ld)
-	if len(f.res.Missing) > 0 {
-		f.res.Notes = append(f.res.Notes, fmt.Sprintf("the page does not state %s; left out, not guessed", strings.Join(f.res.Missing, ", ")))
-	}
+	f.res.restateMissing()
 	if sch, err := compile(raw); err == nil {
 		if err := sch.Validate(toJSONValue(f.res.Data)); err != nil {
 			f.res.Notes = append(f.res.Notes, "the data does not satisfy the schema: "+firstLine(err.Error()))

@@ -1,0 +1,69 @@
+package jobs_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/agentloop"
+	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/google/go-cmp/cmp"
+)
+
+// With a model configured, extract_structured asks it for the fields the rules
+// do not find, giving it the page's text; it keeps what the text states and
+// refuses what the model made up, saying where each field came from.
+func TestExtractAsksTheModelForTheRest(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	var problem atomic.Value
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content any    `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(body, &req)
+		prompt, _ := json.Marshal(req.Messages)
+		for _, want := range []string{"Never guess", "- boilTime (string)", "- origin (string)", "Boils half a litre in under four minutes."} {
+			if !strings.Contains(string(prompt), want) {
+				problem.Store("the prompt lacks " + want + ": " + string(prompt))
+			}
+		}
+		if strings.Contains(string(prompt), "- name (string)") {
+			problem.Store("the model was asked for a field the rules found: " + string(prompt))
+		}
+		answer := `{"boilTime": "under four minutes", "origin": "Made in France"}`
+		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}}}})
+	}))
+	defer model.Close()
+	q := newQueue(t, jobs.Config{MaxTabs: 1, Model: &agentloop.OpenAI{BaseURL: model.URL, Retries: -1}})
+	got, err := q.Extract(testCtx(t), jobs.ExtractRequest{CorrelationID: "m1", URL: site.URL("/jobs/product.html"),
+		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"boilTime":{"type":"string"},"origin":{"type":"string"}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := problem.Load(); p != nil {
+		t.Error(p)
+	}
+	if calls.Load() != 1 {
+		t.Errorf("the model was asked %d times", calls.Load())
+	}
+	res := got.Result
+	if d := cmp.Diff(map[string]any{"name": "Trail Kettle 2", "boilTime": "under four minutes"}, res.Data); d != "" {
+		t.Errorf("data (-want +got):\n%s", d)
+	}
+	if res.Sources["boilTime"] != "model" || res.Sources["name"] != "json-ld" || !cmp.Equal(res.Missing, []string{"origin"}) {
+		t.Errorf("sources %v, missing %v", res.Sources, res.Missing)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "the model named origin (Made in France), which the page's text does not state; left out") {
+		t.Errorf("notes:\n%s", notes)
+	}
+}
