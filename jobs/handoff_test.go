@@ -149,3 +149,39 @@ func TestHandoffTimesOut(t *testing.T) {
 		t.Errorf("%s %q (seen %v), withdrawn %t, handoffUrl %q", done.State, done.Error, seen, withdrawn, done.HandoffURL)
 	}
 }
+
+// A navigate, extract or message job that meets a CAPTCHA waits for a person
+// when it allows a handoff, and goes on once they are past it; without a
+// handoff it reads the page as it is.
+func TestCaptchaWaitsForAPerson(t *testing.T) {
+	t.Parallel()
+	view := &liveView{offered: map[string]*cdpclient.Page{}}
+	q := newQueue(t, jobs.Config{MaxTabs: 2, Handoff: view})
+	task := jobs.Task{Type: jobs.TaskExtract, Extract: json.RawMessage(`{"type":"object","properties":{"warranty":{"type":"string"}}}`)}
+	j := q.submit(t, jobs.SubmitRequest{CorrelationID: "gate", URL: site.URL("/jobs/gate.html"), HandoffAllowed: true, Task: task})
+	w, _ := q.wait(t, j.ID, jobs.WaitingForHuman, jobs.Succeeded, jobs.Failed)
+	if w.State != jobs.WaitingForHuman || !strings.Contains(w.Summary, "the page shows a CAPTCHA") {
+		t.Fatalf("job on a CAPTCHA: %s %q %s", w.State, w.Summary, w.Error)
+	}
+	view.mu.Lock()
+	tab := view.offered[j.ID]
+	view.mu.Unlock()
+	if tab == nil {
+		t.Fatal("the tab was not offered")
+	}
+	if _, err := tab.Click(testCtx(t), cdpclient.Target{Selector: "#human"}, cdpclient.ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Resume(testCtx(t), j.ID, "past it"); err != nil {
+		t.Fatal(err)
+	}
+	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Succeeded || !strings.Contains(string(done.Result), `"warranty":"2 years"`) {
+		t.Errorf("after the person: %s %s, result %s", done.State, done.Error, done.Result)
+	}
+
+	plain := q.submit(t, jobs.SubmitRequest{CorrelationID: "gate2", URL: site.URL("/jobs/gate.html"), Task: task})
+	if d, _ := q.wait(t, plain.ID, jobs.Succeeded, jobs.Failed, jobs.WaitingForHuman); d.State != jobs.Succeeded || !strings.Contains(string(d.Result), `"missing":["warranty"]`) {
+		t.Errorf("without a handoff: %s %s, result %s", d.State, d.Error, d.Result)
+	}
+}

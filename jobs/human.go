@@ -59,3 +59,23 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 		return "", fmt.Errorf("no one resumed the job within %s (--handoff-timeout)", q.cfg.HandoffTimeout)
 	}
 }
+
+// pastCaptcha hands a page that shows a CAPTCHA to a person when the job
+// allows a handoff, and checks once they are done that it is gone. A job that
+// does not allow one goes on as before and meets the CAPTCHA.
+func (t *taskRun) pastCaptcha(ctx context.Context) error {
+	if !t.job.Handoff {
+		return nil
+	}
+	state, err := t.loginState(ctx)
+	if err != nil || !state.Captcha {
+		return nil // a page that cannot be read is the task's to report
+	}
+	if _, err := t.waitForHuman(ctx, "the page shows a CAPTCHA"); err != nil {
+		return err
+	}
+	if state, err = t.loginState(ctx); err == nil && state.Captcha {
+		return fmt.Errorf("the page at %s still shows a CAPTCHA after a person's help", t.page.URL())
+	}
+	return nil
+}

@@ -82,6 +82,9 @@ func (t *taskRun) navigate(ctx context.Context) outcome {
 	if err := t.open(ctx); err != nil {
 		return outcome{err: err}
 	}
+	if err := t.pastCaptcha(ctx); err != nil {
+		return outcome{err: err}
+	}
 	return outcome{summary: t.loadedSummary(ctx), finalURL: t.page.URL()}
 }
 
@@ -104,6 +107,9 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 			return outcome{err: err}
 		}
 		notes = append(notes, "the page had not finished loading; read what was there")
+	}
+	if err := t.pastCaptcha(ctx); err != nil {
+		return outcome{err: err}
 	}
 	t.r.progress(0.6, "reading the page")
 	res, err := readStructured(ctx, t.page, t.job.Task.Selectors, t.job.Task.Extract, t.q.cfg.Model)
@@ -172,6 +178,9 @@ func readStructured(ctx context.Context, page *cdpclient.Page, selectors []strin
 // run again, whatever happens after.
 func (t *taskRun) message(ctx context.Context) outcome {
 	if err := t.open(ctx); err != nil {
+		return outcome{err: err}
+	}
+	if err := t.pastCaptcha(ctx); err != nil {
 		return outcome{err: err}
 	}
 	field := cdpclient.Target{Selector: t.job.Task.Selectors[0]}
