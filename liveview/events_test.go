@@ -99,3 +99,47 @@ func TestViewerInput(t *testing.T) {
 	}
 	waitFor(t, 5*time.Second, "the dialog's answer", func() bool { return slices.Contains(got(), "confirm true") })
 }
+
+// On a phone (a small touch screen) the tab takes a phone's layout, and a
+// finger on the view reaches it as the browser's own touch: touchstart,
+// touchend and the tap's click.
+func TestViewerOnAPhone(t *testing.T) {
+	t.Parallel()
+	tab := newTab(t, jobs, site.URL("/handoff/events.html"))
+	url, err := lv.Offer(liveview.Offer{Key: "phone", Tab: tab, Title: "job on a phone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lv.Withdraw("phone")
+	ctx := testCtx(t)
+	view := newTab(t, person, "about:blank")
+	if err := view.SetViewport(ctx, 390, 844, 3, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := cdpclient.Outcome(view.Navigate(ctx, url, cdpclient.WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the tab to take the phone's size", func() bool {
+		var w float64
+		eval(t, tab, `screen.width`, &w) // the layout is 980 px wide: the page has no viewport meta, as on a phone
+		return viewer(t, view).Frames > 0 && w <= 390 && abs(viewer(t, view).Width-w) < 2
+	})
+	var touch bool
+	if eval(t, tab, `navigator.maxTouchPoints > 0 && matchMedia('(pointer: coarse)').matches`, &touch); !touch {
+		t.Error("the tab is not a touch screen while a phone views it")
+	}
+	s := viewer(t, view)
+	area := rect(t, tab, "#area")
+	pt := []cdpclient.TouchPoint{{X: s.Left + area.X + 40, Y: s.Top + area.Y + 40}}
+	if err := view.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := view.DispatchTouch(ctx, "touchEnd", nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "the tap", func() bool {
+		var g []string
+		eval(t, tab, `window.got`, &g)
+		return strings.Contains(strings.Join(g, ","), "touchstart 1,touchend") && slices.Contains(g, "tap")
+	})
+}
