@@ -44,7 +44,7 @@ export function fileRoute(prefix, dir) {
 export class Cdpmcp {
   constructor(bin, args) {
     this.dir = mkdtempSync(join(tmpdir(), 'audit-compare-'));
-    this.proc = spawn(bin, ['serve', '--headless', '--artifacts-dir', this.dir, '--browser-arg=--window-size=1280,800',
+    this.proc = spawn(bin, ['serve', '--headless', '--no-jobs', '--artifacts-dir', this.dir, '--browser-arg=--window-size=1280,800',
       '--browser-arg=--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost', ...args],
     { stdio: ['pipe', 'pipe', 'inherit'] });
     this.next = 1;
