@@ -13,7 +13,7 @@ import (
 // agentFlags configure run_browser_agent: the model it asks and its limits.
 func agentFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "llm-base-url", EnvVars: env("LLM_BASE_URL"), Usage: "OpenAI-compatible API root for run_browser_agent, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (default: the MCP client's own model through sampling)"},
+		&cli.StringFlag{Name: "llm-base-url", EnvVars: env("LLM_BASE_URL"), Usage: "OpenAI-compatible API root for run_browser_agent, custom jobs and the fields extraction rules miss, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (default: the MCP client's own model through sampling)"},
 		&cli.StringFlag{Name: "llm-model", EnvVars: env("LLM_MODEL"), Usage: "model `NAME` to ask at --llm-base-url"},
 		&cli.StringFlag{Name: "llm-api-key", EnvVars: env("LLM_API_KEY"), Usage: "API `KEY` for --llm-base-url (sent as a bearer token; prefer the variable)"},
 		&cli.DurationFlag{Name: "llm-timeout", EnvVars: env("LLM_TIMEOUT"), Value: 2 * time.Minute, Usage: "abandon (and retry) a model call after this long; also bounds a wait for the client's model"},
