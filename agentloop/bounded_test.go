@@ -2,6 +2,7 @@ package agentloop
 
 import (
 	"fmt"
+	"github.com/cdpmcp/cdpmcp/internal/tokens"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,7 @@ func TestPromptStaysBounded(t *testing.T) {
 			var lines []string
 			for _, s := range steps {
 				server = append(server, s.ServerMs)
-				lines = append(lines, fmt.Sprintf("step %d: server %d ms, user %d tokens, elements %d, rest %d", s.Step, s.ServerMs, s.UserTokens, s.SnapshotTokens, s.UserTokens-s.SnapshotTokens))
+				lines = append(lines, fmt.Sprintf("step %d: server %d ms, user %d tokens, elements %d, rest %d (o200k %d)", s.Step, s.ServerMs, s.UserTokens, s.SnapshotTokens, s.UserTokens-s.SnapshotTokens, tokens.Count(trimElems(s.User))))
 			}
 			s2, s8 := steps[1], steps[7]
 			if testing.Verbose() {
@@ -57,6 +58,11 @@ func TestPromptStaysBounded(t *testing.T) {
 			t.Logf("%s\nserver median %d ms; step 8 / step 2 = %.2f", strings.Join(lines, "\n"), median(server), float64(s8.UserTokens)/float64(s2.UserTokens))
 			if float64(s8.UserTokens) > 1.5*float64(s2.UserTokens) {
 				t.Errorf("step 8 costs %d tokens, step 2 %d: more than 1.5×", s8.UserTokens, s2.UserTokens)
+			}
+			// The message around the element list, before the model has
+			// written any memory: at most 200 o200k tokens.
+			if n := tokens.Count(trimElems(s2.User)); n > 200 {
+				t.Errorf("step 2: %d o200k tokens besides the element list", n)
 			}
 			for _, s := range steps[1:8] {
 				if rest := s.UserTokens - s.SnapshotTokens; rest > 300 {

@@ -176,7 +176,7 @@ func (s *stepCtx) call(ctx context.Context, c Call, rec *ActionRecord) (outcome,
 	if fb := res.Feedback; fb != nil && !fb.OK {
 		return outcome{}, &stepError{feedbackError(fb)}
 	}
-	rec.Result = resultText(res)
+	rec.Result = resultText(res, f.breaks)
 	o := outcome{breaks: f.breaks}
 	if fb := res.Feedback; fb != nil {
 		o.breaks = o.breaks || fb.Dialog != nil || len(fb.Opened) > 0 ||

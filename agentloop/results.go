@@ -13,8 +13,10 @@ import (
 
 // resultText is what the next prompt says an action gave: its text, capped,
 // then its feedback without what the action line already says and without
-// page noise (asset errors, timings).
-func resultText(r *actions.Result) string {
+// page noise (asset errors, timings). After an action that leaves for another
+// page (breaks), the page's URL and title are left out too: the next prompt
+// opens with them.
+func resultText(r *actions.Result, breaks bool) string {
 	var parts []string
 	if r.Text != "" {
 		t := r.Text
@@ -33,7 +35,13 @@ func resultText(r *actions.Result) string {
 			Opened []string         `json:"opened,omitempty"`
 			Hint   string           `json:"hint,omitempty"`
 		}{OK: fb.OK, Delta: fb.Delta, Net: pageNet(fb.Net), Dialog: fb.Dialog, Opened: fb.Opened, Hint: toolNames.Replace(fb.Hint)}
-		if short.Delta.Empty() {
+		if breaks && fb.Delta != nil {
+			d := *fb.Delta
+			d.URL, d.Title = "", ""
+			if short.Delta = &d; d.Empty() {
+				short.Delta = nil
+			}
+		} else if short.Delta.Empty() {
 			// Nothing visible happened: a script error may say why.
 			short.Delta, short.Errors = nil, clipAll(fb.Errors, 2, 80)
 		}
