@@ -23,17 +23,10 @@ func DefaultArtifactsDir() string { return filepath.Join(os.TempDir(), "cdpmcp-a
 // directory and returns its path, secrets redacted. The directory is created
 // private (0700).
 func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
-	dir := e.Artifacts
-	if dir == "" {
-		dir = DefaultArtifactsDir()
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(e.artifactsDir(), 0o700); err != nil {
 		return "", fmt.Errorf("artifacts directory: %w", err)
 	}
-	var r [3]byte
-	_, _ = rand.Read(r[:])
-	name := fmt.Sprintf("%s-%s-%s.%s", kind, time.Now().Format("20060102-150405"), hex.EncodeToString(r[:]), ext)
-	path := filepath.Join(dir, name)
+	path := e.newArtifact(kind) + "." + ext
 	if e.Secrets != nil {
 		data = e.Secrets.RedactBytes(data)
 	}
@@ -41,6 +34,22 @@ func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
 		return "", fmt.Errorf("write artifact: %w", err)
 	}
 	return path, nil
+}
+
+// artifactsDir is where artifacts go: Env.Artifacts or the default.
+func (e *Env) artifactsDir() string {
+	if e.Artifacts == "" {
+		return DefaultArtifactsDir()
+	}
+	return e.Artifacts
+}
+
+// newArtifact names a new artifact of kind in the artifacts directory, unique
+// by time and a random suffix: kind-20261124-092906-b8889e.
+func (e *Env) newArtifact(kind string) string {
+	var r [3]byte
+	_, _ = rand.Read(r[:])
+	return filepath.Join(e.artifactsDir(), fmt.Sprintf("%s-%s-%s", kind, time.Now().Format("20060102-150405"), hex.EncodeToString(r[:])))
 }
 
 // writeJSON saves v as a JSON artifact.

@@ -2,10 +2,7 @@ package actions
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,9 +19,10 @@ type recordArgs struct {
 	Page  string `json:"page"`
 }
 
-// Record starts and stops a recording of a tab: the trace (every tool call
-// with its answer, and the page's requests, console, errors, dialogs and
-// navigations, as JSON lines), the HAR network log and, with video, a WebM.
+// Record starts and stops a recording of the session's tabs: the trace (every
+// tool call with its answer, and the tabs' requests, console, errors, dialogs
+// and navigations, as JSON lines), the HAR network log and, with video, a WebM
+// of the tab it started in.
 var Record = define("record",
 	"Record this session until stop: a trace of every tool call and what its tabs did (JSON lines), their network log (HAR), with video a WebM of the tab's screen.",
 	ClassRead, Hints{ReadOnly: true},
@@ -132,13 +130,7 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 	if err != nil {
 		return nil, err
 	}
-	var rnd [3]byte
-	_, _ = rand.Read(rnd[:])
-	dir := env.Artifacts
-	if dir == "" {
-		dir = DefaultArtifactsDir()
-	}
-	dir = filepath.Join(dir, fmt.Sprintf("recording-%s-%s", time.Now().Format("20060102-150405"), hex.EncodeToString(rnd[:])))
+	dir := env.newArtifact("recording")
 	redact := func(s string) string { return s }
 	if env.Secrets != nil {
 		redact = env.Secrets.Redact

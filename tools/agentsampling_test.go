@@ -91,7 +91,7 @@ func (s *sampler) check(t *testing.T, images int) {
 			t.Errorf("sampling %d: %d images, want %d", i, s.images[i], images)
 		}
 	}
-	if !strings.Contains(s.users[1], `Result of previous action 1/1: {"ok":true,"delta":{"url":"`+site.URL("/home.html")) {
+	if !strings.Contains(s.users[1], `Result of previous action 1/1: {"ok":true}`) || !strings.Contains(s.users[1], "4. Current url: "+site.URL("/home.html")) {
 		t.Errorf("second prompt lacks the first step's result:\n%s", s.users[1])
 	}
 }
