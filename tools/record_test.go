@@ -30,7 +30,7 @@ func recordedFiles(t *testing.T, answer string) map[string]string {
 func TestRecordThroughMCP(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: dir}, mgr)
+	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools", "storage"}, Artifacts: dir}, mgr)
 	t.Cleanup(s.Close)
 	c := newClient(t, s)
 
@@ -45,9 +45,16 @@ func TestRecordThroughMCP(t *testing.T) {
 	if r := callTool(t, c, "record", map[string]any{"op": "start"}); !r.isError || !contains(r.text, "already running") || !contains(r.text, `{"op":"stop"}`) {
 		t.Errorf("a second start: %s", r.text)
 	}
-	const password = "hunter2-Kx9q"
+	const password = `hunter2-"Kx9q"&<ok>`
 	mustOK(t, callTool(t, c, "fill", map[string]any{"selector": "#user", "value": "alice"}))
+	// A password typed where no field is: the call fails before any field
+	// took it as a secret.
+	if r := callTool(t, c, "type", map[string]any{"selector": "#no-such-field", "text": password}); !r.isError && !contains(r.text, `"ok":false`) {
+		t.Errorf("typing into no field: %s", r.text)
+	}
 	mustOK(t, callTool(t, c, "type", map[string]any{"selector": "#pw", "text": password}))
+	wantIn(t, callTool(t, c, "cookies", map[string]any{"op": "set", "name": "sid", "value": "cookie-Secret-77", "url": site.URL("/")}), "sid")
+	wantIn(t, callTool(t, c, "cookies", map[string]any{"op": "list"}), "cookie-Secret-77")
 	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#go"}))
 	mustOK(t, callTool(t, c, "waitFor", map[string]any{"text": "signed in: user=alice"}))
 	wantIn(t, callTool(t, c, "record", map[string]any{"op": "status"}), "recording p1 since")
@@ -77,10 +84,10 @@ func TestRecordThroughMCP(t *testing.T) {
 			sawConsole = true
 		}
 	}
-	if got := strings.Join(acts, ","); got != "fill,type,click,waitFor,newPage" || !sawPost || !sawConsole {
-		t.Errorf("trace: actions %s (want fill,type,click,waitFor,newPage), the POST %v, the console line %v:\n%s", got, sawPost, sawConsole, trace)
+	if got := strings.Join(acts, ","); got != "fill,type,type,cookies,cookies,click,waitFor,newPage" || !sawPost || !sawConsole {
+		t.Errorf("trace: actions %s (want fill,type,type,cookies,cookies,click,waitFor,newPage), the POST %v, the console line %v:\n%s", got, sawPost, sawConsole, trace)
 	}
-	if !bytes.Contains(trace, []byte(`"args":"{\"selector\":\"#user\",\"value\":\"alice\"}"`)) {
+	if !bytes.Contains(trace, []byte(`"args":{"selector":"#user","value":"alice"}`)) {
 		t.Errorf("the trace lacks fill's arguments:\n%s", trace)
 	}
 
@@ -112,8 +119,11 @@ func TestRecordThroughMCP(t *testing.T) {
 		t.Errorf("video %q: %v (%d bytes)", files["video"], err, len(video))
 	}
 	for _, f := range files {
-		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte(password)) {
-			t.Errorf("%s holds the password", f)
+		b, _ := os.ReadFile(f)
+		for _, secret := range []string{"hunter2", "Kx9q", "cookie-Secret-77"} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s holds %q", f, secret)
+			}
 		}
 	}
 
