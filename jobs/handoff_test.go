@@ -180,6 +180,12 @@ func TestCaptchaWaitsForAPerson(t *testing.T) {
 		t.Errorf("after the person: %s %s, result %s", done.State, done.Error, done.Result)
 	}
 
+	// reCAPTCHA v3's badge asks nothing of a person: no wait.
+	badge := q.submit(t, jobs.SubmitRequest{CorrelationID: "badge", URL: site.URL("/jobs/badge.html"), HandoffAllowed: true, Task: task})
+	if d, _ := q.wait(t, badge.ID, jobs.Succeeded, jobs.Failed, jobs.WaitingForHuman); d.State != jobs.Succeeded || !strings.Contains(string(d.Result), `"warranty":"2 years"`) {
+		t.Errorf("a page with a reCAPTCHA badge: %s %q, result %s", d.State, d.Summary, d.Result)
+	}
+
 	plain := q.submit(t, jobs.SubmitRequest{CorrelationID: "gate2", URL: site.URL("/jobs/gate.html"), Task: task})
 	if d, _ := q.wait(t, plain.ID, jobs.Succeeded, jobs.Failed, jobs.WaitingForHuman); d.State != jobs.Succeeded || !strings.Contains(string(d.Result), `"missing":["warranty"]`) {
 		t.Errorf("without a handoff: %s %s, result %s", d.State, d.Error, d.Result)

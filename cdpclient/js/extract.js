@@ -157,7 +157,9 @@ function pageFacts(queries, withLogin, withStructure) {
       if (user) login.user = user.id ? '#' + CSS.escape(user.id) : (user.name ? 'input[name="' + CSS.escape(user.name) + '"]' : '');
     }
     const captchaSel = 'iframe[src*="captcha" i], iframe[title*="captcha" i], iframe[src*="turnstile" i], .g-recaptcha, .h-captcha, .cf-turnstile, [id*="captcha" i], [class*="captcha" i]';
-    login.captcha = all(document, captchaSel).some(visible);
+    // reCAPTCHA v3's badge and invisible widgets ask nothing of a person.
+    const noChallenge = (el) => el.closest('.grecaptcha-badge') || (el.tagName === 'IFRAME' && /[?&]size=invisible/i.test(el.src || ''));
+    login.captcha = all(document, captchaSel).some((el) => visible(el) && !noChallenge(el));
     facts.login = login;
   }
   return facts;
