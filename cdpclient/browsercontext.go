@@ -28,7 +28,8 @@ type BrowserContext struct {
 	pages   map[string]*Page
 	order   []*Page // in order of arrival
 	current *Page
-	seq     int // counts pages ever added: their ids, and "opened since" questions
+	seq     int // counts pages ever added, for "opened since" questions
+	ids     int // counts pages ever announced: their ids
 	added   chan struct{}
 	// watchers see each page as it arrives (OnPage).
 	watchers map[int]func(*Page)
@@ -42,20 +43,27 @@ func newBrowserContext(b *Browser, id string, own bool) *BrowserContext {
 // Browser returns the browser this context belongs to.
 func (bc *BrowserContext) Browser() *Browser { return bc.b }
 
-func (bc *BrowserContext) add(p *Page) {
+// announce gives a page its id and shows it to the watchers (OnPage), once it
+// is set up and before it runs.
+func (bc *BrowserContext) announce(p *Page) {
 	bc.mu.Lock()
+	bc.ids++
+	p.ID = "p" + strconv.Itoa(bc.ids)
 	watchers := make([]func(*Page), 0, len(bc.watchers))
 	for _, fn := range bc.watchers {
 		watchers = append(watchers, fn)
 	}
-	defer func() {
-		for _, fn := range watchers {
-			fn(p)
-		}
-	}()
+	bc.mu.Unlock()
+	for _, fn := range watchers {
+		fn(p)
+	}
+}
+
+// add makes an announced page one of the context's.
+func (bc *BrowserContext) add(p *Page) {
+	bc.mu.Lock()
 	defer bc.mu.Unlock()
 	bc.seq++
-	p.ID = "p" + strconv.Itoa(bc.seq)
 	p.seq = bc.seq
 	bc.pages[p.ID] = p
 	bc.order = append(bc.order, p)
@@ -67,8 +75,9 @@ func (bc *BrowserContext) add(p *Page) {
 }
 
 // OnPage calls fn with each page that arrives in the context from now on, as
-// it arrives: before whoever opened it gets it (a new tab has not navigated
-// yet). fn must return quickly. stop ends the watch.
+// it arrives: before it runs (a popup is still paused, a new tab has not
+// navigated) and before whoever opened it gets it. fn must return quickly.
+// stop ends the watch.
 func (bc *BrowserContext) OnPage(fn func(*Page)) (stop func()) {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()

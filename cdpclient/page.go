@@ -119,6 +119,10 @@ func (p *Page) init(waiting bool, done func(error)) {
 	calls := append(p.documentSetup(ctx, p.c), func() error {
 		return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
 	})
+	// Named and shown to the context's watchers (a recording) before a popup
+	// is resumed: they see its first request. (Sent in order, not waited for:
+	// a paused target answers some set-up calls only once it runs.)
+	calls = append(calls, func() error { p.bc.announce(p); return nil })
 	if waiting {
 		calls = append(calls, func() error { return p.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}

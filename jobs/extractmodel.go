@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
@@ -13,7 +14,7 @@ import (
 // giving it the page's text; extract keeps only what that text states. A
 // model that cannot be reached leaves the result as the rules made it, saying
 // so.
-func askModel(ctx context.Context, model agentloop.Model, page *cdpclient.Page, sch *extract.Schema, res *extract.Result) {
+func askModel(ctx context.Context, model agentloop.Model, page *cdpclient.Page, sch *extract.Schema, raw json.RawMessage, res *extract.Result) {
 	fields := res.Askable(sch)
 	if len(fields) == 0 {
 		return
@@ -30,5 +31,5 @@ func askModel(ctx context.Context, model agentloop.Model, page *cdpclient.Page, 
 		res.Notes = append(res.Notes, "the model was not reached ("+err.Error()+"); the rules' result only")
 		return
 	}
-	res.MergeModel(ans.Text, fields, text)
+	res.MergeModel(ans.Text, fields, text, raw)
 }

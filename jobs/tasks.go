@@ -150,7 +150,7 @@ func readStructured(ctx context.Context, page *cdpclient.Page, selectors []strin
 	if sch != nil {
 		res.Result = extract.Fill(sch, schema, facts)
 		if model != nil {
-			askModel(ctx, model, page, sch, res.Result)
+			askModel(ctx, model, page, sch, schema, res.Result)
 		}
 	} else {
 		res.Notes = append(res.Notes, facts.Errors...)

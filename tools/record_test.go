@@ -173,3 +173,27 @@ func TestRecordEndsWithTheSession(t *testing.T) {
 		t.Errorf("no HAR: %v", err)
 	}
 }
+
+// Tabs the page opens itself (a target=_blank link, window.open) are recorded
+// from their first request.
+func TestRecordFollowsPopups(t *testing.T) {
+	t.Parallel()
+	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: t.TempDir()}, mgr)
+	t.Cleanup(s.Close)
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/popup.html")}))
+	mustOK(t, callTool(t, c, "record", map[string]any{"op": "start"}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#blank"}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"page": "p1", "selector": "#open"}))
+	stop := callTool(t, c, "record", map[string]any{"op": "stop"})
+	wantIn(t, stop, "recorded p1 and 2 more tabs")
+	har, err := os.ReadFile(recordedFiles(t, stop.text)["network"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range []string{"p2", "p3"} {
+		if !regexp.MustCompile(`"pageref": "` + tab + `_page_1",\s*"startedDateTime": "[^"]+",\s*"time": [\d.]+,\s*"request": \{\s*"method": "GET",\s*"url": "[^"]+/second.html"`).Match(har) {
+			t.Errorf("the HAR lacks %s's load of /second.html:\n%s", tab, har)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func Fill(s *Schema, raw json.RawMessage, facts *cdpclient.PageFacts) *Result {
 	f.res.restateMissing()
 	if sch, err := compile(raw); err == nil {
 		if err := sch.Validate(toJSONValue(f.res.Data)); err != nil {
-			f.res.Notes = append(f.res.Notes, "the data does not satisfy the schema: "+firstLine(err.Error()))
+			f.res.Notes = append(f.res.Notes, invalidNote+firstLine(err.Error()))
 		}
 	}
 	return f.res

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The rules fill what the page marks up or labels. A model, when one is
@@ -18,14 +21,24 @@ import (
 const maxModelText = 24000
 
 // Askable returns the missing fields a model may be asked for, by path:
-// strings and numbers (a boolean or an object cannot be checked against the
-// text), outside arrays.
+// strings and numbers (a boolean cannot be checked against the text), outside
+// arrays; a missing object's such fields.
 func (r *Result) Askable(s *Schema) map[string]*Schema {
 	out := map[string]*Schema{}
-	for _, path := range r.Missing {
-		if fs := s.at(path); fs != nil && (fs.main() == "string" || fs.main() == "number" || fs.main() == "integer") {
+	var add func(path string, fs *Schema)
+	add = func(path string, fs *Schema) {
+		switch {
+		case fs == nil:
+		case fs.main() == "string" || fs.main() == "number" || fs.main() == "integer":
 			out[path] = fs
+		case fs.main() == "object":
+			for _, name := range fs.order {
+				add(join(path, name), fs.Properties[name])
+			}
 		}
+	}
+	for _, path := range r.Missing {
+		add(path, s.at(path))
 	}
 	return out
 }
@@ -61,26 +74,33 @@ func ModelPrompt(fields map[string]*Schema, url, text string) (system, user stri
 		b.WriteByte('\n')
 	}
 	if len(text) > maxModelText {
-		text = text[:maxModelText] + "\n[the rest of the page is cut]"
+		n := maxModelText
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text = text[:n] + "\n[the rest of the page is cut]"
 	}
 	fmt.Fprintf(&b, "\nThe page (%s):\n%s", url, text)
 	return system, b.String()
 }
 
 // MergeModel takes a model's answer: each asked field whose value the page's
-// text states goes into Data with source "model"; a value the text does not
-// state is left out and said so. It returns the fields it kept.
-func (r *Result) MergeModel(answer string, fields map[string]*Schema, text string) []string {
-	var got map[string]any
+// text states, and that satisfies the schema (raw), goes into Data with source
+// "model"; any other value is left out and said so. It returns the fields it
+// kept.
+func (r *Result) MergeModel(answer string, fields map[string]*Schema, text string, raw json.RawMessage) []string {
+	var nested map[string]any
 	if i, j := strings.IndexByte(answer, '{'), strings.LastIndexByte(answer, '}'); i >= 0 && j > i {
-		if err := json.Unmarshal([]byte(answer[i:j+1]), &got); err != nil {
-			got = nil
+		if err := json.Unmarshal([]byte(answer[i:j+1]), &nested); err != nil {
+			nested = nil
 		}
 	}
-	if got == nil {
+	if nested == nil {
 		r.Notes = append(r.Notes, "the model's answer was not a JSON object; nothing taken from it")
 		return nil
 	}
+	got := map[string]any{}
+	flatten(nested, "", got)
 	page := squash(text)
 	var kept, refused []string
 	for _, path := range slices.Sorted(maps.Keys(got)) {
@@ -95,8 +115,12 @@ func (r *Result) MergeModel(answer string, fields map[string]*Schema, text strin
 		}
 		setPath(r.Data, path, v)
 		r.Sources[path] = "model"
-		r.Missing = slices.DeleteFunc(r.Missing, func(m string) bool { return m == path })
+		r.Missing = slices.DeleteFunc(r.Missing, func(m string) bool { return m == path || strings.HasPrefix(path, m+".") })
 		kept = append(kept, path)
+	}
+	if bad := r.recheck(raw, kept); len(bad) > 0 {
+		kept = slices.DeleteFunc(kept, func(p string) bool { return slices.Contains(bad, p) })
+		r.Notes = append(r.Notes, fmt.Sprintf("the model's %s did not satisfy the schema; left out", strings.Join(bad, ", ")))
 	}
 	if len(kept) > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("the model found %s in the page's text (source \"model\")", strings.Join(kept, ", ")))
@@ -113,25 +137,21 @@ func (r *Result) MergeModel(answer string, fields map[string]*Schema, text strin
 func checkAgainst(v any, fs *Schema, page string) (any, bool) {
 	switch fs.main() {
 	case "number", "integer":
-		var n float64
+		var said []float64
 		switch x := v.(type) {
 		case float64:
-			n = x
+			said = []float64{x}
 		case string:
-			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-			if err != nil {
-				return nil, false
+			said = readings(pageNumberRE.FindString(x))
+		}
+		for _, n := range said {
+			if fs.main() == "integer" && n != math.Trunc(n) {
+				continue
 			}
-			n = f
-		default:
-			return nil, false
-		}
-		if fs.main() == "integer" && n != float64(int64(n)) {
-			return nil, false
-		}
-		for _, form := range []string{strconv.FormatFloat(n, 'f', -1, 64), strconv.FormatFloat(n, 'f', 2, 64), strings.ReplaceAll(strconv.FormatFloat(n, 'f', -1, 64), ".", ",")} {
-			if containsNumber(page, form) {
-				return n, true
+			for _, m := range pageNumberRE.FindAllString(page, -1) {
+				if slices.Contains(readings(m), n) {
+					return n, true
+				}
 			}
 		}
 		return nil, false
@@ -149,32 +169,51 @@ func checkAgainst(v any, fs *Schema, page string) (any, bool) {
 	}
 }
 
-// containsNumber reports whether num appears in text as a whole number, not
-// inside a longer one ("34.9" is in "€34.90", not in "134.9"; "34" is not in
-// "34.90").
-func containsNumber(text, num string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], num)
-		if j < 0 {
-			return false
+// pageNumberRE finds numbers as pages write them, grouping and decimal marks
+// included: 1,299.00, 1.299,00, 4,6, 34.90.
+var pageNumberRE = regexp.MustCompile(`\d(?:[\d.,]*\d)?`)
+
+// readings are the values a number as written may stand for: 1,299.00 and
+// 1.299,00 are 1299; 4,6 is 4.6 or 46; 1.299 is 1.299 or 1299.
+func readings(s string) []float64 {
+	dot, comma := strings.LastIndexByte(s, '.'), strings.LastIndexByte(s, ',')
+	var forms []string
+	switch {
+	case s == "":
+	case dot >= 0 && comma >= 0 && dot > comma:
+		forms = []string{strings.ReplaceAll(s, ",", "")}
+	case dot >= 0 && comma >= 0:
+		forms = []string{strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")}
+	case comma >= 0:
+		forms = []string{strings.ReplaceAll(s, ",", "")}
+		if strings.Count(s, ",") == 1 {
+			forms = append(forms, strings.Replace(s, ",", ".", 1))
 		}
-		start, rest := i+j, text[i+j+len(num):]
-		k := 0
-		if strings.ContainsAny(num, ".,") {
-			for k < len(rest) && rest[k] == '0' { // trailing zeros of the decimals
-				k++
-			}
-		}
-		before := start == 0 || !isDigit(text[start-1])
-		after := k == len(rest) || !isDigit(rest[k]) && !(strings.ContainsRune(".,", rune(rest[k])) && k+1 < len(rest) && isDigit(rest[k+1]))
-		if before && after {
-			return true
-		}
-		i = start + 1
+	case dot >= 0:
+		forms = []string{s, strings.ReplaceAll(s, ".", "")}
+	default:
+		forms = []string{s}
 	}
+	var out []float64
+	for _, f := range forms {
+		if n, err := strconv.ParseFloat(f, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+// flatten turns nested answer objects into dotted paths: {"shipping":
+// {"days": 2}} is shipping.days.
+func flatten(m map[string]any, prefix string, out map[string]any) {
+	for k, v := range m {
+		if sub, ok := v.(map[string]any); ok {
+			flatten(sub, join(prefix, k), out)
+			continue
+		}
+		out[join(prefix, k)] = v
+	}
+}
 
 // squash lowers text and collapses its white space, for comparing values
 // with what a page shows.

@@ -6,34 +6,47 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestContainsNumber(t *testing.T) {
+// A number is found as the page writes it, whole: grouping and decimal marks
+// either way, never a part of a longer number.
+func TestNumbersOnPage(t *testing.T) {
+	num := &Schema{Type: "number"}
 	for _, c := range []struct {
-		text, num string
-		want      bool
+		text string
+		said any
+		want bool
 	}{
-		{"price €34.90 today", "34.9", true},
+		{"price €34.90 today", 34.9, true},
 		{"price €34.90 today", "34.90", true},
-		{"price €134.9", "34.9", false},
-		{"price €34.90", "34", false},
-		{"weighs 310 g", "310", true},
-		{"weighs 3100 g", "310", false},
-		{"rated 4,6 of 5", "4,6", true},
-		{"12", "12", true},
+		{"price €134.9", 34.9, false},
+		{"price €34.90", 34.0, false},
+		{"weighs 310 g", 310.0, true},
+		{"weighs 3100 g", 310.0, false},
+		{"rated 4,6 of 5", 4.6, true},
+		{"now $1,299.00", 1299.0, true},
+		{"now $1,299.00", "1,299.00", true},
+		{"now $1,299.00", 299.0, false},
+		{"jetzt 1.299,00 €", 1299.0, true},
+		{"now $1,299.50", 1299.5, true},
+		{"12", 12.0, true},
+		{"it costs a lot", "twelve", false},
 	} {
-		if got := containsNumber(c.text, c.num); got != c.want {
-			t.Errorf("containsNumber(%q, %q) = %v", c.text, c.num, got)
+		if _, got := checkAgainst(c.said, num, squash(c.text)); got != c.want {
+			t.Errorf("%v in %q: %v", c.said, c.text, got)
 		}
 	}
 }
 
 // A model's values are kept only where the page's text states them.
 func TestMergeModel(t *testing.T) {
-	s, err := ParseSchema([]byte(`{"type":"object","properties":{
+	t.Parallel()
+	raw := []byte(`{"type":"object","properties":{
 		"boilTime":{"type":"string"}, "origin":{"type":"string"}, "stoves":{"type":"integer"},
-		"inBox":{"type":"boolean"}, "shipping":{"type":"object","properties":{"days":{"type":"number"}}}}}`))
+		"inBox":{"type":"boolean"}, "shipping":{"type":"object","properties":{"days":{"type":"number"}}}}}`)
+	s, err := ParseSchema(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +61,7 @@ func TestMergeModel(t *testing.T) {
 	if !strings.Contains(sys, "Never guess") || !strings.Contains(user, "- shipping.days (number)") || !strings.Contains(user, "under four minutes") {
 		t.Errorf("prompt:\n%s\n%s", sys, user)
 	}
-	kept := r.MergeModel("```json\n"+`{"boilTime":"Under four minutes","origin":"France","stoves":3,"shipping.days":"2","inBox":true}`+"\n```", fields, text)
+	kept := r.MergeModel("```json\n"+`{"boilTime":"Under four minutes","origin":"France","stoves":3,"shipping":{"days":"2"},"inBox":true}`+"\n```", fields, text, raw)
 	want := map[string]any{"boilTime": "Under four minutes", "stoves": 3.0, "shipping": map[string]any{"days": 2.0}}
 	if diff := cmp.Diff(want, r.Data); diff != "" || !slices.Equal(kept, []string{"boilTime", "shipping.days", "stoves"}) {
 		t.Errorf("data (-want +got):\n%s kept %v", diff, kept)
@@ -65,7 +78,33 @@ func TestMergeModel(t *testing.T) {
 	if strings.Count(notes, missingNote) != 1 {
 		t.Errorf("the missing fields are named twice:\n%s", notes)
 	}
-	if r.MergeModel("sorry, I cannot", fields, text); !strings.Contains(strings.Join(r.Notes, "\n"), "not a JSON object") {
+	if r.MergeModel("sorry, I cannot", fields, text, raw); !strings.Contains(strings.Join(r.Notes, "\n"), "not a JSON object") {
 		t.Errorf("a non-JSON answer: %v", r.Notes)
+	}
+}
+
+// A model's value the page states but the schema refuses (below a minimum,
+// outside an enum) is left out too, and the schema note says what still fails.
+func TestMergeModelChecksTheSchema(t *testing.T) {
+	raw := []byte(`{"type":"object","required":["price","stock"],"properties":{
+		"price":{"type":"number","minimum":10}, "stock":{"type":"string","enum":["in stock","sold out"]}, "name":{"type":"string"}}}`)
+	s, err := ParseSchema(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Fill(s, raw, &cdpclient.PageFacts{})
+	fields := r.Askable(s)
+	kept := r.MergeModel(`{"price": 4, "stock": "In Stock", "name": "Kettle"}`, fields, "The Kettle, only 4 euros. In Stock now.", raw)
+	if !slices.Equal(kept, []string{"name"}) || r.Data["price"] != nil || r.Data["stock"] != nil {
+		t.Errorf("kept %v, data %v", kept, r.Data)
+	}
+	notes := strings.Join(r.Notes, "\n")
+	for _, w := range []string{"the model's price, stock did not satisfy the schema; left out", invalidNote} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
+	}
+	if strings.Count(notes, invalidNote) != 1 {
+		t.Errorf("the schema note is there twice:\n%s", notes)
 	}
 }
