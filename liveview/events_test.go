@@ -128,16 +128,22 @@ func TestViewerOnAPhone(t *testing.T) {
 	if eval(t, tab, `navigator.maxTouchPoints > 0 && matchMedia('(pointer: coarse)').matches`, &touch); !touch {
 		t.Error("the tab is not a touch screen while a phone views it")
 	}
-	s := viewer(t, view)
-	area := rect(t, tab, "#area")
-	pt := []cdpclient.TouchPoint{{X: s.Left + area.X + 40, Y: s.Top + area.Y + 40}}
-	if err := view.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := view.DispatchTouch(ctx, "touchEnd", nil, 0); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 5*time.Second, "the tap", func() bool {
+	// Where the middle of #area is on the tab's screen (the page is laid out
+	// 980 px wide and zoomed to fit), and so in the view; tapped until the
+	// tab has it (a tap while the view still settles its size may miss).
+	var mid [2]float64
+	eval(t, tab, `(() => { const r = document.getElementById('area').getBoundingClientRect(), z = visualViewport.scale;
+		return [(r.left + r.width / 2 - visualViewport.offsetLeft) * z, (r.top + r.height / 2 - visualViewport.offsetTop) * z]; })()`, &mid)
+	waitFor(t, 10*time.Second, "the tap", func() bool {
+		s := viewer(t, view)
+		pt := []cdpclient.TouchPoint{{X: s.Left + mid[0], Y: s.Top + mid[1]}}
+		if err := view.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := view.DispatchTouch(ctx, "touchEnd", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond) // apart enough not to be a double tap
 		var g []string
 		eval(t, tab, `window.got`, &g)
 		return strings.Contains(strings.Join(g, ","), "touchstart 1,touchend") && slices.Contains(g, "tap")
