@@ -7,6 +7,7 @@ package actions
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -85,9 +86,31 @@ func (a *Action) AllowedIn(readOnly bool) bool { return !readOnly || a.Class != 
 // problem with the arguments is a *cdpclient.ArgError; any other error is a
 // failure to classify with cdpclient.Explain.
 func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error) {
+	if a.Name == Record.Name || !recordings.any() {
+		return a.run(ctx, env, raw)
+	}
+	// Some session records: note the browser context this call acts in (it
+	// asks for it itself), and trace the call there if it is recording.
+	var mu sync.Mutex
+	var used *cdpclient.BrowserContext
+	seen := *env
+	seen.Context = func(ctx context.Context) (*cdpclient.BrowserContext, error) {
+		bc, err := env.Context(ctx)
+		if err == nil {
+			mu.Lock()
+			used = bc
+			mu.Unlock()
+		}
+		return bc, err
+	}
 	start := time.Now()
-	res, err := a.run(ctx, env, raw)
-	traceCall(ctx, env, a.Name, raw, res, err, time.Since(start))
+	res, err := a.run(ctx, &seen, raw)
+	mu.Lock()
+	bc := used
+	mu.Unlock()
+	if bc != nil {
+		traceCall(bc, env, a.Name, raw, res, err, time.Since(start))
+	}
 	return res, err
 }
 

@@ -41,7 +41,7 @@ var Record = define("record",
 		case "stop":
 			r := recordings.take(bc)
 			if r == nil {
-				return nil, argErr(`start one first: {"op":"start"}`, "no recording is running in this session")
+				return nil, argErr(`start one with {"op":"start"}; one started in another context (contexts) is stopped there`, "no recording is running in this session's current context")
 			}
 			return &Result{Text: r.stop()}, nil
 		case "status":
@@ -189,19 +189,12 @@ func EndRecording(bc *cdpclient.BrowserContext) {
 	}
 }
 
-// traceCall writes a tool call into the caller's running recording, if any:
+// traceCall writes a tool call into bc's running recording, if any:
 // the action, its arguments and what it answered. Secrets are redacted before
 // anything is cut (a cut secret would not be found); what a call would have
 // typed or set is left out when it failed (a password the field never took is
 // in no registry yet), and the values of cookies, storage and routes always.
-func traceCall(ctx context.Context, env *Env, name string, raw []byte, res *Result, err error, took time.Duration) {
-	if name == Record.Name || !recordings.any() {
-		return
-	}
-	bc, cerr := env.Context(ctx)
-	if cerr != nil {
-		return
-	}
+func traceCall(bc *cdpclient.BrowserContext, env *Env, name string, raw []byte, res *Result, err error, took time.Duration) {
 	r := recordings.of(bc)
 	if r == nil {
 		return

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/agentloop"
 )
 
 var recordedFile = regexp.MustCompile(`(?m)^(trace|network|video): (\S+)`)
@@ -195,5 +197,29 @@ func TestRecordFollowsPopups(t *testing.T) {
 		if !regexp.MustCompile(`"pageref": "` + tab + `_page_1",\s*"startedDateTime": "[^"]+",\s*"time": [\d.]+,\s*"request": \{\s*"method": "GET",\s*"url": "[^"]+/second.html"`).Match(har) {
 			t.Errorf("the HAR lacks %s's load of /second.html:\n%s", tab, har)
 		}
+	}
+}
+
+// run_browser_agent's steps are tool calls of the session: a recording holds
+// them.
+func TestRecordHoldsAgentSteps(t *testing.T) {
+	t.Parallel()
+	chat := newChatServer(t, twoSteps()...)
+	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Artifacts: t.TempDir(), Agent: AgentConfig{
+		LLM:  agentloop.OpenAI{BaseURL: chat.srv.URL + "/v1", Timeout: 10 * time.Second},
+		Loop: agentloop.Config{MaxSteps: 5, RunDir: t.TempDir()},
+	}}, mgr)
+	t.Cleanup(s.Close)
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "record", map[string]any{"op": "start"}))
+	res, out := agentOutcome(t, testCtx(t), c, "Tell me the heading of the home page", false)
+	checkDone(t, res, out)
+	stop := callTool(t, c, "record", map[string]any{"op": "stop"})
+	trace, err := os.ReadFile(recordedFiles(t, stop.text)["trace"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(trace, []byte(`"act":"navigate","args":{"url":"`+site.URL("/home.html")+`"}`)) {
+		t.Errorf("the trace lacks the agent's navigation:\n%s", trace)
 	}
 }
