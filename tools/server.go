@@ -140,6 +140,9 @@ type sessions struct {
 
 	mu   sync.Mutex
 	byID map[string]*clientState
+	// ending are recordings of a browser that went away, being written;
+	// closeAll waits for them.
+	ending sync.WaitGroup
 }
 
 type clientState struct {
@@ -183,11 +186,11 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 			for _, n := range st.named {
 				gone = append(gone, n)
 			}
-			go func() {
+			ss.ending.Go(func() {
 				for _, bc := range gone {
 					actions.EndRecording(bc)
 				}
-			}()
+			})
 		}
 		st.named, st.current = nil, "" // they lived in the browser that went away
 		bc := b.Default()
@@ -244,6 +247,7 @@ func (ss *sessions) closeAll() {
 	for _, st := range all {
 		st.close()
 	}
+	ss.ending.Wait()
 }
 
 func (st *clientState) close() {
