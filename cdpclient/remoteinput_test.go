@@ -115,9 +115,14 @@ func TestSetViewport(t *testing.T) {
 	if err := p.ResetViewport(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`); got != before {
-		t.Errorf("viewport after reset %s, want %s", got, before)
+	// The renderer takes the size back with its next frame.
+	got := ""
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if got = evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`); got == before {
+			return
+		}
 	}
+	t.Errorf("viewport after reset %s, want %s", got, before)
 }
 
 // Password fields are found where they are drawn, also after a script turned
