@@ -2,14 +2,10 @@ package jobs_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -21,30 +17,19 @@ func TestExtractAsksTheModelForTheRest(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
 	var problem atomic.Value
-	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Messages []struct {
-				Role    string `json:"role"`
-				Content any    `json:"content"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(body, &req)
-		prompt, _ := json.Marshal(req.Messages)
+	model := chatModel(t, func(n int, prompt string) string {
+		calls.Store(int32(n))
 		for _, want := range []string{"Never guess", "- boilTime (string)", "- origin (string)", "Boils half a litre in under four minutes."} {
-			if !strings.Contains(string(prompt), want) {
-				problem.Store("the prompt lacks " + want + ": " + string(prompt))
+			if !strings.Contains(prompt, want) {
+				problem.Store("the prompt lacks " + want + ": " + prompt)
 			}
 		}
-		if strings.Contains(string(prompt), "- name (string)") {
-			problem.Store("the model was asked for a field the rules found: " + string(prompt))
+		if strings.Contains(prompt, "- name (string)") {
+			problem.Store("the model was asked for a field the rules found: " + prompt)
 		}
-		answer := `{"boilTime": "under four minutes", "origin": "Made in France"}`
-		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}}}})
-	}))
-	defer model.Close()
-	q := newQueue(t, jobs.Config{MaxTabs: 1, Model: &agentloop.OpenAI{BaseURL: model.URL, Retries: -1}})
+		return `{"boilTime": "under four minutes", "origin": "Made in France"}`
+	})
+	q := newQueue(t, jobs.Config{MaxTabs: 1, Model: model})
 	got, err := q.Extract(testCtx(t), jobs.ExtractRequest{CorrelationID: "m1", URL: site.URL("/jobs/product.html"),
 		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"boilTime":{"type":"string"},"origin":{"type":"string"}}}`)})
 	if err != nil {

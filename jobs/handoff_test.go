@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -97,21 +94,17 @@ func TestAgentAsksForAPerson(t *testing.T) {
 	t.Parallel()
 	var prompts []string
 	var mu sync.Mutex
-	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+	model := chatModel(t, func(n int, prompt string) string {
 		mu.Lock()
-		prompts = append(prompts, string(body))
-		n := len(prompts)
+		prompts = append(prompts, prompt)
 		mu.Unlock()
-		answer := `{"current_state":{},"action":[{"ask_human":{"reason":"solve the CAPTCHA"}}]}`
 		if n > 1 {
-			answer = `{"current_state":{},"action":[{"done":{"text":"signed in"}}]}`
+			return `{"current_state":{},"action":[{"done":{"text":"signed in"}}]}`
 		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}}}})
-	}))
-	defer model.Close()
+		return `{"current_state":{},"action":[{"ask_human":{"reason":"solve the CAPTCHA"}}]}`
+	})
 	view := &liveView{offered: map[string]*cdpclient.Page{}}
-	agent := &jobs.LoopAgent{Model: &agentloop.OpenAI{BaseURL: model.URL, Retries: -1}, Loop: agentloop.Config{MaxSteps: 3, RunDir: t.TempDir()}}
+	agent := &jobs.LoopAgent{Model: model, Loop: agentloop.Config{MaxSteps: 3, RunDir: t.TempDir()}}
 	q := newQueue(t, jobs.Config{MaxTabs: 1, Agent: agent, Handoff: view})
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/handoff/signin"), HandoffAllowed: true,
 		Task: jobs.Task{Type: jobs.TaskCustom, Instructions: "Sign in"}})

@@ -1,10 +1,6 @@
 package jobs_test
 
 import (
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,24 +14,15 @@ import (
 func TestCustomJobRunsTheAgent(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Messages []struct {
-				Content any `json:"content"`
-			} `json:"messages"`
+	model := chatModel(t, func(n int, prompt string) string {
+		calls.Store(int32(n))
+		if n == 1 && !strings.Contains(prompt, "Report the page") {
+			return `{"current_state":{},"action":[{"done":{"text":"the task never reached me","success":false}}]}`
 		}
-		_ = json.Unmarshal(body, &req)
-		prompt, _ := json.Marshal(req.Messages)
-		answer := `{"current_state":{"prev_action_evaluation":"Unknown","important_contents":"","task_progress":"","future_plans":"","thought":"","summary":""},` +
+		return `{"current_state":{"prev_action_evaluation":"Unknown","important_contents":"","task_progress":"","future_plans":"","thought":"","summary":""},` +
 			`"action":[{"done":{"text":"the page is titled Home page"}}]}`
-		if calls.Add(1) == 1 && !strings.Contains(string(prompt), "Report the page") {
-			answer = `{"current_state":{},"action":[{"done":{"text":"the task never reached me","success":false}}]}`
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}}}})
-	}))
-	defer model.Close()
-	agent := &jobs.LoopAgent{Model: &agentloop.OpenAI{BaseURL: model.URL, Retries: -1}, Loop: agentloop.Config{MaxSteps: 3, RunDir: t.TempDir()}}
+	})
+	agent := &jobs.LoopAgent{Model: model, Loop: agentloop.Config{MaxSteps: 3, RunDir: t.TempDir()}}
 	q := newQueue(t, jobs.Config{MaxTabs: 1, Agent: agent})
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/home.html"),
 		Task: jobs.Task{Type: jobs.TaskCustom, Instructions: "Report the page's title"}})
