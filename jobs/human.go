@@ -39,7 +39,7 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 	}); err != nil {
 		return "", err
 	}
-	t.rec.action("wait-for-human", map[string]any{"reason": reason, "liveView": url != ""})
+	t.rec.Action("wait-for-human", map[string]any{"reason": reason, "liveView": url != ""})
 	slog.Info("job waiting for a person", "job", t.job.ID, "reason", reason)
 	// The job's own deadline does not run while a person works.
 	t.r.budget.pause()
@@ -51,7 +51,7 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 		_, err := q.store.Update(context.WithoutCancel(ctx), t.job.ID, []State{Resumed}, func(j *Job) {
 			j.State, j.Summary = Running, "running again after a person's help"
 		})
-		t.rec.action("resumed", map[string]any{"note": note})
+		t.rec.Action("resumed", map[string]any{"note": note})
 		return note, err
 	case <-t.r.ctx.Done():
 		return "", t.r.ctx.Err()

@@ -89,6 +89,6 @@ func (t *taskRun) loginState(ctx context.Context) (*cdpclient.LoginFacts, error)
 	if err != nil {
 		return nil, err
 	}
-	t.rec.action("sign-in-check", map[string]any{"password": facts.Login.Password, "captcha": facts.Login.Captcha, "url": facts.URL})
+	t.rec.Action("sign-in-check", map[string]any{"password": facts.Login.Password, "captcha": facts.Login.Captcha, "url": facts.URL})
 	return facts.Login, nil
 }

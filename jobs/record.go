@@ -36,9 +36,6 @@ func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page
 	return &recorder{Recorder: rec, dir: dir}, nil
 }
 
-// action records one step of the job.
-func (r *recorder) action(act string, fields map[string]any) { r.Action(act, fields) }
-
 // finish takes the final screenshot (when shoot and the tab can still draw)
 // and ends the recording. It returns the artifacts' paths; the video follows
 // from encodeVideo.
@@ -54,7 +51,7 @@ func (r *recorder) finish(page *cdpclient.Page, shoot bool) Artifacts {
 				a.Screenshot = path
 			}
 		} else {
-			r.action("screenshot", map[string]any{"ok": false, "error": err.Error()})
+			r.Action("screenshot", map[string]any{"ok": false, "error": err.Error()})
 		}
 	}
 	files := r.Stop()

@@ -38,10 +38,10 @@ func (q *Queue) watchTabs(r *run, bc *cdpclient.BrowserContext, seq int, rec *re
 				r.tabs = append(r.tabs, p)
 				r.slots++
 				r.mu.Unlock()
-				rec.action("tab-opened", map[string]any{"url": p.URL(), "ok": true})
+				rec.Action("tab-opened", map[string]any{"url": p.URL(), "ok": true})
 				continue
 			}
-			rec.action("tab-opened", map[string]any{"url": p.URL(), "ok": false,
+			rec.Action("tab-opened", map[string]any{"url": p.URL(), "ok": false,
 				"note": "closed: the job's maxTabs or the server's --max-tabs is reached"})
 			go func() { _ = closeTab(p) }()
 		}

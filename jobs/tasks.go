@@ -51,7 +51,7 @@ func (t *taskRun) open(ctx context.Context) error {
 	if err != nil {
 		fields["error"] = err.Error()
 	}
-	t.rec.action("navigate", fields)
+	t.rec.Action("navigate", fields)
 	if err == nil {
 		t.r.progress(0.5, "loaded "+t.page.URL())
 	}
@@ -117,7 +117,7 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 		return outcome{err: err}
 	}
 	res.Notes = append(notes, res.Notes...)
-	t.rec.action("extract", map[string]any{"ok": true, "fields": len(res.Sources), "missing": res.Missing})
+	t.rec.Action("extract", map[string]any{"ok": true, "fields": len(res.Sources), "missing": res.Missing})
 	summary := fmt.Sprintf("extracted from %s", t.page.URL())
 	if len(t.job.Task.Extract) > 0 {
 		summary += fmt.Sprintf(": %d field(s) found, %d not on the page", len(res.Sources), len(res.Missing))
@@ -209,10 +209,10 @@ func (t *taskRun) message(ctx context.Context) outcome {
 func (t *taskRun) act(ctx context.Context, name string, target cdpclient.Target, fn func(context.Context) (*feedback.Feedback, error)) error {
 	fb, err := fn(ctx)
 	if err != nil {
-		t.rec.action(name, map[string]any{"selector": target.Selector, "ok": false, "error": err.Error()})
+		t.rec.Action(name, map[string]any{"selector": target.Selector, "ok": false, "error": err.Error()})
 		return err
 	}
-	t.rec.action(name, map[string]any{"selector": target.Selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
+	t.rec.Action(name, map[string]any{"selector": target.Selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
 	if !fb.OK {
 		msg := fmt.Sprintf("%s %s failed: %s", name, target.Selector, fb.Msg)
 		if fb.Hint != "" {
@@ -233,7 +233,7 @@ func (t *taskRun) custom(ctx context.Context) outcome {
 	}
 	hooks := AgentHooks{Progress: func(f float64, s string) {
 		t.r.progress(0.5+f*0.45, s)
-		t.rec.action("agent-step", map[string]any{"summary": s, "progress": f})
+		t.rec.Action("agent-step", map[string]any{"summary": s, "progress": f})
 	}}
 	if t.job.Handoff {
 		hooks.AskHuman = t.waitForHuman

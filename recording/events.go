@@ -3,9 +3,9 @@ package recording
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 // event summarises a CDP event for the trace: no headers, no bodies, no
@@ -72,22 +72,11 @@ func (r *Recorder) event(page string, ev cdpclient.Event) {
 				parts = append(parts, a.Description)
 			}
 		}
-		out["level"], out["text"] = e.Type, cut(strings.Join(parts, " "), 500)
+		out["level"], out["text"] = e.Type, feedback.Truncate(strings.Join(parts, " "), 500)
 	case "Runtime.exceptionThrown":
-		out["text"] = cut(e.ExceptionDetails.Text+" "+e.ExceptionDetails.Exception.Description, 500)
+		out["text"] = feedback.Truncate(e.ExceptionDetails.Text+" "+e.ExceptionDetails.Exception.Description, 500)
 	case "Page.javascriptDialogOpening":
 		out["dialog"], out["message"] = e.Type, e.Message
 	}
 	r.Line(out)
-}
-
-// cut shortens s to n bytes, saying so with an ellipsis.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

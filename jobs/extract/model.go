@@ -221,17 +221,28 @@ func squash(s string) string { return strings.ToLower(strings.Join(strings.Field
 
 // setPath puts v at a dotted path, making the objects on the way.
 func setPath(data map[string]any, path string, v any) {
+	parent, name := parentAt(data, path, true)
+	parent[name] = v
+}
+
+// parentAt returns the object that holds (or is to hold) the value at a
+// dotted path, and the value's name in it. With create it makes the objects
+// on the way; without, it returns nil where one is missing.
+func parentAt(data map[string]any, path string, create bool) (map[string]any, string) {
 	names := strings.Split(path, ".")
 	cur := data
 	for _, n := range names[:len(names)-1] {
 		next, ok := cur[n].(map[string]any)
 		if !ok {
+			if !create {
+				return nil, ""
+			}
 			next = map[string]any{}
 			cur[n] = next
 		}
 		cur = next
 	}
-	cur[names[len(names)-1]] = v
+	return cur, names[len(names)-1]
 }
 
 // missingNote begins the note naming the fields the page does not state.

@@ -55,14 +55,7 @@ func failedAt(ve *jsonschema.ValidationError, out map[string]bool) {
 
 // deletePath removes the value at a dotted path.
 func deletePath(data map[string]any, path string) {
-	names := strings.Split(path, ".")
-	cur := data
-	for _, n := range names[:len(names)-1] {
-		next, ok := cur[n].(map[string]any)
-		if !ok {
-			return
-		}
-		cur = next
+	if parent, name := parentAt(data, path, false); parent != nil {
+		delete(parent, name)
 	}
-	delete(cur, names[len(names)-1])
 }
