@@ -67,6 +67,7 @@ type Page struct {
 	emu         emulationState                          // what the tab emulates (emulation.go)
 	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
 	cast        caster                                  // the tab's screencast, shared by its watchers
+	ownSize     [2]float64                              // the viewport before SetViewport, zero when not overridden (remoteinput.go)
 
 	ready   chan struct{}
 	initErr error

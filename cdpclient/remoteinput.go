@@ -3,6 +3,7 @@ package cdpclient
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mafredri/cdp/protocol/emulation"
 	"github.com/mafredri/cdp/protocol/input"
@@ -134,6 +135,18 @@ func (p *Page) DispatchTouch(ctx context.Context, typ string, points []TouchPoin
 // events. ResetViewport undoes it.
 func (p *Page) SetViewport(ctx context.Context, width, height int, scale float64, mobile bool) error {
 	return p.remote(ctx, "set the viewport", func(ctx context.Context) error {
+		p.mu.Lock()
+		known := p.ownSize != [2]float64{}
+		p.mu.Unlock()
+		if !known { // the tab's own size, which ResetViewport waits for
+			w, h, err := p.viewportSize(ctx)
+			if err != nil {
+				return err
+			}
+			p.mu.Lock()
+			p.ownSize = [2]float64{w, h}
+			p.mu.Unlock()
+		}
 		args := emulation.NewSetDeviceMetricsOverrideArgs(width, height, scale, mobile)
 		if err := p.c.Emulation.SetDeviceMetricsOverride(ctx, args); err != nil {
 			return err
@@ -148,7 +161,21 @@ func (p *Page) ResetViewport(ctx context.Context) error {
 		if err := p.c.Emulation.ClearDeviceMetricsOverride(ctx); err != nil {
 			return err
 		}
-		return p.c.Emulation.SetTouchEmulationEnabled(ctx, emulation.NewSetTouchEmulationEnabledArgs(false))
+		if err := p.c.Emulation.SetTouchEmulationEnabled(ctx, emulation.NewSetTouchEmulationEnabledArgs(false)); err != nil {
+			return err
+		}
+		// The renderer takes its own size back a frame or two later: wait
+		// for it (briefly), so that what reads the page next sees that size.
+		p.mu.Lock()
+		own := p.ownSize
+		p.ownSize = [2]float64{}
+		p.mu.Unlock()
+		for deadline := time.Now().Add(time.Second); own != [2]float64{} && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if w, h, err := p.viewportSize(ctx); err != nil || [2]float64{w, h} == own {
+				break
+			}
+		}
+		return nil
 	})
 }
 
