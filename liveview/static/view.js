@@ -149,7 +149,8 @@
     const batch = queue.splice(0, queue.length);
     try {
       const res = await fetch(base + '/input', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(batch)});
-      if (res.status === 410) ended('This view is closed.');
+      // The frame stream says why the view ended; this is only the fallback.
+      if (res.status === 410) setTimeout(() => ended('This view is closed.'), 1000);
       else if (!res.ok) {
         const j = await res.json().catch(() => ({}));
         if (j.dialog) showDialog(j.dialog);
