@@ -40,7 +40,7 @@ func (s *rawSession) post(body string) (int, string) {
 		req.Header.Set("Mcp-Session-Id", s.id)
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 	}
-	res, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	res, err := (&http.Client{Timeout: testbound.Bound()}).Do(req)
 	if err != nil {
 		s.t.Fatalf("POST: %v", err)
 	}
