@@ -32,7 +32,7 @@ type AgentConfig struct {
 const samplingTimeout = 5 * time.Minute
 
 // agentOutputSchema names the fields every answer has; the others (stop,
-// reason, runDir, report: README) come besides them. Kept short: tools/list is
+// reason, runDir, report: docs/agent.md) come besides them. Kept short: tools/list is
 // paid for by every request.
 var agentOutputSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"result":{"type":"string"},"success":{"type":"boolean"},"steps":{"type":"integer"},"finalUrl":{"type":"string"}},` +
