@@ -1,6 +1,9 @@
 package secrets
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Pending sets the value owner is still typing (a person in a live view, key
 // by key): it is redacted like a remembered value from its MinLen-th
@@ -45,4 +48,20 @@ func (r *Registry) Keep(owner string) {
 	delete(r.pending, owner)
 	r.values[v] = true
 	r.rebuild()
+}
+
+// Typing sets the value owner is typing key by key, as Pending does; when v
+// neither extends nor shortens what owner had pending (the field was cleared
+// and something else typed), that earlier value is kept first.
+func (r *Registry) Typing(owner, v string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	old, had := r.pending[owner]
+	r.mu.Unlock()
+	if had && !strings.HasPrefix(v, old) && !strings.HasPrefix(old, v) {
+		r.Keep(owner)
+	}
+	r.Pending(owner, v)
 }

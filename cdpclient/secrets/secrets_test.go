@@ -1,66 +1,186 @@
 package secrets
 
 import (
-	"encoding/json"
-	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/cdpmcp/cdpmcp/internal/secrettest"
 )
 
-// A secret is found in every spelling it takes where it reappears.
-func TestRedactSpellings(t *testing.T) {
-	r := New()
-	const pw = `pä"ss<w>&rd 😀 1/2`
-	r.Add(pw)
-	r.Add("abc") // too short: ignored
-	if r.Len() != 1 {
-		t.Fatalf("Len() = %d, want 1", r.Len())
-	}
-	goJSON, _ := json.Marshal(pw)
-	twice, _ := json.Marshal(string(goJSON))
-	for _, text := range []string{
-		"plain " + pw + " end",
-		`{"value":` + string(goJSON) + `}`,
-		`{"result":` + string(twice) + `}`,
-		"pw=" + url.QueryEscape(pw) + "&x=1",
-		"/path/" + url.PathEscape(pw),
-		`<input value="` + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(pw, "&", "&amp;"), "<", "&lt;"), ">", "&gt;"), `"`, "&#34;"),
-		`{"v":"p\u00e4\"ss\u003cw\u003e\u0026rd \ud83d\ude00 1/2"}`,
-		`{"v":"p\u00E4\"ss<w>&rd \uD83D\uDE00 1/2"}`,
-	} {
-		got := r.Redact(text)
-		if strings.Contains(got, "ss<w") || strings.Contains(got, `ss\u003cw`) || strings.Contains(got, "ss%3Cw") || strings.Contains(got, "ss&lt;w") || !strings.Contains(got, Mask) {
-			t.Errorf("Redact(%q) = %q", text, got)
+// Every secret of the table is found in every encoding, between other
+// text, and what is around it stays.
+func TestRedactFindsEveryEncoding(t *testing.T) {
+	t.Parallel()
+	for _, secret := range secrettest.Secrets() {
+		r := New()
+		r.Add(secret)
+		for _, e := range secrettest.Encodings {
+			text := `{"before":"<<",` + e.Enc(secret) + `,">>"}`
+			got := r.Redact(text)
+			if l := secrettest.Leaks(got, secret); len(l) > 0 || !strings.Contains(got, Mask) {
+				t.Errorf("%q in %s:\n text %s\n  got %s\n leaks %v", secret, e.Name, text, got, l)
+				continue
+			}
+			if !strings.HasPrefix(got, `{"before":"<<",`) || !strings.HasSuffix(got, `,">>"}`) {
+				t.Errorf("%q in %s: the text around it changed: %s", secret, e.Name, got)
+			}
 		}
 	}
-	if got := r.Redact("abc and abcd"); got != "abc and abcd" {
-		t.Errorf("a short value was redacted: %q", got)
+}
+
+// A text that holds no secret comes back as it was, whatever it holds.
+func TestRedactLeavesOtherText(t *testing.T) {
+	t.Parallel()
+	r := New()
+	for _, s := range secrettest.Secrets() {
+		r.Add(s)
 	}
-	var nilReg *Registry
-	nilReg.Add("whatever")
-	if nilReg.Redact("whatever") != "whatever" || nilReg.Len() != 0 {
-		t.Error("a nil registry changed text")
+	for _, text := range []string{
+		`{"act":"click","ref":"12","ok":true,"delta":{"url":"/login?user=ann%40example.com&next=%2Fhome","text":[["17","Form submitted"]]},"net":[{"u":"/api/session","s":200}]}`,
+		"# Welcome\n\nThis \\*page\\* has *Markdown* &amp; HTML &lt;b&gt; and a base64 blob aGVsbG8gd29ybGQ=.",
+		`<input value="jane&#64;example.com"> \u00e9t\u00e9 caf%C3%A9`,
+		"",
+	} {
+		if got := r.Redact(text); got != text {
+			t.Errorf("Redact(%q) = %q", text, got)
+		}
 	}
 }
 
 // The longest value wins where values overlap, and nothing of either is left.
 func TestRedactOverlapping(t *testing.T) {
+	t.Parallel()
 	r := New()
 	r.Add("secret")
 	r.Add("secret-longer")
 	if got := r.Redact("a secret-longer b secret c"); got != "a [secret] b [secret] c" {
 		t.Errorf("got %q", got)
 	}
+	r.Add("abc") // too short: ignored
+	if r.Len() != 2 || r.Redact("abc and abcd") != "abc and abcd" {
+		t.Errorf("a short value was kept: %d %q", r.Len(), r.Redact("abc and abcd"))
+	}
+	var nilReg *Registry
+	nilReg.Add("whatever")
+	if nilReg.Redact("whatever") != "whatever" || nilReg.Len() != 0 || nilReg.RedactValue("whatever") != "whatever" {
+		t.Error("a nil registry changed text")
+	}
+}
+
+// A cut never leaves a part of a secret: Cut stops before one, and the
+// start of a secret left before a "…" or a truncation note, or its end after
+// a "…", is masked.
+func TestCutsKeepSecretsWhole(t *testing.T) {
+	t.Parallel()
+	r := New()
+	const pw = "Sup3r~Secret*Pass_word"
+	r.Add(pw)
+	text := strings.Repeat("x", 100) + secrettest.FormEncode(pw) + strings.Repeat("y", 100)
+	at := strings.Index(text, "Sup3r")
+	for _, n := range []int{at + 1, at + 10, at + len(secrettest.FormEncode(pw)) - 1} {
+		if got := Cut(text, n); got != at {
+			t.Errorf("Cut at %d = %d, want the secret's start %d", n, got, at)
+		}
+	}
+	if got := Cut(text, at); got != at {
+		t.Errorf("Cut at the secret's start = %d", got)
+	}
+	if got := Cut(text, 50); got != 50 {
+		t.Errorf("Cut away from the secret = %d", got)
+	}
+	for _, c := range []struct{ in, leak string }{
+		{"the password is Sup3r%7ESecr…", "Sup3r"},
+		{`{"u":"/login?pw=Sup3r%7ESecret%2APa…"}`, "Sup3r"},
+		{"Sup3r~Secret*Pass_wo\n[truncated: 120 more bytes]", "Sup3r"},
+		{"…cret*Pass_word and more", "cret*Pass"},
+	} {
+		if got := r.Redact(c.in); strings.Contains(got, c.leak) || !strings.Contains(got, Mask) {
+			t.Errorf("Redact(%q) = %q", c.in, got)
+		}
+	}
+	if got := r.Redact("a word cut at Sup…"); got != "a word cut at Sup…" {
+		t.Errorf("three letters before a cut were taken for a secret: %q", got)
+	}
+	if got := r.Redact("a word cut at Sup3…"); got != "a word cut at [secret]…" {
+		t.Errorf("four: %q", got)
+	}
+}
+
+// Structured answers are redacted in every string, keys too, and keep their
+// shape and numbers.
+func TestRedactValue(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.Add("hunter2~x")
+	in := map[string]any{"summary": "signed in with hunter2~x", "n": 12345678901234567, "list": []any{"hunter2%7Ex", true},
+		"hunter2~x": "key", "raw": []byte(`{"q":"hunter2%7Ex"}`)}
+	got := r.RedactValue(in).(map[string]any)
+	if got["summary"] != "signed in with "+Mask || got["list"].([]any)[0] != Mask || got[Mask] != "key" || got["n"].(interface{ String() string }).String() != "12345678901234567" {
+		t.Errorf("RedactValue = %#v", got)
+	}
+	if in["summary"] != "signed in with hunter2~x" {
+		t.Error("the value given was changed")
+	}
 }
 
 func BenchmarkRedact(b *testing.B) {
-	r := New()
-	for _, v := range []string{"hunter2-pw", "tok_1234567890", "correct horse battery staple"} {
-		r.Add(v)
+	for _, c := range []struct {
+		name    string
+		secrets []string
+	}{
+		{"anchored", []string{"hunter2-pw", "tok_1234567890", "correct horse battery staple"}},
+		{"punctuation only", []string{"hunter2-pw", "!@#$%^&*()"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			r := New()
+			for _, v := range c.secrets {
+				r.Add(v)
+			}
+			text := strings.Repeat(`{"act":"click","ref":"12","ok":true,"delta":{"text":[["17","Form submitted"]]},"net":[{"u":"/a?b=c%20d&e=f","s":200}]} `, 40)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				_ = r.Redact(text)
+			}
+		})
 	}
-	text := strings.Repeat(`{"act":"click","ref":"12","ok":true,"delta":{"text":[["17","Form submitted"]]}} `, 40)
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		_ = r.Redact(text)
+}
+
+// What a page sees while a secret is typed key by key (two thirds of it and
+// more) is masked as far as it goes; a shorter start, or a word that only
+// begins like it, stays.
+func TestRedactTypedStarts(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.Add("hunter2~pass")
+	for in, want := range map[string]string{
+		"/strength?pw=hunter2%7Epa&x=1": "/strength?pw=" + Mask + "&x=1",
+		"/strength?pw=hunter2%7E":       "/strength?pw=" + Mask,
+		"/strength?pw=hunter2%7Epass":   "/strength?pw=" + Mask,
+		"/strength?pw=hunter":           "/strength?pw=hunter",
+		"the hunters":                   "the hunters",
+	} {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A value typed key by key is a secret while it grows; typed again after
+// the field was cleared, the earlier one is kept.
+func TestTyping(t *testing.T) {
+	t.Parallel()
+	r := New()
+	for _, v := range []string{"s", "s3", "s3c", "s3cr", "s3cre", "s3cret!"} {
+		r.Typing("p1", v)
+	}
+	if got := r.Redact("pw=s3cret%21"); got != "pw="+Mask {
+		t.Errorf("after typing: %q", got)
+	}
+	r.Typing("p1", "s3cre") // a Backspace: replaced
+	r.Typing("p1", "s3cret?")
+	r.Typing("p1", "x")
+	r.Typing("p1", "xyzzy9")
+	if got := r.Redact("s3cret? xyzzy9"); got != Mask+" "+Mask {
+		t.Errorf("after typing anew: %q", got)
 	}
 }

@@ -1,0 +1,119 @@
+package secrets
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// needle is one secret as found in canonical text: the whole of it, or the
+// start of it that a page sees while the secret is typed key by key (a
+// strength meter, a search-as-you-type request), two thirds of it or more,
+// found as far as it goes.
+type needle struct {
+	canon []byte // what is searched
+	whole []byte // the secret; canon is a prefix of it
+	// anchor is the longest run of ASCII letters and digits of the secret,
+	// in lower case: encoders leave those as they are, so a text without it
+	// holds the secret only in base64. Nil when shorter than 3.
+	anchor []byte
+}
+
+func newMatcher(values []string) *matcher {
+	m := &matcher{}
+	seen := map[string]bool{}
+	add := func(b []byte) {
+		c := canonical(&view{b: b}).b
+		if t := bytes.Trim(c, "+"); len(t) >= 3 {
+			c = t
+		}
+		if len(c) == 0 || seen[string(c)] {
+			return
+		}
+		seen[string(c)] = true
+		needles := []needle{{canon: c, whole: c}}
+		if p := typedPrefix(c); p < len(c) {
+			needles = append(needles, needle{canon: c[:p], whole: c})
+		}
+		for _, n := range needles {
+			n.anchor = anchorOf(n.canon)
+			m.full = m.full || n.anchor == nil
+			m.needles = append(m.needles, n)
+		}
+		m.literal = m.literal || bytes.ContainsAny(c, `\\%&`)
+		m.maxLen = max(m.maxLen, len(c))
+	}
+	for _, v := range values {
+		add([]byte(v))
+		if l, ok := latin1(v); ok {
+			add(l) // form data of a page in a Western charset
+		}
+	}
+	if len(m.needles) == 0 {
+		return nil
+	}
+	return m
+}
+
+// latin1 is v as a page in a Western charset (windows-1252) sends it in a
+// form: its characters as single bytes, those the charset lacks as &#N;,
+// which a later view reads back as UTF-8. ok is false when no character
+// differs from UTF-8.
+func latin1(v string) ([]byte, bool) {
+	out := make([]byte, 0, len(v))
+	differs := false
+	for _, r := range v {
+		switch b, ok := cp1252[r]; {
+		case ok:
+			out = append(out, b)
+			differs = true
+		case r >= 0xa0 && r <= 0xff:
+			out = append(out, byte(r))
+			differs = true
+		default:
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	return out, differs
+}
+
+// cp1252 are the characters windows-1252 puts at 0x80-0x9F.
+var cp1252 = map[rune]byte{
+	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87, 'ˆ': 0x88, '‰': 0x89, 'Š': 0x8a,
+	'‹': 0x8b, 'Œ': 0x8c, 'Ž': 0x8e, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97,
+	'˜': 0x98, '™': 0x99, 'š': 0x9a, '›': 0x9b, 'œ': 0x9c, 'ž': 0x9e, 'Ÿ': 0x9f,
+}
+
+// typedPrefix is the length in bytes of the shortest start of c searched
+// for: two thirds of its characters, MinLen at least.
+func typedPrefix(c []byte) int {
+	n := 0
+	for i := 0; i < len(c); n++ {
+		_, size := utf8.DecodeRune(c[i:])
+		i += size
+	}
+	want := max(MinLen, (2*n+2)/3)
+	i := 0
+	for k := 0; k < want && i < len(c); k++ {
+		_, size := utf8.DecodeRune(c[i:])
+		i += size
+	}
+	return i
+}
+
+func anchorOf(c []byte) []byte {
+	var best []byte
+	for i := 0; i < len(c); {
+		j := i
+		for j < len(c) && (c[j] >= 'a' && c[j] <= 'z' || c[j] >= '0' && c[j] <= '9') {
+			j++
+		}
+		if j-i > len(best) {
+			best = c[i:j]
+		}
+		i = j + 1
+	}
+	if len(best) < 3 {
+		return nil
+	}
+	return best
+}
