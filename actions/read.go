@@ -3,9 +3,9 @@ package actions
 import (
 	"context"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // maxTextResult caps text answers (evaluate, getContent, cdp) so one call cannot
@@ -129,11 +129,12 @@ var Screenshot = define("screenshot", "An image of the viewport, the whole page 
 	})
 
 // capText cuts a long answer and says how much was left out and how to get it.
+// The cut never splits a secret (nor a character): it moves to its start.
 func capText(s, how string) string {
 	if len(s) <= maxTextResult {
 		return s
 	}
-	cut := runeStart(s, maxTextResult)
+	cut := secrets.Cut(s, maxTextResult)
 	note := fmt.Sprintf("\n[truncated: %d more bytes", len(s)-cut)
 	if how != "" {
 		note += "; " + how
@@ -144,19 +145,11 @@ func capText(s, how string) string {
 // capFrom is capText of s from byte from on, whose note says where the next
 // part starts.
 func capFrom(s string, from int, how string) string {
-	from = runeStart(s, from)
+	from = secrets.Cut(s, from) // a part never starts inside a secret
 	rest := s[from:]
 	if len(rest) <= maxTextResult {
 		return rest
 	}
-	cut := runeStart(rest, maxTextResult)
+	cut := secrets.Cut(rest, maxTextResult)
 	return fmt.Sprintf("%s\n[truncated: %d more bytes; continue with from: %d, or %s]", rest[:cut], len(rest)-cut, from+cut, how)
-}
-
-// runeStart moves i back to the start of the character it falls in.
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/actions"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -126,7 +127,7 @@ func traceOf(name string, req mcp.CallToolRequest, res *mcp.CallToolResult, ms i
 		}
 	}
 	if len(tt.Result) > 2000 {
-		tt.Result = tt.Result[:2000] + "…"
+		tt.Result = tt.Result[:secrets.Cut(tt.Result, 2000)] + "…"
 	}
 	return tt
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // Request is one network request as observed during an action.
@@ -209,11 +211,11 @@ func Origin(u string) string {
 	return p.Scheme + "://" + p.Host
 }
 
-// Truncate cuts s to at most n runes, marking the cut with "…".
+// Truncate cuts s to at most n runes, marking the cut with "…". It never
+// cuts a secret in two: the cut moves to the secret's start.
 func Truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return s[:secrets.CutRunes(s, n-1)] + "…"
 }
