@@ -58,7 +58,8 @@ func DefaultRunDir() string {
 
 // recorder writes a run's record: record.jsonl (a start line, one line a
 // step, an end line), a screenshot a step and, at the end, report.html. Files
-// are readable by their owner only: prompts hold what was typed.
+// are readable by their owner only, and hold no secret the registry knows
+// (prompts show pages, which can echo what was typed).
 type recorder struct {
 	dir   string
 	f     *os.File
@@ -121,9 +122,11 @@ func (rc *recorder) finish(out *Outcome) string {
 	return path
 }
 
+// write appends v as a line, every secret the registry knows redacted.
 func (rc *recorder) write(v any) {
 	b, err := json.Marshal(v)
 	if err == nil {
+		b = rc.r.env.Secrets.RedactBytes(b)
 		_, err = rc.f.Write(append(b, '\n'))
 	}
 	if err != nil {

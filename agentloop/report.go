@@ -61,7 +61,7 @@ func writeReport(path string, rc *recorder, out *Outcome) error {
 	if err := reportTmpl.Execute(&b, data); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o600)
+	return os.WriteFile(path, rc.r.env.Secrets.RedactBytes(b.Bytes()), 0o600)
 }
 
 // median of a list of durations, 0 for none.

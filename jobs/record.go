@@ -3,10 +3,8 @@ package jobs
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -15,20 +13,20 @@ import (
 
 // recorder writes a job's artifacts: its recording (the trace of its actions
 // and the page's events, the HAR network log, the video when asked), and the
-// final screenshot. The job's typed secret and the browsers' secrets are
-// redacted by value wherever they show up.
+// final screenshot. Every secret the registry knows (the job's password from
+// its submission on, what went into password fields) is redacted wherever it
+// shows up, however it is encoded.
 type recorder struct {
 	*recording.Recorder
 	dir   string
 	video string
 }
 
-func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page, secret string) (*recorder, error) {
+func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page) (*recorder, error) {
 	dir := q.cfg.Dir.ArtifactDir(j.Tenant, j.ID)
-	reg := q.cfg.Browser.Secrets
 	rec, err := recording.Start(ctx, page, recording.Options{
 		Dir: dir, Video: j.Task.Video, Creator: "cdpmcp", Version: q.cfg.Version,
-		Redact: func(s string) string { return scrub(s, secret, reg) },
+		Redact: q.cfg.Browser.Secrets.Redact,
 	}, map[string]any{"kind": "job", "job": j.ID, "type": j.Task.Type, "url": j.URL, "profile": j.Profile, "attempt": j.Attempt})
 	if err != nil {
 		return nil, err
@@ -81,20 +79,3 @@ func (r *recorder) encodeVideo() {
 }
 
 func (r *recorder) videoPath() string { return r.video }
-
-// redact replaces a secret wherever it appears, also URL- and JSON-escaped.
-// Secrets shorter than 3 characters are not searched for: they would match
-// everywhere and protect nothing.
-func redact(s, secret string) string {
-	if len(secret) < 3 {
-		return s
-	}
-	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret)}
-	if b, err := json.Marshal(secret); err == nil {
-		forms = append(forms, strings.Trim(string(b), `"`))
-	}
-	for _, f := range forms {
-		s = strings.ReplaceAll(s, f, "[redacted]")
-	}
-	return s
-}

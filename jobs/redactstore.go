@@ -6,11 +6,12 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
-// scrubStore is the queue's store with every secret the browsers know
-// redacted from what a job's updates write: what went into password fields,
-// what a person typed in the live view. Summaries, errors, final URLs, notes
-// and results can carry them (a page that echoes a name, a sign-in form sent
-// by GET).
+// scrubStore is the queue's store with every secret the registry knows
+// redacted from what a job's updates write: a login job's password (known
+// from its submission), what went into password fields, what a person typed
+// in the live view. Summaries, errors, final URLs, notes, results, a message's
+// text and a custom job's instructions can carry them (a page that echoes a
+// name, a sign-in form sent by GET).
 type scrubStore struct {
 	Store
 	reg *secrets.Registry
@@ -24,14 +25,11 @@ func (s scrubStore) Update(ctx context.Context, id string, from []State, change 
 		if s.reg.Len() == 0 {
 			return
 		}
-		j.Summary, j.Error, j.FinalURL, j.Note = s.reg.Redact(j.Summary), s.reg.Redact(j.Error), s.reg.Redact(j.FinalURL), s.reg.Redact(j.Note)
+		for _, f := range []*string{&j.Summary, &j.Error, &j.FinalURL, &j.Note, &j.Task.Text, &j.Task.Instructions} {
+			*f = s.reg.Redact(*f)
+		}
 		if len(j.Result) > 0 {
 			j.Result = s.reg.RedactBytes(j.Result)
 		}
 	})
-}
-
-// scrub redacts the job's own password and every secret the browsers know.
-func scrub(s, secret string, reg *secrets.Registry) string {
-	return reg.Redact(redact(s, secret))
 }

@@ -112,7 +112,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	q.mu.Unlock()
 
 	out := q.runOnTab(ctx, r, job, secret, timeout)
-	q.finish(r, job, out, secret)
+	q.finish(r, job, out)
 }
 
 // outcome is how a task ended.
@@ -148,7 +148,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	ctx, budget, cancel := withBudget(ctx, timeout)
 	defer cancel()
 	r.budget = budget
-	rec, err := q.startRecording(ctx, j, page, secret)
+	rec, err := q.startRecording(ctx, j, page)
 	if err != nil {
 		_ = closeTab(page)
 		l.done(nil)
@@ -193,7 +193,7 @@ func closeTab(p *cdpclient.Page) error {
 
 // finish records how the job ended, unless it was cancelled meanwhile (then
 // only its artifacts are added).
-func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
+func (q *Queue) finish(r *run, j *Job, out outcome) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	log := slog.With("job", j.ID)
@@ -210,7 +210,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
 	state, msg := Succeeded, ""
 	if out.err != nil {
 		state = Failed
-		msg = scrub(describe(out.err), secret, q.cfg.Browser.Secrets)
+		msg = describe(out.err) // the store redacts it
 	}
 	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN.
 	done, err := q.store.Update(ctx, j.ID, []State{Running, WaitingForHuman}, func(j *Job) {

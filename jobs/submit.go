@@ -60,6 +60,8 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 		maxTabs = 1
 	}
 	secret := req.Task.Password
+	// Known from now on: no answer, log, file or store write shows it.
+	q.cfg.Browser.Secrets.Add(secret)
 	j := &Job{
 		ID: newID(), Tenant: owner, Key: key, CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",

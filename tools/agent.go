@@ -137,7 +137,7 @@ func (s *Server) progress(ctx context.Context, req mcp.CallToolRequest) func(age
 	}
 	token := req.Params.Meta.ProgressToken
 	return func(st agentloop.StepInfo) {
-		err := s.mcp.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+		err := s.notify(ctx, "notifications/progress", map[string]any{
 			"progressToken": token, "progress": st.Step, "total": st.MaxSteps, "message": st.Message,
 		})
 		if err != nil {

@@ -22,7 +22,7 @@ func (s *Server) withProgress(ctx context.Context, req mcp.CallToolRequest) cont
 		if total > 0 {
 			params["total"] = total
 		}
-		if err := s.mcp.SendNotificationToClient(ctx, "notifications/progress", params); err != nil {
+		if err := s.notify(ctx, "notifications/progress", params); err != nil {
 			slog.Debug("progress notification", "err", err)
 		}
 	})
