@@ -221,6 +221,8 @@ type elementState struct {
 	Tag       string `json:"tag"`
 	Type      string `json:"type"`
 	Text      string `json:"text"`
+	// Secret: the field's value is secret (see noteSecret).
+	Secret bool `json:"secret"`
 }
 
 func (s elementState) describe() string {

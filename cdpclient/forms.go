@@ -37,6 +37,7 @@ func (p *Page) Type(ctx context.Context, t Target, text string, clear, submit bo
 		if err := p.typeText(ctx, text); err != nil {
 			return "", err
 		}
+		p.noteFieldValue(ctx, st, e)
 		if submit {
 			return "", p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
 		}
@@ -103,6 +104,7 @@ func (p *Page) fill(ctx context.Context, e *Element, value string) (string, erro
 		return "", err
 	}
 	p.noteSecret(st, value)
+	defer p.noteFieldValue(ctx, st, e)
 	if st.Tag == "input" && valueOnlyTypes[st.Type] {
 		markDispatched(ctx)
 		return got, e.call(ctx, "setValue", &got, value)
@@ -143,6 +145,8 @@ func (p *Page) PressKey(ctx context.Context, key string, t Target) (*feedback.Fe
 				return "", err
 			}
 		}
+		pressed := p.keyIntoSecret(ctx, e, c)
+		defer pressed()
 		return "", p.pressChord(ctx, c)
 	}})
 }

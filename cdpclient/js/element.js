@@ -17,10 +17,46 @@ function state() {
     'datetime-local', 'month', 'week', 'color', 'range'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && textTypes.includes(type));
   const readonly = !!(el.readOnly) || (el.getAttribute && el.getAttribute('aria-readonly') === 'true');
-  const value = type === 'password' ? '' : el.value; // a password never goes into a message
+  // A field whose value is secret: a password field, one that was one (a
+  // "show password" toggle), one marked or named for a password or a
+  // one-time code. Once seen, it stays one.
+  const seen = globalThis.__cdpmcpSecretFields || (globalThis.__cdpmcpSecretFields = new WeakSet());
+  let secret = seen.has(el);
+  if (!secret && tag === 'input') {
+    const ac = (el.getAttribute('autocomplete') || '').toLowerCase().split(/\s+/);
+    secret = el.type === 'password' || ac.includes('current-password') || ac.includes('new-password') ||
+      ac.includes('one-time-code') || /passw/i.test(el.getAttribute('name') || '') || /passw/i.test(el.id || '');
+    if (secret) seen.add(el);
+  }
+  const value = secret ? '' : el.value; // a password never goes into a message
   let text = (el.innerText || value || el.getAttribute && (el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.getAttribute('title')) || '').trim().replace(/\s+/g, ' ');
   if (text.length > 40) text = text.slice(0, 39) + '…';
-  return { connected: true, visible, disabled, editable, readonly, tag, type, text };
+  return { connected: true, visible, disabled, editable, readonly, tag, type, text, secret };
+}
+
+// focusedSecret answers the value of the field that has the focus (this
+// element's, when called on one), inside open shadow roots and same-origin
+// frames, when that field holds a secret (see state); null otherwise.
+function focusedSecret() {
+  let el = this && this.nodeType === 1 ? this : document.activeElement;
+  for (let i = 0; el && i < 8; i++) {
+    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if (el.localName === 'iframe' || el.localName === 'frame') {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      if (doc && doc.activeElement) { el = doc.activeElement; continue; }
+    }
+    break;
+  }
+  if (!el || el.localName !== 'input') return null;
+  const seen = globalThis.__cdpmcpSecretFields || (globalThis.__cdpmcpSecretFields = new WeakSet());
+  const ac = (el.getAttribute('autocomplete') || '').toLowerCase().split(/\s+/);
+  if (seen.has(el) || el.type === 'password' || ac.includes('current-password') || ac.includes('new-password') ||
+    ac.includes('one-time-code') || /passw/i.test(el.getAttribute('name') || '') || /passw/i.test(el.id || '')) {
+    seen.add(el);
+    return el.value;
+  }
+  return null;
 }
 
 // focusForInput focuses the element and selects its content so typed or inserted
