@@ -7,6 +7,7 @@ import (
 	"path"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // Chart geometry, in SVG user units.
@@ -128,7 +129,7 @@ func shortName(raw string) string {
 		name += "?" + u.RawQuery
 	}
 	if len(name) > 34 {
-		name = name[:33] + "…"
+		name = name[:secrets.Cut(name, 33)] + "…"
 	}
 	return name
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // readOnlyRefusal answers an operation that changes state in read-only mode.
@@ -86,7 +87,7 @@ var Cookies = define("cookies", "List, get, set, delete or clear this session's 
 func cookieLine(c cdpclient.Cookie) string {
 	v := c.Value
 	if len(v) > 100 {
-		v = v[:100] + "…"
+		v = v[:secrets.Cut(v, 100)] + "…"
 	}
 	s := fmt.Sprintf("%s=%s; domain=%s; path=%s", c.Name, v, c.Domain, c.Path)
 	if c.Expires > 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/rpcc"
 )
@@ -262,5 +263,5 @@ func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "…"
+	return s[:secrets.Cut(s, n)] + "…"
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 const (
@@ -215,16 +217,15 @@ func (p *Page) Request(ctx context.Context, urlPart string, bodies bool) (*Reque
 	return d, nil
 }
 
-// capBody cuts a body at MaxBodyBytes, saying how much was left out.
+// capBody cuts a body at MaxBodyBytes, saying how much was left out; the cut
+// never splits a secret.
 func capBody(b []byte) (string, string) {
 	if len(b) <= MaxBodyBytes {
 		return string(b), ""
 	}
-	cut := MaxBodyBytes
-	for cut > 0 && !utf8.RuneStart(b[cut]) {
-		cut--
-	}
-	return string(b[:cut]), fmt.Sprintf("cut: %d of %d bytes shown", cut, len(b))
+	s := string(b)
+	cut := secrets.Cut(s, MaxBodyBytes)
+	return s[:cut], fmt.Sprintf("cut: %d of %d bytes shown", cut, len(b))
 }
 
 // sessionCall sends one command on one of the page's sessions ("" for its

@@ -9,7 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // The rules fill what the page marks up or labels. A model, when one is
@@ -74,11 +75,7 @@ func ModelPrompt(fields map[string]*Schema, url, text string) (system, user stri
 		b.WriteByte('\n')
 	}
 	if len(text) > maxModelText {
-		n := maxModelText
-		for n > 0 && !utf8.RuneStart(text[n]) {
-			n--
-		}
-		text = text[:n] + "\n[the rest of the page is cut]"
+		text = text[:secrets.Cut(text, maxModelText)] + "\n[the rest of the page is cut]"
 	}
 	fmt.Fprintf(&b, "\nThe page (%s):\n%s", url, text)
 	return system, b.String()
