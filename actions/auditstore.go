@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"weak"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
 // DefaultArtifactsDir is where audits write their files when Env.Artifacts is
@@ -20,20 +22,32 @@ import (
 func DefaultArtifactsDir() string { return filepath.Join(os.TempDir(), "cdpmcp-artifacts") }
 
 // writeArtifact saves data as a new file named after kind in the artifacts
-// directory and returns its path, secrets redacted. The directory is created
-// private (0700).
+// directory and returns its path, secrets redacted.
 func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
-	if err := os.MkdirAll(e.artifactsDir(), 0o700); err != nil {
-		return "", fmt.Errorf("artifacts directory: %w", err)
+	if err := e.artifactsReady(); err != nil {
+		return "", err
 	}
 	path := e.newArtifact(kind) + "." + ext
 	if e.Secrets != nil {
 		data = e.Secrets.RedactBytes(data)
 	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	if err := safefs.WriteFile(path, data); err != nil {
 		return "", fmt.Errorf("write artifact: %w", err)
 	}
 	return path, nil
+}
+
+// artifactsReady makes the artifacts directory, private (0700), or checks
+// the one there: another user's, a link or one others can write in is
+// refused (a file planted in it could make cdpmcp write over a file of its
+// user's).
+func (e *Env) artifactsReady() error {
+	err := safefs.Dir(e.artifactsDir(), "the artifacts folder")
+	var ue *safefs.UnsafeError
+	if errors.As(err, &ue) {
+		return argErr("remove "+ue.Path+", or start cdpmcp with --artifacts-dir set to a folder of your own", "%v", err)
+	}
+	return err
 }
 
 // artifactsDir is where artifacts go: Env.Artifacts or the default.

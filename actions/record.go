@@ -131,6 +131,9 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 	if err != nil {
 		return nil, err
 	}
+	if err := env.artifactsReady(); err != nil {
+		return nil, err
+	}
 	dir := env.newArtifact("recording")
 	redact := func(s string) string { return s }
 	if env.Secrets != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
 // StepRecord is one step as the run's record keeps it: the prompt, the
@@ -69,8 +70,8 @@ type recorder struct {
 }
 
 func newRecorder(parent string, r *runner) (*recorder, error) {
-	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the run directory (set --agent-run-dir): %w", err)
+	if err := safefs.Dir(parent, "the agent's run folder (--agent-run-dir)"); err != nil {
+		return nil, err
 	}
 	var id [3]byte
 	_, _ = rand.Read(id[:])
@@ -79,7 +80,7 @@ func newRecorder(parent string, r *runner) (*recorder, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the run directory (set --agent-run-dir): %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "record.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+	f, err := safefs.Create(filepath.Join(dir, "record.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the run record: %w", err)
 	}
@@ -94,7 +95,7 @@ func newRecorder(parent string, r *runner) (*recorder, error) {
 func (rc *recorder) step(sr *StepRecord) {
 	if img := sr.image; img != nil {
 		name := fmt.Sprintf("step-%03d.%s", sr.Step, strings.TrimPrefix(img.MIME, "image/"))
-		if err := os.WriteFile(filepath.Join(rc.dir, name), img.Data, 0o600); err != nil {
+		if err := safefs.WriteFile(filepath.Join(rc.dir, name), img.Data); err != nil {
 			slog.Warn("agent run record: screenshot", "err", err)
 		} else {
 			sr.Screenshot = name

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
 //go:embed report.html.tmpl
@@ -61,7 +63,7 @@ func writeReport(path string, rc *recorder, out *Outcome) error {
 	if err := reportTmpl.Execute(&b, data); err != nil {
 		return err
 	}
-	return os.WriteFile(path, rc.r.env.Secrets.RedactBytes(b.Bytes()), 0o600)
+	return safefs.WriteFile(path, rc.r.env.Secrets.RedactBytes(b.Bytes()))
 }
 
 // median of a list of durations, 0 for none.

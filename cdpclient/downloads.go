@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/mafredri/cdp/protocol/browser"
 )
 
@@ -34,6 +35,9 @@ func (b *Browser) isolateDownloads(ctx context.Context, bc *BrowserContext) erro
 	var dir string
 	switch {
 	case b.downloadsRoot != "":
+		if err := safefs.Dir(b.downloadsRoot, "the downloads folder (--downloads-dir)"); err != nil {
+			return err
+		}
 		dir = filepath.Join(b.downloadsRoot, bc.id)
 	case b.proc != nil:
 		dir = filepath.Join(b.proc.profile, "cdpmcp-downloads", bc.id)
@@ -47,8 +51,8 @@ func (b *Browser) isolateDownloads(ctx context.Context, bc *BrowserContext) erro
 func (b *Browser) setDownloadFolder(ctx context.Context, bc *BrowserContext, dir string) error {
 	args := browser.NewSetDownloadBehaviorArgs("default").SetEventsEnabled(true)
 	if dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("download folder: %w", err)
+		if err := safefs.Dir(dir, "the downloads folder"); err != nil {
+			return err
 		}
 		args = browser.NewSetDownloadBehaviorArgs("allow").SetDownloadPath(dir).SetEventsEnabled(true)
 	}

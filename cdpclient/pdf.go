@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -46,7 +46,7 @@ func (p *Page) PDF(ctx context.Context, path string, opts PDFOptions) (int, int,
 	if !bytes.HasPrefix(data, []byte("%PDF")) {
 		return 0, 0, fmt.Errorf("print to PDF: the browser gave no PDF")
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := safefs.WriteUserFile(path, data, 0o644); err != nil {
 		return 0, 0, argError("give a path in a folder that exists and can be written", "cannot write %s: %v", path, err)
 	}
 	return len(data), len(pdfPage.FindAll(data, -1)), nil

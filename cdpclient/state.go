@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -54,7 +55,7 @@ func WriteStorageState(path string, st *StorageState) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+	if err := safefs.WriteUserFile(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("storage state: %w", err)
 	}
 	return nil

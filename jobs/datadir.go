@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
@@ -48,12 +49,14 @@ func OpenDataDir(dir string) (*DataDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir %s: %w", dir, err)
 	}
+	// Private, and refused when someone else could plant files or links in
+	// it: profiles, artifacts and the job store live there.
 	for _, sub := range []string{"", "profiles", "artifacts", "run"} {
-		if err := os.MkdirAll(filepath.Join(abs, sub), 0o700); err != nil {
-			return nil, fmt.Errorf("--data-dir: %w", err)
+		if err := safefs.Dir(filepath.Join(abs, sub), "the data folder (--data-dir)"); err != nil {
+			return nil, err
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(abs, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(abs, "lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}

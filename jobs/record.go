@@ -3,11 +3,13 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/recording"
 )
 
@@ -24,6 +26,11 @@ type recorder struct {
 
 func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page) (*recorder, error) {
 	dir := q.cfg.Dir.ArtifactDir(j.Tenant, j.ID)
+	// What an earlier attempt left (a run a restart cut short) makes way:
+	// the recording's files are made anew.
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("a job's artifacts folder: %w", err)
+	}
 	rec, err := recording.Start(ctx, page, recording.Options{
 		Dir: dir, Video: j.Task.Video, Creator: "cdpmcp", Version: q.cfg.Version,
 		Redact: q.cfg.Browser.Secrets.Redact,
@@ -45,7 +52,7 @@ func (r *recorder) finish(page *cdpclient.Page, shoot bool) Artifacts {
 		cancel()
 		if err == nil {
 			path := filepath.Join(r.dir, "screenshot.png")
-			if os.WriteFile(path, png, 0o600) == nil {
+			if safefs.WriteFile(path, png) == nil {
 				a.Screenshot = path
 			}
 		} else {

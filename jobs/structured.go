@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -79,9 +79,9 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	defer cancel()
 	if png, _, err := page.Screenshot(sctx, cdpclient.ScreenshotOptions{}); err == nil {
 		dir := q.cfg.Dir.ArtifactDir(tenant.Of(ctx), "extract-"+strings.TrimPrefix(newID(), "job-"))
-		if os.MkdirAll(dir, 0o700) == nil {
+		if safefs.Dir(dir, "an extraction's artifacts folder") == nil {
 			path := filepath.Join(dir, "screenshot.png")
-			if os.WriteFile(path, png, 0o600) == nil {
+			if safefs.WriteFile(path, png) == nil {
 				out.Screenshot = path
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -222,11 +223,12 @@ func (d *DataDir) secretKey() ([]byte, error) {
 	if b, err := os.ReadFile(path); err == nil && len(b) == 32 {
 		return b, nil
 	}
+	_ = os.Remove(path) // a damaged one
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	if err := safefs.WriteFile(path, b); err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}
 	return b, nil

@@ -18,12 +18,14 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
 // Options say where a recording goes and what it keeps.
 type Options struct {
-	// Dir receives trace.jsonl, network.har and video.webm; it is created
-	// private (0700).
+	// Dir receives trace.jsonl, network.har and video.webm: it is created
+	// private (0700), or must be a private folder of this user already, and
+	// hold none of them (files are created anew, never through a link).
 	Dir string
 	// Video also records the tab's screencast, secret fields painted over.
 	Video bool
@@ -71,10 +73,10 @@ var traceEvents = []string{"Runtime.consoleAPICalled", "Runtime.exceptionThrown"
 // Start begins recording page; first is the trace's first line (what is
 // recorded, e.g. the job), written with kind "start" unless it names one.
 func Start(ctx context.Context, page *cdpclient.Page, opts Options, first map[string]any) (*Recorder, error) {
-	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("recording directory: %w", err)
+	if err := safefs.Dir(opts.Dir, "the recording folder"); err != nil {
+		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(opts.Dir, "trace.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefs.Create(filepath.Join(opts.Dir, "trace.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
@@ -174,7 +176,7 @@ func (r *Recorder) Stop() Files {
 	out.Requests = len(har.Log.Entries)
 	if b, err := json.MarshalIndent(har, "", " "); err == nil {
 		path := filepath.Join(r.opts.Dir, "network.har")
-		if os.WriteFile(path, []byte(r.opts.Redact(string(b))), 0o600) == nil {
+		if safefs.WriteFile(path, []byte(r.opts.Redact(string(b)))) == nil {
 			out.HAR = path
 		}
 	}

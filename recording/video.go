@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
 // video keeps a tab's screencast frames on disk and turns them into a WebM
@@ -34,7 +35,7 @@ type videoFrame struct {
 
 func startVideo(ctx context.Context, page *cdpclient.Page, dir string) *video {
 	v := &video{dir: dir}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefs.NewDir(dir, "the video's frames folder"); err != nil {
 		v.err = err
 		return v
 	}
@@ -62,7 +63,7 @@ func (v *video) frame(f cdpclient.Frame) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	path := filepath.Join(v.dir, fmt.Sprintf("%06d.jpg", len(v.frames)))
-	if err := os.WriteFile(path, f.Data, 0o600); err != nil {
+	if err := safefs.WriteFile(path, f.Data); err != nil {
 		v.err = err
 		return
 	}
@@ -104,7 +105,7 @@ func (v *video) encode(out string) (int, error) {
 	}
 	fmt.Fprintf(&list, "file '%s'\n", frames[len(frames)-1].path) // the concat demuxer drops the last duration otherwise
 	listPath := filepath.Join(v.dir, "frames.txt")
-	if err := os.WriteFile(listPath, []byte(list.String()), 0o600); err != nil {
+	if err := safefs.WriteFile(listPath, []byte(list.String())); err != nil {
 		return len(frames), err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

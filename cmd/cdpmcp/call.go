@@ -5,8 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -58,7 +58,7 @@ func call(ctx context.Context, cfg config, tool, rawArgs, out string) error {
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(out, data, 0o644); err != nil {
+			if err := safefs.WriteUserFile(out, data, 0o644); err != nil {
 				return err
 			}
 			fmt.Printf("wrote %s (%d bytes)\n", out, len(data))

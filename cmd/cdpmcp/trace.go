@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/tools"
 )
 
@@ -25,7 +26,7 @@ type traceWriter struct {
 }
 
 func openTrace(path string, reg *secrets.Registry) (*traceWriter, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefs.OpenUserFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("--trace: %w", err)
 	}
