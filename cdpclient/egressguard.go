@@ -22,9 +22,16 @@ import (
 // creates in it (one per HTTP session) get the proxy through
 // Target.createBrowserContext; its default context has the Fetch guard only.
 
-// startEgress starts the proxy when the options set origin rules.
+// startEgress starts the proxy when the options set origin rules, or when
+// one of cdpmcp's own listeners can be reached beyond loopback: then the
+// browser reaches none of them through any address of this machine (its LAN
+// address included), with or without rules.
 func startEgress(opts Options) (*egress.Proxy, error) {
-	if opts.Origins.Empty() {
+	exposed := false
+	for _, addr := range opts.Reserved {
+		exposed = exposed || egress.Exposed(addr)
+	}
+	if opts.Origins.Empty() && !exposed {
 		return nil, nil
 	}
 	p, err := egress.Start(opts.Origins)

@@ -31,7 +31,7 @@ func (p *Proxy) dialDest(ctx context.Context, host, port string) (net.Conn, erro
 		return nil, err
 	}
 	for _, ip := range ips {
-		if (ip.IsLoopback() || ip.IsUnspecified()) && p.isReserved(ip.String(), port) {
+		if p.isReserved(ip.String(), port) {
 			return nil, &refusedError{fmt.Errorf("%s leads to %s, one of cdpmcp's own endpoints", host, net.JoinHostPort(ip.String(), port))}
 		}
 		if err := p.policy.CheckBlockedAddr(ip, port); err != nil {

@@ -41,7 +41,10 @@ type Proxy struct {
 
 	mu       sync.Mutex
 	reserved map[string]bool // ports on this machine that are never a destination
-	tunnels  map[net.Conn]struct{}
+	// everywhere are reserved ports of listeners at a wildcard or a
+	// machine address: refused at every address of this machine.
+	everywhere map[string]bool
+	tunnels    map[net.Conn]struct{}
 
 	// lookup resolves names (net.DefaultResolver; tests put in their own).
 	lookup func(ctx context.Context, host string) ([]net.IP, error)
@@ -58,7 +61,7 @@ func Start(policy *origins.List) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("egress proxy: %w", err)
 	}
-	p := &Proxy{policy: policy, ln: ln, reserved: map[string]bool{}, tunnels: map[net.Conn]struct{}{}, lookup: resolve}
+	p := &Proxy{policy: policy, ln: ln, reserved: map[string]bool{}, everywhere: map[string]bool{}, tunnels: map[net.Conn]struct{}{}, lookup: resolve}
 	p.dialer = net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
 	p.fwd = &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
@@ -101,8 +104,9 @@ func (p *Proxy) Refused() int64 { return p.refused.Load() }
 
 // Reserve refuses a host:port on this machine as a destination whatever the
 // rules say: the browser's DevTools endpoint, cdpmcp's own HTTP listener, the
-// proxy itself. A loopback or unspecified host reserves the port on every
-// loopback name.
+// proxy itself. A loopback host reserves the port on every loopback name; a
+// wildcard (0.0.0.0, ::) or an address of this machine that is not loopback
+// reserves it on every address of the machine (its LAN address included).
 func (p *Proxy) Reserve(hostport string) {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
@@ -110,20 +114,24 @@ func (p *Proxy) Reserve(hostport string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if isLocal(host) {
+	switch {
+	case isLocal(host) && !Exposed(hostport):
 		p.reserved["*:"+port] = true
-	} else {
+	case isLocal(host) || isMachineAddr(host):
+		p.reserved["*:"+port] = true
+		p.everywhere[port] = true
+	default:
 		p.reserved[strings.ToLower(hostport)] = true
 	}
 }
 
 func (p *Proxy) isReserved(host, port string) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if isLocal(host) && (p.reserved["*:"+port] || port == portOf(p.ln.Addr().String())) {
-		return true
-	}
-	return p.reserved[strings.ToLower(net.JoinHostPort(host, port))]
+	everywhere := p.everywhere[port]
+	local := isLocal(host) && (p.reserved["*:"+port] || port == portOf(p.ln.Addr().String()))
+	exact := p.reserved[strings.ToLower(net.JoinHostPort(host, port))]
+	p.mu.Unlock()
+	return local || exact || everywhere && isMachineAddr(host)
 }
 
 // Close stops the proxy and ends every open tunnel; it returns once the

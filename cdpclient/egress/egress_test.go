@@ -245,3 +245,60 @@ func TestProxyChecksResolvedAddresses(t *testing.T) {
 		t.Errorf("the blocked address was reached %d times: %v", n, evil.Log())
 	}
 }
+
+// A listener at a wildcard address is reached through every address of the
+// machine: its port is refused at the LAN address as at loopback, and the
+// same port of another machine is not.
+func TestProxyReservesWildcardPortsOnEveryAddress(t *testing.T) {
+	t.Parallel()
+	p, err := Start(nil) // no rules: the proxy runs for the reserved ports alone
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ln, err := net.Listen("tcp", "0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "cdpmcp") })}
+	go func() { _ = own.Serve(ln) }()
+	defer own.Close()
+	p.Reserve(ln.Addr().String())
+	port := portOf(ln.Addr().String())
+	lan := lanAddr(t)
+	if !Exposed(ln.Addr().String()) || Exposed("127.0.0.1:1") || Exposed(":8931") || !Exposed(lan+":1") {
+		t.Error("Exposed is wrong")
+	}
+	c := proxiedClient(p)
+	for _, u := range []string{"http://" + net.JoinHostPort(lan, port) + "/mcp", "http://127.0.0.1:" + port + "/", "http://[::1]:" + port + "/"} {
+		res, err := c.Get(u)
+		if err != nil {
+			continue // refused at the transport: fine
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden || strings.Contains(string(body), "cdpmcp\n") {
+			t.Errorf("GET %s = %d %q, want 403", u, res.StatusCode, body)
+		}
+	}
+	if p.isReserved("192.0.2.7", port) || p.isReserved(lan, "1") {
+		t.Error("a port of another machine, or another port, was reserved")
+	}
+}
+
+// lanAddr is an address of this machine that is not loopback (as
+// `hostname -I` lists them).
+func lanAddr(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	t.Fatalf("this machine has no address beyond loopback: %v", addrs)
+	return ""
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/liveview"
@@ -172,6 +173,9 @@ func configFrom(c *cli.Context) (config, error) {
 	}
 	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && !policy.Empty() {
 		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --allowed-origins or --blocked-origins: cdpmcp routes every connection of the browser through its own proxy to enforce them", strings.Join(bad, " "))
+	}
+	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && cfg.http != "" && egress.Exposed(cfg.http) {
+		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --http %s: listening beyond loopback, cdpmcp routes every connection of the browser through its own proxy so pages never reach its port through this machine's addresses", strings.Join(bad, " "), cfg.http)
 	}
 	if err := parityConfigFrom(c, &cfg); err != nil {
 		return cfg, err
