@@ -109,7 +109,11 @@ func (e *Env) refuseRepost(ctx context.Context, p *cdpclient.Page, delta int, ac
 		return nil
 	}
 	posted, err := p.PostedEntry(ctx, delta)
-	if err != nil || !posted {
+	if err != nil {
+		return permission(act, "read-only mode refused: the tab's history could not be read to tell whether that page came from a form post ("+err.Error()+")",
+			"navigate to the page's address instead (a plain GET)")
+	}
+	if !posted {
 		return nil
 	}
 	return permission(act, "read-only mode refused: that page came from a form post, and loading it again would send the form again",

@@ -20,6 +20,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Page.frameNavigated":
 		var ev page.FrameNavigatedReply
 		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
+			p.noteEntry(string(ev.Frame.LoaderID), ev.Frame.URL)
 			p.mu.Lock()
 			p.mainFrame = ev.Frame.ID
 			p.info.URL = ev.Frame.URL
@@ -113,6 +114,9 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Runtime.bindingCalled":
 		p.bc.onSeeded(params)
 	default:
+		if session == "" && method == "Network.requestWillBeSent" {
+			p.onDocumentRequest(params)
+		}
 		p.logs.onEvent(method, params)
 		p.reqs.onEvent(session, method, params)
 	}

@@ -176,31 +176,6 @@ func (p *Page) history(ctx context.Context, delta int, until WaitUntil) (*feedba
 	})
 }
 
-// PostedEntry reports whether going delta steps in the tab's history (0: a
-// reload) would load a document the page got by posting a form: doing so may
-// send the form again.
-func (p *Page) PostedEntry(ctx context.Context, delta int) (bool, error) {
-	url := p.URL()
-	if delta != 0 {
-		h, err := p.c.Page.GetNavigationHistory(ctx)
-		if err != nil {
-			return false, fmt.Errorf("read history: %w", err)
-		}
-		i := h.CurrentIndex + delta
-		if i < 0 || i >= len(h.Entries) {
-			return false, nil
-		}
-		url = h.Entries[i].URL
-	}
-	posted := false
-	for _, e := range p.logs.Network(0) {
-		if p.mainDocument(e) && e.URL == url {
-			posted = e.Method == "POST" && (e.Status < 300 || e.Status >= 400)
-		}
-	}
-	return posted, nil
-}
-
 // CheckURL checks that raw is a URL a tab can open: absolute, with a scheme,
 // with a host for http(s), on one line. Whether policy allows it is for the
 // caller (origins.List) to say.
