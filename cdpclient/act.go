@@ -132,12 +132,19 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 			return o.failed(ctx, err), nil
 		}
 	}
-	ws := p.watchStart(ctx, a.kind, e)
+	var ws watchSet
+	if !o.revived { // a crashed renderer answers nothing: there is no DOM to watch
+		// A dialog opening meanwhile holds the renderer: the watch gives way.
+		wctx, cancel := p.guard(ctx)
+		ws = p.watchStart(wctx, a.kind, e)
+		cancel()
+	}
 	rctx, stop := ctx, func() {}
 	switch a.kind {
 	case actNavigation:
-		// Leaving the page past its "leave site?" prompt, as a person who
-		// asked to go elsewhere would; any other dialog ends the wait.
+		// Leaving the page past its dialogs, as a person who asked to go
+		// elsewhere would: a "leave site?" prompt accepted, others dismissed
+		// (and a script that opens them without end stopped).
 		var cancel func()
 		rctx, cancel = p.guardExcept(rctx, func(d *Dialog) bool { return p.leavePast(ctx, d, o) })
 		defer cancel()
@@ -192,8 +199,15 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 	if err := p.closedOrCrashed(); err != nil {
 		return err
 	}
-	if o.kind != actDialog && p.Dialog() != nil {
-		closed, err := p.answerBlockingDialog(ctx, o.kind == actNavigation)
+	if o.kind == actNavigation && p.Dialog() != nil {
+		closed, endless, err := p.leaveDialogs(ctx)
+		o.setDialogClosed(closed)
+		if err != nil {
+			return err
+		}
+		o.revived = endless // the renderer was stopped: the tab loads in a new one
+	} else if o.kind != actDialog && p.Dialog() != nil {
+		closed, err := p.answerBlockingDialog(ctx)
 		o.setDialogClosed(closed)
 		if err != nil {
 			return err

@@ -89,19 +89,17 @@ func (p *Page) Dialog() *Dialog {
 	return &d
 }
 
-// answerBlockingDialog deals with a dialog that stands in the way of a call: a
-// navigation closes it as a person leaving the page would (accepting a
-// beforeunload prompt, dismissing anything else); otherwise the dialog policy
-// answers it, or, by default, the call fails saying a dialog is open. It returns
-// how the dialog was closed, for the feedback.
-func (p *Page) answerBlockingDialog(ctx context.Context, navigating bool) (*feedback.Dialog, error) {
+// answerBlockingDialog deals with a dialog that stands in the way of a call
+// other than a navigation (which leaves past it: leaveDialogs): the dialog
+// policy answers it, or, by default, the call fails saying a dialog is open.
+// It returns how the dialog was closed, for the feedback.
+func (p *Page) answerBlockingDialog(ctx context.Context) (*feedback.Dialog, error) {
 	d := p.Dialog()
 	if d == nil {
 		return nil, nil
 	}
 	accept := d.Type == "beforeunload"
 	switch policy := p.bc.b.dialogs; {
-	case navigating:
 	case policy == DialogsAccept:
 		accept = true
 	case policy == DialogsDismiss:
@@ -123,7 +121,7 @@ func (p *Page) answerBlockingDialog(ctx context.Context, navigating bool) (*feed
 // prompt, in the session that reported it.
 func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string) error {
 	p.mu.Lock()
-	c := p.dialogC
+	c, answered := p.dialogC, p.dialog
 	p.mu.Unlock()
 	if c == nil {
 		c = p.c
@@ -136,10 +134,13 @@ func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string)
 		return fmt.Errorf("handle dialog: %w", err)
 	}
 	// Chrome confirms with Page.javascriptDialogClosed; do not let a call that
-	// races that event see the dialog as still open.
+	// races that event see the dialog as still open. One the page opened
+	// meanwhile (the next of a loop) stays.
 	p.mu.Lock()
-	p.dialog, p.dialogC = nil, nil
-	p.notifyLocked()
+	if p.dialog == answered {
+		p.dialog, p.dialogC = nil, nil
+		p.notifyLocked()
+	}
 	p.mu.Unlock()
 	return nil
 }
@@ -176,17 +177,4 @@ func (p *Page) takeKeptWatch() (watchSet, bool) {
 	ws := *p.kept
 	p.kept = nil
 	return ws, true
-}
-
-// leavePast accepts a beforeunload prompt that a navigation met, noting it in
-// the observation; it reports whether it did.
-func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation) bool {
-	if d.Type != "beforeunload" {
-		return false
-	}
-	if err := p.answerDialog(ctx, true, ""); err != nil {
-		return false
-	}
-	o.setDialogClosed(&feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160), Closed: "accepted"})
-	return true
 }

@@ -79,7 +79,13 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		p.mu.Unlock()
 	case "Inspector.targetCrashed":
 		p.mu.Lock()
-		p.crashed = true
+		if p.stopping {
+			// Stopped on purpose to leave dialogs without end: a navigation
+			// is under way and loads the tab in a new renderer.
+			p.stopping, p.dialog, p.dialogC = false, nil, nil
+		} else {
+			p.crashed = true
+		}
 		p.notifyLocked()
 		p.mu.Unlock()
 	default:

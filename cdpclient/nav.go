@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 
@@ -91,10 +92,38 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 		return &Error{Code: CodeNetworkError, Msg: fmt.Sprintf("navigation to %s failed: %s", rawURL, *r.ErrorText),
 			Hint: "check the URL and that the server is reachable"}
 	}
-	if r.LoaderID == nil || event == "" {
-		return nil // same-document navigation, or only the commit was asked for
+	if r.LoaderID == nil {
+		return p.stayedOrMoved(ctx, mark, rawURL) // a same-document navigation, if any
 	}
-	return p.waitLoaded(ctx, mark, event, false)
+	return p.waitLoaded(ctx, mark, event, false) // event "": the commit
+}
+
+// sameDocWait bounds the wait for a same-document navigation (a new
+// fragment, history.pushState) to be reported once the browser said it
+// needed no new document.
+const sameDocWait = 2 * time.Second
+
+// stayedOrMoved checks that a navigation the browser answered without a new
+// document moved within the page; one that did not happen at all (a dialog
+// or a script held the page) fails, never reads as done.
+func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) error {
+	ctx, cancel := context.WithTimeout(ctx, sameDocWait)
+	defer cancel()
+	for {
+		p.mu.Lock()
+		moved := p.sameDoc > mark.sameDoc || p.docs > mark.docs
+		ch, at := p.changed, p.info.URL
+		p.mu.Unlock()
+		if moved {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return &Error{Code: CodeNavigation, Msg: fmt.Sprintf("the page did not go to %s: it is still at %s", rawURL, at),
+				Hint: "take a snapshot to see what holds it (a dialog, a busy script), then navigate again"}
+		}
+	}
 }
 
 // waitLoaded waits until a main-frame document started after mark has fired event

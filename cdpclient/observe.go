@@ -22,10 +22,15 @@ type observation struct {
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
-	downloads     int // the browser's download count before the action
+	downloads     int  // the browser's download count before the action
+	revived       bool // a navigation loading a crashed tab anew
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
+	leftDialogs  int              // dialogs a navigation answered to leave the page
+	// stoppedRenderer: the navigation stopped the renderer of a page that
+	// opened dialogs without end.
+	stoppedRenderer bool
 }
 
 func (o *observation) setDialogClosed(d *feedback.Dialog) {

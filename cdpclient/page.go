@@ -49,6 +49,7 @@ type Page struct {
 	chooser     chan fileChooser // where a file chooser goes while an upload waits for one
 	busySince   time.Time        // when a script began to keep the page from answering; zero if not
 	crashed     bool
+	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
 	closed      bool
 	changed     chan struct{} // closed and replaced on every state change
 	frames      map[string]*frameSession

@@ -1,0 +1,140 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+)
+
+// A navigation (navigate, reload, back, forward) leaves the page past its
+// dialogs, as a person who asked to go elsewhere would, and a page that
+// opens dialogs without end cannot hold the tab.
+
+// leave closes a dialog that stands between a navigation (or closing the tab)
+// and leaving the page, as a person who asked to go elsewhere would: a "leave
+// site?" prompt is accepted, anything else dismissed.
+func (p *Page) leave(ctx context.Context, d *Dialog) (*feedback.Dialog, error) {
+	accept := d.Type == "beforeunload"
+	if err := p.answerDialog(ctx, accept, ""); err != nil && p.Dialog() != nil {
+		return nil, err
+	}
+	how := "dismissed"
+	if accept {
+		how = "accepted"
+	}
+	return &feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160), Closed: how}, nil
+}
+
+// Dialogs without end: a page whose script opens the next dialog as soon as
+// one is answered never lets its renderer take a command (a navigation, a
+// script's end) between them.
+const (
+	// dialogGap is how long after an answer a new dialog counts as the next
+	// of a loop.
+	dialogGap = 500 * time.Millisecond
+	// endlessDialogs is how many in a row make a loop.
+	endlessDialogs = 3
+)
+
+// leaveDialogs closes every dialog that stands between a navigation and
+// leaving the page (see leave). A page that opens dialogs without end has its
+// renderer stopped, as closing the tab would: the navigation loads in a new
+// one, and endless reports it.
+func (p *Page) leaveDialogs(ctx context.Context) (closed *feedback.Dialog, endless bool, err error) {
+	for n := 0; ; n++ {
+		d := p.Dialog()
+		if d == nil {
+			return closed, false, nil
+		}
+		if n == endlessDialogs {
+			p.stopRenderer(ctx)
+			closed.Closed += fmt.Sprintf(", and the page opened another each time (%d): its renderer was stopped to leave it", n)
+			return closed, true, nil
+		}
+		if closed, err = p.leave(ctx, d); err != nil {
+			return nil, false, err
+		}
+		p.waitForDialog(ctx, dialogGap)
+	}
+}
+
+// waitForDialog waits (at most d) for a dialog to open.
+func (p *Page) waitForDialog(ctx context.Context, d time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	for {
+		ch := p.watch()
+		if p.Dialog() != nil {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stopRenderer ends the renderer of a page held by dialogs without end
+// (Page.crash: the page's own process, which takes no other command), and
+// waits for it to be gone. The tab stays, with its history: a navigation
+// gives it a new renderer.
+func (p *Page) stopRenderer(ctx context.Context) {
+	p.mu.Lock()
+	p.stopping = true
+	p.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		defer cancel()
+		_, _ = rawCall(ctx, p.s.conn, "Page.crash", nil) // answered by the renderer's end
+	}()
+	ctx, cancel := context.WithTimeout(ctx, cdpCallTimeout)
+	defer cancel()
+	for {
+		p.mu.Lock()
+		gone, ch := !p.stopping, p.changed
+		p.mu.Unlock()
+		if gone {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			slog.Warn("the renderer of a page that opens dialogs without end did not stop", "page", p.ID)
+			return
+		}
+	}
+}
+
+// leavePast closes a dialog of the page a navigation is leaving (see leave),
+// noting it in the observation, and reports whether it did: one the page the
+// navigation arrived at opens is its answer's to report. One more in a row
+// than endlessDialogs stops the renderer (see leaveDialogs).
+func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation) bool {
+	if d.Type != "beforeunload" && p.navMark().docs > o.nav.docs {
+		return false
+	}
+	o.mu.Lock()
+	o.leftDialogs++
+	n, stopped := o.leftDialogs, o.stoppedRenderer
+	o.stoppedRenderer = o.stoppedRenderer || n > endlessDialogs
+	o.mu.Unlock()
+	if n > endlessDialogs {
+		if stopped {
+			return false
+		}
+		p.stopRenderer(ctx)
+		o.setDialogClosed(&feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160),
+			Closed: fmt.Sprintf("dismissed, and the page opened another each time (%d): its renderer was stopped to leave it", n)})
+		return true
+	}
+	closed, err := p.leave(ctx, d)
+	if err != nil {
+		return false
+	}
+	o.setDialogClosed(closed)
+	return true
+}
