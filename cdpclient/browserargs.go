@@ -41,15 +41,28 @@ var networkFlags = []string{
 	"host-resolver-rules", "host-rules", "force-webrtc-ip-handling-policy", "webrtc-ip-handling-policy",
 }
 
-// isolationFeatures are features --disable-features must not switch off.
-var isolationFeatures = []string{"isolateorigins", "siteperprocess", "strictoriginisolation",
-	"blockinsecureprivatenetworkrequests", "privatenetworkaccess"}
+// securityFeatures name Chromium features that are web-security checks, by a
+// part of their names, so that a renamed or new one (PrivateNetworkAccess
+// became LocalNetworkAccessChecks, then LocalNetworkAccessChecksWebRTC) is
+// caught too: --disable-features and --disable-blink-features must not switch
+// them off. Site and origin isolation, local-network access, CORS and CORB,
+// cookie rules, mixed content, sandboxes, Trusted Types and CSP.
+var securityFeatures = []string{"isolat", "siteperprocess", "privatenetwork", "localnetwork", "cors", "corb",
+	"opaqueresponse", "samesite", "partition", "mixedcontent", "sandbox", "blockinsecure", "crossorigin",
+	"trusteddomtypes", "trustedtypes", "contentsecuritypolicy", "safebrowsing", "httpsupgrade", "httpsfirst",
+	"thirdpartycookie", "secure", "webrtcencryption"}
 
-// UnsafeArgs returns the browser flags among args that disable web security,
-// site isolation or the sandbox, grant devices without a prompt, expose the
-// browser or take over what this server manages (the profile, the debugging
-// port), however they are spelled; and any argument that is not a flag (a URL
-// the browser would open at start). They need an explicit opt-in.
+// unsafeBlinkFeatures may not be switched on: MojoJS hands pages the
+// browser's internal interfaces.
+var unsafeBlinkFeatures = []string{"mojojs"}
+
+// UnsafeArgs returns the browser flags among args that disable web security
+// (flags, or features that are security checks: securityFeatures), site
+// isolation or the sandbox, grant devices without a prompt, hand pages the
+// browser's internals (MojoJS), expose the browser or take over what this
+// server manages (the profile, the debugging port), however they are spelled;
+// and any argument that is not a flag (a URL the browser would open at
+// start). They need an explicit opt-in.
 func UnsafeArgs(args []string) []string {
 	var out []string
 	for _, a := range args {
@@ -59,7 +72,9 @@ func UnsafeArgs(args []string) []string {
 			out = append(out, a)
 		case contains(unsafeFlags, name):
 			out = append(out, a)
-		case name == "disable-features" && disablesIsolation(value):
+		case (name == "disable-features" || name == "disable-blink-features") && anyFeature(value, securityFeatures):
+			out = append(out, a)
+		case (name == "enable-blink-features" || name == "enable-features") && anyFeature(value, unsafeBlinkFeatures):
 			out = append(out, a)
 		}
 	}
@@ -98,14 +113,20 @@ func flagName(arg string) (name, value string, isFlag bool) {
 	return strings.ToLower(name), value, true
 }
 
-func disablesIsolation(value string) bool {
+// anyFeature reports whether a feature list (Foo,Bar<Trial,Baz:param=1)
+// names a feature containing one of parts, in any case and with or without
+// dashes (site-per-process is SitePerProcess).
+func anyFeature(value string, parts []string) bool {
 	for _, f := range strings.Split(strings.ToLower(value), ",") {
-		f = strings.TrimSpace(strings.Trim(f, `"'`))
+		f = strings.TrimSpace(strings.Trim(f, `"' `))
 		if i := strings.IndexAny(f, "<:"); i >= 0 { // Feature<Trial, Feature:param
 			f = f[:i]
 		}
-		if contains(isolationFeatures, f) {
-			return true
+		f = strings.NewReplacer("-", "", "_", "").Replace(f)
+		for _, part := range parts {
+			if strings.Contains(f, part) {
+				return true
+			}
 		}
 	}
 	return false

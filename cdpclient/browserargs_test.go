@@ -21,12 +21,19 @@ func TestUnsafeArgsSpellings(t *testing.T) {
 		"--ignore-certificate-errors", "--load-extension=/tmp/ext", "--js-flags=--allow-natives-syntax",
 		"--disable-setuid-sandbox", "--use-fake-ui-for-media-stream", "--browser-subprocess-path=/bin/sh",
 		"--user-data-dir /tmp/x", "http://evil.example/", "evil.example", "--", "-",
+		"--disable-features=LocalNetworkAccessChecks", "--disable-features=Translate,LocalNetworkAccessChecksWebRTC",
+		"--disable-features=PrivateNetworkAccessSendPreflights", "--disable-features=BlockInsecurePrivateNetworkRequests",
+		"--disable-features=OpaqueResponseBlocking", "--disable-features=IsolateSandboxedIframes",
+		"--disable-features=ThirdPartyStoragePartitioning", "--disable-features=SameSiteByDefaultCookies",
+		"--disable-features=CookiesWithoutSameSiteMustBeSecure", "--disable-blink-features=TrustedDOMTypes",
+		"--enable-blink-features=MojoJS", "--enable-blink-features=Foo,MojoJSTest", "--disable-features=AutoupgradeMixedContent",
 	}
 	if got := UnsafeArgs(unsafe); !cmp.Equal(got, unsafe) {
 		t.Errorf("passed as safe: %v", missing(unsafe, got))
 	}
 	safe := []string{"--no-sandbox", "--disable-gpu", "--headless", "--window-size=800,600", "--lang=de",
 		"--disable-features=Translate,MediaRouter", "--enable-features=NetworkService", "--cdpmcp-test=x",
+		"--disable-features=OptimizationHints,AutofillServerCommunication", "--enable-blink-features=CSSAnchorPositioning",
 		"--proxy-server=http://corp:3128", "--mute-audio", "--force-device-scale-factor=2"}
 	if got := UnsafeArgs(safe); len(got) != 0 {
 		t.Errorf("refused as unsafe: %v", got)
