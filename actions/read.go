@@ -121,7 +121,8 @@ var Screenshot = define("screenshot", "An image of the viewport, the whole page 
 		if err != nil {
 			return nil, err
 		}
-		data, mime, err := p.Screenshot(ctx, cdpclient.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality, Annotate: a.Annotate})
+		data, mime, err := p.Screenshot(ctx, cdpclient.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
+			Annotate: a.Annotate, InPlace: env.ReadOnly})
 		if err != nil {
 			return nil, err
 		}

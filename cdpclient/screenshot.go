@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -17,6 +18,10 @@ type ScreenshotOptions struct {
 	// Annotate draws each visible ref's number on its box, onto the image: the
 	// page is not touched.
 	Annotate bool
+	// InPlace captures the target where it is, beyond the viewport if it is
+	// there, without scrolling it into view (read-only mode: the page sees no
+	// scroll and nothing comes into its view).
+	InPlace bool
 }
 
 // Screenshot captures the viewport, the full page or one element and returns the
@@ -61,11 +66,14 @@ func (p *Page) Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, 
 				SetCaptureBeyondViewport(true)
 			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
 		case !opts.Target.IsZero():
-			clip, at, err := p.elementClip(ctx, opts.Target)
+			clip, at, err := p.elementClip(ctx, opts.Target, !opts.InPlace)
 			if err != nil {
 				return err
 			}
 			args.SetClip(clip)
+			if at.X < 0 || at.Y < 0 || at.X+clip.Width > float64(m.CSSLayoutViewport.ClientWidth) || at.Y+clip.Height > float64(m.CSSLayoutViewport.ClientHeight) {
+				args.SetCaptureBeyondViewport(true) // only in place: in view otherwise
+			}
 			origin, width = at, clip.Width
 		}
 		var boxes []refBox
@@ -87,14 +95,19 @@ func (p *Page) Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, 
 	return data, "image/" + format, err
 }
 
-// elementClip scrolls the element into view and returns its bounding box in page
-// coordinates, and its top-left in viewport coordinates.
-func (p *Page) elementClip(ctx context.Context, t Target) (page.Viewport, point, error) {
+// elementClip scrolls the element into view (unless not scroll) and returns
+// its bounding box in page coordinates, and its top-left in viewport
+// coordinates.
+func (p *Page) elementClip(ctx context.Context, t Target, scroll bool) (page.Viewport, point, error) {
 	e, err := p.Resolve(ctx, t)
 	if err != nil {
 		return page.Viewport{}, point{}, err
 	}
-	quads, fb, err := e.inView(ctx)
+	inView := e.inView
+	if !scroll {
+		inView = e.inPlace
+	}
+	quads, fb, err := inView(ctx)
 	if err != nil {
 		return page.Viewport{}, point{}, err
 	}
@@ -116,4 +129,23 @@ func (p *Page) elementClip(ctx context.Context, t Target) (page.Viewport, point,
 	sx, sy := float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
 	at := point{X: minX + off.X, Y: minY + off.Y}
 	return page.Viewport{X: at.X + sx, Y: at.Y + sy, Width: maxX - minX, Height: maxY - minY, Scale: 1}, at, nil
+}
+
+// inPlace is inView without scrolling: the element's boxes where they are,
+// in and out of the viewport.
+func (e *Element) inPlace(ctx context.Context) ([]dom.Quad, frameBox, error) {
+	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
+	if err != nil {
+		if nodeGone(err) {
+			return nil, frameBox{}, e.gone()
+		}
+		return nil, frameBox{}, e.notVisible()
+	}
+	var fb frameBox
+	if e.frame != nil {
+		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
+			return nil, frameBox{}, err
+		}
+	}
+	return q.Quads, fb, nil
 }
