@@ -15,7 +15,7 @@ const maxTextResult = 50000
 type evaluateArgs struct {
 	Expression string `json:"expression" required:"true" desc:"JavaScript"`
 	targetArgs
-	AwaitPromise *bool  `json:"awaitPromise" desc:"wait for a returned promise (default true)"`
+	AwaitPromise *bool  `json:"awaitPromise" desc:"await a returned promise (default true)"`
 	Page         string `json:"page"`
 }
 
@@ -73,9 +73,9 @@ func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error
 }
 
 type getContentArgs struct {
-	Selector string `json:"selector" desc:"CSS selector of the element (default whole page)"`
+	Selector string `json:"selector" desc:"CSS, default the whole page"`
 	Format   string `json:"format" enum:"markdown,text,html" desc:"default markdown"`
-	From     int    `json:"from" desc:"continue from this byte, as a cut answer says"`
+	From     int    `json:"from" desc:"byte to go on from, as a cut answer says"`
 	Page     string `json:"page"`
 }
 
@@ -108,9 +108,9 @@ var GetContent = define("getContent", "The page's main content as Markdown (the 
 type screenshotArgs struct {
 	FullPage bool `json:"fullPage" desc:"whole page"`
 	targetArgs
-	Annotate bool   `json:"annotate" desc:"draw each ref's number on its element"`
+	Annotate bool   `json:"annotate" desc:"number each ref on the image"`
 	Format   string `json:"format" enum:"png,jpeg" desc:"default png"`
-	Quality  int    `json:"quality" desc:"jpeg quality 0-100"`
+	Quality  int    `json:"quality" desc:"jpeg, 0-100"`
 	Page     string `json:"page"`
 }
 
