@@ -86,3 +86,15 @@ func (s *Server) listFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	}
 	return slices.DeleteFunc(tools, func(t mcp.Tool) bool { return t.Name == agentToolName })
 }
+
+// OffersJobs reports whether cfg offers any job tool (given a job queue):
+// --caps jobs or all, or a job tool named in --tools.
+func OffersJobs(cfg Config) bool {
+	s := &Server{cfg: cfg}
+	for _, name := range jobToolNames {
+		if s.offers(name, CapJobs) {
+			return true
+		}
+	}
+	return false
+}
