@@ -56,6 +56,7 @@ func build(cfg config) (*stack, error) {
 				slog.Warn("the job tools are off: " + err.Error())
 				st.jobs.close()
 				st.jobs, cfg.tools.Jobs, cfg.tools.JobHandoff = nil, nil, nil
+				cfg.tools.JobsOff = "the job tools are off on this server: " + err.Error()
 			}
 		}
 	}
