@@ -52,10 +52,12 @@ build:
 run: deps build
 	@$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
 
-## test: formatting, vet, staticcheck, then all tests (RACE_PKGS with -race).
+## test: formatting, vet, staticcheck, then every package's tests (RACE_PKGS
+## with -race; scripts/test/run.sh): every package runs even after a failure,
+## the end names the packages that failed, and fails if the run left a process
+## or a temporary file behind.
 test: deps lint
-	$(GO) test -count=1 -timeout 5m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools|liveview)(/|$$)')
-	$(GO) test -race -count=1 -timeout 8m $(RACE_PKGS)
+	scripts/test/run.sh $(RACE_PKGS)
 
 lint: $(STATICCHECK)
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt -w these files:" >&2; echo "$$unformatted" >&2; exit 1; fi
