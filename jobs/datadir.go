@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 )
 
@@ -124,11 +125,13 @@ func (d *DataDir) endOrphans() {
 	}
 	if entries, err := os.ReadDir(d.runDir()); err == nil {
 		for _, e := range entries {
+			cdpclient.RemoveSingletonDir(filepath.Join(d.runDir(), e.Name()))
 			_ = os.RemoveAll(filepath.Join(d.runDir(), e.Name()))
 		}
 	}
 	if entries, err := os.ReadDir(filepath.Join(d.Path, "profiles")); err == nil {
 		for _, e := range entries {
+			cdpclient.RemoveSingletonDir(filepath.Join(d.Path, "profiles", e.Name()))
 			for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
 				_ = os.Remove(filepath.Join(d.Path, "profiles", e.Name(), lock))
 			}
