@@ -73,11 +73,20 @@ $(STATICCHECK):
 	GOBIN=$(BIN)/.staticcheck $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv $(BIN)/.staticcheck/staticcheck $@
 
-## bench: the Go benchmarks: initialize, idle RSS, tools/list size, tool medians,
-## snapshot time and tokens (bench pages and the 40-page corpus), feedback cost.
+## bench: the Go benchmarks, reported, never asserted: initialize, idle RSS,
+## tools/list size, tool medians, job submit and status (cmd/cdpmcp, tools);
+## snapshot time and tokens (bench pages and the 40-page corpus), feedback
+## cost, the 100-page auditLinks crawl (cdpclient); cdpmcp's own time an
+## agent step (agentloop); the live view's first frame, click to frame, frames
+## per second and idle CPU (liveview); 200 jobs' throughput, dispatch delay
+## and memory, the job store's calls (jobs).
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 10m ./cmd/cdpmcp ./tools
-	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 10m ./cdpclient
+	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 20m ./cmd/cdpmcp ./tools
+	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 20m ./cdpclient
+	$(GO) test -run '^$$' -bench 'AuditLinks' -benchtime 3x -timeout 20m ./cdpclient
+	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 20m ./agentloop ./liveview
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 20m ./jobs
+	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 20m ./jobs/sqlite
 
 ## readbench: the reading benchmark: for each of the 40 corpus pages, how much of
 ## the article the default snapshot carries (recall), its tokens and time, with
