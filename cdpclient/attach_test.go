@@ -99,6 +99,7 @@ func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
 	})
 	var port string
 	testbound.Until(t, "the browser to start", func() bool {

@@ -110,7 +110,7 @@ func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Brow
 	var (
 		wg    sync.WaitGroup
 		out   []*vectorRun
-		slots = make(chan struct{}, 6)
+		slots = make(chan struct{}, 3) // more at once: page set-ups time out on a busy machine
 	)
 	for _, v := range vectors {
 		for b, def := range browsers {

@@ -181,7 +181,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 // --data-dir), not by default; --tools picks among them too.
 func TestToolsCommandListsJobTools(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	if r := runCLI(t, tmp, "tools"); strings.Contains(r.stdout, "browser.job.submit") {
 		t.Errorf("the default catalogue lists the job tools")
 	}

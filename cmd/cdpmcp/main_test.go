@@ -65,6 +65,20 @@ func newMarker(name string) string {
 	return fmt.Sprintf("--cdpmcp-test=e2e-%d-%s-%d", os.Getpid(), name, markers.Add(1))
 }
 
+// shortTemp is a temporary directory, removed when the test ends, with a
+// short path, for a server process's TMPDIR: Chromium makes its singleton
+// socket there, and a socket's path may not be longer than 107 bytes
+// (t.TempDir's path holds the test's name).
+func shortTemp(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "srv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
 // procEnv is the environment of a server process whose temporary files go to tmp.
 func procEnv(tmp string) []string {
 	// XDG_STATE_HOME: a server never touches the user's own job data dir.

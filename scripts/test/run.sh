@@ -8,8 +8,9 @@
 #
 # The run's processes are told apart from everyone else's by a marker: every
 # test binary runs with CDPMCP_TEST_RUN=<run id> in its environment (which its
-# children inherit) and TMPDIR=<run dir>/tmp (which browser profiles and data
-# directories live under, so it shows in their command lines).
+# children inherit) and TMPDIR=<run dir>/t (which browser profiles, test
+# directories and data directories live under, so it shows in their command
+# lines; go's own work files go there too, and go removes them).
 #
 #   scripts/test/run.sh ./cdpclient/... ./tools/... ./liveview/...
 #
@@ -24,7 +25,7 @@ parallel=${TEST_PARALLEL:-4}
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/cdpmcp-test.XXXXXX") || exit 1
 id=$(basename "$run")
-mkdir -p "$run/tmp" "$run/go"
+mkdir -p "$run/t"
 log=$run/log
 
 race=$($GO list "$@") || exit 1
@@ -38,7 +39,7 @@ half() {
 	shift
 	local start=$SECONDS
 	echo "== $name: go test $*" >&2
-	env TMPDIR="$run/tmp" GOTMPDIR="$run/go" CDPMCP_TEST_RUN="$id" \
+	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
 		$GO test -count=1 -timeout "$timeout" -parallel "$parallel" "$@" 2>&1 | tee -a "$log"
 	local code=${PIPESTATUS[0]}
 	echo "== $name: $((SECONDS - start)) s, go test exit status $code" >&2
@@ -93,9 +94,9 @@ if [ -n "$left" ]; then
 	kill -KILL $left 2>/dev/null
 	status=1
 fi
-if [ -n "$(ls -A "$run/tmp")" ]; then
+if [ -n "$(ls -A "$run/t")" ]; then
 	echo "make test: the run left these temporary files (now removed):" >&2
-	(cd "$run/tmp" && find . -mindepth 1 -maxdepth 2 | head -20 | sed 's/^/  /') >&2
+	(cd "$run/t" && find . -mindepth 1 -maxdepth 2 | head -20 | sed 's/^/  /') >&2
 	status=1
 fi
 rm -rf "$run"
