@@ -3,12 +3,13 @@ package jobs_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
@@ -31,20 +32,18 @@ func TestJobsBelongToTheirTenant(t *testing.T) {
 	}
 	wait := func(ctx context.Context, id string) *jobs.Job {
 		t.Helper()
-		for {
-			j, err := q.Status(ctx, id)
-			if err != nil {
+		var j *jobs.Job
+		testbound.UntilNil(t, "job "+id+" to finish", func() error {
+			var err error
+			if j, err = q.Status(tenant.With(testCtx(t), tenant.Of(ctx)), id); err != nil {
 				t.Fatalf("Status: %v", err)
 			}
-			if j.State.Terminal() {
-				return j
+			if !j.State.Terminal() {
+				return fmt.Errorf("still %s (%s)", j.State, j.Summary)
 			}
-			select {
-			case <-ctx.Done():
-				t.Fatalf("job %s still %s", id, j.State)
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
+			return nil
+		})
+		return j
 	}
 
 	// The same request from three tenants: three jobs.
