@@ -105,7 +105,8 @@ type vectorRun struct {
 
 // runVectors runs every vector in each browser, in fresh contexts, or in the
 // default context where the map says so (and for vectors that need it), a few
-// tabs at a time: two cores run the whole suite.
+// tabs at a time: two cores run the whole suite. ctx's values pass on; each
+// vector is bounded on its own.
 func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Browser]bool) []*vectorRun {
 	var (
 		wg    sync.WaitGroup
@@ -119,7 +120,11 @@ func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Brow
 			wg.Go(func() {
 				slots <- struct{}{}
 				defer func() { <-slots }()
-				runVector(ctx, r)
+				// Each vector has a bound of its own from when its turn
+				// comes: ninety of them share two cores.
+				vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), testbound.Bound())
+				defer cancel()
+				runVector(vctx, r)
 			})
 		}
 	}
