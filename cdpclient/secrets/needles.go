@@ -84,14 +84,18 @@ var cp1252 = map[rune]byte{
 }
 
 // typedPrefix is the length in bytes of the shortest start of c searched
-// for: two thirds of its characters, MinLen at least.
+// for: two thirds of its characters, 6 at least; len(c) (none) for a secret
+// shorter than 9, whose start would be an ordinary word ("admi" of "admin").
 func typedPrefix(c []byte) int {
 	n := 0
 	for i := 0; i < len(c); n++ {
 		_, size := utf8.DecodeRune(c[i:])
 		i += size
 	}
-	want := max(MinLen, (2*n+2)/3)
+	if n < 9 {
+		return len(c)
+	}
+	want := max(6, (2*n+2)/3)
 	i := 0
 	for k := 0; k < want && i < len(c); k++ {
 		_, size := utf8.DecodeRune(c[i:])

@@ -147,7 +147,7 @@ func BenchmarkRedact(b *testing.B) {
 
 // What a page sees while a secret is typed key by key (two thirds of it and
 // more) is masked as far as it goes; a shorter start, or a word that only
-// begins like it, stays.
+// begins like it, stays; so does the start of a short secret (a word).
 func TestRedactTypedStarts(t *testing.T) {
 	t.Parallel()
 	r := New()
@@ -160,6 +160,13 @@ func TestRedactTypedStarts(t *testing.T) {
 		"the hunters":                   "the hunters",
 	} {
 		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	short := New()
+	short.Add("admin1")
+	for in, want := range map[string]string{"administrator": "administrator", "admin1": Mask} {
+		if got := short.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
