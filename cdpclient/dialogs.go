@@ -98,11 +98,11 @@ func (p *Page) answerBlockingDialog(ctx context.Context) (*feedback.Dialog, erro
 	if d == nil {
 		return nil, nil
 	}
-	accept := d.Type == "beforeunload"
-	switch policy := p.bc.b.dialogs; {
-	case policy == DialogsAccept:
+	var accept bool
+	switch p.bc.b.dialogs {
+	case DialogsAccept:
 		accept = true
-	case policy == DialogsDismiss:
+	case DialogsDismiss:
 		accept = false
 	default:
 		return nil, &DialogOpenError{Dialog: *d}
