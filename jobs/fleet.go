@@ -86,9 +86,14 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 	}
 	pb := f.profiles[dir]
 	if pb == nil {
+		if err := prepareProfile(dir); err != nil {
+			f.mu.Unlock()
+			return nil, err
+		}
 		opts := f.base
 		opts.Endpoint = ""
 		opts.Launch.UserDataDir = dir
+		opts.Launch.Args = append(append([]string(nil), opts.Launch.Args...), profileArgs()...)
 		pb = &profileBrowser{mgr: cdpclient.NewManager(opts)}
 		f.profiles[dir] = pb
 	}
