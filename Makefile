@@ -50,11 +50,9 @@ build:
 
 ## run: serve MCP over streamable HTTP with a headless browser; jobs are kept in
 ## the default --data-dir ($$XDG_STATE_HOME/cdpmcp or ~/.local/state/cdpmcp).
+## cdpmcp itself says where it serves, once it listens (a busy port is one line).
 run: deps build
-	@echo "cdpmcp $(VERSION): serving MCP at http://127.0.0.1:$(PORT)/mcp (Ctrl-C stops it)" >&2
-	@echo "  Claude Code:  claude mcp add --transport http cdpmcp http://127.0.0.1:$(PORT)/mcp" >&2
-	@echo "  other clients: a streamable-HTTP server at http://127.0.0.1:$(PORT)/mcp (see README.md)" >&2
-	$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
+	@$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
 
 ## test: formatting, vet, staticcheck, then every package's tests (RACE_PKGS
 ## with -race; scripts/test/run.sh): every package runs even after a failure,

@@ -232,10 +232,10 @@ func TestJobToolsThroughMCP(t *testing.T) {
 			t.Errorf("artifact %s: %v", k, arts[k])
 		}
 	}
-	// The same submission again: the same job, not a second run.
-	dup, _ := callJob(t, c, "browser.job.submit", sub)
-	if dup["jobId"] != id || dup["duplicate"] != true || dup["currentStatus"] != "SUCCEEDED" {
-		t.Errorf("duplicate submit: %v", dup)
+	// The same submission again: the same job, not a second run, and not
+	// answered as queued.
+	if dup, res := callJob(t, c, "browser.job.submit", sub); dup != nil || !strings.Contains(errText(res), "already submitted: correlationId \"c-1\" with these arguments is job "+id+", which is SUCCEEDED now") {
+		t.Errorf("duplicate submit of a finished job: %v %q", dup, errText(res))
 	}
 	for _, c2 := range []struct {
 		tool string

@@ -155,7 +155,7 @@ func TestReadOnlyGroupsChangeNothing(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"drag", "mouse", "fillForm", "emulate", "resize", "pdf", "route"} {
-		if r := callToolRaw(t, c, name, map[string]any{}); !r.isError || !contains(r.text, "not found") {
+		if r := callToolRaw(t, c, name, map[string]any{}); !r.isError || !contains(r.text, name+" is not available in --read-only mode") {
 			t.Errorf("%s is offered in read-only mode: %s", name, r.text)
 		}
 	}

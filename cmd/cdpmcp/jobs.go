@@ -109,7 +109,7 @@ func printJob(w io.Writer, j *jobs.Job, asJSON bool) {
 			"priority": j.Priority, "profile": j.Profile, "url": j.URL, "summary": j.Summary, "error": j.Error,
 			"finalUrl": j.FinalURL, "artifacts": j.Artifacts, "attempt": j.Attempt, "createdAt": j.Created, "rev": j.Rev,
 		})
-		fmt.Fprintln(w, string(b))
+		fmt.Fprintln(w, string(withJobDetails(b, j)))
 		return
 	}
 	profile := j.Profile
@@ -117,4 +117,5 @@ func printJob(w io.Writer, j *jobs.Job, asJSON bool) {
 		profile = "-"
 	}
 	fmt.Fprintf(w, "%-24s %-17s %3.0f%% %-8s %-3d %-10s %s — %s\n", j.ID, j.State, j.Progress*100, j.Task.Type, j.Priority, profile, j.URL, j.Summary)
+	printJobDetails(w, j)
 }

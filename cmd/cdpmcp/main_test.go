@@ -57,7 +57,7 @@ func run(m *testing.M) int {
 // wantTools are the primitive tools every default catalogue offers.
 var wantTools = []string{"navigate", "reload", "goBack", "goForward", "click", "type", "fill", "pressKey", "hover",
 	"selectOption", "scroll", "uploadFile", "handleDialog", "waitFor", "waitForTimeout", "evaluate", "getTitle",
-	"getUrl", "getContent", "screenshot", "console", "network", "newPage", "closePage", "listPages", "switchPage", "drag"}
+	"getUrl", "getContent", "screenshot", "console", "network", "newPage", "closePage", "listPages", "switchPage", "drag", "cdp"}
 
 // newMarker returns a browser flag unique to this test process and call, for
 // fixtures.FindBrowser.
