@@ -105,10 +105,9 @@ type vectorRun struct {
 
 // runVectors runs every vector in each browser, in fresh contexts, or in the
 // default context where the map says so (and for vectors that need it), a few
-// tabs at a time: two cores run the whole suite.
-// runVectors runs every vector in every browser, a few at a time, each within
-// the test bound of its own (not ctx's, which the whole run would share): it takes
-// minutes on a busy machine.
+// tabs at a time: two cores run the whole suite. Each vector has the test
+// bound of its own (not ctx's, which the whole run would share: it takes
+// minutes on a busy machine).
 func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Browser]bool) []*vectorRun {
 	var (
 		wg    sync.WaitGroup
