@@ -38,7 +38,7 @@ func TestEgressAttached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(120*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 	defer cancel()
 	user, err := launch(ctx, LaunchOptions{Headless: true}, nil) // the user's own browser
 	if err != nil {

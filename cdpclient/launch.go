@@ -211,6 +211,7 @@ func (p *process) close() {
 		if procgroup.Alive(pgid) {
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		}
+		RemoveSingletonDir(p.profile) // left in TMPDIR by a browser that had to be killed
 		p.removeTemp()
 	})
 }
@@ -219,7 +220,6 @@ func (p *process) removeTemp() {
 	if p.tempDir == "" {
 		return
 	}
-	RemoveSingletonDir(p.tempDir)
 	// Chromium may still be flushing files while it dies; retry briefly.
 	for range 20 {
 		if err := os.RemoveAll(p.tempDir); err == nil {

@@ -32,3 +32,28 @@ func TestKilledBrowserLeavesNoTempDir(t *testing.T) {
 		}
 	}
 }
+
+// The same for a browser on a profile of the caller's (as jobs run them):
+// the profile stays, the singleton directory goes.
+func TestKilledBrowserOnOwnProfileLeavesNoTempDir(t *testing.T) {
+	t.Parallel()
+	profile := t.TempDir()
+	p, err := launch(testContext(t), LaunchOptions{Headless: true, UserDataDir: profile}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var socket string
+	testbound.Until(t, "the profile's SingletonSocket link", func() bool {
+		socket, err = os.Readlink(filepath.Join(profile, "SingletonSocket"))
+		return err == nil
+	})
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.exited
+	p.close()
+	if _, err := os.Stat(filepath.Dir(socket)); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after the killed browser was closed (%v)", filepath.Dir(socket), err)
+	}
+	if _, err := os.Stat(profile); err != nil {
+		t.Errorf("the caller's profile is gone: %v", err)
+	}
+}

@@ -52,7 +52,7 @@ func runCLI(t *testing.T, tmp string, args ...string) cliRun {
 
 func TestCallNavigate(t *testing.T) {
 	t.Parallel()
-	tmp, marker := t.TempDir(), newMarker("call")
+	tmp, marker := shortTemp(t), newMarker("call")
 	url := site.URL("/home.html")
 	r := runCLI(t, tmp, "call", "--headless", "--browser-arg="+marker, "navigate", `{"url":"`+url+`"}`)
 	if r.code != 0 {
