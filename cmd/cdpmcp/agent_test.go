@@ -119,7 +119,7 @@ func TestCallAgentModelNeverAnswers(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	endpoint := dead.URL + "/v1"
 	dead.Close() // nothing listens there now
-	r := runCLI(t, t.TempDir(), "call", "--headless", "--browser-arg="+newMarker("agent-dead"), "--llm-base-url", endpoint,
+	r := runCLI(t, shortTemp(t), "call", "--headless", "--browser-arg="+newMarker("agent-dead"), "--llm-base-url", endpoint,
 		"run_browser_agent", `{"task":"open the home page"}`)
 	if r.code == 0 || !strings.Contains(r.stderr, "cdpmcp: run_browser_agent failed (model_error): model call to "+endpoint) ||
 		!strings.Contains(r.stderr, "connection refused") {
