@@ -49,6 +49,9 @@ func TestCatalogue(t *testing.T) {
 	ro := New(Config{ReadOnly: true}, mgr)
 	defer ro.Close()
 	for _, st := range ro.MCP().ListTools() {
+		if !ro.Offers(st.Tool.Name) {
+			continue // a stand-in that says why the tool is not offered
+		}
 		switch st.Tool.Name {
 		case "click", "type", "fill", "pressKey", "hover", "selectOption", "uploadFile", "closePage":
 			t.Errorf("read-only catalogue offers %s", st.Tool.Name)

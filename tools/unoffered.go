@@ -22,7 +22,10 @@ func (s *Server) addUnoffered(offered []toolDef) {
 		}
 		s.unoffered[name] = true
 		why := s.whyNotOffered(name)
-		s.mcp.AddTool(mcp.NewTool(name, mcp.WithDescription(why)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// It changes nothing, and its hints say so.
+		stand := mcp.NewTool(name, mcp.WithDescription(why), mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+			mcp.WithIdempotentHintAnnotation(true), mcp.WithOpenWorldHintAnnotation(false))
+		s.mcp.AddTool(stand, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError(why), nil
 		})
 	}

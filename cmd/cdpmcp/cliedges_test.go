@@ -10,7 +10,7 @@ import (
 // lacks its value says so.
 func TestCallFlagAfterTheToolName(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	url := site.URL("/home.html")
 	r := runCLI(t, tmp, "call", "navigate", `{"url":"`+url+`"}`, "--headless", "--browser-arg", newMarker("after"), "--timeout=40s")
 	if r.code != 0 || !strings.Contains(r.stdout, `"title":"Fixtures home"`) {
@@ -26,7 +26,7 @@ func TestCallFlagAfterTheToolName(t *testing.T) {
 // every flag; a command's flag before the command says where it goes.
 func TestMisspeltFlagIsOneLine(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -55,7 +55,7 @@ func TestServeOnABusyPort(t *testing.T) {
 	}
 	defer ln.Close()
 	addr := ln.Addr().String()
-	r := runCLI(t, t.TempDir(), "serve", "--headless", "--http", addr)
+	r := runCLI(t, shortTemp(t), "serve", "--headless", "--http", addr)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	if r.code != 1 || len(lines) != 1 || !strings.HasPrefix(lines[0], "cdpmcp: --http "+addr+": the address is in use") ||
 		!strings.Contains(lines[0], "pick another port") || strings.Contains(r.stderr, "serving") {
@@ -67,7 +67,7 @@ func TestServeOnABusyPort(t *testing.T) {
 // call said "tool 'click' not found".
 func TestUnofferedToolSaysWhy(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	for _, c := range []struct {
 		args []string
 		want string

@@ -10,7 +10,7 @@ import (
 // browser away is refused with PERMISSION and a hint naming the list.
 func TestCdpIsADefaultTool(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "call", "--headless", "--browser-arg="+newMarker("cdp"), "cdp", `{"domain":"Browser","method":"getVersion","page":"browser"}`)
 	if r.code != 0 || !strings.Contains(r.stdout, `"product":`) {
 		t.Errorf("cdp Browser.getVersion: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)

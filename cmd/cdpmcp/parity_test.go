@@ -62,13 +62,13 @@ func TestCapsAndConfigFlags(t *testing.T) {
 	}
 	has := func(out, tool string) bool { return strings.Contains("\n"+out, "\n"+tool+" ") }
 	r := runCLI(t, tmp, "tools")
-	if r.code != 0 || has(r.stdout, "mouse") || has(r.stdout, "cdp") || !has(r.stdout, "drag") {
+	if r.code != 0 || has(r.stdout, "mouse") || has(r.stdout, "record") || !has(r.stdout, "drag") || !has(r.stdout, "cdp") {
 		t.Errorf("default tools (exit %d): %s", r.code, r.stdout)
 	}
-	if r = runCLI(t, tmp, "tools", "--config", cfg); !has(r.stdout, "mouse") || has(r.stdout, "cdp") {
+	if r = runCLI(t, tmp, "tools", "--config", cfg); !has(r.stdout, "mouse") || has(r.stdout, "record") {
 		t.Errorf("tools with caps vision from the config file: %s %s", r.stdout, r.stderr)
 	}
-	if r = runCLI(t, tmp, "tools", "--config", cfg, "--caps", "devtools"); has(r.stdout, "mouse") || !has(r.stdout, "cdp") {
+	if r = runCLI(t, tmp, "tools", "--config", cfg, "--caps", "devtools"); has(r.stdout, "mouse") || !has(r.stdout, "record") {
 		t.Errorf("the command line's --caps did not win over the file: %s", r.stdout)
 	}
 	if r = runCLI(t, tmp, "tools", "--caps", "nope"); r.code == 0 || !strings.Contains(r.stderr, `unknown capability "nope"`) {

@@ -29,7 +29,7 @@ const site = await serve((path) => {
   }
   return fileRoute('/', fixturesDir)(path);
 });
-const pages = [...corpus.map((n) => `/corpus/${n}.html`), '/audit/a11y-bad.html', '/audit/a11y-good.html'];
+const pages = [...corpus.map((n) => `/corpus/${n}.html`), '/audit/a11y-bad.html', '/audit/a11y-good.html', '/audit/a11y-links.html'];
 
 const mcp = new Cdpmcp(bin, ['--read-only', '--tools', 'navigate,auditAccessibility']);
 await mcp.start();
