@@ -213,6 +213,8 @@ func (p *Page) usable() error {
 
 func (p *Page) usableLocked() error {
 	switch {
+	case !p.bc.b.Alive():
+		return p.bc.b.m.Err() // the browser is gone, and the tab with it
 	case p.closed:
 		return ErrPageClosed
 	case p.crashed:
@@ -258,6 +260,9 @@ func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (contex
 			}
 			select {
 			case <-ch:
+			case <-p.bc.b.Done():
+				cancel(p.bc.b.m.Err())
+				return
 			case <-ctx.Done():
 				return
 			}

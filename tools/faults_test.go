@@ -81,7 +81,7 @@ func TestBrowserKilledIsRelaunched(t *testing.T) {
 	}
 	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")})
 	mustOK(t, r)
-	if !strings.Contains(r.text, "started (or reconnected) again") {
+	if !strings.Contains(r.text, "note: the browser cdpmcp launched had exited (signal: killed); cdpmcp started a new one") {
 		t.Errorf("the restart was not reported: %s", r.text)
 	}
 	if r := callTool(t, c, "getTitle", nil); r.text != "Second page" {

@@ -1,0 +1,167 @@
+// Package children starts the processes cdpmcp runs (browsers, ffmpeg) so that
+// none outlives it: each is marked as ours in its environment, is told to end
+// when cdpmcp dies, and if that fails (cdpmcp killed with -9 while it ran a
+// browser that ignores the signal), the next cdpmcp finds it by its mark and
+// ends it. Processes of other programs, and of a cdpmcp that still runs, are
+// never touched.
+package children
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// envKey marks a process (and, by inheritance, every process it starts) with
+// the cdpmcp that started it: "<pid>.<start time in clock ticks>", so a pid
+// used again by another program does not count as the owner.
+const envKey = "CDPMCP_OWNER"
+
+var (
+	selfOnce sync.Once
+	self     string
+)
+
+// Mark is the environment entry that marks a process as this cdpmcp's.
+func Mark() string {
+	selfOnce.Do(func() { self = token(os.Getpid()) })
+	return envKey + "=" + self
+}
+
+// token names process pid as an owner, or "" when it does not run.
+func token(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	// pid (comm) state ppid … ; starttime is the 22nd field, the 20th after comm.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return strconv.Itoa(pid) + "." + f[19]
+}
+
+// Start starts cmd in a process group of its own, marked as ours, with sig
+// sent to it should cdpmcp die first. It waits for cmd in the background on a
+// thread of its own (the parent-death signal follows the thread that started
+// the process, so that thread must live as long as cmd) and calls exited, if
+// not nil, with cmd.Wait's result once cmd has ended.
+func Start(cmd *exec.Cmd, sig syscall.Signal, exited func(error)) error {
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	env := cmd.Env[:0:0]
+	for _, kv := range cmd.Env {
+		if !strings.HasPrefix(kv, envKey+"=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, Mark())
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pdeathsig = sig
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		err := cmd.Wait()
+		if exited != nil {
+			exited(err)
+		}
+	}()
+	return <-started
+}
+
+// Orphan is a process a dead cdpmcp left running.
+type Orphan struct {
+	PID  int
+	Name string
+	// Profile is the --user-data-dir on its command line, if any.
+	Profile string
+}
+
+// EndOrphans kills the process groups of processes marked as started by a
+// cdpmcp that no longer runs, and returns what it found. Group leaders are
+// ended with their groups; a marked process outside such a group (Chromium's
+// crash handler starts a session of its own) is ended alone.
+func EndOrphans() []Orphan {
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []Orphan
+	alive := map[string]bool{}
+	for _, dir := range procs {
+		pid, err := strconv.Atoi(filepath.Base(dir))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join(dir, "environ"))
+		if err != nil {
+			continue
+		}
+		owner := ownerIn(env)
+		if owner == "" {
+			continue
+		}
+		running, seen := alive[owner]
+		if !seen {
+			pid, _, _ := strings.Cut(owner, ".")
+			n, _ := strconv.Atoi(pid)
+			running = n > 0 && token(n) == owner
+			alive[owner] = running
+		}
+		if running {
+			continue
+		}
+		o := Orphan{PID: pid}
+		if b, err := os.ReadFile(filepath.Join(dir, "cmdline")); err == nil {
+			args := strings.Split(string(b), "\x00")
+			o.Name = filepath.Base(args[0])
+			for _, a := range args {
+				if v, ok := strings.CutPrefix(a, "--user-data-dir="); ok {
+					o.Profile = v
+				}
+			}
+		}
+		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		} else {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// ownerIn returns the owner token in a NUL-separated environment, or "".
+func ownerIn(env []byte) string {
+	prefix := []byte(envKey + "=")
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, prefix); ok {
+			return string(v)
+		}
+	}
+	return ""
+}
+
+// String describes the orphan for a log line.
+func (o Orphan) String() string {
+	return fmt.Sprintf("%s (pid %d)", o.Name, o.PID)
+}
