@@ -132,7 +132,10 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 			return o.failed(ctx, err), nil
 		}
 	}
-	ws := p.watchStart(ctx, a.kind, e)
+	var ws watchSet
+	if !o.revived { // a crashed renderer answers nothing: there is no DOM to watch
+		ws = p.watchStart(ctx, a.kind, e)
+	}
 	rctx, stop := ctx, func() {}
 	switch a.kind {
 	case actNavigation:
@@ -190,7 +193,13 @@ func isArgErr(err error) bool {
 // not block it (or the dialog policy answers it), and no script keeps it busy.
 func (p *Page) gate(ctx context.Context, o *observation) error {
 	if err := p.closedOrCrashed(); err != nil {
-		return err
+		// A navigation (reload, navigate) is how a crashed tab comes back:
+		// the browser gives it a new renderer.
+		if err != ErrPageCrashed || o.kind != actNavigation {
+			return err
+		}
+		p.uncrash()
+		o.revived = true
 	}
 	if o.kind != actDialog && p.Dialog() != nil {
 		closed, err := p.answerBlockingDialog(ctx, o.kind == actNavigation)

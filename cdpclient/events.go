@@ -81,6 +81,8 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		p.crashed = true
 		p.notifyLocked()
 		p.mu.Unlock()
+	case "Inspector.targetReloadedAfterCrash":
+		p.uncrash()
 	default:
 		p.onSessionEvent("", p.c, method, params)
 	}

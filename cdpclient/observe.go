@@ -22,7 +22,8 @@ type observation struct {
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
-	downloads     int // the browser's download count before the action
+	downloads     int  // the browser's download count before the action
+	revived       bool // a navigation loading a crashed tab anew
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself

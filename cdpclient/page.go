@@ -225,6 +225,18 @@ func (p *Page) usableLocked() error {
 	return nil
 }
 
+// uncrash marks a crashed page as usable again: it is being loaded anew in a
+// new renderer.
+func (p *Page) uncrash() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.crashed {
+		p.crashed = false
+		p.busySince = time.Time{}
+		p.notifyLocked()
+	}
+}
+
 // closedOrCrashed returns ErrPageClosed or ErrPageCrashed, or nil.
 func (p *Page) closedOrCrashed() error {
 	p.mu.Lock()
