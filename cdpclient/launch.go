@@ -157,6 +157,11 @@ func start(ctx context.Context, opts LaunchOptions, network []string) (*process,
 			return nil, fmt.Errorf("create profile dir: %w", err)
 		}
 		p.tempDir = dir
+		// Ours to remove; the next cdpmcp removes it if we die first.
+		if err := children.Claim(dir, 0); err != nil {
+			p.removeTemp()
+			return nil, fmt.Errorf("create profile dir: %w", err)
+		}
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, &LaunchError{Err: fmt.Errorf("--user-data-dir %s: %w", dir, err), Hint: "pass a directory this user can create and write to"}
 	}
@@ -179,6 +184,9 @@ func start(ctx context.Context, opts LaunchOptions, network []string) (*process,
 			Hint: "--browser-path must name a Chromium or Chrome executable this user may run"}
 	}
 	slog.Debug("browser started", "pid", p.cmd.Process.Pid, "exe", exe, "profile", dir)
+	if p.tempDir != "" {
+		_ = children.Claim(dir, p.cmd.Process.Pid) // its group, for the next cdpmcp to end if we cannot
+	}
 
 	ws, err := p.waitForEndpoint(ctx, portFile)
 	if err != nil {

@@ -81,6 +81,12 @@ func serve(ctx context.Context, cfg config) error {
 		defer ln.Close()
 		cfg.browser.Reserved = append(cfg.browser.Reserved, ln.Addr().String())
 	}
+	endOrphans()
+	if cfg.browser.Endpoint != "" {
+		if err := checkEndpoint(ctx, cfg.browser); err != nil {
+			return err
+		}
+	}
 	// Before the browser: a live view listener of its own is reserved too.
 	lv, stopLive, err := openLiveView(&cfg, ln)
 	if err != nil {

@@ -35,7 +35,8 @@ func Mark() string {
 	return envKey + "=" + self
 }
 
-// token names process pid as an owner, or "" when it does not run.
+// token names process pid as an owner, or "" when it does not run (an exited
+// process its parent has not reaped yet does not).
 func token(pid int) string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -47,7 +48,7 @@ func token(pid int) string {
 		return ""
 	}
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
+	if len(f) < 20 || f[0] == "Z" {
 		return ""
 	}
 	return strconv.Itoa(pid) + "." + f[19]
@@ -159,6 +160,58 @@ func ownerIn(env []byte) string {
 		}
 	}
 	return ""
+}
+
+// ownerFile, in a directory, names the cdpmcp that made it for itself, and
+// the process group that uses it: "<owner token> <pgid>".
+const ownerFile = ".cdpmcp-owner"
+
+// Claim marks dir as made by this cdpmcp for the process group pgid (0 when
+// not started yet), so that the next cdpmcp removes it, after ending what is
+// left of the group, if this one dies without doing so (Abandoned).
+func Claim(dir string, pgid int) error {
+	owner := strings.TrimPrefix(Mark(), envKey+"=")
+	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner+" "+strconv.Itoa(pgid)), 0o600)
+}
+
+// AbandonedDir is a directory a cdpmcp that no longer runs claimed.
+type AbandonedDir struct {
+	Path string
+	// PGID is the process group that used it, or 0.
+	PGID int
+}
+
+// Abandoned returns the directories matching pattern that a cdpmcp which no
+// longer runs claimed. Directories nobody claimed are never returned.
+func Abandoned(pattern string) []AbandonedDir {
+	dirs, _ := filepath.Glob(pattern)
+	var out []AbandonedDir
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err != nil {
+			continue
+		}
+		owner, group, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+		pid, _, _ := strings.Cut(owner, ".")
+		n, err := strconv.Atoi(pid)
+		if err == nil && token(n) == owner {
+			continue // its owner still runs
+		}
+		pgid, _ := strconv.Atoi(group)
+		out = append(out, AbandonedDir{Path: d, PGID: pgid})
+	}
+	return out
+}
+
+// EndRemnants kills what is left of process group pgid once its leader is
+// gone: a group's id is not given to another process while any member is
+// alive, so the members are the ones the leader started. A group whose
+// leader runs is left alone (the leader, if ours, is found by its mark).
+func EndRemnants(pgid int) {
+	if pgid <= 0 || token(pgid) != "" {
+		return
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
 // String describes the orphan for a log line.
