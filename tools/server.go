@@ -84,6 +84,8 @@ type Server struct {
 	// submitters and asks reach the person behind a client (handoff.go).
 	submitters submitters
 	asks       elicitations
+	// drain lets a shutdown finish or stop the calls in flight (drain.go).
+	drain drain
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
