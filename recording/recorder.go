@@ -41,6 +41,9 @@ type Files struct {
 	Requests, Lines int
 	// Frames is how many screencast frames the video holds.
 	Frames int
+	// Err is the first write that failed (a full disk): the file it was for
+	// is removed and its path left empty, never handed out half-written.
+	Err error
 }
 
 // Recorder records one tab until Stop.
@@ -57,6 +60,7 @@ type Recorder struct {
 	stopped bool
 	video   *video
 	origins []string
+	err     error // the trace's first failed write
 }
 
 // tabHAR is the network log of a tab added to the recording.
@@ -128,8 +132,9 @@ func (r *Recorder) Line(v map[string]any) {
 	if r.w == nil {
 		return
 	}
-	r.w.WriteString(r.opts.Redact(string(b)))
-	r.w.WriteByte('\n')
+	if _, err := r.w.WriteString(r.opts.Redact(string(b)) + "\n"); err != nil && r.err == nil {
+		r.err = err // an *fs.PathError naming the file
+	}
 	r.lines++
 }
 
@@ -174,22 +179,59 @@ func (r *Recorder) Stop() Files {
 	out.Requests = len(har.Log.Entries)
 	if b, err := json.MarshalIndent(har, "", " "); err == nil {
 		path := filepath.Join(r.opts.Dir, "network.har")
-		if os.WriteFile(path, []byte(r.opts.Redact(string(b))), 0o600) == nil {
+		if err := WriteWhole(path, []byte(r.opts.Redact(string(b)))); err != nil {
+			out.Err = err
+		} else {
 			out.HAR = path
 		}
 	}
 	r.mu.Lock()
 	if r.w != nil {
-		if err := r.w.Flush(); err != nil {
-			slog.Warn("write a recording's trace", "err", err)
+		if err := r.w.Flush(); err != nil && r.err == nil {
+			r.err = err
 		}
-		r.trace.Close()
+		if err := r.trace.Close(); err != nil && r.err == nil {
+			r.err = err
+		}
 		r.w = nil
 	}
 	out.Lines = r.lines
+	traceErr := r.err
 	r.mu.Unlock()
-	out.Trace = r.trace.Name()
+	if traceErr != nil {
+		// Lines are missing from it: it is not the trace of what happened.
+		_ = os.Remove(r.trace.Name())
+		out.Err = traceErr
+		slog.Warn("a recording's trace could not be written; removed it", "err", traceErr)
+	} else {
+		out.Trace = r.trace.Name()
+	}
 	return out
+}
+
+// WriteWhole writes data to path through a temporary file renamed into place,
+// so that path holds all of data or does not exist: a write cut short (a full
+// disk) leaves nothing behind.
+func WriteWhole(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o600)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // EncodeVideo turns the recorded frames into video.webm, after Stop. It
