@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 func TestResolveEndpointRefusesRemote(t *testing.T) {
@@ -48,20 +50,14 @@ func TestAttachToRunningBrowser(t *testing.T) {
 	}
 	// Its existing tab is there, with the page it shows.
 	var found *Page
-	for range 100 {
+	testbound.Until(t, "the browser's tab to be picked up", func() bool {
 		for _, p := range b.Default().Pages() {
 			if strings.HasSuffix(p.URL(), "/second.html") {
 				found = p
 			}
 		}
-		if found != nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if found == nil {
-		t.Fatalf("the browser's tab was not picked up: %d pages", len(b.Default().Pages()))
-	}
+		return found != nil
+	})
 	if err := outcome(found.WaitFor(ctx, WaitSpec{Text: "Second"})); err != nil {
 		t.Fatalf("the user's tab cannot be read: %v", err)
 	}
@@ -112,26 +108,24 @@ func startDebuggableBrowserOn(t *testing.T, port string) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
 	})
 	// A browser given its port answers on it; one that chose writes it down.
-	chosen, ready := "", false
-	deadline := time.Now().Add(20 * time.Second)
-	for !ready && time.Now().Before(deadline) {
+	chosen := port
+	testbound.Until(t, "the browser to start", func() bool {
 		if port != "0" {
 			res, err := http.Get("http://127.0.0.1:" + port + "/json/version")
-			if ready = err == nil && res.StatusCode == http.StatusOK; err == nil {
-				res.Body.Close()
+			if err != nil {
+				return false
 			}
-			chosen = port
-		} else if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
-			chosen, _, _ = strings.Cut(string(b), "\n")
-			ready = chosen != ""
+			res.Body.Close()
+			return res.StatusCode == http.StatusOK
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !ready {
-		t.Fatal("browser did not start")
-	}
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			chosen, _, _ = strings.Cut(string(b), "\n")
+		}
+		return chosen != "" && chosen != "0"
+	})
 	return chosen, cmd
 }
 
@@ -154,7 +148,7 @@ func TestAttachedBrowserLost(t *testing.T) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	select {
 	case <-b.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(testbound.Bound()):
 		t.Fatal("the connection did not notice the browser's death")
 	}
 	// A call on a tab of the dead browser, and the next call for a browser.

@@ -248,6 +248,9 @@ func (p *process) close() {
 		if procgroup.Alive(pgid) {
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		}
+		if p.disposable {
+			RemoveSingletonDir(p.profile) // killed, it could not remove its own
+		}
 		p.removeTemp()
 	})
 }
@@ -256,6 +259,7 @@ func (p *process) removeTemp() {
 	if p.tempDir == "" {
 		return
 	}
+	RemoveSingletonDir(p.tempDir)
 	// Chromium may still be flushing files while it dies; retry briefly.
 	for range 20 {
 		if err := os.RemoveAll(p.tempDir); err == nil {

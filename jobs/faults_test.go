@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -13,9 +14,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 )
@@ -58,20 +59,18 @@ func TestJobsWhenTheirBrowserDies(t *testing.T) {
 // waitLoading waits until a job is loading its page (its browser is up).
 func (q *testQueue) waitLoading(t *testing.T, id string) {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
-	for {
+	testbound.UntilNil(t, "job "+id+" to load its page", func() error {
 		j, err := q.Status(testCtx(t), id)
-		if err != nil {
-			t.Fatal(err)
+		switch {
+		case err != nil:
+			return err
+		case j.State.Terminal():
+			t.Fatalf("job %s ended %s (%s) before it loaded its page", id, j.State, j.Summary)
+		case j.State != jobs.Running || !strings.HasPrefix(j.Summary, "loading "):
+			return fmt.Errorf("%s: %s", j.State, j.Summary)
 		}
-		if j.State == jobs.Running && strings.HasPrefix(j.Summary, "loading ") {
-			return
-		}
-		if j.State.Terminal() || time.Now().After(deadline) {
-			t.Fatalf("job %s is %s (%s), not loading its page", id, j.State, j.Summary)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // mountTmpfs mounts a tmpfs of size bytes at a new directory, unmounted at
@@ -129,11 +128,11 @@ func TestJobsWhenTheDiskFills(t *testing.T) {
 	q.waitLoading(t, a.ID)
 	filler := fill(t, path)
 	j, _ := q.wait(t, a.ID, jobs.Succeeded, jobs.Failed)
-	if j.State != jobs.Failed || !strings.HasPrefix(j.Error, "INTERNAL: could not write the job's artifacts in "+q.dir.ArtifactDir(a.ID)) ||
+	if j.State != jobs.Failed || !strings.HasPrefix(j.Error, "INTERNAL: could not write the job's artifacts in "+q.dir.ArtifactDir("", a.ID)) ||
 		!strings.Contains(j.Error, "no space left on device") || !strings.Contains(j.Error, "free space") {
 		t.Errorf("a job whose artifacts did not fit: %s %q", j.State, j.Error)
 	}
-	checkWhole(t, q.dir.ArtifactDir(a.ID), j.Artifacts)
+	checkWhole(t, q.dir.ArtifactDir("", a.ID), j.Artifacts)
 
 	// Status and list answer; another reader of the store reads it.
 	if _, err := q.Status(testCtx(t), a.ID); err != nil {
@@ -257,10 +256,10 @@ func TestJobFailuresSpeakToTheSubmitter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for j, _ = bad.Status(testCtx(t), sub.ID); !j.State.Terminal() && time.Now().Before(deadline); j, _ = bad.Status(testCtx(t), sub.ID) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testbound.Until(t, "the job to end", func() bool {
+		j, _ = bad.Status(testCtx(t), sub.ID)
+		return j != nil && j.State.Terminal()
+	})
 	if j.State != jobs.Failed || !strings.HasPrefix(j.Error, "BROWSER_UNAVAILABLE") || !strings.Contains(j.Error, "--browser-path /nope/chrome: no such file") || strings.Contains(j.Error, "snapshot") {
 		t.Errorf("a job whose browser cannot start: %s %q", j.State, j.Error)
 	}

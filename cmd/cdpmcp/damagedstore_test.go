@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -32,7 +32,7 @@ func TestDamagedJobStore(t *testing.T) {
 	}
 
 	s := startStdio(t, "damaged-store", "--data-dir", data, "--caps", "jobs")
-	ctx := testCtx(t, 60*time.Second)
+	ctx := testbound.Context(t)
 	if _, err := initialize(ctx, s.c, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // ownedBy lists the processes (pid and name) marked as started by the cdpmcp
@@ -33,16 +36,16 @@ func ownedBy(pid int) []string {
 	return out
 }
 
-// waitNoneOwnedBy waits up to d for every process of pid's to be gone.
-func waitNoneOwnedBy(t *testing.T, pid int, d time.Duration) {
+// waitNoneOwnedBy waits (within the test bound) for every process of pid's
+// to be gone.
+func waitNoneOwnedBy(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for len(ownedBy(pid)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if left := ownedBy(pid); len(left) > 0 {
-		t.Errorf("processes of cdpmcp %d outlived it: %v", pid, left)
-	}
+	testbound.UntilNil(t, fmt.Sprintf("the processes of cdpmcp %d to end", pid), func() error {
+		if left := ownedBy(pid); len(left) > 0 {
+			return fmt.Errorf("still running: %v", left)
+		}
+		return nil
+	})
 }
 
 // ownerToken is how a process marks its children as its own:
@@ -123,13 +126,7 @@ func TestNextStartEndsOrphans(t *testing.T) {
 	if !strings.Contains(r.stderr, "ended a process left running by a cdpmcp that died") {
 		t.Errorf("the start did not say what it ended:\n%s", r.stderr)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for (running(group) || running(session)) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if running(group) || running(session) {
-		t.Errorf("orphans still run: group %v, own session %v", running(group), running(session))
-	}
+	testbound.Until(t, "the orphans to end", func() bool { return !running(group) && !running(session) })
 	if !running(others) || !running(unmarked) {
 		t.Errorf("processes that are not orphans were ended: a live cdpmcp's %v, unmarked %v", running(others), running(unmarked))
 	}
@@ -146,7 +143,7 @@ func TestNextStartEndsOrphans(t *testing.T) {
 func TestKilledServerLeavesNothing(t *testing.T) {
 	t.Parallel()
 	s := startStdio(t, "kill9")
-	ctx := testCtx(t, 90*time.Second)
+	ctx := testbound.Context(t)
 	if _, err := initialize(ctx, s.c, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -159,10 +156,10 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitExit(pid, 10*time.Second)
+	waitExit(pid, testbound.Bound())
 	r := runCLI(t, s.tmp, "call", "--browser-path", "/nope/chrome", "getUrl") // the next start
 	t.Logf("the next start:\n%s", r.stderr)
-	waitNoneOwnedBy(t, pid, 10*time.Second)
+	waitNoneOwnedBy(t, pid)
 	time.Sleep(time.Second) // nothing left to write it back
 	if _, err := os.Stat(bp.UserDataDir); !os.IsNotExist(err) {
 		t.Errorf("the dead server's profile %s is still there (%v)", bp.UserDataDir, err)

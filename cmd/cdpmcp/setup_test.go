@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // Setup mistakes answer BROWSER_UNAVAILABLE with a hint naming the flag at
@@ -68,19 +69,13 @@ func TestServeAttachesWhenTheEndpointAnswers(t *testing.T) {
 	}
 	endpoint := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s := startStdio(t, "late-endpoint", "--cdp-endpoint", endpoint)
-	ctx := testCtx(t, 120*time.Second)
+	ctx := testbound.Context(t)
 	if _, err := initialize(ctx, s.c, ""); err != nil {
 		t.Fatal(err)
 	}
-	warned := func() bool {
+	testbound.Until(t, "a warning at start about "+endpoint, func() bool {
 		return strings.Contains(s.stderr.String(), fmt.Sprintf(`level=WARN msg="nothing answers at 127.0.0.1:%d (--cdp-endpoint)`, port))
-	}
-	for deadline := time.Now().Add(10 * time.Second); !warned() && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !warned() {
-		t.Errorf("no warning at start about %s:\n%s", endpoint, s.stderr.String())
-	}
+	})
 	text, isErr := callTool(t, ctx, s.c, "getUrl", nil)
 	if !isErr || !strings.Contains(text, "BROWSER_UNAVAILABLE") || !strings.Contains(text, fmt.Sprintf("--remote-debugging-port=%d", port)) {
 		t.Errorf("a call before the browser runs: %s", text)
@@ -93,12 +88,11 @@ func TestServeAttachesWhenTheEndpointAnswers(t *testing.T) {
 	mustCall(t, ctx, s.c, "navigate", map[string]any{"url": site.URL("/home.html")})
 	browser.Kill()
 	var gone string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if text, isErr := callTool(t, ctx, s.c, "getUrl", nil); isErr {
-			gone = text
-			break
-		}
-	}
+	testbound.Until(t, "a call to fail once the browser is killed", func() bool {
+		text, isErr := callTool(t, ctx, s.c, "getUrl", nil)
+		gone = text
+		return isErr
+	})
 	if !strings.Contains(gone, "BROWSER_GONE") || !strings.Contains(gone, endpoint) || !strings.Contains(gone, "reconnects on the next call") {
 		t.Errorf("a call after the attached browser died: %q", gone)
 	}
@@ -131,7 +125,7 @@ func TestBrowserThatCannotStart(t *testing.T) {
 	}
 	write("#!/bin/sh\necho 'browser: error while loading shared libraries: libnss3.so: cannot open shared object file' >&2\nexit 127\n")
 	s := startStdio(t, "cannot-start", "--browser-path", exe)
-	ctx := testCtx(t, 90*time.Second)
+	ctx := testbound.Context(t)
 	if _, err := initialize(ctx, s.c, ""); err != nil {
 		t.Fatal(err)
 	}

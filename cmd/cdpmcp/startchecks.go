@@ -50,6 +50,7 @@ func removeAbandonedProfiles() {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
+		cdpclient.RemoveSingletonDir(d.Path)
 		if err := os.RemoveAll(d.Path); err == nil {
 			slog.Info("removed the temporary profile a cdpmcp that died left", "dir", d.Path)
 		}
