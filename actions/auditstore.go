@@ -13,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/recording"
 )
 
 // DefaultArtifactsDir is where audits write their files when Env.Artifacts is
@@ -30,8 +31,8 @@ func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
 	if e.Secrets != nil {
 		data = e.Secrets.RedactBytes(data)
 	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return "", fmt.Errorf("write artifact: %w", err)
+	if err := recording.WriteWhole(path, data); err != nil { // whole or not at all (a full disk)
+		return "", err
 	}
 	return path, nil
 }
