@@ -73,7 +73,7 @@ func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
 	case !errors.As(err, &se):
 		return err
 	case se.Permanent:
-		return fmt.Errorf("%s (%s)", se.Msg, se.Hint)
+		return fmt.Errorf("%s; %s", se.Msg, se.Hint)
 	}
 	slog.Warn(se.Msg, "hint", se.Hint)
 	return nil
