@@ -178,6 +178,7 @@ func start(ctx context.Context, opts LaunchOptions, network []string) (*process,
 	p.cmd.WaitDelay = 100 * time.Millisecond
 	// In a process group of its own, told to exit should cdpmcp die, and
 	// marked so that the next cdpmcp ends it if it did not.
+	p.cmd.Env = browserEnv()
 	if err := children.Start(p.cmd, syscall.SIGTERM, func(error) { close(p.exited) }); err != nil {
 		p.removeTemp()
 		return nil, &LaunchError{Err: fmt.Errorf("start %s: %w", exe, err),

@@ -140,3 +140,20 @@ func TestBrowserThatCannotStart(t *testing.T) {
 		t.Errorf("title after the browser was fixed: %q", title)
 	}
 }
+
+// Under a TMPDIR too long for the socket Chromium keeps there (107 bytes at
+// most), the browser still starts: cdpmcp gives it a short one.
+func TestLongTMPDIR(t *testing.T) {
+	t.Parallel()
+	long := filepath.Join(shortTemp(t), strings.Repeat("deep", 20))
+	if err := os.MkdirAll(long, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, long, "call", "--headless", "navigate", fmt.Sprintf(`{"url":%q}`, site.URL("/home.html")))
+	if r.code != 0 || !strings.Contains(r.stdout, `"ok":true`) {
+		t.Errorf("navigate under a TMPDIR of %d bytes: exit %d\n%s\n%s", len(long), r.code, r.stdout, r.stderr)
+	}
+	if entries, _ := os.ReadDir(long); len(entries) != 0 {
+		t.Errorf("left in TMPDIR: %v", entries)
+	}
+}

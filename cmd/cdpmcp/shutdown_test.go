@@ -103,7 +103,7 @@ func TestSIGTERMFinishesOrStopsCalls(t *testing.T) {
 // server exits with status 0, leaving no process of its own.
 func TestStdinClosedAnswersCallsInFlight(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	cmd := exec.Command(binPath, "serve", "--headless", "--log-level=debug", "--browser-arg="+newMarker("stdin-eof"))
 	cmd.Env = procEnv(tmp)
 	stdin, err := cmd.StdinPipe()
