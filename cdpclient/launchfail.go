@@ -1,9 +1,6 @@
 package cdpclient
 
-import (
-	"fmt"
-	"syscall"
-)
+import "fmt"
 
 // startFailed explains a browser that did not come up: what happened, the
 // last lines of its stderr, and a full disk under its profile (a browser that
@@ -15,14 +12,4 @@ func (p *process) startFailed(what error, hint string) *LaunchError {
 		hint = "free space on that disk, then call again: cdpmcp tries to start the browser on every call"
 	}
 	return &LaunchError{Err: err, Hint: hint}
-}
-
-// noSpace reports whether the file system holding dir has less than a
-// megabyte left for this user.
-func noSpace(dir string) bool {
-	var st syscall.Statfs_t
-	if syscall.Statfs(dir, &st) != nil {
-		return false
-	}
-	return st.Bavail*uint64(st.Bsize) < 1<<20
 }
