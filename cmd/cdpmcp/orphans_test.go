@@ -122,10 +122,9 @@ func TestNextStartEndsOrphans(t *testing.T) {
 	}
 	abandoned, kept, unclaimed := profile("cdpmcp-profile-1", dead), profile("cdpmcp-profile-2", alive), profile("cdpmcp-profile-3", "")
 
-	r := runCLI(t, tmp, "call", "--browser-path", "/nope/chrome", "getUrl")
-	if !strings.Contains(r.stderr, "ended a process left running by a cdpmcp that died") {
-		t.Errorf("the start did not say what it ended:\n%s", r.stderr)
-	}
+	// Any cdpmcp that starts now ends them (in a parallel test run, another
+	// test's server may be first); this one is started for that.
+	runCLI(t, tmp, "call", "--browser-path", "/nope/chrome", "getUrl")
 	testbound.Until(t, "the orphans to end", func() bool { return !running(group) && !running(session) })
 	if !running(others) || !running(unmarked) {
 		t.Errorf("processes that are not orphans were ended: a live cdpmcp's %v, unmarked %v", running(others), running(unmarked))

@@ -63,6 +63,7 @@ func TestHTTPSessionsLeaveNothing(t *testing.T) {
 	base := s.footprint(t, dt)
 	const sessions = 30
 	for i := range sessions {
+		ctx := testbound.Context(t) // each session gets the whole bound: on a busy machine one takes seconds
 		c := httpClient(t, ctx, s.url, "")
 		mustCall(t, ctx, c, "navigate", map[string]any{"url": site.URL("/home.html")})
 		mustCall(t, ctx, c, "newPage", map[string]any{"url": site.URL("/second.html")})
