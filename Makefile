@@ -20,7 +20,7 @@ STATICCHECK_CHECKS := inherit
 # (snapshot, reader, feedback, origins) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./tools/... ./liveview/...
 
-.PHONY: deps build run test lint bench readbench conformance clean
+.PHONY: deps build run test lint bench readbench soak conformance clean
 
 ## deps: check for Go; install Chromium and ffmpeg from Debian if they are missing.
 deps:
@@ -96,6 +96,17 @@ readbench: deps
 	@cat results/readbench/table.md
 	@if node -e "require.resolve('gpt-tokenizer')" 2>/dev/null; then node scripts/readbench/o200k.mjs results/readbench | tail -2; \
 	else echo "make readbench: gpt-tokenizer not found; set NODE_PATH to count o200k tokens" >&2; fi
+
+## soak: minutes of load on one `serve --http`: SOAK_SESSIONS (8) sessions
+## calling without a pause for SOAK_DURATION (3m), each replaced after 40
+## calls, then 200 more opened and closed; reports calls per second, memory,
+## threads, open files, the browser's processes, contexts and tabs before,
+## during and after (results/soak/report.md), and fails if a call failed or
+## something did not come back to where it was. Not part of make test.
+SOAK_DURATION ?= 3m
+SOAK_SESSIONS ?= 8
+soak: deps build
+	$(GO) run ./scripts/soak -bin $(BIN)/cdpmcp -duration $(SOAK_DURATION) -sessions $(SOAK_SESSIONS) -out results/soak
 
 ## conformance: the MCP conformance suite against the HTTP transport (needs npm).
 conformance: build

@@ -31,7 +31,7 @@ func (e *Env) writeArtifact(kind, ext string, data []byte) (string, error) {
 	if e.Secrets != nil {
 		data = e.Secrets.RedactBytes(data)
 	}
-	if err := safefs.WriteFile(path, data); err != nil {
+	if err := safefs.WriteFile(path, data); err != nil { // a new file, removed when cut short (a full disk)
 		return "", fmt.Errorf("write artifact: %w", err)
 	}
 	return path, nil

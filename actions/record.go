@@ -171,8 +171,14 @@ func (r *activeRecording) stop() string {
 	if n := r.tabs.Load(); n > 1 {
 		what = fmt.Sprintf("%s and %d more tabs", r.page.ID, n-1)
 	}
-	fmt.Fprintf(&b, "recorded %s for %s\ntrace: %s (%d lines)\nnetwork: %s (%d requests)", what,
-		time.Since(r.started).Round(100*time.Millisecond), files.Trace, files.Lines, files.HAR, files.Requests)
+	written := func(path string, n int, unit string) string {
+		if path == "" {
+			return fmt.Sprintf("not written (%v)", files.Err)
+		}
+		return fmt.Sprintf("%s (%d %s)", path, n, unit)
+	}
+	fmt.Fprintf(&b, "recorded %s for %s\ntrace: %s\nnetwork: %s", what,
+		time.Since(r.started).Round(100*time.Millisecond), written(files.Trace, files.Lines, "lines"), written(files.HAR, files.Requests, "requests"))
 	if r.video {
 		switch path, frames, err := r.rec.EncodeVideo(); {
 		case err != nil:

@@ -197,7 +197,13 @@ func isArgErr(err error) bool {
 // not block it (or the dialog policy answers it), and no script keeps it busy.
 func (p *Page) gate(ctx context.Context, o *observation) error {
 	if err := p.closedOrCrashed(); err != nil {
-		return err
+		// A navigation (reload, navigate) is how a crashed tab comes back:
+		// the browser gives it a new renderer.
+		if err != ErrPageCrashed || o.kind != actNavigation {
+			return err
+		}
+		p.uncrash()
+		o.revived = true
 	}
 	if o.kind == actNavigation && p.Dialog() != nil {
 		closed, endless, err := p.leaveDialogs(ctx)

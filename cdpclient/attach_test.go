@@ -2,7 +2,9 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,12 +87,19 @@ func TestAttachToRunningBrowser(t *testing.T) {
 // (--remote-debugging-port), showing /second.html, and returns its port.
 func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
 	t.Helper()
+	return startDebuggableBrowserOn(t, "0")
+}
+
+// startDebuggableBrowserOn is startDebuggableBrowser on a given port ("0":
+// one the browser picks).
+func startDebuggableBrowserOn(t *testing.T, port string) (string, *exec.Cmd) {
+	t.Helper()
 	exe, err := FindBrowser("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=0", "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
+	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=" + port, "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
 		append(requiredFlags, testSite.URL("/second.html"))...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -101,37 +110,64 @@ func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
 		_ = cmd.Wait()
 		RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
 	})
-	var port string
+	// A browser given its port answers on it; one that chose writes it down.
+	chosen := port
 	testbound.Until(t, "the browser to start", func() bool {
-		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
-			port, _, _ = strings.Cut(string(b), "\n")
+		if port != "0" {
+			res, err := http.Get("http://127.0.0.1:" + port + "/json/version")
+			if err != nil {
+				return false
+			}
+			res.Body.Close()
+			return res.StatusCode == http.StatusOK
 		}
-		return port != ""
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			chosen, _, _ = strings.Cut(string(b), "\n")
+		}
+		return chosen != "" && chosen != "0"
 	})
-	return port, cmd
+	return chosen, cmd
 }
 
-// When the attached browser goes away, calls say so clearly; it is not
-// relaunched (it was never ours).
+// When the attached browser goes away, calls say so clearly (BROWSER_GONE,
+// naming the endpoint, saying that cdpmcp reconnects); it is not relaunched
+// (it was never ours). Once a browser answers on the endpoint again, the next
+// call connects to it, with no restart of the manager.
 func TestAttachedBrowserLost(t *testing.T) {
 	t.Parallel()
 	port, cmd := startDebuggableBrowser(t)
-	m := NewManager(Options{Endpoint: "http://127.0.0.1:" + port})
+	endpoint := "http://127.0.0.1:" + port
+	m := NewManager(Options{Endpoint: endpoint})
 	defer m.Close()
 	ctx := testContext(t)
 	b, err := m.Browser(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	page := b.Default().Pages()[0]
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	select {
 	case <-b.Done():
 	case <-time.After(testbound.Bound()):
 		t.Fatal("the connection did not notice the browser's death")
 	}
+	// A call on a tab of the dead browser, and the next call for a browser.
+	_, err = page.Raw(ctx, "Runtime.evaluate", json.RawMessage(`{"expression":"1"}`))
+	if c := Classify(err); c.Code != CodeBrowserGone || !strings.Contains(c.Msg, endpoint) || !strings.Contains(c.Hint, "reconnects") {
+		t.Errorf("a call on the dead browser's tab: %v %q (hint %q)", c.Code, c.Msg, c.Hint)
+	}
 	_, err = m.Browser(ctx)
 	var ce *ConnectionError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "lost the connection to the browser at http://127.0.0.1:"+port) {
-		t.Errorf("after the attached browser died: %v", err)
+	if c := Classify(err); !errors.As(err, &ce) || c.Code != CodeBrowserGone || !strings.Contains(c.Msg, "lost the connection to the browser at "+endpoint) ||
+		!strings.Contains(c.Hint, "--remote-debugging-port") {
+		t.Errorf("after the attached browser died: %v %v (hint %q)", err, c.Code, c.Hint)
+	}
+	startDebuggableBrowserOn(t, port)
+	b2, err := m.Browser(ctx)
+	if err != nil {
+		t.Fatalf("a browser answers on %s again, but: %v", endpoint, err)
+	}
+	if b2 == b || !b2.Alive() || !strings.Contains(m.LastLoss(), "connected to it again") {
+		t.Errorf("not reconnected: alive %v, last loss %q", b2.Alive(), m.LastLoss())
 	}
 }

@@ -90,13 +90,13 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, err
 	}
 	reserveEndpoint(proxy, wsURL)
-	m, err := dialMux(ctx, wsURL, opts.Tracer)
+	m, err := dialMux(ctx, wsURL, opts.Tracer, opts.Endpoint)
 	if err != nil {
 		if proc != nil {
 			proc.close()
 		}
 		closeEgress(proxy)
-		return nil, err
+		return nil, dialError(ctx, opts.Endpoint, err)
 	}
 	b := &Browser{
 		m:        m,
@@ -189,7 +189,7 @@ func (b *Browser) Alive() bool {
 // and its temporary profile removed; an attached browser is left running. Close
 // blocks until all of that is done.
 func (b *Browser) Close() {
-	if b.proc != nil && b.client != nil && b.Alive() {
+	if b.proc != nil && !b.proc.disposable && b.client != nil && b.Alive() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2e9)
 		_ = b.client.Browser.Close(ctx)
 		cancel()

@@ -25,10 +25,20 @@ const (
 	CodeNetworkError
 	CodePermission
 	CodeValidation
+	// CodeBrowserUnavailable: no browser could be started or reached because
+	// of how cdpmcp is set up (a browser path, an endpoint, a flag); the hint
+	// names what to fix.
+	CodeBrowserUnavailable
+	// CodeBrowserGone: the browser died or its connection closed; the message
+	// says what cdpmcp does about it.
+	CodeBrowserGone
+	// CodeInternal: a failure of cdpmcp itself (a full disk, a job store that
+	// cannot be written, anything no other code explains), not of the page.
+	CodeInternal
 )
 
 var codeNames = [...]string{"SUCCESS", "NOT_FOUND", "DISABLED", "OBSCURED", "TIMEOUT", "NAVIGATION",
-	"JS_ERROR", "NETWORK_ERROR", "PERMISSION", "VALIDATION"}
+	"JS_ERROR", "NETWORK_ERROR", "PERMISSION", "VALIDATION", "BROWSER_UNAVAILABLE", "BROWSER_GONE", "INTERNAL"}
 
 func (c Code) String() string {
 	if c >= 0 && int(c) < len(codeNames) {
@@ -73,14 +83,14 @@ var (
 	// ErrPageClosed is returned for a page that has been closed.
 	ErrPageClosed = &Error{Code: CodeNavigation, Msg: "the page is closed", Hint: "use listPages and switchPage, or newPage"}
 	// ErrPageCrashed is returned for a page whose renderer crashed.
-	ErrPageCrashed = &Error{Code: CodeNavigation, Msg: "the page crashed", Hint: "closePage it, or navigate to load it again"}
-	// ErrBrowserClosed is returned by calls on a browser whose connection is gone.
-	ErrBrowserClosed = &Error{Code: CodeNetworkError, Msg: "browser connection is closed", Hint: browserGoneHint}
+	ErrPageCrashed = &Error{Code: CodeNavigation, Msg: "the tab crashed (its renderer process died); other tabs are not affected",
+		Hint: "reload it (or navigate it elsewhere) to load it again, or closePage it"}
+	// ErrBrowserClosed is returned by calls after cdpmcp closed its browser
+	// connection for good (it is shutting down).
+	ErrBrowserClosed = &Error{Code: CodeBrowserGone, Msg: "the browser is closed: cdpmcp is shutting down", Hint: "call again once the server is back"}
 	// errNavigatedAway is the page navigating (or closing) under an operation.
 	errNavigatedAway = &Error{Code: CodeNavigation, Msg: "the page navigated away during the action", Hint: "take a snapshot of the new page"}
 )
-
-const browserGoneHint = "call again: a browser this server launched is started anew; if attached, check that Chrome still runs with --remote-debugging-port"
 
 // Classify is the one classification of failures in cdpclient, by type: every
 // error this package returns (and the context errors of a call) gets a code, a
@@ -93,6 +103,7 @@ func Classify(err error) *Error {
 		b   *BusyError
 		c   *ConnectionError
 		le  *LaunchError
+		se  *SetupError
 		up  *UnknownPageError
 		re  *rpcc.ResponseError
 		arg *ArgError
@@ -106,10 +117,12 @@ func Classify(err error) *Error {
 		return &Error{Code: CodeObscured, Msg: d.Error(), Hint: "answer it with handleDialog (accept true or false) first", Err: err}
 	case errors.As(err, &b):
 		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busyHint, Err: err}
+	case errors.As(err, &c): // before the set-up errors a failed reconnect wraps
+		return &Error{Code: CodeBrowserGone, Msg: c.Error(), Hint: c.hint(), Err: err}
 	case errors.As(err, &le):
-		return &Error{Code: CodeNetworkError, Msg: le.Error(), Hint: le.Hint, Err: err}
-	case errors.As(err, &c):
-		return &Error{Code: CodeNetworkError, Msg: err.Error(), Hint: browserGoneHint, Err: err}
+		return &Error{Code: CodeBrowserUnavailable, Msg: le.Error(), Hint: le.Hint, Err: err}
+	case errors.As(err, &se):
+		return &Error{Code: CodeBrowserUnavailable, Msg: se.Msg, Hint: se.Hint, Err: err}
 	case errors.As(err, &up):
 		return &Error{Code: CodeNotFound, Msg: up.Error(), Hint: "use listPages to see open pages, or newPage", Err: err}
 	case errors.As(err, &arg):
@@ -117,12 +130,18 @@ func Classify(err error) *Error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Code: CodeTimeout, Msg: "the call did not finish in time", Err: err,
 			Hint: "the page may be busy or still loading; take a snapshot, then retry or raise timeoutMs"}
+	case errors.Is(err, context.Canceled):
+		return &Error{Code: CodeTimeout, Msg: "the call was stopped before it finished", Hint: "call again if it should still happen", Err: err}
 	case errors.As(err, &re):
 		if protocolGone(re.Message) {
 			return &Error{Code: CodeNavigation, Msg: errNavigatedAway.Msg, Hint: errNavigatedAway.Hint, Err: err}
 		}
+	case sessionEnded(err):
+		// The tab's (or a frame's) own connection ended under the call, while
+		// the browser's stayed up: it closed or went away.
+		return &Error{Code: CodeNavigation, Msg: "the tab or frame went away during the call", Hint: "use listPages to see the open tabs, then take a snapshot", Err: err}
 	}
-	return &Error{Code: CodeJSError, Msg: err.Error(), Hint: "take a snapshot to see the page's state", Err: err}
+	return internalError(err)
 }
 
 // protocolGone reports the browser's answers for a document or frame that went

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,11 +31,18 @@ func TestClassify(t *testing.T) {
 		{"closed", ErrPageClosed, CodeNavigation},
 		{"crashed", fmt.Errorf("click: %w", ErrPageCrashed), CodeNavigation},
 		{"context gone", fmt.Errorf("evaluate: %w", &rpcc.ResponseError{Code: -32000, Message: "Execution context was destroyed."}), CodeNavigation},
-		{"lookalike", errors.New("Execution context was destroyed."), CodeJSError},
-		{"anything else", errors.New("boom"), CodeJSError},
-		{"connection", &ConnectionError{Err: errors.New("eof")}, CodeNetworkError},
-		{"browser gone", ErrBrowserClosed, CodeNetworkError},
-		{"no browser", &LaunchError{Err: errors.New("no browser found"), Hint: launchHint}, CodeNetworkError},
+		{"lookalike", errors.New("Execution context was destroyed."), CodeInternal},
+		{"anything else", errors.New("boom"), CodeInternal},
+		{"disk full", fmt.Errorf("write trace: %w", &fs.PathError{Op: "write", Path: "/data/trace.jsonl", Err: syscall.ENOSPC}), CodeInternal},
+		{"thrown", &Error{Code: CodeJSError, Msg: "TypeError: x is undefined", Hint: "fix the expression"}, CodeJSError},
+		{"no document", &Error{Code: CodeNetworkError, Msg: "net::ERR_CONNECTION_REFUSED", Hint: "check the URL"}, CodeNetworkError},
+		{"connection", &ConnectionError{Err: errors.New("eof")}, CodeBrowserGone},
+		{"connection under rpcc", fmt.Errorf("click: %w", &closedConn{&ConnectionError{Err: io.EOF}}), CodeBrowserGone},
+		{"session ended", fmt.Errorf("click: %w", &closedConn{io.EOF}), CodeNavigation},
+		{"reconnect failed", &ConnectionError{Attached: "http://127.0.0.1:9222", Reconnect: errors.New("connection refused")}, CodeBrowserGone},
+		{"shut down", ErrBrowserClosed, CodeBrowserGone},
+		{"no browser", &LaunchError{Err: errors.New("no browser found"), Hint: launchHint}, CodeBrowserUnavailable},
+		{"endpoint", &SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},
 		{"permission", &Error{Code: CodePermission, Msg: "blocked"}, CodePermission},
 		{"argument", argError("use a CSS selector", "%q is not valid", "##"), CodeValidation},
 	}
@@ -46,7 +57,7 @@ func TestClassify(t *testing.T) {
 		}
 		seen[got.Code] = true
 	}
-	for c := CodeOK; c <= CodeValidation; c++ {
+	for c := CodeOK; c <= CodeInternal; c++ {
 		if !seen[c] {
 			t.Errorf("code %v is not reachable", c)
 		}
@@ -54,4 +65,20 @@ func TestClassify(t *testing.T) {
 	if Classify(nil) != nil {
 		t.Error("Classify(nil) is not nil")
 	}
+	if Classify(errors.New("boom")).Hint == Classify(&Error{Code: CodeJSError, Msg: "x"}).Hint || strings.Contains(Classify(errors.New("boom")).Hint, "snapshot") {
+		t.Error("an unknown error is told to take a snapshot, as a page's error is")
+	}
+	for c := CodeOK; c <= CodeInternal+1; c++ {
+		if strings.HasPrefix(c.String(), "CODE_") != (c > CodeInternal) {
+			t.Errorf("code %d is named %s", c, c)
+		}
+	}
 }
+
+// closedConn stands for rpcc's error for a connection that closed under a
+// call (its type is unexported): Closed, unwrapping to why.
+type closedConn struct{ err error }
+
+func (e *closedConn) Error() string { return "rpcc: the connection is closing: " + e.err.Error() }
+func (e *closedConn) Closed() bool  { return true }
+func (e *closedConn) Unwrap() error { return e.err }

@@ -88,6 +88,8 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		}
 		p.notifyLocked()
 		p.mu.Unlock()
+	case "Inspector.targetReloadedAfterCrash":
+		p.uncrash()
 	default:
 		p.onSessionEvent("", p.c, method, params)
 	}

@@ -3,7 +3,9 @@ package cdpclient
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+	"github.com/cdpmcp/cdpmcp/internal/children"
 )
 
 // LaunchOptions says how to start a browser.
@@ -28,6 +31,10 @@ type LaunchOptions struct {
 	Headless bool
 	// Args are extra command-line flags passed to the browser as they are.
 	Args []string
+	// Disposable says the profile is thrown away once the browser closes, so
+	// it is ended at once instead of asked to exit and save its state. A
+	// temporary profile (no UserDataDir) always is.
+	Disposable bool
 }
 
 // requiredFlags keep Chromium off the network and quiet on machines without internet.
@@ -51,12 +58,23 @@ var requiredFlags = []string{
 var browserNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
 
 // FindBrowser returns the executable to launch: path if given, else the first known
-// browser name on PATH.
+// browser name on PATH. Its errors are *LaunchError, with a hint naming the
+// flag to fix.
 func FindBrowser(path string) (string, error) {
 	if path != "" {
 		p, err := exec.LookPath(path)
 		if err != nil {
-			return "", fmt.Errorf("browser %q: %w", path, err)
+			why := "not found"
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				why = "no such file"
+			case errors.Is(err, fs.ErrPermission):
+				why = "not an executable file"
+			case errors.Is(err, exec.ErrNotFound):
+				why = "not found on PATH"
+			}
+			return "", &LaunchError{Err: fmt.Errorf("--browser-path %s: %s", path, why),
+				Hint: "pass the path of a Chromium or Chrome executable (e.g. /usr/bin/chromium), or leave --browser-path out to use chromium from PATH"}
 		}
 		return p, nil
 	}
@@ -65,7 +83,7 @@ func FindBrowser(path string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("no browser found: none of %s is on PATH; install chromium or pass --browser-path", strings.Join(browserNames, ", "))
+	return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH", strings.Join(browserNames, ", ")), Hint: launchHint}
 }
 
 // process is a browser started by Launch, running in its own process group.
@@ -73,9 +91,11 @@ type process struct {
 	cmd     *exec.Cmd
 	tempDir string // removed on close; empty when the user chose the profile
 	profile string // the --user-data-dir in use
-	wsURL   string
-	exited  chan struct{}
-	stderr  *tailBuffer
+	// disposable browsers are killed at once on close: their profile goes.
+	disposable bool
+	wsURL      string
+	exited     chan struct{}
+	stderr     *tailBuffer
 
 	closeOnce sync.Once
 }
@@ -118,7 +138,8 @@ const launchHint = "install chromium (apt-get install -y chromium) or pass --bro
 // failures are *LaunchError.
 func launch(ctx context.Context, opts LaunchOptions, network []string) (*process, error) {
 	p, err := start(ctx, opts, network)
-	if err != nil && ctx.Err() == nil {
+	var le *LaunchError
+	if err != nil && ctx.Err() == nil && !errors.As(err, &le) {
 		return nil, &LaunchError{Err: err, Hint: launchHint}
 	}
 	return p, err
@@ -136,27 +157,37 @@ func start(ctx context.Context, opts LaunchOptions, network []string) (*process,
 			return nil, fmt.Errorf("create profile dir: %w", err)
 		}
 		p.tempDir = dir
+		// Ours to remove; the next cdpmcp removes it if we die first.
+		if err := children.Claim(dir, 0); err != nil {
+			p.removeTemp()
+			return nil, fmt.Errorf("create profile dir: %w", err)
+		}
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create profile dir: %w", err)
+		return nil, &LaunchError{Err: fmt.Errorf("--user-data-dir %s: %w", dir, err), Hint: "pass a directory this user can create and write to"}
 	}
 	p.profile = dir
+	p.disposable = p.tempDir != "" || opts.Disposable
 	// A stale DevToolsActivePort from an earlier run would point at a dead port.
 	portFile := filepath.Join(dir, "DevToolsActivePort")
 	_ = os.Remove(portFile)
 
 	p.cmd = exec.Command(exe, launchArgs(opts, dir, network)...)
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p.cmd.Stderr = p.stderr
-	p.cmd.Env = os.Environ()
-	if err := p.cmd.Start(); err != nil {
+	// The browser's helpers (its crash handler) may hold stderr open after
+	// it exited; its exit must be known at once all the same.
+	p.cmd.WaitDelay = 100 * time.Millisecond
+	// In a process group of its own, told to exit should cdpmcp die, and
+	// marked so that the next cdpmcp ends it if it did not.
+	p.cmd.Env = browserEnv()
+	if err := children.Start(p.cmd, syscall.SIGTERM, func(error) { close(p.exited) }); err != nil {
 		p.removeTemp()
-		return nil, fmt.Errorf("start %s: %w", exe, err)
+		return nil, &LaunchError{Err: fmt.Errorf("start %s: %w", exe, err),
+			Hint: "--browser-path must name a Chromium or Chrome executable this user may run"}
 	}
 	slog.Debug("browser started", "pid", p.cmd.Process.Pid, "exe", exe, "profile", dir)
-	go func() {
-		_ = p.cmd.Wait()
-		close(p.exited)
-	}()
+	if p.tempDir != "" {
+		_ = children.Claim(dir, p.cmd.Process.Pid) // its group, for the next cdpmcp to end if we cannot
+	}
 
 	ws, err := p.waitForEndpoint(ctx, portFile)
 	if err != nil {
@@ -183,20 +214,27 @@ func (p *process) waitForEndpoint(ctx context.Context, portFile string) (string,
 		}
 		select {
 		case <-p.exited:
-			return "", fmt.Errorf("browser exited during start-up: %s", p.stderr.String())
+			return "", p.startFailed(fmt.Errorf("%s exited during start-up (%s)", filepath.Base(p.cmd.Path), p.cmd.ProcessState),
+				"its last lines say why: fix the flag they point at (--browser-path, --browser-arg, --user-data-dir) and call again; cdpmcp tries to start it on every call")
 		case <-ctx.Done():
-			return "", fmt.Errorf("browser did not report its DevTools port: %w", ctx.Err())
+			return "", p.startFailed(fmt.Errorf("the browser did not report its DevTools port: %w", ctx.Err()),
+				"its last lines may say why; a machine under heavy load can take longer: call again")
 		case <-tick.C:
 		}
 	}
 }
 
-// close ends the whole process group (SIGTERM, then SIGKILL after 3 s), waits for the
-// main process and removes a temporary profile. It is safe to call more than once.
+// close ends the whole process group (SIGTERM, then SIGKILL after 3 s; a
+// disposable browser SIGKILL at once), waits for the main process and removes
+// a temporary profile. It is safe to call more than once.
 func (p *process) close() {
 	p.closeOnce.Do(func() {
 		pgid := p.cmd.Process.Pid
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		sig := syscall.SIGTERM
+		if p.disposable {
+			sig = syscall.SIGKILL // nothing of its profile is kept: no need to let it save
+		}
+		_ = syscall.Kill(-pgid, sig)
 		select {
 		case <-p.exited:
 		case <-time.After(3 * time.Second):
@@ -245,6 +283,21 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 		t.buf.Next(over)
 	}
 	return len(b), nil
+}
+
+// lastLines returns the last n non-empty lines, joined by " | ", or
+// "(none)".
+func (t *tailBuffer) lastLines(n int) string {
+	var lines []string
+	for _, l := range strings.Split(t.String(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "(none)"
+	}
+	return strings.Join(lines[max(0, len(lines)-n):], " | ")
 }
 
 func (t *tailBuffer) String() string {

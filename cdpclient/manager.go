@@ -2,7 +2,6 @@ package cdpclient
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 
@@ -19,6 +18,7 @@ type Manager struct {
 	b        *Browser
 	restarts int
 	closed   bool
+	lost     string // what happened to the browser last replaced, and what was done
 }
 
 // NewManager returns a Manager that connects as opts say, on first use.
@@ -42,24 +42,34 @@ func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
 	}
 	if lost := m.b; lost != nil {
 		m.b = nil
-		err := lost.m.Err()
+		why := lost.lossReason()
 		lost.Close()
 		m.restarts++
 		if m.opts.Endpoint != "" {
-			slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.Endpoint, "err", err)
+			slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.Endpoint, "why", why)
+			m.lost = why + "; cdpmcp connected to it again: its tabs and refs from before are gone"
 		} else {
-			slog.Warn("the browser exited; launching a new one", "err", err)
+			slog.Warn("the browser exited; launching a new one", "why", why)
+			m.lost = why + "; cdpmcp started a new one: tabs and refs from before are gone"
 		}
 	}
 	b, err := Connect(ctx, m.opts)
 	if err != nil {
-		if m.opts.Endpoint != "" && m.restarts > 0 {
-			return nil, &ConnectionError{Err: fmt.Errorf("lost the connection to the browser at %s and could not reconnect: %w", m.opts.Endpoint, err)}
+		if m.opts.Endpoint != "" && m.restarts > 0 && ctx.Err() == nil {
+			return nil, &ConnectionError{Attached: m.opts.Endpoint, Reconnect: err}
 		}
 		return nil, err
 	}
 	m.b = b
 	return b, nil
+}
+
+// LastLoss says what happened to the browser last replaced (it exited, or
+// its connection closed) and what cdpmcp did; "" if none was.
+func (m *Manager) LastLoss() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.lost
 }
 
 // Current returns the connected browser without connecting, or nil.

@@ -38,6 +38,9 @@ type mux struct {
 	sessions map[string]*session
 	err      error // set once the websocket is gone
 	done     chan struct{}
+	// attached is the endpoint the user gave, for a browser cdpmcp did not
+	// launch; it names the browser in ConnectionError.
+	attached string
 }
 
 type pendingCall struct {
@@ -63,7 +66,8 @@ type wireRequest struct {
 }
 
 // dialMux connects to a browser websocket endpoint (ws://host:port/devtools/browser/…).
-func dialMux(ctx context.Context, wsURL string, tracer Tracer) (*mux, error) {
+// attached is the user's endpoint for a browser cdpmcp did not launch, else "".
+func dialMux(ctx context.Context, wsURL string, tracer Tracer, attached string) (*mux, error) {
 	d := websocket.Dialer{
 		ReadBufferSize:  64 << 10,
 		WriteBufferSize: maxMessageBytes,
@@ -79,6 +83,7 @@ func dialMux(ctx context.Context, wsURL string, tracer Tracer) (*mux, error) {
 		pending:  make(map[int64]pendingCall),
 		sessions: make(map[string]*session),
 		done:     make(chan struct{}),
+		attached: attached,
 	}
 	go m.readLoop()
 	return m, nil
@@ -182,7 +187,8 @@ func (m *mux) write(s *session, r *rpcc.Request) error {
 		m.mu.Lock()
 		delete(m.pending, gid)
 		m.mu.Unlock()
-		return fmt.Errorf("send %s: %w", r.Method, err)
+		// A websocket that cannot be written to is a connection gone.
+		return fmt.Errorf("send %s: %w", r.Method, &ConnectionError{Err: err, Attached: m.attached})
 	}
 	return nil
 }
@@ -208,7 +214,7 @@ func (m *mux) readLoop() {
 	if errors.Is(err, websocket.ErrCloseSent) || websocket.IsCloseError(err, websocket.CloseNormalClosure) {
 		err = nil
 	}
-	m.shutdown(&ConnectionError{Err: err})
+	m.shutdown(&ConnectionError{Err: err, Attached: m.attached})
 }
 
 func (m *mux) route(msg *wireMessage) {
@@ -245,15 +251,3 @@ func (m *mux) shutdown(err error) {
 	}
 	close(m.done)
 }
-
-// ConnectionError reports that the browser connection is gone.
-type ConnectionError struct{ Err error }
-
-func (e *ConnectionError) Error() string {
-	if e.Err == nil {
-		return "browser connection closed"
-	}
-	return "browser connection lost: " + e.Err.Error()
-}
-
-func (e *ConnectionError) Unwrap() error { return e.Err }

@@ -215,6 +215,8 @@ func (p *Page) usable() error {
 
 func (p *Page) usableLocked() error {
 	switch {
+	case !p.bc.b.Alive():
+		return p.bc.b.m.Err() // the browser is gone, and the tab with it
 	case p.closed:
 		return ErrPageClosed
 	case p.crashed:
@@ -223,6 +225,18 @@ func (p *Page) usableLocked() error {
 		return &DialogOpenError{Dialog: *p.dialog}
 	}
 	return nil
+}
+
+// uncrash marks a crashed page as usable again: it is being loaded anew in a
+// new renderer.
+func (p *Page) uncrash() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.crashed {
+		p.crashed = false
+		p.busySince = time.Time{}
+		p.notifyLocked()
+	}
 }
 
 // closedOrCrashed returns ErrPageClosed or ErrPageCrashed, or nil.
@@ -260,6 +274,9 @@ func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (contex
 			}
 			select {
 			case <-ch:
+			case <-p.bc.b.Done():
+				cancel(p.bc.b.m.Err())
+				return
 			case <-ctx.Done():
 				return
 			}

@@ -3,8 +3,11 @@ package cdpclient
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"regexp"
+	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/mafredri/cdp/protocol/page"
@@ -47,6 +50,10 @@ func (p *Page) PDF(ctx context.Context, path string, opts PDFOptions) (int, int,
 		return 0, 0, fmt.Errorf("print to PDF: the browser gave no PDF")
 	}
 	if err := safefs.WriteUserFile(path, data, 0o644); err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			_ = os.Remove(path) // cut short: not a PDF to hand out
+			return 0, 0, err    // INTERNAL: the disk is full
+		}
 		return 0, 0, argError("give a path in a folder that exists and can be written", "cannot write %s: %v", path, err)
 	}
 	return len(data), len(pdfPage.FindAll(data, -1)), nil

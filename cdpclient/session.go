@@ -85,6 +85,9 @@ func (s *session) inOrder(calls ...func() error) error {
 func (s *session) ReadResponse(r *rpcc.Response) error {
 	msg, ok := s.q.pop()
 	if !ok {
+		if err := s.m.Err(); err != nil {
+			return err // the browser's connection is gone, not just this session
+		}
 		return io.EOF
 	}
 	*r = *msg

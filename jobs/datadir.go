@@ -70,6 +70,7 @@ func OpenDataDir(dir string) (*DataDir, error) {
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	d := &DataDir{Path: abs, lock: f}
 	d.endOrphans()
+	d.keepReserve()
 	return d, nil
 }
 

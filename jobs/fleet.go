@@ -133,7 +133,7 @@ func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) 
 		if opts.Endpoint == "" {
 			// Under the data dir, so a browser orphaned by a crash is found.
 			f.anonDir = filepath.Join(f.dir.runDir(), "browser-"+strconv.Itoa(os.Getpid()))
-			opts.Launch.UserDataDir = f.anonDir
+			opts.Launch.UserDataDir, opts.Launch.Disposable = f.anonDir, true
 		}
 		f.anon = cdpclient.NewManager(opts)
 	}

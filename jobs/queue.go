@@ -69,6 +69,9 @@ type Queue struct {
 	stats    stats
 	wake     chan struct{}
 	closed   bool
+	// unsaved are jobs' ends the store refused (a full disk), being retried
+	// (failure.go).
+	unsaved map[string]func(*Job)
 }
 
 // Open starts the queue on ctx, which must outlive every job (it is the
@@ -100,7 +103,8 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	}
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	q := &Queue{
-		cfg: cfg, store: scrubStore{Store: cfg.Store, reg: cfg.Browser.Secrets}, fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
+		cfg: cfg, store: scrubStore{Store: storeGuard{Store: cfg.Store, name: cfg.Dir.DBPath(), dir: cfg.Dir}, reg: cfg.Browser.Secrets},
+		fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
 		ctx: qctx, cancel: cancel,
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
 		wake: make(chan struct{}, 1),
@@ -197,6 +201,7 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	j = q.withUnsaved(j)
 	if j.State == Queued {
 		if ahead := q.ahead(j); ahead >= 0 {
 			j.Summary = fmt.Sprintf("queued: %d job(s) ahead of it", ahead)

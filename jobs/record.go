@@ -44,15 +44,20 @@ func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page
 // finish takes the final screenshot (when shoot and the tab can still draw)
 // and ends the recording. It returns the artifacts' paths; the video follows
 // from encodeVideo.
-func (r *recorder) finish(page *cdpclient.Page, shoot bool) Artifacts {
-	var a Artifacts
+// A write that failed (a full disk) is returned; the file it was for is not
+// among the artifacts.
+func (r *recorder) finish(page *cdpclient.Page, shoot bool) (Artifacts, error) {
+	var (
+		a        Artifacts
+		writeErr error
+	)
 	if shoot && page.Usable() == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		png, err := fastPNG(ctx, page)
 		cancel()
 		if err == nil {
 			path := filepath.Join(r.dir, "screenshot.png")
-			if safefs.WriteFile(path, png) == nil {
+			if writeErr = safefs.WriteFile(path, png); writeErr == nil {
 				a.Screenshot = path
 			}
 		} else {
@@ -61,7 +66,10 @@ func (r *recorder) finish(page *cdpclient.Page, shoot bool) Artifacts {
 	}
 	files := r.Stop()
 	a.Trace, a.NetworkLog = files.Trace, files.HAR
-	return a
+	if writeErr == nil {
+		writeErr = files.Err
+	}
+	return a, writeErr
 }
 
 // fastPNG captures the viewport as a PNG, letting the browser favour speed
@@ -80,9 +88,12 @@ func fastPNG(ctx context.Context, page *cdpclient.Page) ([]byte, error) {
 	return shot.Data, nil
 }
 
-// encodeVideo turns the recorded frames into the video, if one was asked for.
-func (r *recorder) encodeVideo() {
-	r.video, _, _ = r.EncodeVideo()
+// encodeVideo turns the recorded frames into the video, if one was asked for,
+// and says why there is none.
+func (r *recorder) encodeVideo() error {
+	var err error
+	r.video, _, err = r.EncodeVideo()
+	return err
 }
 
 func (r *recorder) videoPath() string { return r.video }

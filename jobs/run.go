@@ -63,12 +63,16 @@ func (r *run) stop(wait time.Duration) {
 func (q *Queue) execute(r *run, waited time.Time) {
 	j := r.job
 	log := slog.With("job", j.ID)
+	var again *Job // queued to run again: its browser died under it
 	defer func() {
 		r.cancel()
 		q.mu.Lock()
 		delete(q.running, j.ID)
 		slots := r.slots
 		delete(q.secrets, j.ID)
+		if again != nil && !q.closed {
+			q.pending.push(again)
+		}
 		q.mu.Unlock()
 		for range slots {
 			q.releaseSlot()
@@ -99,7 +103,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 		j.State, j.Progress = Running, 0.1
 		j.Summary = "running: opening a tab"
 		if j.Attempt > 1 {
-			j.Summary = fmt.Sprintf("running again after a server restart (attempt %d)", j.Attempt)
+			j.Summary = fmt.Sprintf("running again (attempt %d)", j.Attempt)
 		}
 	})
 	if err != nil {
@@ -112,7 +116,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	q.mu.Unlock()
 
 	out := q.runOnTab(ctx, r, job, secret, timeout)
-	q.finish(r, job, out)
+	again = q.finish(r, job, out)
 }
 
 // outcome is how a task ended.
@@ -158,13 +162,18 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 	t := &taskRun{q: q, r: r, job: j, page: page, rec: rec, secret: secret, loadWait: timeout / 2}
 	out := t.run(ctx)
 	if errors.Is(context.Cause(ctx), errTimedOut) && out.err != nil {
-		out.err = fmt.Errorf("timed out after %s (set task.timeoutMs to allow longer): %w", timeout, out.err)
+		msg := fmt.Sprintf("timed out after %s", timeout)
+		if !errors.Is(out.err, context.Canceled) && !errors.Is(out.err, errTimedOut) {
+			msg += ": " + cdpclient.Classify(out.err).Msg
+		}
+		out.err = &cdpclient.Error{Code: cdpclient.CodeTimeout, Msg: msg, Err: out.err}
 	}
 	stopWatch()
 	if out.finalURL == "" && page.Usable() == nil {
 		out.finalURL = page.URL()
 	}
-	out.artifacts = rec.finish(page, out.err == nil || !errors.Is(out.err, context.Canceled))
+	var artErr error
+	out.artifacts, artErr = rec.finish(page, out.err == nil || !errors.Is(out.err, context.Canceled))
 	r.mu.Lock()
 	tabs := slices.Clone(r.tabs)
 	r.mu.Unlock()
@@ -180,8 +189,13 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 		}
 	}
 	l.done(keep)
-	rec.encodeVideo()
+	if err := rec.encodeVideo(); err != nil && writeFailed(err) && artErr == nil {
+		artErr = err
+	}
 	out.artifacts.Video = rec.videoPath()
+	if artErr != nil && out.err == nil {
+		out.err = artifactsFailed(rec.dir, artErr)
+	}
 	return out
 }
 
@@ -192,16 +206,17 @@ func closeTab(p *cdpclient.Page) error {
 }
 
 // finish records how the job ended, unless it was cancelled meanwhile (then
-// only its artifacts are added).
-func (q *Queue) finish(r *run, j *Job, out outcome) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+// only its artifacts are added). A job whose browser died under it follows
+// the restart rules; finish returns it when it is to run again.
+func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
+	ctx, cancel := context.WithTimeout(mayUseReserve(context.Background()), 5*time.Second)
 	defer cancel()
 	log := slog.With("job", j.ID)
 	if r.shutdown.Load() {
 		// The server is closing: Close settles effectful jobs; navigate and
 		// extract jobs stay RUNNING and run again at the next start.
 		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
-		return
+		return nil
 	}
 	var result []byte
 	if out.result != nil {
@@ -211,9 +226,18 @@ func (q *Queue) finish(r *run, j *Job, out outcome) {
 	if out.err != nil {
 		state = Failed
 		msg = describe(out.err) // the store redacts it
+		if r.ctx.Err() == nil && cdpclient.Classify(out.err).Code == cdpclient.CodeBrowserGone {
+			again, reason := q.afterBrowserDeath(ctx, j, out)
+			if again != nil {
+				log.Warn("job queued to run again: its browser died", "attempt", j.Attempt)
+				return again
+			}
+			msg = reason
+		}
 	}
 	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN.
-	done, err := q.store.Update(ctx, j.ID, []State{Running, WaitingForHuman}, func(j *Job) {
+	from := []State{Running, WaitingForHuman}
+	end := func(j *Job) {
 		j.State, j.Finished, j.Artifacts, j.FinalURL = state, time.Now(), out.artifacts, out.finalURL
 		j.Result, j.HandoffURL = result, ""
 		if state == Succeeded {
@@ -221,33 +245,22 @@ func (q *Queue) finish(r *run, j *Job, out outcome) {
 		} else {
 			j.Error, j.Summary = msg, "failed: "+msg
 		}
-	})
+	}
+	done, err := q.store.Update(ctx, j.ID, from, end)
 	var se *StateError
 	if errors.As(err, &se) {
 		// Cancelled (or given up) while it ran: keep that, add the artifacts.
 		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
 		log.Info("job stopped", "state", se.State)
-		return
+		return nil
 	}
 	if err != nil {
-		log.Error("recording a job's end failed", "err", err)
-		return
+		log.Error("recording a job's end failed; trying again until the store takes it", "err", err)
+		q.retryFinish(j.ID, from, end, err)
+		return nil
 	}
 	log.Info("job finished", "state", done.State, "ms", done.Finished.Sub(done.Started).Milliseconds(), "error", done.Error)
-}
-
-// describe turns a job's failure into a message for its status.
-func describe(err error) string {
-	var nh *NeedsHumanError
-	if errors.As(err, &nh) {
-		return nh.Reason + " (submit with handoffAllowed: true to let a person help)"
-	}
-	c := cdpclient.Classify(err)
-	s := c.Code.String() + ": " + c.Msg
-	if c.Hint != "" {
-		s += " (" + c.Hint + ")"
-	}
-	return s
+	return nil
 }
 
 // progress records how far a running job got.

@@ -43,6 +43,9 @@ type Files struct {
 	Requests, Lines int
 	// Frames is how many screencast frames the video holds.
 	Frames int
+	// Err is the first write that failed (a full disk): the file it was for
+	// is removed and its path left empty, never handed out half-written.
+	Err error
 }
 
 // Recorder records one tab until Stop.
@@ -59,6 +62,7 @@ type Recorder struct {
 	stopped bool
 	video   *video
 	origins []string
+	err     error // the trace's first failed write
 }
 
 // tabHAR is the network log of a tab added to the recording.
@@ -130,8 +134,9 @@ func (r *Recorder) Line(v map[string]any) {
 	if r.w == nil {
 		return
 	}
-	r.w.WriteString(r.opts.Redact(string(b)))
-	r.w.WriteByte('\n')
+	if _, err := r.w.WriteString(r.opts.Redact(string(b)) + "\n"); err != nil && r.err == nil {
+		r.err = err // an *fs.PathError naming the file
+	}
 	r.lines++
 }
 
@@ -176,21 +181,33 @@ func (r *Recorder) Stop() Files {
 	out.Requests = len(har.Log.Entries)
 	if b, err := json.MarshalIndent(har, "", " "); err == nil {
 		path := filepath.Join(r.opts.Dir, "network.har")
-		if safefs.WriteFile(path, []byte(r.opts.Redact(string(b)))) == nil {
+		if err := safefs.WriteFile(path, []byte(r.opts.Redact(string(b)))); err != nil {
+			out.Err = err
+		} else {
 			out.HAR = path
 		}
 	}
 	r.mu.Lock()
 	if r.w != nil {
-		if err := r.w.Flush(); err != nil {
-			slog.Warn("write a recording's trace", "err", err)
+		if err := r.w.Flush(); err != nil && r.err == nil {
+			r.err = err
 		}
-		r.trace.Close()
+		if err := r.trace.Close(); err != nil && r.err == nil {
+			r.err = err
+		}
 		r.w = nil
 	}
 	out.Lines = r.lines
+	traceErr := r.err
 	r.mu.Unlock()
-	out.Trace = r.trace.Name()
+	if traceErr != nil {
+		// Lines are missing from it: it is not the trace of what happened.
+		_ = os.Remove(r.trace.Name())
+		out.Err = traceErr
+		slog.Warn("a recording's trace could not be written; removed it", "err", traceErr)
+	} else {
+		out.Trace = r.trace.Name()
+	}
 	return out
 }
 

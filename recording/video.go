@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -64,7 +65,9 @@ func (v *video) frame(f cdpclient.Frame) {
 	defer v.mu.Unlock()
 	path := filepath.Join(v.dir, fmt.Sprintf("%06d.jpg", len(v.frames)))
 	if err := safefs.WriteFile(path, f.Data); err != nil {
-		v.err = err
+		if v.err == nil {
+			v.err = err
+		}
 		return
 	}
 	v.frames = append(v.frames, videoFrame{path: path, at: f.Time})
@@ -113,8 +116,13 @@ func (v *video) encode(out string) (int, error) {
 	cmd := exec.CommandContext(ctx, ffmpeg, "-y", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", listPath,
 		"-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p", "-fps_mode", "vfr",
 		"-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M", "-an", out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return len(frames), fmt.Errorf("ffmpeg: %v: %s", err, strings.TrimSpace(string(b)))
+	if b, err := runEncoder(cmd); err != nil {
+		_ = os.Remove(out) // what ffmpeg wrote before it failed is no video
+		err = fmt.Errorf("ffmpeg: %v: %s", err, strings.TrimSpace(string(b)))
+		if strings.Contains(string(b), "No space left on device") {
+			err = fmt.Errorf("write %s: %w (%v)", out, syscall.ENOSPC, err)
+		}
+		return len(frames), err
 	}
 	_ = os.Chmod(out, 0o600) // ffmpeg creates it by the umask; the frames were private
 	slog.Debug("video written", "path", out, "frames", len(frames))

@@ -72,7 +72,7 @@ func TestBrowserKilledIsRelaunched(t *testing.T) {
 	testbound.Until(t, "the manager to see its browser dead", func() bool { return !m.Current().Alive() })
 	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")})
 	mustOK(t, r)
-	if !strings.Contains(r.text, "started (or reconnected) again") {
+	if !strings.Contains(r.text, "note: the browser cdpmcp launched had exited (signal: killed); cdpmcp started a new one") {
 		t.Errorf("the restart was not reported: %s", r.text)
 	}
 	if r := callTool(t, c, "getTitle", nil); r.text != "Second page" {
@@ -86,24 +86,120 @@ func TestBrowserKilledIsRelaunched(t *testing.T) {
 	}
 }
 
-// A crashed tab is reported clearly and can be closed.
+// A browser killed while calls are in flight, or as they arrive: every call
+// answers (never a protocol error), either done or BROWSER_GONE saying that the
+// next call starts a new browser; never a page's error or rpcc's words. The
+// next call after that works, in a new browser.
+func TestBrowserKilledDuringCall(t *testing.T) {
+	t.Parallel()
+	marker := "--cdpmcp-test=killed-mid-call-" + fmt.Sprint(os.Getpid())
+	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{marker}}})
+	defer m.Close()
+	s := New(Config{Timeout: 2 * testbound.Bound()}, m)
+	defer s.Close()
+	c := newClient(t, s)
+	kill := func() {
+		t.Helper()
+		bp, ok := fixtures.FindBrowser(marker)
+		if !ok {
+			t.Fatal("browser process not found")
+		}
+		if err := syscall.Kill(-bp.PGID, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantGoneOrDone := func(what string, r result) {
+		t.Helper()
+		if strings.Contains(r.text, "rpcc") || strings.Contains(r.text, "JS_ERROR") || strings.Contains(r.text, "INTERNAL") {
+			t.Errorf("%s: %s", what, r.text)
+		}
+		if r.isError && (!strings.Contains(r.text, "BROWSER_GONE") && !strings.Contains(r.text, `"code":11`) || !strings.Contains(r.text, "starts a new browser")) {
+			t.Errorf("%s: an error that does not say the browser is gone: %s", what, r.text)
+		}
+	}
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+	// Calls waiting on the page when it dies.
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"evaluate", map[string]any{"expression": "new Promise(() => {})"}},
+		{"waitFor", map[string]any{"text": "never there", "timeoutMs": 15000}},
+		{"navigate", map[string]any{"url": site.URL("/slow?ms=30000"), "page": "p1"}},
+	}
+	results := make(chan result, len(calls))
+	for _, call := range calls {
+		go func() { results <- callTool(t, c, call.tool, call.args) }()
+	}
+	time.Sleep(300 * time.Millisecond) // the calls reach the page
+	kill()
+	for range calls {
+		r := <-results
+		wantGoneOrDone("a call in flight", r)
+		if !r.isError {
+			t.Errorf("a call in flight on a killed browser succeeded: %s", r.text)
+		}
+	}
+	// Killed as calls arrive.
+	for i := range 4 {
+		mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+		kill()
+		for _, tool := range []string{"snapshot", "getUrl", "screenshot"} {
+			wantGoneOrDone(fmt.Sprintf("round %d, %s as the browser dies", i, tool), callTool(t, c, tool, nil))
+		}
+	}
+	var r result
+	testbound.Until(t, "a navigation to work in a new browser", func() bool {
+		r = callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")})
+		return !r.isError || !strings.Contains(r.text, "BROWSER_GONE")
+	})
+	mustOK(t, r)
+	if r := callTool(t, c, "getTitle", nil); r.text != "Second page" {
+		t.Errorf("after the browser came back: %q", r.text)
+	}
+}
+
+// A crashed tab is reported clearly ("the tab crashed", with a hint); the
+// other tabs and other sessions go on; the tab can be reloaded, and closed.
 func TestCrashedTab(t *testing.T) {
 	t.Parallel()
-	c := newClient(t)
+	c, other := newClient(t), newClient(t)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
-	mustOK(t, callTool(t, c, "newPage", map[string]any{"url": site.URL("/second.html")}))
-	_ = callTool(t, c, "cdp", map[string]any{"domain": "Page", "method": "crash", "page": "p2"})
+	mustOK(t, callTool(t, other, "navigate", map[string]any{"url": site.URL("/home.html")}))
+	crash := func(page string) {
+		t.Helper()
+		mustOK(t, callTool(t, c, "newPage", map[string]any{"url": site.URL("/second.html")}))
+		_ = callTool(t, c, "cdp", map[string]any{"domain": "Page", "method": "crash", "page": page})
+	}
+	crash("p2")
 	var r result
 	testbound.Until(t, "a snapshot of p2 to say it crashed", func() bool {
 		r = callTool(t, c, "snapshot", map[string]any{"page": "p2"})
 		return strings.Contains(r.text, "crashed")
 	})
-	if !r.isError || !strings.Contains(r.text, "crashed") || !strings.Contains(r.text, "closePage") {
+	if !r.isError || !strings.Contains(r.text, "the tab crashed") || !strings.Contains(r.text, "reload") || !strings.Contains(r.text, "closePage") {
 		t.Fatalf("a crashed tab: %s", r.text)
 	}
-	mustOK(t, callTool(t, c, "closePage", map[string]any{"page": "p2"}))
-	if r := callTool(t, c, "listPages", nil); strings.Contains(r.text, "p2") || !strings.Contains(r.text, "p1") {
+	// The other tab of the session, and another session, are untouched.
+	if r := callTool(t, c, "getTitle", map[string]any{"page": "p1"}); r.isError || r.text != "Fixtures home" {
+		t.Errorf("the session's other tab after the crash: %v %q", r.isError, r.text)
+	}
+	mustOK(t, callTool(t, other, "click", map[string]any{"selector": "a"}))
+	// Reloading brings the tab back, refs and all.
+	mustOK(t, callTool(t, c, "reload", map[string]any{"page": "p2"}))
+	if r := callTool(t, c, "getTitle", map[string]any{"page": "p2"}); r.text != "Second page" {
+		t.Errorf("title of the reloaded tab = %q", r.text)
+	}
+	mustOK(t, callTool(t, c, "snapshot", map[string]any{"page": "p2"}))
+	mustOK(t, callTool(t, c, "evaluate", map[string]any{"expression": "1+1", "page": "p2"}))
+	// A crashed tab can be closed.
+	crash("p3")
+	testbound.Until(t, "p3 to say it crashed", func() bool {
+		r = callTool(t, c, "getUrl", map[string]any{"page": "p3"})
+		return strings.Contains(r.text, "crashed")
+	})
+	mustOK(t, callTool(t, c, "closePage", map[string]any{"page": "p3"}))
+	if r := callTool(t, c, "listPages", nil); strings.Contains(r.text, "p3") || !strings.Contains(r.text, "p1") || !strings.Contains(r.text, "p2") {
 		t.Errorf("pages after closing the crashed one: %q", r.text)
 	}
-	mustOK(t, callTool(t, c, "snapshot", nil))
 }

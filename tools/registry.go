@@ -91,6 +91,11 @@ func toolResult(r *actions.Result) *mcp.CallToolResult {
 func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		ctx, leave, closing := s.drain.enter(ctx)
+		if closing != nil {
+			return shutdownResult(closing, false), nil
+		}
+		defer leave()
 		if !t.ownTimeout {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, s.cfg.Timeout)
@@ -99,6 +104,9 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 		res, err := t.run(ctx, req)
 		if err != nil {
 			res, err = errResult(ctx, err)
+		}
+		if sd := stoppedByShutdown(ctx); sd != nil && (err != nil || res == nil || res.IsError) {
+			res, err = shutdownResult(sd, true), nil
 		}
 		if note := s.sessions.takeNote(ctx); note != "" && res != nil {
 			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)

@@ -90,6 +90,8 @@ type Server struct {
 	// unoffered are the known tools this server does not offer: callable
 	// stand-ins that say why, never listed (unoffered.go).
 	unoffered map[string]bool
+	// drain lets a shutdown finish or stop the calls in flight (drain.go).
+	drain drain
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -130,7 +132,7 @@ const instructions = "A real browser. Loop: navigate, snapshot (lines N[:]<tag>n
 	"roots), for when you have no ref; page = tab id (p1, p2…, see listPages), default the current tab. " +
 	"Actions answer with feedback JSON {act, ref, ok, code, msg, delta, errors, net, dialog, opened, timing, hint}; " +
 	"codes 0 ok, 1 not found, 2 disabled, 3 obscured, 4 timeout, 5 navigation, 6 JS error, 7 network error, " +
-	"8 permission, 9 validation. On failure follow the hint."
+	"8 permission, 9 validation, 10 browser unavailable (cdpmcp's set-up), 11 browser gone (call again), 12 internal. On failure follow the hint."
 
 // MCP returns the underlying mcp-go server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
@@ -187,7 +189,7 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 	defer st.mu.Unlock()
 	if st.bc == nil || st.bc.Browser() != b {
 		if st.bc != nil {
-			st.note = "note: the browser had gone away and was started (or reconnected) again; pages from before are gone"
+			st.note = "note: " + ss.mgr.LastLoss()
 			// Their recordings end with what they hold (off the lock: a
 			// video's screencast is stopped with a timeout).
 			gone := []*cdpclient.BrowserContext{st.bc}

@@ -20,6 +20,7 @@ func call(ctx context.Context, cfg config, tool, rawArgs, out string) error {
 			return fmt.Errorf("arguments must be a JSON object, e.g. '{\"url\":\"https://example.com\"}': %w", err)
 		}
 	}
+	endOrphans()
 	st, err := build(cfg)
 	if err != nil {
 		return err

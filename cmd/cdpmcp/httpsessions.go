@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"time"
 
@@ -72,7 +73,16 @@ func (g *sessionGate) Sessions() int {
 func (g *sessionGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(server.HeaderKeySessionID)
 	if id == "" {
-		g.open(w, r)
+		switch r.Method {
+		case http.MethodPost:
+			g.open(w, r)
+		case http.MethodGet, http.MethodDelete:
+			// A listening stream or an end belongs to a session; without
+			// one, mcp-go would hold a stream open that nothing ever uses.
+			http.Error(w, "Bad Request: "+r.Method+" /mcp needs the Mcp-Session-Id header of an open session; start one with a POST of initialize", http.StatusBadRequest)
+		default:
+			g.next.ServeHTTP(w, r) // mcp-go answers 405
+		}
 		return
 	}
 	g.mu.Lock()
@@ -90,7 +100,10 @@ func (g *sessionGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, fmt.Sprintf("Not Found: the session ended at %s after %s without a request (--session-idle-timeout); start a new session", when.Format(time.RFC3339), g.limits.Idle), http.StatusNotFound)
 			return
 		}
-		g.next.ServeHTTP(w, r) // unknown to us: mcp-go answers it (404)
+		if len(id) > 64 {
+			id = id[:64] + "…"
+		}
+		http.Error(w, "Not Found: no session "+strconv.Quote(id)+" is open on this server (it ended, or the server restarted); start a new session with a POST of initialize without Mcp-Session-Id", http.StatusNotFound)
 		return
 	}
 	if g.limits.Streams > 0 && s.streams >= g.limits.Streams {

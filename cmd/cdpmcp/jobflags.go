@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,7 +110,7 @@ func (h *horde) openQueue() error {
 	store, err := sqlite.Open(ctx, dir.DBPath(), false)
 	if err != nil {
 		dir.Close()
-		return err
+		return explainStore(dir.DBPath(), err)
 	}
 	// The queue lives as long as the server: its context is not a request's.
 	q, err := jobs.Open(context.Background(), jobs.Config{
@@ -156,4 +157,16 @@ func (h *horde) close() {
 // notServing stands in for the job queue where cdpmcp only lists its tools.
 func notServing(context.Context) (*jobs.Queue, error) {
 	return nil, errors.New("jobs run only under cdpmcp serve")
+}
+
+// explainStore says what to do about a job store that cannot be opened or
+// read: a file that is not one (damaged, or another program's) is left as it
+// is, and the user decides.
+func explainStore(path string, err error) error {
+	msg := err.Error()
+	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "corrupt") {
+		return fmt.Errorf("%w; %s is not a job store cdpmcp can read (damaged, or another program's file), and was left untouched: "+
+			"move it aside to start with an empty store, or pass another --data-dir", err, path)
+	}
+	return err
 }

@@ -59,12 +59,12 @@ func listJobs(ctx context.Context, w io.Writer, dataDir string, states []jobs.St
 	}
 	store, err := sqlite.Open(ctx, path, true)
 	if err != nil {
-		return err
+		return explainStore(path, err)
 	}
 	defer store.Close()
 	all, err := store.List(ctx, jobs.Filter{States: states})
 	if err != nil {
-		return err
+		return explainStore(path, err)
 	}
 	var rev int64
 	for _, j := range all {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -69,11 +68,17 @@ func build(cfg config) (*stack, error) {
 // close shuts everything down: sessions, then the browser (a launched one is
 // ended with its process group and temporary profile), then the trace file.
 func (st *stack) close() {
+	start := time.Now()
 	st.srv.Close()
+	slog.Debug("sessions closed", "ms", time.Since(start).Milliseconds())
+	// The job browsers and the tools' browser end side by side.
+	var wg sync.WaitGroup
 	if st.jobs != nil {
-		st.jobs.close()
+		wg.Go(st.jobs.close)
 	}
-	st.mgr.Close()
+	wg.Go(st.mgr.Close)
+	wg.Wait()
+	slog.Debug("browsers closed", "ms", time.Since(start).Milliseconds())
 	if st.trace != nil {
 		st.trace.close()
 	}
@@ -97,6 +102,12 @@ func serve(ctx context.Context, cfg config) error {
 		defer ln.Close()
 		cfg.browser.Reserved = append(cfg.browser.Reserved, ln.Addr().String())
 	}
+	endOrphans()
+	if cfg.browser.Endpoint != "" {
+		if err := checkEndpoint(ctx, cfg.browser); err != nil {
+			return err
+		}
+	}
 	// Before the browser: a live view listener of its own is reserved too.
 	lv, stopLive, err := openLiveView(&cfg, ln)
 	if err != nil {
@@ -113,21 +124,7 @@ func serve(ctx context.Context, cfg config) error {
 	if ln != nil {
 		return serveHTTP(ctx, cfg, st, ln)
 	}
-	stdio := server.NewStdioServer(st.srv.MCP())
-	stdio.SetErrorLogger(log.New(os.Stderr, "mcp: ", 0))
-	server.WithWorkerPoolSize(16)(stdio)
-	slog.Debug("serving MCP on stdio")
-	// Listen returns when stdin closes or a signal arrives.
-	err = stdio.Listen(ctx, os.Stdin, os.Stdout)
-	reason := "stdin closed"
-	if ctx.Err() != nil {
-		reason = "signal"
-	}
-	slog.Debug("shutting down", "reason", reason)
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
+	return serveStdio(ctx, st)
 }
 
 // sessionVersions are the protocol versions that have sessions. Each HTTP
@@ -167,7 +164,8 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 	case <-ctx.Done():
 	}
 	slog.Debug("shutting down", "reason", "signal")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	st.srv.Shutdown(shutdownGrace, "signal")
+	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_ = handler.Shutdown(sctx)
 	return hs.Shutdown(sctx)

@@ -77,18 +77,21 @@ func Create(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 }
 
-// WriteFile writes data to a new file at path (see Create).
+// WriteFile writes data to a new file at path (see Create). The file holds
+// all of data or does not exist: a write cut short (a full disk) removes it.
 func WriteFile(path string, data []byte) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }
 
 // OpenUserFile opens a file a user named (a PDF's path, a trace, a saved

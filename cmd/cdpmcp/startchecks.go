@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+	"github.com/cdpmcp/cdpmcp/internal/children"
+)
+
+// endOrphans ends the browsers (with their helpers) and ffmpeg processes a
+// cdpmcp that died without closing them left running, and removes their
+// temporary profiles. Only processes marked as started by a cdpmcp that no
+// longer runs are touched (see internal/children).
+func endOrphans() {
+	found := children.EndOrphans()
+	defer removeAbandonedProfiles()
+	if len(found) == 0 {
+		return
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, o := range found {
+		slog.Warn("ended a process left running by a cdpmcp that died", "process", o.String(), "profile", o.Profile)
+		for procgroup.Alive(o.PID) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// removeAbandonedProfiles removes the temporary browser profiles of cdpmcp
+// processes that died without removing them; a --user-data-dir is the user's
+// and is never touched.
+func removeAbandonedProfiles() {
+	for _, d := range children.Abandoned(filepath.Join(os.TempDir(), "cdpmcp-profile-*")) {
+		// What is left of the browser that used it (helpers still exiting)
+		// must be gone first, or it writes the profile back.
+		deadline := time.Now().Add(3 * time.Second)
+		for d.PGID > 0 && procgroup.Alive(d.PGID) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if d.PGID > 0 && procgroup.Alive(d.PGID) {
+			children.EndRemnants(d.PGID)
+			for deadline := time.Now().Add(2 * time.Second); procgroup.Alive(d.PGID) && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		cdpclient.RemoveSingletonDir(d.Path)
+		if err := os.RemoveAll(d.Path); err == nil {
+			slog.Info("removed the temporary profile a cdpmcp that died left", "dir", d.Path)
+		}
+	}
+}
+
+// checkEndpoint tries --cdp-endpoint once at start. One that can never work
+// (not a URL, not on this machine without --allow-remote-cdp, not Chrome's
+// DevTools) stops the server with the reason; one that does not answer yet is
+// said in one line, and tool calls connect once it does.
+func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	err := cdpclient.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+	var se *cdpclient.SetupError
+	switch {
+	case err == nil:
+		slog.Debug("the browser endpoint answers", "endpoint", opts.Endpoint)
+		return nil
+	case !errors.As(err, &se):
+		return err
+	case se.Permanent:
+		return fmt.Errorf("%s; %s", se.Msg, se.Hint)
+	}
+	slog.Warn(se.Msg, "hint", se.Hint)
+	return nil
+}

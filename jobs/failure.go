@@ -1,0 +1,148 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+)
+
+// describe turns a job's failure into a message for its status: its code and
+// what happened, and a hint for whoever submitted the job, who has no page to
+// take a snapshot of.
+func describe(err error) string {
+	var nh *NeedsHumanError
+	if errors.As(err, &nh) {
+		return nh.Reason + " (submit with handoffAllowed: true to let a person help)"
+	}
+	c := cdpclient.Classify(err)
+	s := c.Code.String() + ": " + c.Msg
+	if h := jobHint(c); h != "" {
+		s += " (" + h + ")"
+	}
+	return s
+}
+
+// pageTools are words of hints meant for a caller who drives a page.
+var pageTools = regexp.MustCompile(`\b(snapshot|listPages|closePage|switchPage|newPage|handleDialog|waitFor|ref)\b`)
+
+// jobHint is the hint of a job's failure: the classification's, unless it
+// speaks of page tools a job's submitter does not have.
+func jobHint(c *cdpclient.Error) string {
+	switch c.Code {
+	case cdpclient.CodeTimeout:
+		return "raise task.timeoutMs, or check that the page loads"
+	case cdpclient.CodeBrowserGone:
+		return "submit it again with a new correlationId"
+	}
+	if pageTools.MatchString(c.Hint) {
+		return ""
+	}
+	return c.Hint
+}
+
+// maxRuns bounds how often a job runs when its browser keeps dying under it
+// (a page that brings the browser down would otherwise run for ever).
+const maxRuns = 3
+
+// afterBrowserDeath applies the restart rules to a job whose browser died
+// while it ran: a navigate or extract job that had no effect yet is queued to
+// run again (it returns the job as stored); any other job ends FAILED
+// "interrupted", as it would after a server restart, with the reason it returns.
+func (q *Queue) afterBrowserDeath(ctx context.Context, j *Job, out outcome) (*Job, string) {
+	why := cdpclient.Classify(out.err).Msg
+	rerun := (j.Task.Type == TaskNavigate || j.Task.Type == TaskExtract) && !j.HasSecret && !j.Effects
+	if rerun && j.Attempt < maxRuns {
+		again, err := q.store.Update(ctx, j.ID, []State{Running}, func(j *Job) {
+			j.State, j.Progress, j.Artifacts = Queued, 0, out.artifacts
+			j.Summary = fmt.Sprintf("queued to run again: its browser died while it ran (%s); cdpmcp started a new one", why)
+		})
+		if err == nil && again.State == Queued {
+			return again, ""
+		}
+	}
+	if rerun {
+		return nil, fmt.Sprintf("interrupted: its browser died under it in each of %d runs (%s); submit it again with a new correlationId if it should run", j.Attempt, why)
+	}
+	return nil, fmt.Sprintf("interrupted: its browser died while it ran (%s); a %s job is not run twice because it may already have had effects; submit it again with a new correlationId if it should", why, j.Task.Type)
+}
+
+// artifactsFailed turns the failure to write a job's artifacts (a full disk)
+// into the job's failure: the artifacts it lists are the ones written whole.
+func artifactsFailed(dir string, err error) error {
+	return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,
+		Msg:  fmt.Sprintf("could not write the job's artifacts in %s: %v", dir, rootCause(err)),
+		Hint: "free space on that disk (df -h shows it), then submit the job again; its result, if it had one, is kept"}
+}
+
+// writeFailed reports whether err is a file that could not be written (as
+// opposed to, say, a video with no frames to encode).
+func writeFailed(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe)
+}
+
+// rootCause is the innermost error: "no space left on device", not the path
+// it was said about.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
+
+// retryFinish records a job's end that the store refused (a full disk), every
+// few seconds until it is written or the queue closes; until then the job's
+// status says how it ended and that the store has not taken it yet.
+func (q *Queue) retryFinish(id string, from []State, change func(*Job), storeErr error) {
+	q.mu.Lock()
+	if q.unsaved == nil {
+		q.unsaved = map[string]func(*Job){}
+	}
+	q.unsaved[id] = func(j *Job) {
+		change(j)
+		j.Summary += fmt.Sprintf(" (not yet written to the job store: %v)", rootCause(storeErr))
+	}
+	q.mu.Unlock()
+	q.wg.Go(func() {
+		tick := time.NewTicker(2 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-q.ctx.Done():
+				return
+			case <-tick.C:
+			}
+			ctx, cancel := context.WithTimeout(mayUseReserve(q.ctx), 5*time.Second)
+			_, err := q.store.Update(ctx, id, from, change)
+			cancel()
+			var se *StateError
+			if err == nil || errors.As(err, &se) || errors.Is(err, ErrNotFound) {
+				q.mu.Lock()
+				delete(q.unsaved, id)
+				q.mu.Unlock()
+				return
+			}
+		}
+	})
+}
+
+// withUnsaved is j as Status tells it: with the end the store has not taken
+// yet, if there is one.
+func (q *Queue) withUnsaved(j *Job) *Job {
+	q.mu.Lock()
+	change := q.unsaved[j.ID]
+	q.mu.Unlock()
+	if change != nil && !j.State.Terminal() {
+		j = j.Clone()
+		change(j)
+	}
+	return j
+}
