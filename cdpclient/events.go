@@ -111,7 +111,9 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":
-		p.bc.onSeeded(params)
+		if !p.onProgress(params) {
+			p.bc.onSeeded(params)
+		}
 	default:
 		p.logs.onEvent(method, params)
 		p.reqs.onEvent(session, method, params)
