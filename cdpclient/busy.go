@@ -170,3 +170,44 @@ func (p *Page) terminate() {
 	p.clearBusy()
 	slog.Info("stopped a script that kept the page busy", "page", p.ID)
 }
+
+// scriptStopMargin is how long before a call's deadline a caller's script that
+// still runs is stopped, so that the call answers in time and says so; at most
+// a quarter of the time left.
+const scriptStopMargin = 1500 * time.Millisecond
+
+// ScriptTimeout says a caller's script (evaluate) did not finish in the call's
+// time; Stopped says it was still running and was ended, rather than waiting
+// for a promise that never settled.
+type ScriptTimeout struct {
+	After   time.Duration
+	Stopped bool
+}
+
+func (e *ScriptTimeout) Error() string {
+	if e.Stopped {
+		return fmt.Sprintf("the page was still busy after %.1f s (the expression, or the page's own script or layout): the running script was stopped", e.After.Seconds())
+	}
+	return fmt.Sprintf("the expression's promise did not settle within %.1f s", e.After.Seconds())
+}
+
+// scriptDeadline derives the context a caller's script runs under: ctx's
+// deadline less scriptStopMargin.
+func scriptDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, d.Add(-min(scriptStopMargin, time.Until(d)/4)))
+}
+
+// stopScript ends a caller's script that ran out of time: when the page does
+// not answer, its main thread is still in the script, which is terminated.
+func (p *Page) stopScript(since time.Time) error {
+	e := &ScriptTimeout{After: time.Since(since)}
+	if !p.responsive(busyProbe) {
+		p.terminate()
+		e.Stopped = true
+	}
+	return e
+}

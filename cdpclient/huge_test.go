@@ -94,3 +94,27 @@ func TestSnapshotResumesWalk(t *testing.T) {
 		t.Errorf("the continuation does not pick up where the walk stopped:\n%s", next[:min(len(next), 600)])
 	}
 }
+
+// An expression that keeps the page's thread for seconds is the caller's own
+// work, not a stuck page: it runs to its end within the call's time.
+func TestEvaluateLongScript(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Evaluate(call(t), "(() => { const t = Date.now(); while (Date.now() - t < 3500) {} return 'done'; })()", EvalOptions{})
+	if err != nil || got != `"done"` {
+		t.Errorf("a 3.5 s expression: %s %v", got, err)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err = p.Evaluate(short, "while (true) {}", EvalOptions{})
+	if err == nil || !strings.Contains(err.Error(), "was stopped") {
+		t.Errorf("an endless expression: %v", err)
+	}
+	if got, err := p.Evaluate(call(t), "document.title", EvalOptions{}); err != nil || got == "" {
+		t.Errorf("evaluate after the endless one: %s %v", got, err)
+	}
+}
