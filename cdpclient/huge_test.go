@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
-// call is a context like a tool call's: 30 s (the default --timeout).
+// call is a context like a tool call's: 30 s (the default --timeout), scaled
+// for a slow machine (testbound).
 func call(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(30*time.Second))
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -25,12 +27,10 @@ func call(t *testing.T) context.Context {
 // is in BenchmarkSnapshotCorpus and the bench.)
 func TestSnapshotHugePage(t *testing.T) {
 	p := newTestPage(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := outcome(p.Navigate(ctx, testSite.URL("/huge.html?rows=50000"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(testContext(t), testSite.URL("/huge.html?rows=50000"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	n, err := p.Evaluate(call(t), "document.getElementsByTagName('*').length", EvalOptions{})
+	n, err := p.Evaluate(testContext(t), "document.getElementsByTagName('*').length", EvalOptions{})
 	if count, _ := strconv.Atoi(n); err != nil || count < 200000 {
 		t.Fatalf("elements: %s %v", n, err)
 	}
@@ -48,17 +48,17 @@ func TestSnapshotHugePage(t *testing.T) {
 	if !strings.Contains(s, "snapshot {from: ") {
 		t.Errorf("the cut is not reported:\n%s", s[len(s)-300:])
 	}
-	if got, err := p.Evaluate(call(t), "document.querySelectorAll('li').length", EvalOptions{}); err != nil || got != "50000" {
+	if got, err := p.Evaluate(testContext(t), "document.querySelectorAll('li').length", EvalOptions{}); err != nil || got != "50000" {
 		t.Errorf("evaluate after the snapshot: %s %v", got, err)
 	}
 	ref := regexp.MustCompile(`(\d+)\[:\]<a>open 3</a>`).FindStringSubmatch(s)
 	if ref == nil {
 		t.Fatalf("no link \"open 3\" in:\n%s", s[:min(len(s), 600)])
 	}
-	if err := outcome(p.Click(call(t), Target{Ref: ref[1]}, ClickOptions{})); err != nil {
+	if err := outcome(p.Click(testContext(t), Target{Ref: ref[1]}, ClickOptions{})); err != nil {
 		t.Errorf("click by ref: %v", err)
 	}
-	if got, err := p.Evaluate(call(t), "location.hash", EvalOptions{}); err != nil || got != `"#r3"` {
+	if got, err := p.Evaluate(testContext(t), "location.hash", EvalOptions{}); err != nil || got != `"#r3"` {
 		t.Errorf("after the click: %s %v", got, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // cliRun is the outcome of one cdpmcp command.
@@ -35,9 +36,9 @@ func runCLI(t *testing.T, tmp string, args ...string) cliRun {
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(testbound.Bound()):
 		_ = cmd.Process.Kill()
-		t.Fatalf("cdpmcp %v did not finish in 60 s", args)
+		t.Fatalf("cdpmcp %v did not finish in %s", args, testbound.Bound())
 	}
 	r := cliRun{stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError
@@ -85,7 +86,7 @@ func TestCallNavigate(t *testing.T) {
 
 func TestCallRefusesBadInput(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "call", "--headless", "navigate", `{"url":"no-scheme"}`)
 	if r.code == 0 {
 		t.Errorf("call navigate without a scheme exited 0")
@@ -106,7 +107,7 @@ func TestCallRefusesBadInput(t *testing.T) {
 
 func TestToolsCommand(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "tools")
 	if r.code != 0 {
 		t.Fatalf("tools exit %d: %s", r.code, r.stderr)
@@ -143,7 +144,7 @@ func TestToolsCommand(t *testing.T) {
 
 func TestUnknownToolNameRefused(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	for _, args := range [][]string{
 		{"tools", "--tools", "navigate,nope"},
 		{"serve", "--tools", "nope"},
@@ -161,7 +162,7 @@ func TestUnknownToolNameRefused(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	if r := runCLI(t, tmp, "version"); r.code != 0 || r.stdout != "cdpmcp e2e-test\n" {
 		t.Errorf("version = %q (exit %d), want \"cdpmcp e2e-test\"", r.stdout, r.code)
 	}
@@ -172,7 +173,7 @@ func TestVersion(t *testing.T) {
 
 func TestBadFlagValues(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "serve", "--log-level", "loud")
 	if r.code == 0 || !strings.Contains(r.stderr, "--log-level") {
 		t.Errorf("serve --log-level loud: exit %d, stderr %q", r.code, r.stderr)

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
+	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
 
@@ -75,20 +76,27 @@ func startHorde(cfg config) *horde {
 		h.agent = &jobs.LoopAgent{Model: &llm, Loop: cfg.tools.Agent.Loop, ReadOnly: cfg.tools.ReadOnly, Origins: cfg.tools.Origins}
 		h.model = &llm
 	}
-	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); err == nil {
-		go h.open()
+	// A server offering the job tools opens the queue at start (build); one
+	// that does not still takes up the unfinished jobs it finds.
+	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); err == nil && !tools.OffersJobs(cfg.tools) {
+		go func() {
+			if err := h.open(); err != nil {
+				slog.Warn("the unfinished jobs in the data dir are not taken up: " + err.Error())
+			}
+		}()
 	}
 	return h
 }
 
-func (h *horde) open() {
+// open opens the queue once and returns why it could not (the same error at
+// every call).
+func (h *horde) open() error {
 	h.once.Do(func() {
 		defer close(h.ready)
 		h.err = h.openQueue()
-		if h.err != nil {
-			slog.Warn("job queue not available", "err", h.err)
-		}
 	})
+	<-h.ready
+	return h.err
 }
 
 func (h *horde) openQueue() error {
@@ -121,7 +129,7 @@ func (h *horde) openQueue() error {
 
 // queue returns the open queue, opening it first if needed (within ctx).
 func (h *horde) queue(ctx context.Context) (*jobs.Queue, error) {
-	go h.open()
+	go func() { _ = h.open() }()
 	select {
 	case <-h.ready:
 		if h.err != nil {

@@ -3,19 +3,26 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
+
+// submitted maps each job id a test's submit got to the correlationId it
+// was submitted with: jobState asks about a job under its own.
+var submitted sync.Map
 
 // jobCall calls a job tool and returns its structured answer.
 func jobCall(t *testing.T, ctx context.Context, c *client.Client, tool string, args map[string]any) map[string]any {
@@ -32,11 +39,18 @@ func jobCall(t *testing.T, ctx context.Context, c *client.Client, tool string, a
 	var out map[string]any
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &out)
+	if id, ok := out["jobId"].(string); ok && tool == "browser.job.submit" {
+		submitted.Store(id, args["correlationId"])
+	}
 	return out
 }
 
 func jobState(t *testing.T, ctx context.Context, c *client.Client, id string) map[string]any {
-	return jobCall(t, ctx, c, "browser.job.status", map[string]any{"correlationId": "kill", "jobId": id})
+	corr, ok := submitted.Load(id)
+	if !ok {
+		t.Fatalf("job %s was not submitted by this test binary", id)
+	}
+	return jobCall(t, ctx, c, "browser.job.status", map[string]any{"correlationId": corr, "jobId": id})
 }
 
 func waitJob(t *testing.T, ctx context.Context, c *client.Client, id string, states ...string) map[string]any {
@@ -98,11 +112,12 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	}
 
 	s2 := startHTTP(t, "jobs-kill-2", "--data-dir", data, "--max-tabs", "2")
-	deadline := time.Now().Add(10 * time.Second)
-	for procgroup.Alive(orphan.PGID) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if procgroup.Alive(orphan.PGID) {
+	if testbound.Wait(ctx, func() error {
+		if procgroup.Alive(orphan.PGID) {
+			return errors.New("still running")
+		}
+		return nil
+	}) != nil {
 		t.Errorf("the dead server's browser %d still runs after the restart", orphan.PID)
 		_ = syscall.Kill(-orphan.PGID, syscall.SIGKILL)
 	}
@@ -146,13 +161,12 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = follow.Process.Kill(); _ = follow.Wait() }()
-	time.Sleep(500 * time.Millisecond)
+	testbound.Until(t, "cdpmcp jobs --follow to list the last job", func() bool { return buf.String() != "" })
 	late := submit(c2, site.URL("/jobs/article.html?late"), "navigate", 5, nil)
 	waitJob(t, ctx, c2, late, "SUCCEEDED")
-	time.Sleep(700 * time.Millisecond)
-	if !regexp.MustCompile(late + `\s+SUCCEEDED`).MatchString(buf.String()) {
-		t.Errorf("cdpmcp jobs --follow did not show %s finishing:\n%s", late, buf.String())
-	}
+	testbound.Until(t, "cdpmcp jobs --follow to show "+late+" finishing", func() bool {
+		return regexp.MustCompile(late + `\s+SUCCEEDED`).MatchString(buf.String())
+	})
 
 	s2.stop(t)
 	if entries, _ := os.ReadDir(data + "/run"); len(entries) != 0 {
@@ -167,7 +181,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 // --data-dir), not by default; --tools picks among them too.
 func TestToolsCommandListsJobTools(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	if r := runCLI(t, tmp, "tools"); strings.Contains(r.stdout, "browser.job.submit") {
 		t.Errorf("the default catalogue lists the job tools")
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -56,12 +57,26 @@ func run(m *testing.M) int {
 // wantTools are the primitive tools every default catalogue offers.
 var wantTools = []string{"navigate", "reload", "goBack", "goForward", "click", "type", "fill", "pressKey", "hover",
 	"selectOption", "scroll", "uploadFile", "handleDialog", "waitFor", "waitForTimeout", "evaluate", "getTitle",
-	"getUrl", "getContent", "screenshot", "console", "network", "newPage", "closePage", "listPages", "switchPage", "drag"}
+	"getUrl", "getContent", "screenshot", "console", "network", "newPage", "closePage", "listPages", "switchPage", "drag", "cdp"}
 
 // newMarker returns a browser flag unique to this test process and call, for
 // fixtures.FindBrowser.
 func newMarker(name string) string {
 	return fmt.Sprintf("--cdpmcp-test=e2e-%d-%s-%d", os.Getpid(), name, markers.Add(1))
+}
+
+// shortTemp is a temporary directory, removed when the test ends, with a
+// short path, for a server process's TMPDIR: Chromium makes its singleton
+// socket there, and a socket's path may not be longer than 107 bytes
+// (t.TempDir's path holds the test's name).
+func shortTemp(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "srv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
 }
 
 // procEnv is the environment of a server process whose temporary files go to tmp.
@@ -88,8 +103,10 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// testCtx is a context bounded by d scaled for the machine (testbound.Scale),
+// cancelled when the test ends.
 func testCtx(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(d))
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -130,19 +147,12 @@ func mustCall(t testing.TB, ctx context.Context, c *client.Client, name string, 
 	return text
 }
 
-// findBrowser waits briefly for the browser started with marker to show up.
+// findBrowser waits for the browser started with marker to show up.
 func findBrowser(t testing.TB, marker string) fixtures.BrowserProc {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if bp, ok := fixtures.FindBrowser(marker); ok {
-			return bp
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no browser process with %s", marker)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var bp fixtures.BrowserProc
+	testbound.Until(t, "a browser process with "+marker, func() (ok bool) { bp, ok = fixtures.FindBrowser(marker); return ok })
+	return bp
 }
 
 // assertNoLeak checks, after the server exited, that its browser's process group
