@@ -58,7 +58,8 @@ function targetHelpers(h) {
     if (drop) attrs.push('drop');
     if (drop && !el.firstElementChild) return { name: h.cut(h.textOf(el), h.NAME_MAX), attrs, heading: null, whole: true };
     const heading = headingOf(el, name);
-    if (landmark && !name && !heading && !drop) return null;
+    // A named landmark with nothing to read in it (an ad slot) is no target.
+    if (landmark && !heading && !drop && (!name || !/\S/.test(el.textContent))) return null;
     if (list && !landmark && !name && !drop && (within === el.parentElement || !el.querySelector(DRAGGED))) return null;
     if (list && !name) return { name: el.childElementCount + ' items', attrs, heading, whole: false };
     return { name: h.cut(name, h.NAME_MAX), attrs, heading, whole: false };
