@@ -16,26 +16,42 @@ type evaluateArgs struct {
 	Expression string `json:"expression" required:"true" desc:"JavaScript"`
 	targetArgs
 	AwaitPromise *bool  `json:"awaitPromise" desc:"await a returned promise (default true)"`
+	From         int    `json:"from" desc:"continue a cut answer"`
 	Page         string `json:"page"`
 }
 
 // Evaluate runs JavaScript in the page and returns its value as JSON.
-var Evaluate = define("evaluate", "Run JavaScript in the page; returns the value as JSON. With ref/selector, pass a function of the element, e.g. (el) => el.value.",
+var Evaluate = define("evaluate", "Run page JavaScript, return its value as JSON; with ref/selector, a function of the element: (el) => el.value.",
 	ClassRead, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a evaluateArgs) (*Result, error) {
 		if err := require("expression", a.Expression, `{"expression":"document.title"}`); err != nil {
 			return nil, err
+		}
+		if a.From < 0 {
+			return nil, argErr("from is a byte offset from the last line of a cut answer, e.g. 50000", "from %d is negative", a.From)
 		}
 		p, err := env.Page(ctx, a.Page)
 		if err != nil {
 			return nil, err
 		}
 		opts := cdpclient.EvalOptions{Target: a.target(), AwaitPromise: a.AwaitPromise == nil || *a.AwaitPromise, SideEffectFree: env.ReadOnly}
-		out, err := p.Evaluate(ctx, a.Expression, opts)
-		if err != nil {
-			return nil, err
+		key := fmt.Sprintf("%q %q %q %t", a.Expression, a.Ref, a.Selector, opts.AwaitPromise)
+		out, ok := "", false
+		if a.From > 0 {
+			out, ok = keptText(p, key)
 		}
-		return &Result{Text: capText(out, "")}, nil
+		if !ok {
+			if out, err = p.Evaluate(ctx, a.Expression, opts); err != nil {
+				return nil, err
+			}
+			if len(out) > maxTextResult {
+				keepText(p, key, out)
+			}
+		}
+		if a.From > len(out) {
+			return nil, argErr(fmt.Sprintf("the value has %d bytes", len(out)), "from %d is past the end", a.From)
+		}
+		return &Result{Text: capFrom(out, a.From, "return a part of the value, e.g. .slice(0, 50000)")}, nil
 	}).inReadOnly("Run side-effect-free JavaScript in the page (read-only mode refuses anything that changes the page) and return the value as JSON. With ref/selector, expression must be a function taking the element.",
 	Hints{ReadOnly: true, Idempotent: true, OpenWorld: true})
 

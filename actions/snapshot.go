@@ -18,7 +18,7 @@ type snapshotArgs struct {
 }
 
 // Snapshot answers the page as numbered elements (seed 000's format).
-var Snapshot = define("snapshot", "The page as numbered elements (N[:]<tag>name</tag>: act on it by ref=N) and _[:] context lines, frames and shadow DOM included: the reading text whole, menus and long lists summarised in … lines that say how to expand them.",
+var Snapshot = define("snapshot", "The page as numbered elements (N[:]<tag>name</tag>, headings N[:]## and their sections: act by ref=N) and _[:] text, frames and shadow DOM included; menus and long lists summarised in … lines saying how to expand them.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a snapshotArgs) (*Result, error) {
 		if a.MaxTokens < -1 {

@@ -69,7 +69,7 @@ func TestRunOrdersShirt(t *testing.T) {
 				`Result of previous action 2/3: {"ok":true,"delta":{"value":"green"`,
 				"Previous action 3/3: {\"click_element\":",
 				`Result of previous action 3/3: {"ok":true,"delta":{"url":"/echo","title":"Echo"`,
-				"_[:]# Echo POST",
+				"[:]# Echo POST",
 			} {
 				if !strings.Contains(r.User, want) {
 					t.Errorf("step 3 lacks %q:\n%s", want, r.User)

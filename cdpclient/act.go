@@ -249,3 +249,29 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	defer stop()
 	return cause(wctx, cause(gctx, fn(wctx)))
 }
+
+// doScript is do for running a caller's script (evaluate): no watchdog, since
+// a script of ours keeps the page from answering probes as a stuck one does;
+// instead the script may run until shortly before ctx's deadline and is then
+// stopped (see scriptDeadline), with a *ScriptTimeout saying so.
+func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) error {
+	if stateOf(ctx, p) != nil {
+		return p.do(ctx, fn)
+	}
+	var end func()
+	ctx, _, end = p.beginAction(ctx)
+	defer end()
+	if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
+		return err
+	}
+	gctx, cancel := p.guard(ctx)
+	defer cancel()
+	sctx, stop := scriptDeadline(gctx)
+	defer stop()
+	start := time.Now()
+	err := cause(gctx, fn(sctx))
+	if err != nil && sctx.Err() != nil && gctx.Err() == nil {
+		return p.stopScript(start)
+	}
+	return err
+}

@@ -32,7 +32,7 @@ func (p *Page) refBoxes(ctx context.Context, whole bool) ([]refBox, error) {
 	lines := p.lastSnap
 	p.mu.Unlock()
 	if lines == nil || !p.refs.used() {
-		m, _, err := p.collect(ctx, Target{})
+		m, _, err := p.collect(ctx, Target{}, false)
 		if err != nil {
 			return nil, err
 		}

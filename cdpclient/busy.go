@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -21,6 +22,12 @@ const (
 	busyProbe = 300 * time.Millisecond
 )
 
+// progressBinding is the binding through which a sliced page-model walk
+// (js/snapshot.js) reports, at the end of each slice, that it is what keeps
+// the page's main thread: on a loaded machine a slice can outlast a probe.
+// Only cdpmcp's isolated world has it.
+const progressBinding = "__cdpmcpProgress"
+
 // busyHint is what to do about a page stuck in a script.
 const busyHint = "a script of the page is still running; reload (or closePage) stops it, or wait and take a snapshot"
 
@@ -32,6 +39,26 @@ type BusyError struct {
 
 func (e *BusyError) Error() string {
 	return fmt.Sprintf("the page is busy: a script has kept it from answering for %.0f s", time.Since(e.Since).Seconds())
+}
+
+// onProgress notes a progress report of the page model's walk; false when the
+// binding call is not one.
+func (p *Page) onProgress(params json.RawMessage) bool {
+	var ev struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(params, &ev) != nil || ev.Name != progressBinding {
+		return false
+	}
+	p.progress.Store(time.Now().UnixNano())
+	return true
+}
+
+// progressed reports whether the page model's walk reported progress since
+// start, the last time within d.
+func (p *Page) progressed(start time.Time, d time.Duration) bool {
+	last := time.Unix(0, p.progress.Load())
+	return last.After(start) && time.Since(last) < d
 }
 
 // responsive reports whether the page's main thread answers a trivial
@@ -63,8 +90,8 @@ func (p *Page) watchdog(ctx context.Context) (context.Context, func()) {
 				return
 			case <-t.C:
 			}
-			if p.Dialog() != nil || p.responsive(probeTimeout) {
-				continue // a dialog blocks the page, not a script
+			if p.Dialog() != nil || p.responsive(probeTimeout) || p.progressed(start, busyAfter+probeTimeout) {
+				continue // a dialog blocks the page, not a script; or the page model's walk does
 			}
 			cancel(p.markBusy(start))
 			return
@@ -142,4 +169,45 @@ func (p *Page) terminate() {
 	}
 	p.clearBusy()
 	slog.Info("stopped a script that kept the page busy", "page", p.ID)
+}
+
+// scriptStopMargin is how long before a call's deadline a caller's script that
+// still runs is stopped, so that the call answers in time and says so; at most
+// a quarter of the time left.
+const scriptStopMargin = 1500 * time.Millisecond
+
+// ScriptTimeout says a caller's script (evaluate) did not finish in the call's
+// time; Stopped says it was still running and was ended, rather than waiting
+// for a promise that never settled.
+type ScriptTimeout struct {
+	After   time.Duration
+	Stopped bool
+}
+
+func (e *ScriptTimeout) Error() string {
+	if e.Stopped {
+		return fmt.Sprintf("the page was still busy after %.1f s (the expression, or the page's own script or layout): the running script was stopped", e.After.Seconds())
+	}
+	return fmt.Sprintf("the expression's promise did not settle within %.1f s", e.After.Seconds())
+}
+
+// scriptDeadline derives the context a caller's script runs under: ctx's
+// deadline less scriptStopMargin.
+func scriptDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, d.Add(-min(scriptStopMargin, time.Until(d)/4)))
+}
+
+// stopScript ends a caller's script that ran out of time: when the page does
+// not answer, its main thread is still in the script, which is terminated.
+func (p *Page) stopScript(since time.Time) error {
+	e := &ScriptTimeout{After: time.Since(since)}
+	if !p.responsive(busyProbe) {
+		p.terminate()
+		e.Stopped = true
+	}
+	return e
 }

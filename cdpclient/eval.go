@@ -37,7 +37,7 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 		return "", argError("pass a JavaScript expression such as document.title", "expression is empty")
 	}
 	var out string
-	err := p.do(ctx, func(ctx context.Context) error {
+	err := p.doScript(ctx, func(ctx context.Context) error {
 		var (
 			res *runtime.RemoteObject
 			exc *runtime.ExceptionDetails
@@ -61,12 +61,13 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 		out, err = readValue(ctx, c, res)
 		return err
 	})
-	var busy *BusyError
-	if errors.As(err, &busy) {
-		// The expression itself keeps the page busy: stop it.
-		p.terminate()
-		return "", &Error{Code: CodeTimeout, Msg: "the expression kept the page busy and was stopped", Err: err,
-			Hint: "avoid endless loops; for long work return a promise (async) so the page stays responsive"}
+	var late *ScriptTimeout
+	if errors.As(err, &late) {
+		hint := "it may wait for something that never happens; return sooner, or raise the call's timeout (--timeout)"
+		if late.Stopped {
+			hint = "avoid endless loops; split long work (it runs on the page's main thread) or raise the call's timeout (--timeout)"
+		}
+		return "", &Error{Code: CodeTimeout, Msg: late.Error(), Err: err, Hint: hint}
 	}
 	return out, err
 }
@@ -177,6 +178,9 @@ func firstFrame(exc *runtime.ExceptionDetails) string {
 // readableJSON re-encodes JSON without escaping non-ASCII text or HTML characters,
 // which costs a model fewer tokens and reads better.
 func readableJSON(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) // a string without escapes reads as it is (a 10 MB one at once)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

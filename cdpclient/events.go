@@ -120,7 +120,9 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":
-		p.bc.onSeeded(params)
+		if !p.onProgress(params) {
+			p.bc.onSeeded(params)
+		}
 	default:
 		if session == "" && method == "Network.requestWillBeSent" {
 			p.onDocumentRequest(params)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp/protocol/dom"
 )
 
@@ -35,7 +36,7 @@ func (p *Page) Find(ctx context.Context, q FindQuery) (string, error) {
 	}
 	var out string
 	err := p.do(ctx, func(ctx context.Context) error {
-		m, _, err := p.collect(ctx, Target{})
+		m, _, err := p.collect(ctx, Target{}, false)
 		if err != nil {
 			return err
 		}
@@ -98,7 +99,7 @@ func findLines(lines []string, q FindQuery) (matches, heads []string, total int)
 	head := ""
 	text, name, role := strings.ToLower(q.Text), strings.ToLower(q.Name), strings.ToLower(q.Role)
 	for _, line := range lines {
-		isHead := strings.HasPrefix(line, "_[:]#")
+		_, isHead := snapshot.Heading(line)
 		ok := true
 		if text != "" {
 			_, rest, _ := strings.Cut(line, "[:]")
@@ -129,10 +130,10 @@ func findLines(lines []string, q FindQuery) (matches, heads []string, total int)
 // (explicit role, else the one its tag and type imply), or "heading" for a
 // heading line.
 func lineRole(line string) (role, name string) {
-	if h, ok := strings.CutPrefix(line, "_[:]"); ok {
-		if t := strings.TrimLeft(h, "#"); t != h {
-			return "heading", strings.TrimSpace(t)
-		}
+	if t, ok := snapshot.Heading(line); ok {
+		return "heading", t
+	}
+	if strings.HasPrefix(line, "_[:]") {
 		return "", ""
 	}
 	m := elementLine.FindStringSubmatch(line)

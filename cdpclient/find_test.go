@@ -21,7 +21,7 @@ func TestFind(t *testing.T) {
 		want []string // lines that must be there, as regular expressions
 		not  string
 	}{
-		{FindQuery{Role: "textbox", Name: "email"}, []string{`^1 match for role textbox, name "email"$`, `^_\[:\]# Sign up$`, `^\d+\[:\]<input type=email[^>]*>Email`}, "Name"},
+		{FindQuery{Role: "textbox", Name: "email"}, []string{`^1 match for role textbox, name "email"$`, `^\d+\[:\]# Sign up$`, `^\d+\[:\]<input type=email[^>]*>Email`}, "Name"},
 		{FindQuery{Role: "button", Name: "SAVE", Box: true}, []string{`^\d+\[:\]<button[^>]*>Save</button> \[box=\d+,\d+,\d+,\d+\]$`}, ""},
 		{FindQuery{Text: "newsletter"}, []string{`^\d+\[:\]<input type=checkbox[^>]*>Newsletter`}, "Email"},
 		{FindQuery{Role: "radio"}, []string{`^2 matches for role radio$`}, ""},

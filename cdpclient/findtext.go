@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
 // refText replaces, in matches, the context lines (no ref) holding text by
@@ -16,7 +18,7 @@ import (
 func (p *Page) refText(ctx context.Context, matches []string, text string) {
 	var want []int
 	for i, l := range matches {
-		if strings.HasPrefix(l, "_[:]") && !strings.HasPrefix(l, "_[:]#") {
+		if _, head := snapshot.Heading(l); strings.HasPrefix(l, "_[:]") && !head {
 			want = append(want, i)
 		}
 	}

@@ -1,32 +1,44 @@
 package cdpclient
 
 import (
+	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
-// A 50,000-element page: the snapshot stays within its token budget and comes
-// back within the test bound. (Its speed is in BenchmarkSnapshotCorpus and the
-// bench.)
+// call is a context like a tool call's: 30 s (the default --timeout), scaled
+// for a slow machine (testbound).
+func call(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(30*time.Second))
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// A page of 200,000 elements: the snapshot answers within a call's time and
+// its token budget, and says how to read on; the page model walks it in
+// slices, so the page is never taken for busy. Evaluate and a click by ref
+// answer too. Not parallel: other tests should not share its load. (Its speed
+// is in BenchmarkSnapshotCorpus and the bench.)
 func TestSnapshotHugePage(t *testing.T) {
 	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/huge.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(testContext(t), testSite.URL("/huge.html?rows=50000"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	n, err := p.Evaluate(ctx, "document.getElementsByTagName('*').length", EvalOptions{})
-	if count, _ := strconv.Atoi(n); err != nil || count < 50000 {
+	n, err := p.Evaluate(testContext(t), "document.getElementsByTagName('*').length", EvalOptions{})
+	if count, _ := strconv.Atoi(n); err != nil || count < 200000 {
 		t.Fatalf("elements: %s %v", n, err)
 	}
 	start := time.Now()
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	s, err := p.Snapshot(call(t), SnapshotOptions{})
 	d := time.Since(start)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("snapshot after %v: %v", d, err)
 	}
 	tokens := snapshot.Estimate(s)
 	t.Logf("%s elements: snapshot in %v, %d estimated tokens, %d lines", n, d, tokens, strings.Count(s, "\n"))
@@ -35,5 +47,74 @@ func TestSnapshotHugePage(t *testing.T) {
 	}
 	if !strings.Contains(s, "snapshot {from: ") {
 		t.Errorf("the cut is not reported:\n%s", s[len(s)-300:])
+	}
+	if got, err := p.Evaluate(testContext(t), "document.querySelectorAll('li').length", EvalOptions{}); err != nil || got != "50000" {
+		t.Errorf("evaluate after the snapshot: %s %v", got, err)
+	}
+	ref := regexp.MustCompile(`(\d+)\[:\]<a>open 3</a>`).FindStringSubmatch(s)
+	if ref == nil {
+		t.Fatalf("no link \"open 3\" in:\n%s", s[:min(len(s), 600)])
+	}
+	if err := outcome(p.Click(testContext(t), Target{Ref: ref[1]}, ClickOptions{})); err != nil {
+		t.Errorf("click by ref: %v", err)
+	}
+	if got, err := p.Evaluate(testContext(t), "location.hash", EvalOptions{}); err != nil || got != `"#r3"` {
+		t.Errorf("after the click: %s %v", got, err)
+	}
+}
+
+// A walk that runs out of its time shows the lines it read, says so, and
+// snapshot {from} resumes it where it stopped.
+func TestSnapshotResumesWalk(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/huge.html?rows=3000"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	p.walkLimit = time.Millisecond // stops after the first few elements
+	s, err := p.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(\d+) lines read so far; snapshot \{from: (\d+)\} reads on`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("a walk stopped early does not say so:\n%s", s)
+	}
+	from, _ := strconv.Atoi(m[2])
+	p.walkLimit = 0
+	next, err := p.Snapshot(ctx, SnapshotOptions{From: from})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(next, " — from line "+m[2]+" of ") || strings.Contains(next, "reads on") {
+		t.Errorf("the continuation of a walk:\n%s", next[:min(len(next), 600)])
+	}
+	if strings.Contains(next, "_[:]# 50,000 nodes") || !strings.Contains(next, ">open 3000</a>") {
+		t.Errorf("the continuation does not pick up where the walk stopped:\n%s", next[:min(len(next), 600)])
+	}
+}
+
+// An expression that keeps the page's thread for seconds is the caller's own
+// work, not a stuck page: it runs to its end within the call's time.
+func TestEvaluateLongScript(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Evaluate(call(t), "(() => { const t = Date.now(); while (Date.now() - t < 3500) {} return 'done'; })()", EvalOptions{})
+	if err != nil || got != `"done"` {
+		t.Errorf("a 3.5 s expression: %s %v", got, err)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err = p.Evaluate(short, "while (true) {}", EvalOptions{})
+	if err == nil || !strings.Contains(err.Error(), "was stopped") {
+		t.Errorf("an endless expression: %v", err)
+	}
+	if got, err := p.Evaluate(call(t), "document.title", EvalOptions{}); err != nil || got == "" {
+		t.Errorf("evaluate after the endless one: %s %v", got, err)
 	}
 }

@@ -48,6 +48,8 @@ type Page struct {
 	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
 	chooser     chan fileChooser // where a file chooser goes while an upload waits for one
 	busySince   time.Time        // when a script began to keep the page from answering; zero if not
+	progress    atomic.Int64     // when a sliced page-model walk last reported progress (unix ns)
+	walkLimit   time.Duration    // if set, bounds a page-model walk below walkMax (tests)
 	crashed     bool
 	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
 	closed      bool

@@ -2,7 +2,6 @@ package cdpclient
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,31 +29,6 @@ type SnapshotOptions struct {
 	Diff bool
 }
 
-// frameResult is what the page model returns for one frame.
-type frameResult struct {
-	Lines  []string `json:"lines"`
-	Frames []struct {
-		Ref int `json:"ref"`
-		At  int `json:"at"`
-	} `json:"frames"`
-	Groups []struct {
-		From int    `json:"from"`
-		To   int    `json:"to"`
-		Ref  int    `json:"ref"`
-		Kind string `json:"kind"`
-	} `json:"groups"`
-	Main *struct {
-		From int `json:"from"`
-		To   int `json:"to"`
-	} `json:"main"`
-	Last   int `json:"last"`
-	Scroll struct {
-		Above int `json:"above"`
-		Below int `json:"below"`
-	} `json:"scroll"`
-	Title string `json:"title"`
-}
-
 // pageInfo is what a snapshot's header says besides the URL: the document's
 // title and how far the page scrolls either way.
 type pageInfo struct {
@@ -67,7 +41,7 @@ type pageInfo struct {
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, error) {
 	var text string
 	err := p.do(ctx, func(ctx context.Context) error {
-		m, info, err := p.collect(ctx, opts.Scope)
+		m, info, err := p.collect(ctx, opts.Scope, opts.From > 0)
 		if err != nil {
 			return err
 		}
@@ -108,85 +82,6 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (string, erro
 		return nil
 	})
 	return text, err
-}
-
-// collect runs the page model in the main frame (or the scope's frame) and in
-// every frame it finds, and splices the frames' lines in place.
-func (p *Page) collect(ctx context.Context, scope Target) (snapshot.Model, pageInfo, error) {
-	var info pageInfo
-	key := frameKey{frame: p.mainFrame}
-	scopeExpr := "null"
-	switch {
-	case scope.Ref != "":
-		n, k, err := p.refFrame(scope.Ref)
-		if err != nil {
-			return snapshot.Model{}, info, err
-		}
-		key, scopeExpr = k, fmt.Sprintf("__cdpmcp.get(%d)", n)
-	case scope.Selector != "":
-		b, _ := json.Marshal(scope.Selector)
-		scopeExpr = "__cdpmcp.query(" + string(b) + ", true)"
-	}
-	frames := 0
-	var run func(key frameKey, scopeExpr string, depth int) (snapshot.Model, error)
-	run = func(key frameKey, scopeExpr string, depth int) (snapshot.Model, error) {
-		var res frameResult
-		err := p.withWorld(ctx, key, func(w *worldIn) error {
-			base := p.refs.base()
-			expr := fmt.Sprintf("(() => { const scope = %s; if (%t && !scope) return null; return __cdpmcp.snapshot({base: %d, scope, groups: true}); })()",
-				scopeExpr, scopeExpr != "null", base)
-			r, err := w.eval(ctx, expr, true)
-			if err != nil {
-				return err
-			}
-			if string(r.Value) == "null" || len(r.Value) == 0 {
-				return &Error{Code: CodeNotFound, Msg: "the scope element is not on the page", Hint: "take a snapshot without scope to find it"}
-			}
-			if err := json.Unmarshal(r.Value, &res); err != nil {
-				return fmt.Errorf("decode snapshot: %w", err)
-			}
-			p.refs.record(key, base, res.Last)
-			return nil
-		})
-		if err != nil {
-			return snapshot.Model{}, err
-		}
-		if depth == 0 {
-			info.Above, info.Below = res.Scroll.Above, res.Scroll.Below
-			if key.frame == p.mainFrame {
-				info.Title = res.Title
-			} else {
-				info.Title = p.DocumentTitle(ctx) // scoped to an element in a frame
-			}
-		}
-		m := snapshot.Model{Lines: res.Lines}
-		if res.Main != nil && depth == 0 {
-			m.Main = snapshot.Span{From: res.Main.From, To: res.Main.To}
-		}
-		for _, g := range res.Groups {
-			m.Groups = append(m.Groups, snapshot.Group{Span: snapshot.Span{From: g.From, To: g.To}, Ref: g.Ref, Kind: g.Kind})
-		}
-		// Splice frames from the last so earlier positions stay valid.
-		for i := len(res.Frames) - 1; i >= 0; i-- {
-			fr := res.Frames[i]
-			if frames >= maxFrames || depth >= maxFrameDepth {
-				continue
-			}
-			frames++
-			child, err := p.childFrame(ctx, key, fr.Ref)
-			if err != nil {
-				continue // a frame that went away or never loaded shows as its marker only
-			}
-			sub, err := run(child, "null", depth+1)
-			if err != nil {
-				continue
-			}
-			m.Splice(fr.At+1, sub)
-		}
-		return m, nil
-	}
-	m, err := run(key, scopeExpr, 0)
-	return m, info, err
 }
 
 // refFrame parses a ref and returns the frame it lives in.

@@ -55,7 +55,7 @@ func TestSnapshotContent(t *testing.T) {
 	t.Logf("snapshot:\n%s", s)
 	want := []string{
 		`page p1 "Snapshot fixture" ` + testSite.URL("/snapshot.html"),
-		"_[:]# Account settings",
+		"[:]# Account settings",
 		"_[:]Welcome back, Alice. Read the ",
 		"[:]<a>terms of service</a> first.",
 		"[:]<a>Home</a>",

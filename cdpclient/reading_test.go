@@ -61,7 +61,7 @@ func TestReadingArticleUnderMegaMenu(t *testing.T) {
 			wantIn(t, s, fmt.Sprintf("_[:]Paragraph %d.%d: ", part, i))
 		}
 	}
-	wantIn(t, s, "_[:]# The harbour at the edge of the valley", "_[:]## Part 8: ",
+	wantIn(t, s, "[:]# The harbour at the edge of the valley", "[:]## Part 8: ",
 		"_[:]Quoted: the harbour never sleeps", "_[:]Second point about the orchard in winter.",
 		"[image: The old harbour at dawn]", "_[:]Figure caption: the old harbour at dawn", "_[:]Tuesday | 06:58 | 13:15",
 		"_[:]The end of the article", "<a>Terms</a>", "_[:]We use cookies to count readers.", "<button>Accept cookies</button>")
@@ -162,9 +162,9 @@ func TestReadingShadowFramesSVG(t *testing.T) {
 	}
 	want := []string{
 		"_[:]Light text before the components.",
-		"_[:]### The lighthouse card", "_[:]Stamped from a template: slotted words about the keeper", "<button>Card action</button>",
+		"[:]### The lighthouse card", "_[:]Stamped from a template: slotted words about the keeper", "<button>Card action</button>",
 		"_[:]Stamped from a template: second slotted words about the ferry",
-		"_[:]## Shadow section", "_[:]Open shadow text about the harbour wall.", "_[:]Nested shadow text about the tide clock.",
+		"[:]## Shadow section", "_[:]Open shadow text about the harbour wall.", "_[:]Nested shadow text about the tide clock.",
 		"Monday tide Tuesday tide", "_[:]Chart of the tides this week.",
 		`<input value="Port Quarry">Town</input>`, `<textarea value="Notes about the pier">Notes</textarea>`, "<select value=Ketch",
 		`_[:]iframe "Same-site story":`, "_[:]Framed paragraph about the harbour master.",
@@ -212,7 +212,7 @@ func TestReadingHiddenAndCollapsed(t *testing.T) {
 func TestReadingTables(t *testing.T) {
 	t.Parallel()
 	p, s := snapshotOf(t, "/reading/tables.html", SnapshotOptions{})
-	wantIn(t, s, "_[:]# Quarterly orders", "_[:]Orders by customer", "_[:]Customer | Open | Closed", "_[:]Soylent | ",
+	wantIn(t, s, "[:]# Quarterly orders", "_[:]Orders by customer", "_[:]Customer | Open | Closed", "_[:]Soylent | ",
 		"_[:]Order | Customer | Date | Amount", "_[:]ORD-1001 | ", "_[:]ORD-1300 | ", "_[:]End of the report")
 	m := regexp.MustCompile(`(?m)^_\[:\]… (\d+) more rows in this table: snapshot \{from: (\d+)\}$`).FindStringSubmatch(s)
 	if m == nil {

@@ -182,14 +182,17 @@ func worldGone(err error) bool {
 		strings.Contains(s, "context was destroyed") || strings.Contains(s, "Cannot read properties of undefined")
 }
 
-// installSource is the page model's installer: js/snapshot.js (with js/lines.js and
-// js/reading.js) and js/watch.js.
-var installSource = jsWith("bootstrap", "install", "installWatch", "query", "lineHelpers", "readingHelpers")
+// installSource is the page model's installer: js/snapshot.js (with js/walk.js,
+// js/lines.js, js/reading.js, js/targets.js and js/view.js) and js/watch.js.
+var installSource = jsWith("bootstrap", "install", "installWatch", "query", "lineHelpers", "readingHelpers", "targetHelpers", "walker", "viewHelpers")
 
 // installPageModel makes every new document of a session get cdpmcp's isolated
 // world with the page model installed, while the document is created, so a
 // snapshot never waits for either.
 func installPageModel(ctx context.Context, c *cdp.Client) error {
+	if err := c.Runtime.AddBinding(ctx, runtime.NewAddBindingArgs(progressBinding).SetExecutionContextName(worldName)); err != nil {
+		return err
+	}
 	_, err := c.Page.AddScriptToEvaluateOnNewDocument(ctx,
 		page.NewAddScriptToEvaluateOnNewDocumentArgs("("+installSource+")()").SetWorldName(worldName))
 	return err

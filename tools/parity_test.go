@@ -188,7 +188,7 @@ func TestFindGivesTextARef(t *testing.T) {
 	c := allCapsClient(t)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/kanban.html")}))
 	r := callTool(t, c, "find", map[string]any{"text": "update docs", "box": true})
-	wantIn(t, r, "_[:]## To do\n", "[:]<div draggable>Update docs</div> [box=")
+	wantIn(t, r, "[:]## To do\n", "[:]<div draggable>Update docs</div> [box=")
 	ref := lineRef(t, r.text, "<div draggable>Update docs")
 	mustOK(t, callTool(t, c, "drag", map[string]any{"ref": ref, "to": "#done"}))
 	if got := textOf(t, c, "#log"); got != "Update docs moved to Done" {

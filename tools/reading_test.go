@@ -26,7 +26,7 @@ func TestReadingThroughMCP(t *testing.T) {
 	}
 
 	cut := callTool(t, c, "snapshot", map[string]any{"maxTokens": 1500})
-	f := regexp.MustCompile(`follow \(about \d+ tokens\): snapshot \{from: (\d+)\}$`).FindStringSubmatch(cut.text)
+	f := regexp.MustCompile(`(?m)follow \(about \d+ tokens\): snapshot \{from: (\d+)\}$`).FindStringSubmatch(cut.text)
 	if cut.isError || f == nil {
 		t.Fatalf("snapshot with maxTokens 1500 does not say where it goes on:\n%s", cut.text)
 	}

@@ -222,5 +222,5 @@ function lineHelpers() {
     return !t.querySelector('td > div > div, td p, td ul, td ol, td h1, td h2, td h3, th p');
   }
 
-  return { NAME_MAX, fold, cut, esc, role, interactive, hasInteractiveInside, visibleBox, textOf, line, isDataTable };
+  return { NAME_MAX, fold, cut, esc, role, interactive, hasInteractiveInside, visibleBox, textOf, labelText, line, isDataTable };
 }

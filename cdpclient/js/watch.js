@@ -204,7 +204,7 @@ function installWatch() {
       for (const l of snap.lines) {
         const mm = /^(\d+)\[:\](<.*)$/.exec(l);
         if (mm) out.added.push([mm[1], mm[2]]);
-        else out.text.push([String(m.assign(root, st)), m.cut(l.slice(4), 100)]);
+        else out.text.push([String(m.assign(root, st)), m.cut(l.slice(l.indexOf('[:]') + 3), 100)]);
       }
     }
     // Text that changed in place, by the block (or element) that holds it.

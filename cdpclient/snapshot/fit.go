@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -38,12 +39,16 @@ type Budget struct {
 }
 
 // Fit makes a page's lines fit a budget and says in marker lines what it left
-// out and how to get it. The reading text is the last thing given up:
+// out and how to get it. The reading text is the last thing given up, and what
+// is on screen (Model.View) stays:
 //  1. chrome (menus, headers, footers, sidebars, link lists) keeps its first
 //     lines and a count: "… 43 more links in this menu: snapshot {ref: 12}";
-//  2. a long list or table keeps its first items and its last;
+//  2. a long list or table outside the article keeps its first items, those on
+//     screen and its last;
 //  3. runs of text outside the main text are left out;
-//  4. only then is the rest cut off at the end, with the line to continue
+//  4. lists and tables of the article (its references, a filmography) are
+//     shortened only as far as the budget needs;
+//  5. only then is the rest cut off at the end, with the line to continue
 //     from: "… 812 more lines (…): snapshot {from: 1200}".
 func Fit(m Model, b Budget) []string {
 	f := newFitter(m, b.From)
@@ -68,15 +73,16 @@ func Fit(m Model, b Budget) []string {
 			f.summarise(g)
 		}
 	}
+	outside, inside := f.articleLists(lists)
 	if summarise {
-		for _, g := range lists {
+		for _, g := range outside {
 			if g.Len() >= LongList {
 				f.shorten(g, ListTokens)
 			}
 		}
 	}
-	byCost(f, lists)
-	for _, g := range lists {
+	byCost(f, outside)
+	for _, g := range outside {
 		if !over() {
 			break
 		}
@@ -84,6 +90,13 @@ func Fit(m Model, b Budget) []string {
 	}
 	if over() {
 		f.elideOutsideMain(b.Tokens)
+	}
+	byCost(f, inside)
+	for _, g := range inside {
+		if !over() {
+			break
+		}
+		f.shorten(g, max(ListTokens/4, f.cost[g.From], f.spanCost(g.Span)-(f.total-b.Tokens)))
 	}
 	if over() {
 		f.cutTail(b.Tokens)
@@ -102,11 +115,16 @@ type fitter struct {
 	marker map[int]string // shown in place of the dropped run that starts here
 	edited map[int]string // lines shown shortened
 	total  int            // cost of the lines kept and the markers
+	end    string         // a last line: where a partial model stops
 }
 
 func newFitter(m Model, from int) *fitter {
 	from = min(max(from, 0), len(m.Lines))
 	f := &fitter{m: m, from: from, cost: make([]int, len(m.Lines)), drop: make([]bool, len(m.Lines)), marker: map[int]string{}, edited: map[int]string{}}
+	if m.Partial {
+		f.end = fmt.Sprintf(ContextPrefix+"… the page is larger than a snapshot reads in one call: %d lines read so far; snapshot {from: %d} reads on", len(m.Lines), len(m.Lines))
+		f.total += lineCost(f.end)
+	}
 	for i, l := range m.Lines {
 		if i < from {
 			f.drop[i] = true
@@ -210,6 +228,9 @@ func (f *fitter) assemble() []string {
 		} else if !f.drop[i] {
 			out = append(out, l)
 		}
+	}
+	if f.end != "" {
+		out = append(out, f.end)
 	}
 	return out
 }

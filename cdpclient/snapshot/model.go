@@ -37,6 +37,21 @@ type Model struct {
 	Main Span
 	// Groups may nest; they need not be sorted.
 	Groups []Group
+	// View holds the lines on screen, in order: fitting keeps them.
+	View []Span
+	// Partial says the page model stopped before the end of the page: the
+	// lines are what it read in its time, and a continuation reads on.
+	Partial bool
+}
+
+// inView reports whether line i is on screen.
+func (m Model) inView(i int) bool {
+	for _, v := range m.View {
+		if v.contains(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // Splice inserts sub's lines after line at (a frame's content after its marker
@@ -64,6 +79,9 @@ func (m *Model) Splice(at int, sub Model) {
 	}
 	for i := range m.Groups {
 		move(&m.Groups[i].Span)
+	}
+	for i := range m.View {
+		move(&m.View[i])
 	}
 	for _, g := range sub.Groups {
 		g.From += at

@@ -29,9 +29,20 @@ func Ref(line string) int {
 	return n
 }
 
-// isHeading reports whether a context line is a heading ("_[:]## Title").
+// isHeading reports whether a line is a heading ("14[:]## Title").
 func isHeading(line string) bool {
-	return strings.HasPrefix(line, ContextPrefix+"#")
+	_, ok := Heading(line)
+	return ok
+}
+
+// Heading returns a heading line's text ("14[:]## Title" → "Title"). A
+// heading's ref is the heading's, or the section's it names (a board's column).
+func Heading(line string) (string, bool) {
+	i := strings.Index(line, "[:]")
+	if i < 0 || !strings.HasPrefix(line[i:], "[:]#") || (line[:i] != "_" && Ref(line) == 0) {
+		return "", false
+	}
+	return strings.TrimSpace(strings.TrimLeft(line[i+3:], "#")), true
 }
 
 // Header is the first line of a snapshot: page id, title and URL, and how much of

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -67,78 +66,6 @@ func (f *fitter) shortenLine(g Group) {
 	f.edited[g.From] = short
 	f.cost[g.From] = lineCost(short)
 	f.total += f.cost[g.From]
-}
-
-// shorten keeps a long list's first lines, up to keep tokens, and its last.
-func (f *fitter) shorten(g Group, keep int) {
-	head, used := g.From, 0
-	for head < g.To-1 && (head-g.From < 3 || used+f.cost[head] <= keep) {
-		used += f.cost[head]
-		head++
-	}
-	tail := g.To - 1
-	if tail-head < 2 {
-		return
-	}
-	noun := "items"
-	if g.Kind == "table" {
-		noun = "rows"
-	}
-	f.elide(head, tail, fmt.Sprintf(ContextPrefix+"… %d more %s in %s: snapshot {from: %d}", tail-head, noun, where(g), head))
-}
-
-// elideOutsideMain leaves out runs of text lines outside the main text, the
-// longest first.
-func (f *fitter) elideOutsideMain(budget int) {
-	main := f.m.Main
-	if main.Len() == 0 {
-		return
-	}
-	var runs []Span
-	start := -1
-	for i := f.from; i <= len(f.m.Lines); i++ {
-		if i < len(f.m.Lines) && !main.contains(i) && !f.drop[i] && pureText(f.m.Lines[i]) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 && i-start >= 2 {
-			runs = append(runs, Span{start, i})
-		}
-		start = -1
-	}
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Len() > runs[j].Len() })
-	for _, r := range runs {
-		if f.total <= budget {
-			return
-		}
-		f.elide(r.From, r.To, fmt.Sprintf(ContextPrefix+"… %d more lines of text: snapshot {from: %d}", r.Len(), r.From))
-	}
-}
-
-// cutTail keeps lines from the start while they fit and says where the rest
-// continues.
-func (f *fitter) cutTail(budget int) {
-	const reserve = 30 // for the closing line
-	used := 0
-	for i := f.from; i < len(f.m.Lines); i++ {
-		if m, ok := f.marker[i]; ok {
-			used += lineCost(m)
-		}
-		if !f.drop[i] {
-			used += f.cost[i]
-		}
-		if used <= budget-reserve {
-			continue
-		}
-		rest := 0
-		for j := i; j < len(f.m.Lines); j++ {
-			rest += lineCost(f.m.Lines[j])
-		}
-		f.elide(i, len(f.m.Lines), fmt.Sprintf(ContextPrefix+"… %s follow (about %d tokens): snapshot {from: %d}", f.count(i, len(f.m.Lines)), rest, i))
-		return
-	}
 }
 
 // count says what lines [from, to) hold: "43 more links", "5 more elements and

@@ -1,0 +1,72 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkHugePage measures calls on pages of 50,000 and 200,000 elements
+// (fixtures/pages/huge.html), each under a call's 30 s: a default snapshot,
+// an evaluate, a click by ref. It reports the median ms of each and whether a
+// snapshot had to stop its walk (partial). Not in make bench's pattern (a
+// round takes seconds):
+//
+//	go test -run '^$' -bench HugePage -benchtime 3x ./cdpclient
+func BenchmarkHugePage(b *testing.B) {
+	for _, rows := range []int{12500, 50000} {
+		b.Run(fmt.Sprintf("%d-elements", rows*4), func(b *testing.B) {
+			p := newBenchPage(b)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			if err := outcome(p.Navigate(ctx, testSite.URL(fmt.Sprintf("/huge.html?rows=%d", rows)), WaitLoad)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := p.Evaluate(ctx, "document.body.offsetHeight", EvalOptions{}); err != nil { // the first layout
+				b.Fatal(err)
+			}
+			var snap, eval, click []time.Duration
+			partial := 0
+			timed := func(out *[]time.Duration, f func(ctx context.Context) error) {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				start := time.Now()
+				if err := f(ctx); err != nil {
+					b.Fatal(err)
+				}
+				*out = append(*out, time.Since(start))
+			}
+			for b.Loop() {
+				var s string
+				timed(&snap, func(ctx context.Context) (err error) {
+					s, err = p.Snapshot(ctx, SnapshotOptions{})
+					return err
+				})
+				if strings.Contains(s, "reads on") {
+					partial++
+				}
+				timed(&eval, func(ctx context.Context) error {
+					_, err := p.Evaluate(ctx, "document.querySelectorAll('a').length", EvalOptions{})
+					return err
+				})
+				ref := regexp.MustCompile(`(\d+)\[:\]<a>open 3</a>`).FindStringSubmatch(s)
+				if ref == nil {
+					b.Fatal("no link in the snapshot")
+				}
+				timed(&click, func(ctx context.Context) error { return outcome(p.Click(ctx, Target{Ref: ref[1]}, ClickOptions{})) })
+			}
+			median := func(ds []time.Duration) float64 {
+				slices.Sort(ds)
+				return float64(ds[len(ds)/2].Microseconds()) / 1000
+			}
+			b.ReportMetric(median(snap), "snapshot-ms")
+			b.ReportMetric(median(eval), "evaluate-ms")
+			b.ReportMetric(median(click), "click-ms")
+			b.ReportMetric(float64(partial)/float64(len(snap)), "partial")
+		})
+	}
+}

@@ -1,0 +1,153 @@
+package cdpclient
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+)
+
+// headingRef finds the ref on the heading line "N[:]## name".
+func headingRef(t *testing.T, snap, name string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^(\d+)\[:\]#+ ` + regexp.QuoteMeta(name) + `$`).FindStringSubmatch(snap)
+	if m == nil {
+		t.Fatalf("no heading %q in:\n%s", name, snap)
+	}
+	return m[1]
+}
+
+// A board whose columns are sections named by their headings, with drop
+// listeners added by script: each column's heading line carries the column's
+// ref, the drop zone found through the browser's listener list has a line of
+// its own, the named menu too; the lists of cards inside the columns add no
+// lines. Dropping on the refs moves the cards.
+func TestSnapshotTargets(t *testing.T) {
+	t.Parallel()
+	p, s := snapshotOf(t, "/targets/kanban.html", SnapshotOptions{})
+	ctx := testContext(t)
+	wantIn(t, s, "[:]<nav>Boards</nav>\n", "[:]# Release 4.2\n", "[:]<li draggable>Fix the login redirect</li>",
+		"[:]<div drop>Drop a card here to archive it</div>")
+	wantNotIn(t, s, "<ul")
+	for name, id := range map[string]string{"To do": `"todo"`, "Doing": `"doing"`, "Done": `"done"`} {
+		got, err := p.Evaluate(ctx, "(el) => el.id", EvalOptions{Target: Target{Ref: headingRef(t, s, name)}})
+		if err != nil || got != id {
+			t.Errorf("the ref on the %q heading is %s (%v), want the section %s", name, got, err, id)
+		}
+	}
+	card := refOf(t, s, "Fix the login redirect")
+	if err := outcome(p.Drag(ctx, Target{Ref: card}, DragEnd{Target: Target{Ref: headingRef(t, s, "Done")}})); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageText(t, ctx, p, "#log"); got != "Fix the login redirect moved to Done" {
+		t.Errorf("log = %q", got)
+	}
+	archive := regexp.MustCompile(`(?m)^(\d+)\[:\]<div drop>`).FindStringSubmatch(s)
+	if err := outcome(p.Drag(ctx, Target{Ref: refOf(t, s, "Write the changelog")}, DragEnd{Target: Target{Ref: archive[1]}})); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageText(t, ctx, p, "#log"); got != "Write the changelog archived" {
+		t.Errorf("log = %q", got)
+	}
+}
+
+// An infinite feed scrolled to its 95th post: the long list keeps its first
+// posts, the posts on screen with their refs, and its last, and says where
+// the rest starts. Posts in plain boxes (no list) cut to a small budget keep
+// what is on screen too.
+func TestSnapshotKeepsScreen(t *testing.T) {
+	t.Parallel()
+	for _, path := range []string{"/targets/feed.html", "/targets/feed.html?plain=1"} {
+		p := newTestPage(t)
+		ctx := testContext(t)
+		if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
+			t.Fatal(err)
+		}
+		// Scroll as a person does, a screen at a time, until post 95 loads.
+		for range 60 {
+			if n, _ := p.Evaluate(ctx, "String(!!document.getElementById('post-95'))", EvalOptions{}); n == `"true"` {
+				break
+			}
+			if err := outcome(p.Scroll(ctx, "down", 2000, Target{})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := outcome(p.Scroll(ctx, "to_element", 0, Target{Selector: "#post-95"})); err != nil {
+			t.Fatal(err)
+		}
+		opts := SnapshotOptions{}
+		if strings.Contains(path, "plain") {
+			opts.MaxTokens = 3000
+		}
+		s, err := p.Snapshot(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantIn(t, s, "[:]## Post 1\n", "[:]## Post 95\n", "Post 95 says:", "[:]<button>Like post 95</button>", "snapshot {from: ")
+		if !regexp.MustCompile(`… \d+ more [^\n]*snapshot \{from: \d+\}`).MatchString(s) {
+			t.Errorf("%s: nothing says what was left out:\n%s", path, s)
+		}
+		if strings.Contains(s, "## Post 60\n") {
+			t.Errorf("%s: the posts between the top and the screen are not shortened", path)
+		}
+		if err := outcome(p.Click(ctx, Target{Ref: refOf(t, s, "Like post 95")}, ClickOptions{})); err != nil {
+			t.Errorf("%s: click on post 95's button: %v", path, err)
+		}
+	}
+}
+
+// A long article whose references list (187 items) is part of it: the
+// default snapshot shows every reference and summarises the menu and the
+// footer. A smaller budget summarises the chrome first, then shortens the
+// references, then cuts the text at the end; following the markers shows
+// every paragraph and every reference.
+func TestReadingArticleLists(t *testing.T) {
+	t.Parallel()
+	p, s := snapshotOf(t, "/targets/references.html", SnapshotOptions{})
+	ctx := testContext(t)
+	refRe := regexp.MustCompile(`(?m)^_\[:\]Reference (\d+): `)
+	if n := len(refRe.FindAllString(s, -1)); n != 187 {
+		t.Errorf("the default snapshot shows %d of 187 references", n)
+	}
+	wantIn(t, s, "more links in this menu: snapshot {ref: ", "more links in this footer: snapshot {ref: ")
+	t.Logf("default snapshot: %d estimated tokens", snapshot.Estimate(s))
+	for _, budget := range []int{5000, 2000} {
+		out, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantIn(t, out, "more links in this menu: snapshot {ref: ", "Paragraph 1.1: ")
+		if budget == 5000 {
+			wantIn(t, out, "Paragraph 8.5: ", "more items in this list: snapshot {from: ")
+		}
+		refs, paras := map[string]bool{}, map[string]bool{}
+		todo, done := []int{0}, map[int]bool{}
+		for len(todo) > 0 && len(done) < 40 {
+			from := todo[0]
+			todo = todo[1:]
+			if done[from] {
+				continue
+			}
+			done[from] = true
+			out, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: budget, From: from})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range refRe.FindAllStringSubmatch(out, -1) {
+				refs[m[1]] = true
+			}
+			for _, m := range paragraphRe.FindAllStringSubmatch(out, -1) {
+				paras[m[1]] = true
+			}
+			for _, m := range fromRe.FindAllStringSubmatch(out, -1) {
+				n, _ := strconv.Atoi(m[1])
+				todo = append(todo, n)
+			}
+		}
+		if len(refs) != 187 || len(paras) != 40 {
+			t.Errorf("budget %d: following the markers showed %d of 187 references and %d of 40 paragraphs", budget, len(refs), len(paras))
+		}
+	}
+}
