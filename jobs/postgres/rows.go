@@ -47,10 +47,10 @@ func scanOne(row pgx.Row) (*jobs.Job, error) {
 
 func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
 	var (
-		j                                jobs.Job
-		task, artifacts, result, state   string
-		created                          time.Time
-		started, finished, lease         *time.Time
+		j                              jobs.Job
+		task, artifacts, result, state string
+		created                        time.Time
+		started, finished, lease       *time.Time
 	)
 	dest := []any{&j.ID, &j.Seq, &j.Key, &j.CorrelationID, &j.URL, &j.Profile, &j.MaxTabs, &j.Priority, &j.Handoff, &task, &j.HasSecret,
 		&state, &j.Progress, &j.Summary, &j.FinalURL, &artifacts, &j.Error, &result, &j.HandoffURL, &j.Note, &j.Attempt, &j.Effects,
