@@ -14,18 +14,20 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
-// profileIdle is how long a profile's browser stays up with no job in it.
-const profileIdle = 2 * time.Minute
-
 // fleet hands out browser contexts for jobs. Jobs without a profile get a fresh
 // isolated context (no cookies shared with anything) in one shared browser.
 // A named profile gets its own browser launched on the profile's directory
 // under the data dir, so its cookies and storage persist; the jobs of that
 // profile share its one context, and no other browser opens that directory
-// while it runs.
+// while it runs. On a shared store the profile's state travels through the
+// store (see profileSync): one worker holds a profile at a time.
 type fleet struct {
 	base cdpclient.Options
 	dir  *DataDir
+	sync *profileSync // nil: profiles stay in the data dir
+	// claimMu orders this process's claims with its profile releases, so a
+	// profile is never released while a job of it was just claimed here.
+	claimMu sync.Mutex
 
 	mu       sync.Mutex
 	anon     *cdpclient.Manager
@@ -36,18 +38,12 @@ type fleet struct {
 	closed   bool
 }
 
-type profileBrowser struct {
-	mgr   *cdpclient.Manager
-	users int
-	idle  *time.Timer
-}
-
-func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int) *fleet {
+func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int, sync *profileSync) *fleet {
 	// Job browsers have no window: a horde of windows helps no one, and the
 	// human handoff shows a tab through a screencast.
 	base.Launch.Headless = true
 	base.Tracer = nil
-	return &fleet{base: base, dir: dir, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
+	return &fleet{base: base, dir: dir, sync: sync, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
 }
 
 // lease is a browser context lent to one job, with the tab it may start from.
@@ -74,25 +70,10 @@ func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 	if profile == "" {
 		return f.anonContext(ctx)
 	}
-	f.mu.Lock()
-	if f.closed {
-		f.mu.Unlock()
-		return nil, cdpclient.ErrBrowserClosed
+	pb, err := f.useProfile(ctx, profile)
+	if err != nil {
+		return nil, err
 	}
-	pb := f.profiles[profile]
-	if pb == nil {
-		opts := f.base
-		opts.Endpoint = ""
-		opts.Launch.UserDataDir = f.dir.ProfileDir(profile)
-		pb = &profileBrowser{mgr: cdpclient.NewManager(opts)}
-		f.profiles[profile] = pb
-	}
-	pb.users++
-	if pb.idle != nil {
-		pb.idle.Stop()
-		pb.idle = nil
-	}
-	f.mu.Unlock()
 	release := func(keep *cdpclient.Page) {
 		if keep != nil {
 			_ = closeTab(keep) // tabs of a shared profile context are not lent on
@@ -100,9 +81,12 @@ func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		pb.users--
-		if pb.users == 0 && !f.closed {
-			pb.idle = time.AfterFunc(profileIdle, func() { f.closeIdle(profile, pb) })
-		}
+		f.idleLater(profile, pb)
+	}
+	<-pb.synced
+	if pb.syncErr != nil {
+		release(nil)
+		return nil, pb.syncErr
 	}
 	b, err := pb.mgr.Browser(ctx)
 	if err != nil {
@@ -184,29 +168,6 @@ func (f *fleet) dispose(bc *cdpclient.BrowserContext, tab *cdpclient.Page) {
 	}
 }
 
-func (f *fleet) closeIdle(profile string, pb *profileBrowser) {
-	f.mu.Lock()
-	if f.profiles[profile] != pb || pb.users > 0 {
-		f.mu.Unlock()
-		return
-	}
-	delete(f.profiles, profile)
-	f.mu.Unlock()
-	slog.Debug("closing an idle profile's browser", "profile", profile)
-	pb.shutdown()
-}
-
-// shutdown lets the profile's browser exit by itself, so its cookies and
-// storage reach the disk, then closes the manager.
-func (pb *profileBrowser) shutdown() {
-	if b := pb.mgr.Current(); b != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		b.Shutdown(ctx)
-		cancel()
-	}
-	pb.mgr.Close()
-}
-
 // close shuts every browser down and blocks until they are gone.
 func (f *fleet) close() {
 	f.mu.Lock()
@@ -220,11 +181,18 @@ func (f *fleet) close() {
 	if anon != nil {
 		wg.Go(anon.Close)
 	}
-	for _, pb := range profiles {
-		if pb.idle != nil {
-			pb.idle.Stop()
-		}
-		wg.Go(pb.shutdown)
+	for name, pb := range profiles {
+		pb.stopIdle()
+		wg.Go(func() {
+			if pb.closing != nil {
+				<-pb.closing // closeIdle saves it
+				return
+			}
+			pb.shutdown()
+			if f.sync != nil && pb.mgr != nil {
+				f.sync.save(name, f.dir.ProfileDir(name), true)
+			}
+		})
 	}
 	wg.Wait()
 	if f.anonDir != "" {

@@ -34,7 +34,7 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 	if url != "" {
 		summary = "waiting for a person: " + reason + "; they can take over the tab at handoffUrl"
 	}
-	if _, err := q.store.Update(ctx, t.job.ID, []State{Running}, func(j *Job) {
+	if _, err := t.r.update(ctx, []State{Running}, func(j *Job) {
 		j.State, j.Summary, j.HandoffURL = WaitingForHuman, summary, url
 	}); err != nil {
 		return "", err
@@ -48,8 +48,11 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 	defer wait.Stop()
 	select {
 	case note := <-t.r.resume:
-		_, err := q.store.Update(context.WithoutCancel(ctx), t.job.ID, []State{Resumed}, func(j *Job) {
+		_, err := t.r.update(context.WithoutCancel(ctx), []State{Resumed}, func(j *Job) {
 			j.State, j.Summary = Running, "running again after a person's help"
+			if note == "" {
+				note = j.Note // resumed through another process
+			}
 		})
 		t.rec.Action("resumed", map[string]any{"note": note})
 		return note, err

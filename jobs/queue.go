@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -44,7 +46,24 @@ type Config struct {
 	Origins *origins.List
 	// Version names the program in HAR files.
 	Version string
+
+	// Worker names this process among those sharing the store (default
+	// host:pid); status answers say which worker holds or held a job.
+	Worker string
+	// Lease is how long this process holds a job (and a profile) without
+	// renewing it; it renews every third of it (default 15 s). A process
+	// that stops renewing loses its jobs to others: see Open.
+	Lease time.Duration
+	// SubmitOnly takes jobs and answers for them but runs none here (serve
+	// --max-tabs 0 beside workers on a shared store).
+	SubmitOnly bool
+	// LiveView is the base URL of this process's live view, told to the
+	// other processes (empty without one).
+	LiveView string
 }
+
+// DefaultLease is how long a job is held without a renewal by default.
+const DefaultLease = 15 * time.Second
 
 // Queue is the job horde: it takes jobs, keeps them in the store, runs them
 // on tabs under the tab limit by priority, and answers for them.
@@ -59,22 +78,26 @@ type Queue struct {
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
-	pending  pendingHeap
 	running  map[string]*run
 	free     int // tab slots free
 	urgent   []chan struct{}
+	backlog  bool              // the last claim found a job: more may wait
 	secrets  map[string]string // job id → password, in memory only
 	lastFree time.Time
 	stats    stats
+	metrics  *metrics
 	wake     chan struct{}
 	closed   bool
+	started  time.Time
 }
 
 // Open starts the queue on ctx, which must outlive every job (it is the
-// server's, never a request's). Jobs that a previous server left unfinished are
-// taken up: queued ones run, navigate and extract jobs that were running run
-// again, and jobs that may have had effects (message, login, custom) end
-// FAILED "interrupted".
+// server's, never a request's). Jobs whose holder went away are taken up, as
+// after a restart: queued ones run, navigate and extract jobs that were
+// running run again, and jobs that may have had effects (message, login,
+// custom) or waited for a person end FAILED "interrupted". A store only this
+// process uses (SQLite) has no other holder alive: all its jobs are taken
+// up at once; on a shared store they are when their holder's lease ends.
 func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.Dir == nil || cfg.Store == nil {
 		return nil, errors.New("jobs: Open needs a data dir and a store")
@@ -88,60 +111,54 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.HandoffTimeout <= 0 {
 		cfg.HandoffTimeout = 30 * time.Minute
 	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
+	if cfg.Worker == "" {
+		cfg.Worker = DefaultWorker()
+	}
 	if cfg.Browser.Secrets == nil {
 		// One registry for every job browser: what one learns (a password
 		// typed, a person's typing in the live view) is redacted everywhere.
 		cfg.Browser.Secrets = secrets.New()
 	}
 	key, err := cfg.Dir.secretKey()
+	if cfg.Store.Shared() {
+		// Every process of the fleet keys idempotency the same way.
+		key, err = cfg.Store.Key(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	store := scrubStore{Store: cfg.Store, reg: cfg.Browser.Secrets}
 	q := &Queue{
-		cfg: cfg, store: scrubStore{Store: cfg.Store, reg: cfg.Browser.Secrets}, fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
-		ctx: qctx, cancel: cancel,
+		cfg: cfg, store: store, key: key, ctx: qctx, cancel: cancel,
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
-		wake: make(chan struct{}, 1),
+		wake: make(chan struct{}, 1), metrics: newMetrics(), started: time.Now(),
 	}
-	if err := q.recover(ctx); err != nil {
+	q.fleet = newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs, q.profileSync())
+	if err := q.takeOver(ctx); err != nil {
 		cancel()
 		return nil, err
 	}
-	q.wg.Go(q.loop)
-	q.poke()
+	events := cfg.Store.Watch(qctx)
+	q.wg.Go(func() { q.watch(events) })
+	q.wg.Go(q.keepLeases)
+	if !cfg.SubmitOnly {
+		q.wg.Go(q.loop)
+		q.poke()
+	}
 	return q, nil
 }
 
-// recover takes up the jobs a previous server left unfinished.
-func (q *Queue) recover(ctx context.Context) error {
-	left, err := q.store.List(ctx, Filter{States: Unfinished})
-	if err != nil {
-		return err
+// DefaultWorker is this process's default worker name: host:pid.
+func DefaultWorker() string {
+	host, _ := os.Hostname()
+	if host == "" {
+		host = "localhost"
 	}
-	for _, j := range left {
-		rerun := j.State == Queued || j.State == Dispatched ||
-			(j.State == Running && !j.Effects && (j.Task.Type == TaskNavigate || j.Task.Type == TaskExtract))
-		if rerun && j.HasSecret {
-			rerun = false // its password was in the dead server's memory
-		}
-		if rerun {
-			slog.Info("job taken up after a restart", "job", j.ID, "state", j.State)
-			q.pending.push(j)
-			continue
-		}
-		reason := "interrupted: the server stopped while the job ran; a " + j.Task.Type + " job is not run twice because it may already have had effects; submit it again with a new correlationId if it should"
-		if j.HasSecret && (j.State == Queued || j.State == Dispatched) {
-			reason = "interrupted: the server restarted and the job's password, held in memory only, is gone; submit it again"
-		}
-		slog.Info("job failed after a restart", "job", j.ID, "state", j.State)
-		if _, err := q.store.Update(ctx, j.ID, []State{j.State}, func(j *Job) {
-			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL = Failed, reason, reason, time.Now(), ""
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return host + ":" + strconv.Itoa(os.Getpid())
 }
 
 // Close stops dispatching, ends running jobs and shuts the job browsers down.
@@ -167,13 +184,18 @@ func (q *Queue) Close() error {
 	defer cancel()
 	for _, r := range effectful {
 		reason := "interrupted: the server shut down while the job ran"
-		_, _ = q.store.Update(ctx, r.job.ID, Unfinished, func(j *Job) {
-			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL = Failed, reason, reason, time.Now(), ""
+		_, _ = q.store.UpdateHeld(ctx, r.job.ID, q.cfg.Worker, Unfinished, func(j *Job) {
+			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}
 		})
 	}
 	q.cancel()
 	q.wg.Wait()
 	q.fleet.close()
+	// The jobs left (navigate and extract that ran, a queued job's secret)
+	// are taken up at once by the other processes, or by the next start.
+	if err := q.store.Leave(ctx, q.cfg.Worker); err != nil {
+		slog.Warn("could not hand this process's jobs back", "err", err)
+	}
 	return nil
 }
 
@@ -183,8 +205,8 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if j.State == Queued {
-		if ahead := q.ahead(j); ahead >= 0 {
+	if j.State == Queued && j.Lease.IsZero() {
+		if ahead, err := q.store.Ahead(ctx, j); err == nil {
 			j.Summary = fmt.Sprintf("queued: %d job(s) ahead of it", ahead)
 		}
 	}
@@ -207,7 +229,6 @@ func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 	}
 	slog.Info("job cancelled", "job", id, "reason", reason)
 	q.mu.Lock()
-	q.pending.remove(id)
 	r := q.running[id]
 	delete(q.secrets, id)
 	q.mu.Unlock()
@@ -224,9 +245,6 @@ func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 // on in the same tab. note is kept with the job. Resuming a job that is not
 // WAITING_FOR_HUMAN is a *StateError and changes nothing.
 func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
-	q.mu.Lock()
-	r := q.running[id]
-	q.mu.Unlock()
 	j, err := q.store.Update(ctx, id, []State{WaitingForHuman}, func(j *Job) {
 		j.State, j.Note, j.HandoffURL, j.Summary = Resumed, note, "", "resumed after a person's help"
 	})
@@ -237,12 +255,7 @@ func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
 	if q.cfg.Handoff != nil {
 		q.cfg.Handoff.Withdraw(id)
 	}
-	if r != nil {
-		select {
-		case r.resume <- note:
-		default:
-		}
-	}
+	q.resumed(id, note) // the holder hears of it through the store otherwise
 	return j, nil
 }
 

@@ -21,8 +21,9 @@ type run struct {
 	cancel context.CancelFunc
 	resume chan string
 	budget *budget // the job's time limit, paused while a person helps
-	// shutdown is set when the server closes under the job (not a cancel).
-	shutdown atomic.Bool
+	// shutdown is set when the server closes under the job (not a cancel);
+	// lost when another process took the job up (this one's lease ended).
+	shutdown, lost atomic.Bool
 
 	mu    sync.Mutex
 	tabs  []*cdpclient.Page // the job's tabs, its own first
@@ -41,6 +42,20 @@ func (r *run) mainTab() *cdpclient.Page {
 		return nil
 	}
 	return r.tabs[0]
+}
+
+// update changes the job, while this process holds it.
+func (r *run) update(ctx context.Context, from []State, change func(*Job)) (*Job, error) {
+	return r.q.store.UpdateHeld(ctx, r.job.ID, r.q.cfg.Worker, from, change)
+}
+
+// deliver wakes a run that waits for a person: the job was resumed with note
+// (empty: read it from the job).
+func (r *run) deliver(note string) {
+	select {
+	case r.resume <- note:
+	default:
+	}
 }
 
 // stop cancels the run and closes its tabs, waiting at most wait for them.
@@ -65,6 +80,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	log := slog.With("job", j.ID)
 	defer func() {
 		r.cancel()
+		q.fleet.unreserve(j.Profile)
 		q.mu.Lock()
 		delete(q.running, j.ID)
 		slots := r.slots
@@ -74,14 +90,6 @@ func (q *Queue) execute(r *run, waited time.Time) {
 			q.releaseSlot()
 		}
 	}()
-	if j.State == Queued {
-		if _, err := q.store.Update(r.ctx, j.ID, []State{Queued}, func(j *Job) {
-			j.State, j.Progress, j.Summary = Dispatched, 0.05, "dispatched: opening a tab"
-		}); err != nil {
-			log.Debug("job not dispatched", "err", err) // cancelled meanwhile
-			return
-		}
-	}
 	q.recordDispatch(time.Since(waited))
 	timeout := q.cfg.JobTimeout
 	if j.Task.TimeoutMs > 0 {
@@ -90,7 +98,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	ctx := r.ctx
 
 	attempt := 0
-	job, err := q.store.Update(ctx, j.ID, []State{Dispatched, Running}, func(j *Job) {
+	job, err := r.update(ctx, []State{Dispatched, Running}, func(j *Job) {
 		j.Attempt++
 		attempt = j.Attempt
 		if j.Started.IsZero() {
@@ -99,14 +107,14 @@ func (q *Queue) execute(r *run, waited time.Time) {
 		j.State, j.Progress = Running, 0.1
 		j.Summary = "running: opening a tab"
 		if j.Attempt > 1 {
-			j.Summary = fmt.Sprintf("running again after a server restart (attempt %d)", j.Attempt)
+			j.Summary = fmt.Sprintf("running again after its first run was interrupted (attempt %d)", j.Attempt)
 		}
 	})
 	if err != nil {
 		log.Debug("job not started", "err", err)
 		return
 	}
-	log.Info("job running", "type", job.Task.Type, "attempt", attempt)
+	log.Info("job running", "type", job.Task.Type, "attempt", attempt, "worker", q.cfg.Worker)
 	q.mu.Lock()
 	secret := q.secrets[j.ID]
 	q.mu.Unlock()
@@ -197,10 +205,13 @@ func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	log := slog.With("job", j.ID)
+	if r.lost.Load() {
+		return // another process runs it now
+	}
 	if r.shutdown.Load() {
 		// The server is closing: Close settles effectful jobs; navigate and
-		// extract jobs stay RUNNING and run again at the next start.
-		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
+		// extract jobs stay RUNNING and run again elsewhere or at the next start.
+		_, _ = r.update(ctx, nil, func(j *Job) { j.Artifacts = out.artifacts })
 		return
 	}
 	var result []byte
@@ -213,8 +224,8 @@ func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
 		msg = scrub(describe(out.err), secret, q.cfg.Browser.Secrets)
 	}
 	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN.
-	done, err := q.store.Update(ctx, j.ID, []State{Running, WaitingForHuman}, func(j *Job) {
-		j.State, j.Finished, j.Artifacts, j.FinalURL = state, time.Now(), out.artifacts, out.finalURL
+	done, err := r.update(ctx, []State{Running, WaitingForHuman}, func(j *Job) {
+		j.State, j.Finished, j.Artifacts, j.FinalURL, j.Lease = state, time.Now(), out.artifacts, out.finalURL, time.Time{}
 		j.Result, j.HandoffURL = result, ""
 		if state == Succeeded {
 			j.Progress, j.Summary = 1, out.summary
@@ -225,7 +236,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
 	var se *StateError
 	if errors.As(err, &se) {
 		// Cancelled (or given up) while it ran: keep that, add the artifacts.
-		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
+		_, _ = r.update(ctx, nil, func(j *Job) { j.Artifacts, j.Lease = out.artifacts, time.Time{} })
 		log.Info("job stopped", "state", se.State)
 		return
 	}
@@ -233,6 +244,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome, secret string) {
 		log.Error("recording a job's end failed", "err", err)
 		return
 	}
+	q.metrics.finished(done)
 	log.Info("job finished", "state", done.State, "ms", done.Finished.Sub(done.Started).Milliseconds(), "error", done.Error)
 }
 
@@ -254,7 +266,7 @@ func describe(err error) string {
 func (r *run) progress(fraction float64, summary string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, _ = r.q.store.Update(ctx, r.job.ID, []State{Running}, func(j *Job) {
+	_, _ = r.update(ctx, []State{Running}, func(j *Job) {
 		j.Progress, j.Summary = max(j.Progress, min(fraction, 0.99)), summary
 	})
 }

@@ -14,7 +14,11 @@ import (
 // several processes at once.
 type Store interface {
 	// Create stores a new job unless one with the same Key exists; then it
-	// returns that one and created false. Create assigns Seq and Rev.
+	// returns that one and created false. Create assigns Seq and Rev. A job
+	// given with a Worker and a Lease is held by that worker from the start
+	// (a QUEUED job whose secret only that process knows). A job given
+	// without a lease but started (not QUEUED) or with HasSecret counts as
+	// held by a process that went away: its lease has ended.
 	Create(ctx context.Context, j *Job) (stored *Job, created bool, err error)
 	// Get returns the job with the given id, or ErrNotFound.
 	Get(ctx context.Context, id string) (*Job, error)
@@ -35,12 +39,13 @@ type Store interface {
 
 	// Claim gives worker the next job it may run, under a lease of the given
 	// length: the highest priority, then the oldest, of the jobs no process
-	// holds that are QUEUED (they become DISPATCHED), or DISPATCHED or
-	// RUNNING after their holder went away (they keep their state). A job
-	// with a profile another live worker holds is passed over; claiming a job
-	// with a profile takes the profile's lease too. A job whose secret is in
-	// one process's memory (HasSecret) is only claimed by its Origin. It
-	// returns nil when there is nothing to claim.
+	// holds that are QUEUED (they become DISPATCHED, their summary says to
+	// which worker), or DISPATCHED or RUNNING after their holder went away
+	// (they keep their state), or QUEUED and held by worker itself (a job
+	// whose secret is in its memory: see Create). A job with a profile
+	// another live worker holds is passed over; claiming a job with a
+	// profile takes the profile's lease too. It returns nil when there is
+	// nothing to claim.
 	Claim(ctx context.Context, worker string, lease time.Duration) (*Job, error)
 	// Renew records that w is alive, extends the leases of the unfinished
 	// jobs and the profiles it holds to lease from now, and returns the
@@ -61,6 +66,9 @@ type Store interface {
 	// reconnect; readers also poll.
 	Watch(ctx context.Context) <-chan Event
 
+	// TakeProfile gives worker the profile's lease unless another live
+	// worker holds it, and reports whether it did.
+	TakeProfile(ctx context.Context, name, worker string, lease time.Duration) (bool, error)
 	// Profile returns a profile's saved state and its version (0 and nil
 	// when none was saved).
 	Profile(ctx context.Context, name string) (version int64, state []byte, err error)

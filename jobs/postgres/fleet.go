@@ -13,14 +13,20 @@ import (
 // claim takes the first job in claim order that no process holds, that
 // worker ($1) may run and whose profile no other live worker holds, skipping
 // jobs other claims have locked and the profiles in $3; $2 is the lease in ms.
-var claim = `WITH next AS (
-	SELECT id FROM cdpmcp.jobs j
-	WHERE lease_until IS NULL AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING') AND (NOT has_secret OR origin = $1)
-		AND (profile = '' OR (profile <> ALL($3) AND NOT EXISTS (SELECT 1 FROM cdpmcp.profiles p
-			WHERE p.name = j.profile AND p.holder NOT IN ('', $1) AND p.lease_until > now())))
+var claim = `WITH free AS (
+	SELECT id, priority, seq FROM cdpmcp.jobs j
+	WHERE lease_until IS NULL AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING') AND ` + profileFree + `
 	ORDER BY priority DESC, seq
 	LIMIT 1
 	FOR UPDATE SKIP LOCKED
+), reserved AS (
+	SELECT id, priority, seq FROM cdpmcp.jobs j
+	WHERE worker = $1 AND lease_until IS NOT NULL AND state = 'QUEUED' AND ` + profileFree + `
+	ORDER BY priority DESC, seq
+	LIMIT 1
+	FOR UPDATE SKIP LOCKED
+), next AS (
+	SELECT id FROM (SELECT * FROM free UNION ALL SELECT * FROM reserved) c ORDER BY priority DESC, seq LIMIT 1
 )
 UPDATE cdpmcp.jobs SET worker = $1, lease_until = now() + $2 * interval '1 millisecond', rev = nextval('cdpmcp.rev'),
 	progress = CASE WHEN state = 'QUEUED' THEN 0.05 ELSE progress END,
@@ -28,6 +34,11 @@ UPDATE cdpmcp.jobs SET worker = $1, lease_until = now() + $2 * interval '1 milli
 	state = CASE WHEN state = 'QUEUED' THEN 'DISPATCHED' ELSE state END
 FROM next WHERE jobs.id = next.id
 RETURNING ` + prefixed
+
+// profileFree says job j has no profile, or one no other live worker holds
+// and not one of $3.
+const profileFree = `(profile = '' OR (profile <> ALL($3) AND NOT EXISTS (SELECT 1 FROM cdpmcp.profiles p
+	WHERE p.name = j.profile AND p.holder NOT IN ('', $1) AND p.lease_until > now())))`
 
 // prefixed is columns qualified with the table, for the claim's RETURNING.
 var prefixed = "jobs." + replaceAll(columns, ", ", ", jobs.")
@@ -77,6 +88,19 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 }
 
 var errProfileBusy = errors.New("the profile was taken meanwhile")
+
+// TakeProfile implements jobs.Store.
+func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time.Duration) (bool, error) {
+	var got string
+	err := s.pool.QueryRow(ctx, takeProfile, name, worker, lease.Milliseconds()).Scan(&got)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("take profile %s: %w", name, err)
+	}
+	return true, nil
+}
 
 // Renew implements jobs.Store.
 func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (map[string]jobs.State, error) {

@@ -14,7 +14,7 @@ import (
 // Create implements jobs.Store.
 func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
 	c := j.Clone()
-	if c.State != jobs.Queued && !c.State.Terminal() && c.Lease.IsZero() {
+	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
 		c.Lease = time.UnixMilli(1) // started by a process that is gone
 	}
 	args, err := values(c)

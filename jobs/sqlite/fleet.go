@@ -13,7 +13,7 @@ import (
 
 // claimable orders the jobs a worker ($1) may claim at time $2 (ms).
 const claimable = `SELECT ` + columns + ` FROM jobs
-	WHERE lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING') AND (has_secret = 0 OR origin = ?1)
+	WHERE ((lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING')) OR (state = 'QUEUED' AND worker = ?1 AND lease_ms > 0))
 	AND (profile = '' OR NOT EXISTS (SELECT 1 FROM profiles p WHERE p.name = jobs.profile AND p.holder NOT IN ('', ?1) AND p.lease_ms > ?2))
 	ORDER BY priority DESC, seq LIMIT 1`
 
@@ -181,6 +181,21 @@ func (s *Store) Key(ctx context.Context) ([]byte, error) {
 	}
 	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'key'`).Scan(&key)
 	return key, err
+}
+
+// TakeProfile implements jobs.Store.
+func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	res, err := s.db.ExecContext(ctx, `INSERT INTO profiles (name, holder, lease_ms) VALUES (?1, ?2, ?3)
+		ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_ms = excluded.lease_ms
+		WHERE profiles.holder IN ('', excluded.holder) OR profiles.lease_ms <= ?4`, name, worker, now.Add(lease).UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("take profile %s: %w", name, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // Profile implements jobs.Store.

@@ -193,7 +193,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	c.Rev = s.rev + 1
-	if c.State != jobs.Queued && !c.State.Terminal() && c.Lease.IsZero() {
+	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
 		c.Lease = time.UnixMilli(1) // started by a process that is gone
 	}
 	args, err := values(c)

@@ -173,6 +173,12 @@ func testProfiles(t *testing.T, open func() jobs.Store) {
 	if j, _ := b.Claim(ctx, "wb", time.Minute); j != nil {
 		t.Errorf("another worker claimed %s of a profile held elsewhere", j.ID)
 	}
+	if ok, err := b.TakeProfile(ctx, "alice", "wb", time.Minute); ok || err != nil {
+		t.Errorf("TakeProfile of a profile held elsewhere: %v %v", ok, err)
+	}
+	if ok, err := a.TakeProfile(ctx, "alice", "wa", time.Minute); !ok || err != nil {
+		t.Errorf("TakeProfile by its holder: %v %v", ok, err)
+	}
 	if _, err := b.SaveProfile(ctx, "alice", "wb", []byte("x"), true); !errors.Is(err, jobs.ErrNotHeld) {
 		t.Errorf("SaveProfile by a worker that does not hold it: %v", err)
 	}
@@ -195,18 +201,26 @@ func testProfiles(t *testing.T, open func() jobs.Store) {
 	}
 }
 
-// A job whose secret is in its origin's memory is claimed by the origin only.
+// A queued job held by the process that knows its secret is claimed by that
+// process only; stored without a holder, its secret is gone with it.
 func testSecretOrigin(t *testing.T, open func() jobs.Store) {
 	s := open()
 	j := Job("login", "login")
-	j.HasSecret, j.Origin = true, "w1"
+	j.HasSecret, j.Origin, j.Worker, j.Lease = true, "w1", "w1", time.Now().Add(time.Minute)
 	create(t, s, j)
 	if c, _ := s.Claim(ctxOf(t), "w2", time.Minute); c != nil {
 		t.Errorf("w2 claimed %s, whose secret only w1 has", c.ID)
 	}
-	if c, err := s.Claim(ctxOf(t), "w1", time.Minute); err != nil || c == nil {
+	if c, err := s.Claim(ctxOf(t), "w1", time.Minute); err != nil || c == nil || c.State != jobs.Dispatched {
 		t.Errorf("the origin's claim: %v %v", c, err)
 	}
+	lost := Job("lost", "lost")
+	lost.HasSecret = true
+	create(t, s, lost)
+	if c, _ := s.Claim(ctxOf(t), "w1", time.Minute); c != nil {
+		t.Errorf("claimed %s, whose secret no process has", c.ID)
+	}
+	waitExpired(t, s, "lost")
 }
 
 // A job stored already started counts as held by a process that went away.
