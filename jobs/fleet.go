@@ -30,7 +30,7 @@ type fleet struct {
 	claimMu sync.Mutex
 
 	mu       sync.Mutex
-	anon     *cdpclient.Manager
+	anon     []*poolBrowser // jobs without a profile run here: a pool, or one launched
 	anonDir  string
 	spare    []*spareTab // scrubbed isolated contexts and their tabs, for the next jobs
 	maxSpare int
@@ -38,12 +38,27 @@ type fleet struct {
 	closed   bool
 }
 
-func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int, sync *profileSync) *fleet {
+// poolBrowser is a browser jobs without a profile share, and how many of
+// them it has now.
+type poolBrowser struct {
+	mgr   *cdpclient.Manager
+	users int
+}
+
+// newFleet makes the fleet; with endpoints, jobs without a profile run in
+// those browsers (a pool), each job in the least busy.
+func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int, sync *profileSync, endpoints []string) *fleet {
 	// Job browsers have no window: a horde of windows helps no one, and the
 	// human handoff shows a tab through a screencast.
 	base.Launch.Headless = true
 	base.Tracer = nil
-	return &fleet{base: base, dir: dir, sync: sync, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
+	f := &fleet{base: base, dir: dir, sync: sync, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
+	for _, ep := range endpoints {
+		opts := base
+		opts.Endpoint = ep
+		f.anon = append(f.anon, &poolBrowser{mgr: cdpclient.NewManager(opts)})
+	}
+	return f
 }
 
 // lease is a browser context lent to one job, with the tab it may start from.
@@ -58,8 +73,9 @@ type lease struct {
 
 // spareTab is a scrubbed isolated context and its tab, waiting for a job.
 type spareTab struct {
-	bc  *cdpclient.BrowserContext
-	tab *cdpclient.Page
+	bc   *cdpclient.BrowserContext
+	tab  *cdpclient.Page
+	pool *poolBrowser // the browser it is in
 }
 
 // context lends a browser context to a job in profile ("" for none). A job
@@ -102,16 +118,15 @@ func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 		f.mu.Unlock()
 		return nil, cdpclient.ErrBrowserClosed
 	}
-	if f.anon == nil {
+	if len(f.anon) == 0 {
 		opts := f.base
 		if opts.Endpoint == "" {
 			// Under the data dir, so a browser orphaned by a crash is found.
 			f.anonDir = filepath.Join(f.dir.runDir(), "browser-"+strconv.Itoa(os.Getpid()))
 			opts.Launch.UserDataDir = f.anonDir
 		}
-		f.anon = cdpclient.NewManager(opts)
+		f.anon = []*poolBrowser{{mgr: cdpclient.NewManager(opts)}}
 	}
-	mgr := f.anon
 	var sp *spareTab
 	for len(f.spare) > 0 && sp == nil {
 		sp = f.spare[len(f.spare)-1]
@@ -121,33 +136,52 @@ func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 			sp = nil
 		}
 	}
+	var pb *poolBrowser
+	if sp != nil {
+		pb = sp.pool
+	} else {
+		pb = f.anon[0]
+		for _, o := range f.anon[1:] {
+			if o.users < pb.users {
+				pb = o
+			}
+		}
+	}
+	pb.users++
 	f.mu.Unlock()
 	if sp == nil {
-		b, err := mgr.Browser(ctx)
+		b, err := pb.mgr.Browser(ctx)
+		if err == nil {
+			var bc *cdpclient.BrowserContext
+			if bc, err = b.NewContext(ctx); err == nil {
+				sp = &spareTab{bc: bc, pool: pb}
+			}
+		}
 		if err != nil {
+			f.mu.Lock()
+			pb.users--
+			f.mu.Unlock()
 			return nil, fmt.Errorf("start the jobs' browser: %w", err)
 		}
-		bc, err := b.NewContext(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp = &spareTab{bc: bc}
 	}
-	bc := sp.bc
-	return &lease{bc: bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(bc, keep) }}, nil
+	return &lease{bc: sp.bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(sp, keep) }}, nil
 }
 
 // releaseAnon keeps a context whose only tab the job scrubbed for the next
 // job, once the context's cookies are cleared too; otherwise it disposes of it.
-func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, keep *cdpclient.Page) {
+func (f *fleet) releaseAnon(sp *spareTab, keep *cdpclient.Page) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	f.mu.Lock()
+	sp.pool.users--
+	f.mu.Unlock()
+	bc := sp.bc
 	if keep != nil && len(bc.Pages()) == 1 && bc.Browser().Alive() {
 		args, _ := json.Marshal(map[string]string{"browserContextId": bc.ID()})
 		if _, err := bc.Browser().Raw(ctx, "Storage.clearCookies", args); err == nil {
 			f.mu.Lock()
 			if !f.closed && len(f.spare) < f.maxSpare {
-				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep})
+				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep, pool: sp.pool})
 				f.mu.Unlock()
 				return
 			}
@@ -178,8 +212,8 @@ func (f *fleet) close() {
 	f.profiles = map[string]*profileBrowser{}
 	f.mu.Unlock()
 	var wg sync.WaitGroup
-	if anon != nil {
-		wg.Go(anon.Close)
+	for _, pb := range anon {
+		wg.Go(pb.mgr.Close)
 	}
 	for name, pb := range profiles {
 		pb.stopIdle()

@@ -106,7 +106,8 @@ func (q *Queue) keepLeases() {
 
 // renew extends the leases and reconciles the runs with what the store says.
 func (q *Queue) renew() {
-	ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease/3)
+	// Late is still in time while the lease lasts; the next tick tries again.
+	ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease/2)
 	defer cancel()
 	q.mu.Lock()
 	busy := q.cfg.MaxTabs - q.free

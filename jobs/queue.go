@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -60,6 +61,15 @@ type Config struct {
 	// LiveView is the base URL of this process's live view, told to the
 	// other processes (empty without one).
 	LiveView string
+	// Endpoints are browsers (CDP endpoints) jobs without a profile run in,
+	// each job in the least busy; without them, in the one Browser says.
+	// Jobs in a named profile always run in a browser launched here: a
+	// profile is a directory on this host.
+	Endpoints []string
+	// Artifacts is where jobs write their artifacts, a directory per job
+	// (default: the data dir's artifacts/). In a fleet, a directory every
+	// host mounts at the same path makes a status's paths good everywhere.
+	Artifacts string
 }
 
 // DefaultLease is how long a job is held without a renewal by default.
@@ -137,7 +147,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
 		wake: make(chan struct{}, 1), metrics: newMetrics(), started: time.Now(),
 	}
-	q.fleet = newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs, q.profileSync())
+	q.fleet = newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs, q.profileSync(), cfg.Endpoints)
 	if err := q.takeOver(ctx); err != nil {
 		cancel()
 		return nil, err
@@ -150,6 +160,14 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		q.poke()
 	}
 	return q, nil
+}
+
+// artifactDir is where the artifacts of job (or an extraction) go.
+func (q *Queue) artifactDir(job string) string {
+	if q.cfg.Artifacts != "" {
+		return filepath.Join(q.cfg.Artifacts, job)
+	}
+	return q.cfg.Dir.ArtifactDir(job)
 }
 
 // DefaultWorker is this process's default worker name: host:pid.
@@ -295,3 +313,6 @@ func (q *Queue) WaitingTab(id string) (*cdpclient.Page, error) {
 
 // List returns jobs changed after revision since, oldest change first.
 func (q *Queue) List(ctx context.Context, f Filter) ([]*Job, error) { return q.store.List(ctx, f) }
+
+// Worker is this process's name among those sharing the store.
+func (q *Queue) Worker() string { return q.cfg.Worker }

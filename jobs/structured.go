@@ -77,7 +77,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if png, _, err := page.Screenshot(sctx, cdpclient.ScreenshotOptions{}); err == nil {
-		dir := q.cfg.Dir.ArtifactDir("extract-" + strings.TrimPrefix(newID(), "job-"))
+		dir := q.artifactDir("extract-" + strings.TrimPrefix(newID(), "job-"))
 		if os.MkdirAll(dir, 0o700) == nil {
 			path := filepath.Join(dir, "screenshot.png")
 			if os.WriteFile(path, png, 0o600) == nil {
