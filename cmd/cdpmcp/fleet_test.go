@@ -60,7 +60,7 @@ var (
 )
 
 // startWorker starts a worker on db named id and waits until it runs jobs.
-func startWorker(t *testing.T, db, id string, extra ...string) *workerProc {
+func startWorker(t testing.TB, db, id string, extra ...string) *workerProc {
 	t.Helper()
 	w := &workerProc{id: id, marker: newMarker("worker-" + id), stderr: &syncBuffer{}, exited: make(chan struct{})}
 	tmp := t.TempDir()

@@ -70,3 +70,10 @@ func TestBadURL(t *testing.T) {
 		t.Fatal("a malformed URL was accepted")
 	}
 }
+
+// From a job's commit to a free worker (another handle: another process)
+// claiming it.
+func BenchmarkClaimLatency(b *testing.B) {
+	url := database(b)
+	storetest.BenchClaimLatency(b, func() (jobs.Store, error) { return postgres.Open(context.Background(), url) })
+}

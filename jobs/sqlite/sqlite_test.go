@@ -94,3 +94,9 @@ func BenchmarkGet(b *testing.B) {
 		}
 	}
 }
+
+// From a job's commit to a free worker claiming it.
+func BenchmarkClaimLatency(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "jobs.db")
+	storetest.BenchClaimLatency(b, func() (jobs.Store, error) { return sqlite.Open(context.Background(), path, false) })
+}
