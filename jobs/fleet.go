@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -34,7 +35,7 @@ type fleet struct {
 	anonDir  string
 	spare    []*spareTab // scrubbed isolated contexts and their tabs, for the next jobs
 	maxSpare int
-	profiles map[string]*profileBrowser
+	profiles map[string]*profileBrowser // by profile directory
 	closed   bool
 }
 
@@ -64,7 +65,8 @@ func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int, sync *profileS
 // lease is a browser context lent to one job, with the tab it may start from.
 type lease struct {
 	bc *cdpclient.BrowserContext
-	// tab is a scrubbed tab an earlier job left, or nil: open one.
+	// tab is a scrubbed tab an earlier job of the same tenant left, or nil:
+	// open one.
 	tab *cdpclient.Page
 	// done returns the context; keep is the job's scrubbed tab to leave for
 	// the next job, or nil when the job closed its tabs.
@@ -73,20 +75,22 @@ type lease struct {
 
 // spareTab is a scrubbed isolated context and its tab, waiting for a job.
 type spareTab struct {
-	bc   *cdpclient.BrowserContext
-	tab  *cdpclient.Page
-	pool *poolBrowser // the browser it is in
+	bc     *cdpclient.BrowserContext
+	tab    *cdpclient.Page
+	tenant string       // only its jobs take it: a context keeps its HTTP cache
+	pool   *poolBrowser // the browser it is in
 }
 
-// context lends a browser context to a job in profile ("" for none). A job
-// without a profile may get the context and tab of an earlier one, scrubbed of
-// everything it stored: a new tab costs a renderer process, about two thirds
-// of a short job's CPU.
-func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
+// context lends a browser context to a job of tenant in profile ("" for
+// none). Each tenant has its own profiles: the same name is another folder
+// and another browser. A job without a profile may get the context and tab of
+// an earlier one of its tenant, scrubbed of everything it stored: a new tab
+// costs a renderer process, about two thirds of a short job's CPU.
+func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, error) {
 	if profile == "" {
-		return f.anonContext(ctx)
+		return f.anonContext(ctx, tenant)
 	}
-	pb, err := f.useProfile(ctx, profile)
+	pb, err := f.useProfile(ctx, tenant, profile)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +101,7 @@ func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		pb.users--
-		f.idleLater(profile, pb)
+		f.idleLater(pb)
 	}
 	<-pb.synced
 	if pb.syncErr != nil {
@@ -112,7 +116,7 @@ func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 	return &lease{bc: b.Default(), done: release}, nil
 }
 
-func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
+func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) {
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -128,9 +132,12 @@ func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 		f.anon = []*poolBrowser{{mgr: cdpclient.NewManager(opts)}}
 	}
 	var sp *spareTab
-	for len(f.spare) > 0 && sp == nil {
-		sp = f.spare[len(f.spare)-1]
-		f.spare = f.spare[:len(f.spare)-1]
+	for i := len(f.spare) - 1; i >= 0 && sp == nil; i-- {
+		if f.spare[i].tenant != tenant {
+			continue
+		}
+		sp = f.spare[i]
+		f.spare = slices.Delete(f.spare, i, i+1)
 		if !sp.bc.Browser().Alive() || sp.tab.Usable() != nil {
 			go f.dispose(sp.bc, sp.tab)
 			sp = nil
@@ -164,6 +171,7 @@ func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 			return nil, fmt.Errorf("start the jobs' browser: %w", err)
 		}
 	}
+	sp.tenant = tenant
 	return &lease{bc: sp.bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(sp, keep) }}, nil
 }
 
@@ -181,7 +189,7 @@ func (f *fleet) releaseAnon(sp *spareTab, keep *cdpclient.Page) {
 		if _, err := bc.Browser().Raw(ctx, "Storage.clearCookies", args); err == nil {
 			f.mu.Lock()
 			if !f.closed && len(f.spare) < f.maxSpare {
-				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep, pool: sp.pool})
+				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep, tenant: sp.tenant, pool: sp.pool})
 				f.mu.Unlock()
 				return
 			}
@@ -215,7 +223,7 @@ func (f *fleet) close() {
 	for _, pb := range anon {
 		wg.Go(pb.mgr.Close)
 	}
-	for name, pb := range profiles {
+	for _, pb := range profiles {
 		pb.stopIdle()
 		wg.Go(func() {
 			if pb.closing != nil {
@@ -224,7 +232,7 @@ func (f *fleet) close() {
 			}
 			pb.shutdown()
 			if f.sync != nil && pb.mgr != nil {
-				f.sync.save(name, f.dir.ProfileDir(name), true)
+				f.sync.save(pb.name, pb.dir, true)
 			}
 		})
 	}

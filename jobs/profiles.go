@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
 // Named profiles' browsers: one per profile, started by its first job, shut
@@ -22,6 +23,8 @@ const (
 // profileBrowser is a named profile's browser and who uses it: jobs in it
 // (users) and jobs claimed for it that have not started (reserved).
 type profileBrowser struct {
+	name     string             // in the store: see profileKey
+	dir      string             // its directory here
 	mgr      *cdpclient.Manager // nil until a job starts it
 	synced   chan struct{}      // closed once its state is here
 	syncErr  error
@@ -39,6 +42,26 @@ func (f *fleet) idleTime() time.Duration {
 	return profileIdle
 }
 
+// ProfileKey names tenant t's profile in a store: the local user's by its
+// name, a named tenant's as "tenant/name" (a profile name has no slash).
+func ProfileKey(t, name string) string {
+	if t == tenant.Local {
+		return name
+	}
+	return t + "/" + name
+}
+
+// profileBrowserOf returns the profile's browser entry, making it; f.mu held.
+func (f *fleet) profileBrowserOf(t, name string) *profileBrowser {
+	dir := f.dir.ProfileDir(t, name)
+	pb := f.profiles[dir]
+	if pb == nil {
+		pb = &profileBrowser{name: ProfileKey(t, name), dir: dir}
+		f.profiles[dir] = pb
+	}
+	return pb
+}
+
 // claim runs a claim and reserves the claimed job's profile, before any
 // release of it can happen.
 func (f *fleet) claim(ctx context.Context, fn func(context.Context) (*Job, error)) (*Job, error) {
@@ -47,11 +70,7 @@ func (f *fleet) claim(ctx context.Context, fn func(context.Context) (*Job, error
 	j, err := fn(ctx)
 	if j != nil && j.Profile != "" {
 		f.mu.Lock()
-		pb := f.profiles[j.Profile]
-		if pb == nil {
-			pb = &profileBrowser{}
-			f.profiles[j.Profile] = pb
-		}
+		pb := f.profileBrowserOf(j.Tenant, j.Profile)
 		pb.reserved++
 		pb.stopIdle()
 		f.mu.Unlock()
@@ -60,15 +79,15 @@ func (f *fleet) claim(ctx context.Context, fn func(context.Context) (*Job, error
 }
 
 // unreserve ends a claimed job's reservation of its profile.
-func (f *fleet) unreserve(profile string) {
+func (f *fleet) unreserve(t, profile string) {
 	if profile == "" {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if pb := f.profiles[profile]; pb != nil && pb.reserved > 0 {
+	if pb := f.profiles[f.dir.ProfileDir(t, profile)]; pb != nil && pb.reserved > 0 {
 		pb.reserved--
-		f.idleLater(profile, pb)
+		f.idleLater(pb)
 	}
 }
 
@@ -80,24 +99,24 @@ func (pb *profileBrowser) stopIdle() {
 }
 
 // idleLater closes an unused profile browser after the idle time; f.mu held.
-func (f *fleet) idleLater(profile string, pb *profileBrowser) {
+func (f *fleet) idleLater(pb *profileBrowser) {
 	if pb.users == 0 && pb.reserved == 0 && !f.closed && pb.idle == nil {
-		pb.idle = time.AfterFunc(f.idleTime(), func() { f.closeIdle(profile, pb) })
+		pb.idle = time.AfterFunc(f.idleTime(), func() { f.closeIdle(pb) })
 	}
 }
 
 // useProfile counts a user of profile's browser, waiting for one that is
 // shutting down, and fetches the profile's state first when it travels
 // through the store.
-func (f *fleet) useProfile(ctx context.Context, profile string) (*profileBrowser, error) {
+func (f *fleet) useProfile(ctx context.Context, t, profile string) (*profileBrowser, error) {
 	for {
 		f.mu.Lock()
 		if f.closed {
 			f.mu.Unlock()
 			return nil, cdpclient.ErrBrowserClosed
 		}
-		pb := f.profiles[profile]
-		if pb != nil && pb.closing != nil {
+		pb := f.profileBrowserOf(t, profile)
+		if pb.closing != nil {
 			ch := pb.closing
 			f.mu.Unlock()
 			select {
@@ -107,24 +126,20 @@ func (f *fleet) useProfile(ctx context.Context, profile string) (*profileBrowser
 				return nil, ctx.Err()
 			}
 		}
-		if pb == nil {
-			pb = &profileBrowser{}
-			f.profiles[profile] = pb
-		}
 		pb.users++
 		pb.stopIdle()
 		start := pb.mgr == nil
 		if start {
 			opts := f.base
 			opts.Endpoint = ""
-			opts.Launch.UserDataDir = f.dir.ProfileDir(profile)
+			opts.Launch.UserDataDir = pb.dir
 			pb.mgr = cdpclient.NewManager(opts)
 			pb.synced, pb.syncErr = make(chan struct{}), nil
 		}
 		f.mu.Unlock()
 		if start {
 			if f.sync != nil {
-				pb.syncErr = f.sync.fetch(ctx, profile, f.dir.ProfileDir(profile))
+				pb.syncErr = f.sync.fetch(ctx, pb.name, pb.dir)
 			}
 			close(pb.synced)
 		}
@@ -132,30 +147,30 @@ func (f *fleet) useProfile(ctx context.Context, profile string) (*profileBrowser
 	}
 }
 
-func (f *fleet) closeIdle(profile string, pb *profileBrowser) {
+func (f *fleet) closeIdle(pb *profileBrowser) {
 	f.mu.Lock()
 	pb.idle = nil
-	if f.profiles[profile] != pb || pb.users > 0 || pb.reserved > 0 || pb.closing != nil || f.closed {
+	if f.profiles[pb.dir] != pb || pb.users > 0 || pb.reserved > 0 || pb.closing != nil || f.closed {
 		f.mu.Unlock()
 		return
 	}
 	pb.closing = make(chan struct{})
 	f.mu.Unlock()
-	slog.Debug("closing an idle profile's browser", "profile", profile)
+	slog.Debug("closing an idle profile's browser", "profile", pb.name)
 	pb.shutdown()
 	if f.sync != nil {
 		f.claimMu.Lock() // no claim of a job of it until it is saved
 		f.mu.Lock()
 		keep := pb.reserved > 0
 		f.mu.Unlock()
-		f.sync.save(profile, f.dir.ProfileDir(profile), !keep)
+		f.sync.save(pb.name, pb.dir, !keep)
 		f.claimMu.Unlock()
 	}
 	f.mu.Lock()
 	ch := pb.closing
 	pb.mgr, pb.closing = nil, nil
 	if pb.users == 0 && pb.reserved == 0 {
-		delete(f.profiles, profile)
+		delete(f.profiles, pb.dir)
 	}
 	f.mu.Unlock()
 	close(ch)

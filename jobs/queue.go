@@ -15,6 +15,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
 // Config says how the queue runs its jobs.
@@ -163,11 +164,14 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 }
 
 // artifactDir is where the artifacts of job (or an extraction) go.
-func (q *Queue) artifactDir(job string) string {
+func (q *Queue) artifactDir(t, job string) string {
 	if q.cfg.Artifacts != "" {
+		if t != tenant.Local {
+			return filepath.Join(q.cfg.Artifacts, "tenants", t, job)
+		}
 		return filepath.Join(q.cfg.Artifacts, job)
 	}
-	return q.cfg.Dir.ArtifactDir(job)
+	return q.cfg.Dir.ArtifactDir(t, job)
 }
 
 // DefaultWorker is this process's default worker name: host:pid.
@@ -217,9 +221,22 @@ func (q *Queue) Close() error {
 	return nil
 }
 
-// Status returns the job with the given id.
-func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
+// owned returns the job with the given id if it belongs to ctx's tenant;
+// another tenant's job is ErrNotFound, as an id never given out.
+func (q *Queue) owned(ctx context.Context, id string) (*Job, error) {
 	j, err := q.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if j.Tenant != tenant.Of(ctx) {
+		return nil, ErrNotFound
+	}
+	return j, nil
+}
+
+// Status returns the job with the given id, if it is ctx's tenant's.
+func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
+	j, err := q.owned(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +248,13 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 	return j, nil
 }
 
-// Cancel cancels an unfinished job: a queued one never runs, a running or
-// waiting one is stopped and its tabs are closed. Cancelling a finished job is
-// a *StateError and changes nothing.
+// Cancel cancels an unfinished job of ctx's tenant: a queued one never runs,
+// a running or waiting one is stopped and its tabs are closed. Cancelling a
+// finished job is a *StateError and changes nothing.
 func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
+	if _, err := q.owned(ctx, id); err != nil {
+		return nil, err
+	}
 	summary := "cancelled"
 	if reason != "" {
 		summary += ": " + reason
@@ -259,10 +279,13 @@ func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 	return j, nil
 }
 
-// Resume tells a job waiting for a person that the person is done; it goes
-// on in the same tab. note is kept with the job. Resuming a job that is not
-// WAITING_FOR_HUMAN is a *StateError and changes nothing.
+// Resume tells a job of ctx's tenant waiting for a person that the person is
+// done; it goes on in the same tab. note is kept with the job. Resuming a job
+// that is not WAITING_FOR_HUMAN is a *StateError and changes nothing.
 func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
+	if _, err := q.owned(ctx, id); err != nil {
+		return nil, err
+	}
 	j, err := q.store.Update(ctx, id, []State{WaitingForHuman}, func(j *Job) {
 		j.State, j.Note, j.HandoffURL, j.Summary = Resumed, note, "", "resumed after a person's help"
 	})
@@ -278,7 +301,7 @@ func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
 }
 
 // GiveUp fails a job that waits for a person, with the person's reason (the
-// live view's "Give up").
+// live view's "Give up": its link is the person's key, whoever's the job is).
 func (q *Queue) GiveUp(ctx context.Context, id, reason string) (*Job, error) {
 	msg := "a person gave up"
 	if reason != "" {
@@ -311,7 +334,8 @@ func (q *Queue) WaitingTab(id string) (*cdpclient.Page, error) {
 	return r.mainTab(), nil
 }
 
-// List returns jobs changed after revision since, oldest change first.
+// List returns jobs of every tenant changed after revision since, oldest
+// change first.
 func (q *Queue) List(ctx context.Context, f Filter) ([]*Job, error) { return q.store.List(ctx, f) }
 
 // Worker is this process's name among those sharing the store.

@@ -80,7 +80,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	log := slog.With("job", j.ID)
 	defer func() {
 		r.cancel()
-		q.fleet.unreserve(j.Profile)
+		q.fleet.unreserve(j.Tenant, j.Profile)
 		q.mu.Lock()
 		delete(q.running, j.ID)
 		slots := r.slots
@@ -137,7 +137,7 @@ type outcome struct {
 func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, timeout time.Duration) outcome {
 	// Starting a browser is bounded by cdpclient; the job's own time starts
 	// with its tab.
-	l, err := q.fleet.context(ctx, j.Profile)
+	l, err := q.fleet.context(ctx, j.Tenant, j.Profile)
 	if err != nil {
 		return outcome{err: err}
 	}

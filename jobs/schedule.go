@@ -54,7 +54,7 @@ func (q *Queue) dispatchReady() {
 				slog.Warn("could not claim a job", "err", err)
 			}
 			if j != nil { // closing: the lease ends with Leave
-				q.fleet.unreserve(j.Profile)
+				q.fleet.unreserve(j.Tenant, j.Profile)
 			}
 			return
 		}

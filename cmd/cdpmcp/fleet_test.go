@@ -158,12 +158,20 @@ func fleetStore(t *testing.T, db string) jobs.Store {
 func waitStates(t *testing.T, ctx context.Context, s jobs.Store, ids []string, states ...jobs.State) map[string]*jobs.Job {
 	t.Helper()
 	for {
+		all, err := s.List(ctx, jobs.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]*jobs.Job{}
+		for _, j := range all {
+			byID[j.ID] = j
+		}
 		out := map[string]*jobs.Job{}
 		var pending *jobs.Job
 		for _, id := range ids {
-			j, err := s.Get(ctx, id)
-			if err != nil {
-				t.Fatalf("job %s: %v", id, err)
+			j := byID[id]
+			if j == nil {
+				t.Fatalf("job %s is not in the store", id)
 			}
 			out[id] = j
 			ok := false
@@ -180,7 +188,7 @@ func waitStates(t *testing.T, ctx context.Context, s jobs.Store, ids []string, s
 		select {
 		case <-ctx.Done():
 			t.Fatalf("job %s is %s (%s) on %q, want %v", pending.ID, pending.State, pending.Summary, pending.Worker, states)
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }

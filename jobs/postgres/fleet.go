@@ -37,8 +37,11 @@ RETURNING ` + prefixed
 
 // profileFree says job j has no profile, or one no other live worker holds
 // and not one of $3.
-const profileFree = `(profile = '' OR (profile <> ALL($3) AND NOT EXISTS (SELECT 1 FROM cdpmcp.profiles p
-	WHERE p.name = j.profile AND p.holder NOT IN ('', $1) AND p.lease_until > now())))`
+const profileFree = `(profile = '' OR (` + profileKey + ` <> ALL($3) AND NOT EXISTS (SELECT 1 FROM cdpmcp.profiles p
+	WHERE p.name = ` + profileKey + ` AND p.holder NOT IN ('', $1) AND p.lease_until > now())))`
+
+// profileKey is job j's profile's name in the profiles table.
+const profileKey = `(CASE WHEN j.tenant = '' THEN j.profile ELSE j.tenant || '/' || j.profile END)`
 
 // prefixed is columns qualified with the table, for the claim's RETURNING.
 var prefixed = "jobs." + replaceAll(columns, ", ", ", jobs.")
@@ -62,9 +65,10 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 				return err
 			}
 			if j.Profile != "" {
+				key := jobs.ProfileKey(j.Tenant, j.Profile)
 				var name string
-				if err := tx.QueryRow(ctx, takeProfile, j.Profile, worker, lease.Milliseconds()).Scan(&name); errors.Is(err, pgx.ErrNoRows) {
-					busy = append(busy, j.Profile)
+				if err := tx.QueryRow(ctx, takeProfile, key, worker, lease.Milliseconds()).Scan(&name); errors.Is(err, pgx.ErrNoRows) {
+					busy = append(busy, key)
 					return errProfileBusy // roll the claim back
 				} else if err != nil {
 					return err

@@ -95,13 +95,15 @@ var migrations = []string{
 		rev bigint NOT NULL DEFAULT nextval('cdpmcp.rev'),
 		worker text NOT NULL DEFAULT '',
 		lease_until timestamptz,
-		origin text NOT NULL DEFAULT ''
+		origin text NOT NULL DEFAULT '',
+		tenant text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX jobs_rev ON cdpmcp.jobs (rev);
 	CREATE INDEX jobs_state ON cdpmcp.jobs (state);
 	CREATE INDEX jobs_claim ON cdpmcp.jobs (priority DESC, seq)
 		WHERE lease_until IS NULL AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING');
 	CREATE INDEX jobs_lease ON cdpmcp.jobs (worker, lease_until) WHERE lease_until IS NOT NULL;
+	-- name is the local user's profile name, or "tenant/name".
 	CREATE TABLE cdpmcp.profiles (
 		name text PRIMARY KEY,
 		holder text NOT NULL DEFAULT '',

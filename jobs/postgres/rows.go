@@ -13,7 +13,7 @@ import (
 
 const columns = `id, seq, idem_key, correlation_id, url, profile, max_tabs, priority, handoff, task, has_secret,
 	state, progress, summary, final_url, artifacts, error, result, handoff_url, note, attempt, effects,
-	created, started, finished, rev, worker, lease_until, origin`
+	created, started, finished, rev, worker, lease_until, origin, tenant`
 
 // insertColumns are the columns Create writes (seq and rev come from sequences).
 var insertColumns = strings.Replace(strings.Replace(columns, "seq, ", "", 1), "rev, ", "", 1)
@@ -54,7 +54,7 @@ func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
 	)
 	dest := []any{&j.ID, &j.Seq, &j.Key, &j.CorrelationID, &j.URL, &j.Profile, &j.MaxTabs, &j.Priority, &j.Handoff, &task, &j.HasSecret,
 		&state, &j.Progress, &j.Summary, &j.FinalURL, &artifacts, &j.Error, &result, &j.HandoffURL, &j.Note, &j.Attempt, &j.Effects,
-		&created, &started, &finished, &j.Rev, &j.Worker, &lease, &j.Origin}
+		&created, &started, &finished, &j.Rev, &j.Worker, &lease, &j.Origin, &j.Tenant}
 	if err := r.Scan(append(dest, extra...)...); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, err
@@ -89,7 +89,7 @@ func values(j *jobs.Job) ([]any, error) {
 	}
 	return []any{j.ID, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
 		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
-		ms(j.Created), opt(j.Started), opt(j.Finished), j.Worker, opt(j.Lease), j.Origin}, nil
+		ms(j.Created), opt(j.Started), opt(j.Finished), j.Worker, opt(j.Lease), j.Origin, j.Tenant}, nil
 }
 
 // ms keeps times to the millisecond, as the SQLite store does.

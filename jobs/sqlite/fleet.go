@@ -14,7 +14,8 @@ import (
 // claimable orders the jobs a worker ($1) may claim at time $2 (ms).
 const claimable = `SELECT ` + columns + ` FROM jobs
 	WHERE ((lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING')) OR (state = 'QUEUED' AND worker = ?1 AND lease_ms > 0))
-	AND (profile = '' OR NOT EXISTS (SELECT 1 FROM profiles p WHERE p.name = jobs.profile AND p.holder NOT IN ('', ?1) AND p.lease_ms > ?2))
+	AND (profile = '' OR NOT EXISTS (SELECT 1 FROM profiles p WHERE p.name = (CASE WHEN jobs.tenant = '' THEN jobs.profile ELSE jobs.tenant || '/' || jobs.profile END)
+		AND p.holder NOT IN ('', ?1) AND p.lease_ms > ?2))
 	ORDER BY priority DESC, seq LIMIT 1`
 
 // Claim implements jobs.Store.
@@ -48,7 +49,7 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 	}
 	if j.Profile != "" {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO profiles (name, holder, lease_ms) VALUES (?, ?, ?)
-			ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_ms = excluded.lease_ms`, j.Profile, worker, until); err != nil {
+			ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_ms = excluded.lease_ms`, jobs.ProfileKey(j.Tenant, j.Profile), worker, until); err != nil {
 			return nil, fmt.Errorf("claim profile %s: %w", j.Profile, err)
 		}
 	}

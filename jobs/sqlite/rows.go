@@ -13,7 +13,7 @@ import (
 
 const columns = `id, seq, idem_key, correlation_id, url, profile, max_tabs, priority, handoff, task, has_secret,
 	state, progress, summary, final_url, artifacts, error, result, handoff_url, note, attempt, effects,
-	created_ms, started_ms, finished_ms, rev, worker, lease_ms, origin`
+	created_ms, started_ms, finished_ms, rev, tenant, worker, lease_ms, origin`
 
 // ncolumns is how many columns there are.
 var ncolumns = len(strings.Split(columns, ","))
@@ -47,7 +47,7 @@ func scan(r scanner) (*jobs.Job, error) {
 	)
 	err := r.Scan(&j.ID, &seq, &j.Key, &j.CorrelationID, &j.URL, &j.Profile, &j.MaxTabs, &j.Priority, &handoff, &task, &hasSecret,
 		&state, &j.Progress, &j.Summary, &j.FinalURL, &artifacts, &j.Error, &result, &j.HandoffURL, &j.Note, &j.Attempt, &effects,
-		&createdMs, &startedMs, &finishedMs, &j.Rev, &j.Worker, &leaseMs, &j.Origin)
+		&createdMs, &startedMs, &finishedMs, &j.Rev, &j.Tenant, &j.Worker, &leaseMs, &j.Origin)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, err
@@ -82,7 +82,7 @@ func values(j *jobs.Job) ([]any, error) {
 	}
 	return []any{j.ID, j.Seq, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
 		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
-		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev, j.Worker, ms(j.Lease), j.Origin}, nil
+		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev, j.Tenant, j.Worker, ms(j.Lease), j.Origin}, nil
 }
 
 func ms(t time.Time) int64 {

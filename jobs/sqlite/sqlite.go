@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS jobs (
 	created_ms INTEGER NOT NULL,
 	started_ms INTEGER NOT NULL DEFAULT 0,
 	finished_ms INTEGER NOT NULL DEFAULT 0,
-	rev INTEGER NOT NULL
+	rev INTEGER NOT NULL,
+	tenant TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_rev ON jobs(rev);
@@ -81,6 +82,9 @@ CREATE TABLE IF NOT EXISTS workers (
 );
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
 `
+
+// tenantColumn came with tenants: an older file's jobs are the local user's.
+const tenantColumn = `ALTER TABLE jobs ADD COLUMN tenant TEXT NOT NULL DEFAULT '';`
 
 // leaseColumns came with leases (issue 25); files made before lack them.
 const leaseColumns = `
@@ -129,8 +133,14 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 			return nil, fmt.Errorf("open job store %s: %w", path, err)
 		}
 		s.rdb.SetMaxIdleConns(4)
-	} else if old, err := s.lacksLeases(ctx); err == nil && old {
-		s.cols = strings.Replace(columns, "worker, lease_ms, origin", "'' AS worker, 0 AS lease_ms, '' AS origin", 1)
+	} else {
+		// Read what an older file has; it gains the rest when a server opens it.
+		if !s.hasColumn(ctx, "tenant") {
+			s.cols = strings.Replace(s.cols, "rev, tenant", "rev, '' AS tenant", 1)
+		}
+		if !s.hasColumn(ctx, "lease_ms") {
+			s.cols = strings.Replace(s.cols, "worker, lease_ms, origin", "'' AS worker, 0 AS lease_ms, '' AS origin", 1)
+		}
 	}
 	// Through the read pool, so its first connection is open before a
 	// caller waits for it.
@@ -145,22 +155,22 @@ func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	if old, err := s.lacksLeases(ctx); err != nil {
-		return err
-	} else if old {
-		if _, err := s.db.ExecContext(ctx, leaseColumns); err != nil {
-			return err
+	for _, m := range []struct{ column, sql string }{{"tenant", tenantColumn}, {"lease_ms", leaseColumns}} {
+		if !s.hasColumn(ctx, m.column) {
+			if _, err := s.db.ExecContext(ctx, m.sql); err != nil {
+				return err
+			}
 		}
 	}
 	_, err := s.db.ExecContext(ctx, indexes)
 	return err
 }
 
-// lacksLeases reports whether the file predates the lease columns.
-func (s *Store) lacksLeases(ctx context.Context) (bool, error) {
+// hasColumn reports whether the file's jobs table has the column.
+func (s *Store) hasColumn(ctx context.Context, name string) bool {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'lease_ms'`).Scan(&n)
-	return n == 0, err
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = ?`, name).Scan(&n)
+	return err == nil && n > 0
 }
 
 // Close closes the database.

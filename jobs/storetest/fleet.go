@@ -164,14 +164,23 @@ func testProfiles(t *testing.T, open func() jobs.Store) {
 		create(t, a, j)
 	}
 	create(t, a, Job("plain", "plain"))
+	other := Job("bobs", "bobs") // another tenant's profile of the same name
+	other.Profile, other.Tenant, other.Priority = "alice", "bob", 1
+	create(t, a, other)
 	if j, err := a.Claim(ctx, "wa", time.Minute); err != nil || j.ID != "p1" {
 		t.Fatalf("first claim: %v %v", j, err)
 	}
 	if j, err := b.Claim(ctx, "wb", time.Minute); err != nil || j.ID != "plain" {
 		t.Fatalf("another worker's claim: %v %v, want the job without a profile", j, err)
 	}
+	if j, err := b.Claim(ctx, "wb", time.Minute); err != nil || j == nil || j.ID != "bobs" {
+		t.Fatalf("another worker's claim: %v %v, want tenant bob's profile alice, which is not held", j, err)
+	}
 	if j, _ := b.Claim(ctx, "wb", time.Minute); j != nil {
 		t.Errorf("another worker claimed %s of a profile held elsewhere", j.ID)
+	}
+	if v, err := b.SaveProfile(ctx, jobs.ProfileKey("bob", "alice"), "wb", []byte("bob's"), true); err != nil || v != 1 {
+		t.Errorf("SaveProfile of bob's alice: %d %v", v, err)
 	}
 	if ok, err := b.TakeProfile(ctx, "alice", "wb", time.Minute); ok || err != nil {
 		t.Errorf("TakeProfile of a profile held elsewhere: %v %v", ok, err)

@@ -87,7 +87,9 @@ func ids(js []*jobs.Job) []string {
 func testCreateGetReopen(t *testing.T, open func() jobs.Store) {
 	s := open()
 	ctx := ctxOf(t)
-	a := create(t, s, Job("job-a", "k1"))
+	in := Job("job-a", "k1")
+	in.Tenant = "alice"
+	a := create(t, s, in)
 	if a.Seq < 1 || a.Rev < 1 {
 		t.Errorf("Create gave seq %d rev %d", a.Seq, a.Rev)
 	}
@@ -104,7 +106,7 @@ func testCreateGetReopen(t *testing.T, open func() jobs.Store) {
 		t.Fatal(err)
 	}
 	want := Job("job-a", "k1")
-	want.Seq, want.Rev, want.Task.Password = a.Seq, a.Rev, ""
+	want.Seq, want.Rev, want.Task.Password, want.Tenant = a.Seq, a.Rev, "", "alice"
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("after reopen (-want +got):\n%s", d)
 	}
