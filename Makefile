@@ -64,9 +64,10 @@ run: deps build
 	@echo "  other clients: a streamable-HTTP server at http://127.0.0.1:$(PORT)/mcp (see README.md)" >&2
 	$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
 
-## test: formatting, vet, staticcheck, then all tests (RACE_PKGS with -race).
+## test: formatting, vet, staticcheck, then all tests (RACE_PKGS with -race); the
+## jobs package runs its tests twice, on SQLite and on PostgreSQL.
 test: deps lint
-	$(GO) test -count=1 -timeout 5m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools|liveview)(/|$$)')
+	$(GO) test -count=1 -timeout 10m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools|liveview)(/|$$)')
 	$(GO) test -race -count=1 -timeout 8m $(RACE_PKGS)
 
 lint: $(STATICCHECK)
