@@ -48,7 +48,7 @@ func (q *Queue) dispatchReady() {
 		q.mu.Lock()
 		q.backlog = j != nil
 		if err != nil || j == nil || q.closed {
-			q.free++
+			q.returnSlot()
 			q.mu.Unlock()
 			if err != nil && q.ctx.Err() == nil {
 				slog.Warn("could not claim a job", "err", err)
@@ -114,6 +114,19 @@ func (q *Queue) releaseSlot() {
 	q.free++
 	q.mu.Unlock()
 	q.poke()
+}
+
+// returnSlot gives back a slot the dispatcher took for a claim that found
+// nothing: to an extract_structured that started waiting meanwhile, else to
+// the free ones. q.mu is held.
+func (q *Queue) returnSlot() {
+	if len(q.urgent) > 0 {
+		ch := q.urgent[0]
+		q.urgent = q.urgent[1:]
+		ch <- struct{}{} // buffered: takeSlot's channel has room for one
+		return
+	}
+	q.free++
 }
 
 // tryExtraSlot takes a slot for a job's extra tab (a popup) if one is free
