@@ -80,6 +80,9 @@ type reportData struct {
 	Groups    []reportGroup
 	Perf      []reportPerf
 	Total     int
+	// Pages says the findings come from more than one page: the findings
+	// tables then name each finding's page (a ref alone is ambiguous).
+	Pages bool
 }
 
 type reportAudit struct {
@@ -120,6 +123,13 @@ func renderReport(title string, recs []*auditRecord) ([]byte, error) {
 			d.Perf = append(d.Perf, reportPerf{URL: r.Perf.URL, Throttle: r.Perf.Throttle, Source: r.Perf.Source, M: r.Perf.Metrics, Chart: perfChart(r.Perf)})
 		}
 	}
+	pages := map[string]bool{}
+	for _, r := range recs {
+		if len(r.Findings) > 0 {
+			pages[r.URL] = true
+		}
+	}
+	d.Pages = len(pages) > 1
 	for _, s := range []string{cdpclient.SeverityCritical, cdpclient.SeveritySerious, cdpclient.SeverityModerate, cdpclient.SeverityMinor} {
 		if len(bySev[s]) > 0 {
 			d.Groups = append(d.Groups, reportGroup{Severity: s, Findings: bySev[s]})

@@ -37,7 +37,7 @@ type typeArgs struct {
 }
 
 // Type types text into a field with real key events.
-var Type = define("type", "Type text into a field with real key events (for autocomplete and key handlers; fill is faster).",
+var Type = define("type", "Type text with real key events (autocomplete, key handlers; fill is faster).",
 	ClassAct, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a typeArgs) (*Result, error) {
 		if err := a.require(); err != nil {
@@ -114,7 +114,7 @@ type selectOptionArgs struct {
 }
 
 // SelectOption selects options of a <select>.
-var SelectOption = define("selectOption", "Select options of a <select> by value or visible label.",
+var SelectOption = define("selectOption", "Select options of a <select> by value or label.",
 	ClassAct, Hints{Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a selectOptionArgs) (*Result, error) {
 		if err := a.require(); err != nil {
@@ -130,13 +130,13 @@ var SelectOption = define("selectOption", "Select options of a <select> by value
 
 type scrollArgs struct {
 	Direction string `json:"direction" required:"true" enum:"up,down,left,right,to_element" desc:"to_element needs ref"`
-	Amount    int    `json:"amount" desc:"pixels (default: most of a screen)"`
+	Amount    int    `json:"amount" desc:"pixels, default most of a screen"`
 	targetArgs
 	Page string `json:"page"`
 }
 
 // Scroll scrolls the page or an area, or brings an element into view.
-var Scroll = define("scroll", "Scroll the page (or the area under ref) with the wheel, or bring ref into view; says the pixels left above and below.",
+var Scroll = define("scroll", "Wheel-scroll the page (or the area under ref), or bring ref into view; says what is left above and below.",
 	ClassNavigate, Hints{OpenWorld: true},
 	func(ctx context.Context, env *Env, a scrollArgs) (*Result, error) {
 		if err := require("direction", a.Direction, `{"direction":"down"}`); err != nil {

@@ -13,7 +13,7 @@ const defaultLogLimit = 30
 
 type logArgs struct {
 	Contains string `json:"contains"`
-	Limit    int    `json:"limit" desc:"at most this many, newest (default 30)"`
+	Limit    int    `json:"limit" desc:"the newest N (default 30)"`
 	Page     string `json:"page"`
 }
 
@@ -61,7 +61,7 @@ var Console = define("console", "Recent console messages and uncaught errors, ol
 			}
 			return lines
 		})
-	}).describe("contains", "only messages containing this text")
+	}).describe("contains", "text to match")
 
 // logRank orders console levels for the level filter.
 var logRank = map[string]int{"": 0, "all": 0, "warning": 1, "error": 2}
@@ -88,7 +88,7 @@ var Network = define("network", "Recent requests: method, status, URL, type, ms;
 			}
 			return lines
 		})
-	}).describe("contains", "only URLs containing this text")
+	}).describe("contains", "URL part to match")
 
 // requestLine is one request in the network log: method, status, URL, type,
 // duration.

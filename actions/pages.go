@@ -57,7 +57,7 @@ var ClosePage = define("closePage", "Close a tab (default: the current one).",
 type noArgs struct{}
 
 // ListPages lists the open tabs.
-var ListPages = define("listPages", "List open tabs: id, title, URL; * marks the current one.",
+var ListPages = define("listPages", "The open tabs: id, title, URL; * marks the current one.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true},
 	func(ctx context.Context, env *Env, _ noArgs) (*Result, error) {
 		bc, err := env.Context(ctx)

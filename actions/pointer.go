@@ -17,7 +17,7 @@ type dragArgs struct {
 }
 
 // Drag drags an element onto another element or a point.
-var Drag = define("drag", "Drag an element (or its handle) onto an element or a point, HTML5 or pointer-driven. Feedback says what moved.",
+var Drag = define("drag", "Drag an element (or its handle) onto an element or a point; says what moved.",
 	ClassAct, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a dragArgs) (*Result, error) {
 		if err := a.require(); err != nil {

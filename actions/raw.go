@@ -9,14 +9,14 @@ import (
 )
 
 type cdpArgs struct {
-	Domain string          `json:"domain" required:"true" desc:"e.g. Page, Runtime, Network"`
+	Domain string          `json:"domain" required:"true" desc:"e.g. Page, DOM"`
 	Method string          `json:"method" required:"true" desc:"e.g. getLayoutMetrics"`
-	Params json.RawMessage `json:"params" desc:"command parameters"`
+	Params json.RawMessage `json:"params" desc:"parameters"`
 	Page   string          `json:"page"`
 }
 
 // CDP sends a raw DevTools command.
-var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns its JSON result. page \"browser\": the browser (this session's context only). Methods that bypass cdpmcp's guards are refused.",
+var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns its JSON result. page \"browser\" for browser methods. Methods that bypass cdpmcp's guards are refused.",
 	ClassRead, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a cdpArgs) (*Result, error) {
 		if err := require("domain", a.Domain, `{"domain":"Page","method":"getLayoutMetrics"}`); err != nil {
@@ -57,7 +57,7 @@ var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns it
 			return nil, err
 		}
 		return &Result{Text: capText(string(out), "ask for less (e.g. a smaller depth)")}, nil
-	}).inGroup("devtools").inReadOnly("Send a read-only Chrome DevTools Protocol command (getters of "+readOnlyDomains+") and return its JSON result.",
+	}).inReadOnly("Send a read-only Chrome DevTools Protocol command (getters of "+readOnlyDomains+") and return its JSON result.",
 	Hints{ReadOnly: true, Idempotent: true, OpenWorld: true})
 
 // sendRaw sends a confined raw call to the browser (page "browser": the

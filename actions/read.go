@@ -15,7 +15,7 @@ const maxTextResult = 50000
 type evaluateArgs struct {
 	Expression string `json:"expression" required:"true" desc:"JavaScript"`
 	targetArgs
-	AwaitPromise *bool  `json:"awaitPromise" desc:"wait for a returned promise (default true)"`
+	AwaitPromise *bool  `json:"awaitPromise" desc:"await a returned promise (default true)"`
 	Page         string `json:"page"`
 }
 
@@ -73,14 +73,16 @@ func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error
 }
 
 type getContentArgs struct {
-	Selector string `json:"selector" desc:"CSS selector of the element (default whole page)"`
-	Format   string `json:"format" enum:"html,markdown,text" desc:"default html"`
-	From     int    `json:"from" desc:"continue from this byte, as a cut answer says"`
+	Selector string `json:"selector" desc:"CSS, default the whole page"`
+	Format   string `json:"format" enum:"markdown,text,html" desc:"default markdown"`
+	From     int    `json:"from" desc:"byte to go on from, as a cut answer says"`
 	Page     string `json:"page"`
 }
 
-// GetContent answers the page's main content as Markdown or text, or its HTML.
-var GetContent = define("getContent", "The page's main content as Markdown or text (the article, as Reader View finds it), or HTML; or one element's. No refs: use snapshot to act.",
+// GetContent answers the page's main content as Markdown (the default) or
+// text, or its HTML: what a model reading a page wants first is the article,
+// not 50 kB of markup.
+var GetContent = define("getContent", "The page's main content as Markdown (the article, as Reader View finds it), text or HTML; or one element's. No refs: use snapshot to act.",
 	ClassRead, Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a getContentArgs) (*Result, error) {
 		p, err := env.Page(ctx, a.Page)
@@ -89,6 +91,9 @@ var GetContent = define("getContent", "The page's main content as Markdown or te
 		}
 		if a.From < 0 {
 			return nil, argErr("from is a byte offset from the last line of a cut answer, e.g. 50000", "from %d is negative", a.From)
+		}
+		if a.Format == "" {
+			a.Format = "markdown"
 		}
 		out, err := p.Content(ctx, a.Selector, a.Format)
 		if err != nil {
@@ -103,9 +108,9 @@ var GetContent = define("getContent", "The page's main content as Markdown or te
 type screenshotArgs struct {
 	FullPage bool `json:"fullPage" desc:"whole page"`
 	targetArgs
-	Annotate bool   `json:"annotate" desc:"draw each ref's number on its element"`
+	Annotate bool   `json:"annotate" desc:"number each ref on the image"`
 	Format   string `json:"format" enum:"png,jpeg" desc:"default png"`
-	Quality  int    `json:"quality" desc:"jpeg quality 0-100"`
+	Quality  int    `json:"quality" desc:"jpeg, 0-100"`
 	Page     string `json:"page"`
 }
 

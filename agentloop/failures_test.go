@@ -13,8 +13,8 @@ func TestFailuresCountedAndExplained(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	page := site.URL("/agent/actions.html")
-	expect := func(want ...string) func(t *testing.T, r *modelReq) {
-		return func(t *testing.T, r *modelReq) {
+	expect := func(want ...string) func(t testing.TB, r *modelReq) {
+		return func(t testing.TB, r *modelReq) {
 			for _, w := range want {
 				if !strings.Contains(r.User, w) {
 					t.Errorf("prompt lacks %q:\n%s", w, r.User[strings.Index(r.User, "**Previous Actions**"):])
@@ -86,7 +86,7 @@ func TestSequenceStopsWhenPageChanges(t *testing.T) {
 	var inc int
 	m := newScriptedModel(t,
 		turn{reply: answer(Brain{}, `{"go_to_url": {"url": "`+page+`"}}`, `{"click_element": {"index": 1}}`)},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if !strings.Contains(r.User, "The 1 action(s) after action 1 did not run: the page changed.") {
 				t.Errorf("no note on the actions left out:\n%s", r.User)
 			}
@@ -95,7 +95,7 @@ func TestSequenceStopsWhenPageChanges(t *testing.T) {
 			hide, suggest := refOf(t, r.User, "Hide the note"), refOf(t, r.User, "Show suggestions")
 			return answer(Brain{}, click(hide), click(inc), click(suggest), click(inc), click(inc))
 		}},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			for _, want := range []string{"Previous action 3/3: {\"click_element\"", `"removed":[`, `"added":[[`, "Berlin",
 				"Only the first 4 actions ran (use maximum 4 actions per sequence).\nThe 1 action(s) after action 3 did not run: the page changed."} {
 				if !strings.Contains(r.User, want) {
@@ -106,7 +106,7 @@ func TestSequenceStopsWhenPageChanges(t *testing.T) {
 				t.Error("the hidden note is still listed")
 			}
 		}, replyFn: func(*modelReq) string { return answer(Brain{}, click(inc), click(inc), click(inc)) }},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if strings.Contains(r.User, "did not run") || strings.Count(r.User, "Result of previous action") != 3 {
 				t.Errorf("text changes stopped the sequence:\n%s", r.User)
 			}

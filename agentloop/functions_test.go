@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // Every function of the Functions list, run as the loop runs it on a fixture
@@ -48,7 +50,7 @@ func TestEveryFunctionOnAPage(t *testing.T) {
 		{name: "scroll", args: `{"direction": "down", "amount": 400}`, result: `"value":"y=`, check: js("scrollY >= 400", "true")},
 		{name: "scroll", args: `{"direction": "to_element", "element_index": %d}`, target: "Bottom button", check: js("document.getElementById('bottom').getBoundingClientRect().bottom <= innerHeight", "true")},
 		{name: "scroll_up", args: `{"amount": 100000}`, check: js("scrollY < 200", "true")},
-		{name: "wait_for", args: `{"text": "Loaded late", "timeout_ms": 5000}`, check: js("late.textContent", `"Loaded late"`)},
+		{name: "wait_for", args: fmt.Sprintf(`{"text": "Loaded late", "timeout_ms": %d}`, testbound.Bound().Milliseconds()), check: js("late.textContent", `"Loaded late"`)},
 		{name: "extract_page_content", args: `{"include_links": true}`, result: "Count: 1"},
 		{name: "copy_to_clipboard", args: `{"text": " Zürich"}`, result: "ok"},
 		{name: "click_element", args: `{"index": %d}`, target: "City"},

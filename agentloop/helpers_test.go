@@ -32,7 +32,7 @@ var refLine = regexp.MustCompile(`^(\d+)\[:\]`)
 
 // sectionsInOrder checks that the user message has seed 000 §3.2's sections,
 // in its order, with its exact labels.
-func sectionsInOrder(t *testing.T, user string, step, max int, withPrev bool) {
+func sectionsInOrder(t testing.TB, user string, step, max int, withPrev bool) {
 	t.Helper()
 	want := []string{
 		"Current step: " + strconv.Itoa(step) + "/" + strconv.Itoa(max) + "\n",
@@ -70,7 +70,7 @@ func cmpIgnore(fields ...string) cmp.Option {
 }
 
 // readSteps reads a run's step records.
-func readSteps(t *testing.T, out *Outcome) []StepRecord {
+func readSteps(t testing.TB, out *Outcome) []StepRecord {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(out.RunDir, "record.jsonl"))
 	if err != nil {
@@ -94,7 +94,7 @@ func readSteps(t *testing.T, out *Outcome) []StepRecord {
 
 // runDir is where a test's runs leave their records: a temporary directory,
 // or $AGENTLOOP_KEEP_RUNS to look at them (reports, prompts) afterwards.
-func runDir(t *testing.T) string {
+func runDir(t testing.TB) string {
 	if d := os.Getenv("AGENTLOOP_KEEP_RUNS"); d != "" {
 		return d
 	}

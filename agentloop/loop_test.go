@@ -22,7 +22,7 @@ func TestRunOrdersShirt(t *testing.T) {
 	system := SystemPrompt(10, Functions(false, false))
 	var steps []string
 	m := newScriptedModel(t,
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if r.System != system {
 				t.Errorf("system prompt differs:\n%s", cmp.Diff(system, r.System))
 			}
@@ -34,7 +34,7 @@ func TestRunOrdersShirt(t *testing.T) {
 			}
 		}, reply: answer(Brain{PrevActionEvaluation: "Unknown", TaskProgress: "", FuturePlans: "1. Open the shop", Summary: "Open the shop"},
 			`{"go_to_url": {"url": "`+form+`"}}`)},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if r.System != system {
 				t.Error("system prompt changed at step 2")
 			}
@@ -59,7 +59,7 @@ func TestRunOrdersShirt(t *testing.T) {
 				fmt.Sprintf(`{"select_option": {"index": %d, "option": "Green"}}`, colour),
 				fmt.Sprintf(`{"click_element": {"index": %d}}`, order)) + "\n```\nDone thinking."
 		}},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			sectionsInOrder(t, r.User, 3, 5, true)
 			for _, want := range []string{
 				"3. Memory: \nShirts cost $12.50 each\nTask progress: 1. Opened the shop\n",

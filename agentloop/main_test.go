@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // One browser and one fixtures server per test binary; each test runs in its
@@ -29,7 +29,7 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer site.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 	defer cancel()
 	noInternet := "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
 	browser, err = cdpclient.Connect(ctx, cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{noInternet}}})
@@ -44,7 +44,7 @@ func runTests(m *testing.M) int {
 
 // newEnv returns an action environment on a fresh browser context with one
 // blank page, closed when the test ends.
-func newEnv(t *testing.T) *actions.Env {
+func newEnv(t testing.TB) *actions.Env {
 	t.Helper()
 	ctx := testCtx(t)
 	bc, err := browser.NewContext(ctx)
@@ -52,7 +52,7 @@ func newEnv(t *testing.T) *actions.Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 		defer cancel()
 		_ = bc.Close(ctx)
 	})
@@ -66,11 +66,7 @@ func newEnv(t *testing.T) *actions.Env {
 	return &actions.Env{Context: func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil }, Origins: policy}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t testing.TB) context.Context { return testbound.Context(t) }
 
 // evalOn evaluates a JavaScript expression on the env's current page and
 // returns its JSON value.

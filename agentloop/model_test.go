@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 var doneAnswer = answer(Brain{Summary: "finish"}, `{"done": {"result": "ok"}}`)
@@ -28,14 +30,14 @@ func TestModelServerErrorsRetried(t *testing.T) {
 	}
 }
 
-// A call that hangs is abandoned at the timeout and made again.
+// A call that hangs is abandoned at the timeout and made again (a run that
+// waited for it would outlast the test bound).
 func TestModelHangAbandonedAndRetried(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	m := newScriptedModel(t, turn{hang: true}, turn{reply: doneAnswer})
 	llm := m.openAI()
-	llm.Timeout = 300 * time.Millisecond
-	start := time.Now()
+	llm.Timeout = testbound.Scale(2 * time.Second) // beyond an answer's time, so only the hang is abandoned
 	out, err := Run(testCtx(t), env, llm, Config{RunDir: runDir(t)}, Task{Task: "say ok"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,11 +47,8 @@ func TestModelHangAbandonedAndRetried(t *testing.T) {
 	}
 	select {
 	case <-m.requests()[0].gone:
-	case <-time.After(time.Second):
+	case <-time.After(testbound.Bound()):
 		t.Error("the hanging request was not abandoned")
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("run took %s", d)
 	}
 }
 
@@ -70,8 +69,8 @@ func TestModelClientErrorEndsRun(t *testing.T) {
 	}
 }
 
-// Cancelling the run aborts the model call in flight at once and starts no
-// other; the record is still finished.
+// Cancelling the run aborts the model call in flight at once (it hangs
+// forever) and starts no other; the record is still finished.
 func TestCancelAbortsModelCall(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
@@ -83,19 +82,14 @@ func TestCancelAbortsModelCall(t *testing.T) {
 		}
 		cancel()
 	}()
-	start := time.Now()
 	out, err := Run(ctx, env, m.openAI(), Config{RunDir: runDir(t)}, Task{Task: "wait forever"})
-	took := time.Since(start)
 	if !errors.Is(err, context.Canceled) || out == nil || out.Stop != StopCancelled {
 		t.Fatalf("Run = %+v, %v; want a cancelled outcome", out, err)
 	}
 	select {
 	case <-m.requests()[0].gone:
-	case <-time.After(time.Second):
+	case <-time.After(testbound.Bound()):
 		t.Error("the model call went on after the cancel")
-	}
-	if took > 2*time.Second {
-		t.Errorf("Run returned %s after the cancel", took)
 	}
 	time.Sleep(200 * time.Millisecond)
 	if n := len(m.requests()); n != 1 {

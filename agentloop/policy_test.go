@@ -15,7 +15,7 @@ func TestVisionSendsScreenshot(t *testing.T) {
 	for _, vision := range []bool{true, false} {
 		env := newEnv(t)
 		page := site.URL("/agent/form.html")
-		images := func(t *testing.T, r *modelReq) {
+		images := func(t testing.TB, r *modelReq) {
 			want := 0
 			if vision {
 				want = 1
@@ -59,13 +59,13 @@ func TestReadOnlyInsideTheLoop(t *testing.T) {
 		}
 	}
 	m := newScriptedModel(t,
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if r.System != system {
 				t.Error("the run's system prompt is not the read-only one")
 			}
 		}, reply: answer(Brain{}, `{"go_to_url": {"url": "`+page+`"}}`)},
 		turn{replyFn: func(r *modelReq) string { return answer(Brain{}, click(refOf(t, r.User, "Increment"))) }},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if !strings.Contains(r.User, "Error of previous action 1/1: click_element is not allowed: this browser is in read-only mode") {
 				t.Errorf("refusal not explained:\n%s", r.User)
 			}
@@ -91,7 +91,7 @@ func TestOriginRulesInsideTheLoop(t *testing.T) {
 	env.Origins = policy
 	m := newScriptedModel(t,
 		turn{reply: answer(Brain{}, `{"go_to_url": {"url": "`+site.AltURL("/home.html")+`"}}`)},
-		turn{check: func(t *testing.T, r *modelReq) {
+		turn{check: func(t testing.TB, r *modelReq) {
 			if !strings.Contains(r.User, "Error of previous action 1/1: PERMISSION: blocked") || !strings.Contains(r.User, "4. Current url: about:blank") {
 				t.Errorf("blocked navigation not explained:\n%s", r.User)
 			}

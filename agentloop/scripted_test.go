@@ -11,13 +11,15 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // scriptedModel is an OpenAI-compatible chat-completions server that answers
 // from a script, one turn a request, and keeps every request it received.
 // A model cannot run here; this one checks what the loop sends it.
 type scriptedModel struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *httptest.Server
 	turns []turn
 
@@ -28,7 +30,7 @@ type scriptedModel struct {
 // turn is one scripted answer.
 type turn struct {
 	// check, if set, asserts on the request.
-	check func(t *testing.T, r *modelReq)
+	check func(t testing.TB, r *modelReq)
 	// reply is the answer's text; replyFn computes it from the request.
 	reply   string
 	replyFn func(r *modelReq) string
@@ -48,7 +50,7 @@ type modelReq struct {
 	gone chan struct{}
 }
 
-func newScriptedModel(t *testing.T, turns ...turn) *scriptedModel {
+func newScriptedModel(t testing.TB, turns ...turn) *scriptedModel {
 	m := &scriptedModel{t: t, turns: turns}
 	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
 	t.Cleanup(m.srv.Close)
@@ -57,7 +59,7 @@ func newScriptedModel(t *testing.T, turns ...turn) *scriptedModel {
 
 // openAI returns a client of the scripted server with short retry pauses.
 func (m *scriptedModel) openAI() *OpenAI {
-	return &OpenAI{BaseURL: m.srv.URL + "/v1", Model: "scripted", Backoff: 5 * time.Millisecond, Timeout: 10 * time.Second}
+	return &OpenAI{BaseURL: m.srv.URL + "/v1", Model: "scripted", Backoff: 5 * time.Millisecond, Timeout: testbound.Scale(10 * time.Second)}
 }
 
 func (m *scriptedModel) requests() []*modelReq {

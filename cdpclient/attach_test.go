@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 func TestResolveEndpointRefusesRemote(t *testing.T) {
@@ -46,20 +48,14 @@ func TestAttachToRunningBrowser(t *testing.T) {
 	}
 	// Its existing tab is there, with the page it shows.
 	var found *Page
-	for range 100 {
+	testbound.Until(t, "the browser's tab to be picked up", func() bool {
 		for _, p := range b.Default().Pages() {
 			if strings.HasSuffix(p.URL(), "/second.html") {
 				found = p
 			}
 		}
-		if found != nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if found == nil {
-		t.Fatalf("the browser's tab was not picked up: %d pages", len(b.Default().Pages()))
-	}
+		return found != nil
+	})
 	if err := outcome(found.WaitFor(ctx, WaitSpec{Text: "Second"})); err != nil {
 		t.Fatalf("the user's tab cannot be read: %v", err)
 	}
@@ -103,18 +99,15 @@ func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
 	})
 	var port string
-	deadline := time.Now().Add(20 * time.Second)
-	for port == "" && time.Now().Before(deadline) {
+	testbound.Until(t, "the browser to start", func() bool {
 		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
 			port, _, _ = strings.Cut(string(b), "\n")
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if port == "" {
-		t.Fatal("browser did not start")
-	}
+		return port != ""
+	})
 	return port, cmd
 }
 
@@ -133,7 +126,7 @@ func TestAttachedBrowserLost(t *testing.T) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	select {
 	case <-b.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(testbound.Bound()):
 		t.Fatal("the connection did not notice the browser's death")
 	}
 	_, err = m.Browser(ctx)

@@ -149,7 +149,7 @@ func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *
 			continue
 		}
 		role := axString(n.Role)
-		if !axNameRoles[role] || strings.TrimFunc(axString(n.Name), blank) != "" {
+		if strings.TrimFunc(axString(n.Name), blank) != "" || !axNameRoles[role] && !axFocusable(n) {
 			continue
 		}
 		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(*n.BackendDOMNodeID).
@@ -190,6 +190,17 @@ func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *
 		out = append(out, fd)
 	}
 	return out, nil
+}
+
+// axFocusable says the node can take focus: an unnamed one whose role needs
+// no name may still break a rule by its element (a link given role=menu).
+func axFocusable(n accessibility.AXNode) bool {
+	for _, p := range n.Properties {
+		if p.Name == accessibility.AXPropertyNameFocusable && string(p.Value.Value) == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // blank tells the characters a name made only of says nothing.

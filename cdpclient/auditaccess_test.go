@@ -46,6 +46,7 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 			"select-name #size",
 		}},
 		{"/audit/a11y-bad.html", Target{Selector: "#hidden-nav"}, []string{"aria-hidden-focus #hidden-nav"}},
+		{"/audit/a11y-links.html", Target{}, []string{"color-contrast #muted", "link-name #button-link", "link-name #menu-link"}},
 		{"/audit/a11y-good.html", Target{}, nil},
 	}
 	for _, tt := range tests {

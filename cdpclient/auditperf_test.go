@@ -86,6 +86,8 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 }
 
 // Mobile throttling slows the audited load only: the next load is fast again.
+// (A throttled load's TTFB is never under the preset's latency, however idle
+// the machine; an unthrottled one is, however busy, on one of a few tries.)
 func TestAuditPerformanceThrottle(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
@@ -95,11 +97,16 @@ func TestAuditPerformanceThrottle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := p.AuditPerformance(ctx, PerformanceOptions{URL: u})
-	if err != nil {
-		t.Fatal(err)
+	var fast *PerformanceReport
+	for range 5 {
+		if fast, err = p.AuditPerformance(ctx, PerformanceOptions{URL: u}); err != nil {
+			t.Fatal(err)
+		}
+		if *fast.Metrics.TTFB < mobileLatencyMs {
+			break
+		}
 	}
-	if *slow.Metrics.TTFB < mobileLatencyMs || *fast.Metrics.TTFB > mobileLatencyMs/2 || slow.Throttle != "mobile" {
+	if *slow.Metrics.TTFB < mobileLatencyMs || *fast.Metrics.TTFB >= mobileLatencyMs || slow.Throttle != "mobile" {
 		t.Errorf("TTFB throttled %.0f ms, then %.0f ms: want ≥ %.0f, then fast", *slow.Metrics.TTFB, *fast.Metrics.TTFB, mobileLatencyMs)
 	}
 	if _, err := p.AuditPerformance(ctx, PerformanceOptions{Throttle: "3g"}); !isArgErr(err) {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // visibleControls counts, independently of the page model, the links, buttons
@@ -116,7 +116,7 @@ func TestCorpus(t *testing.T) {
 		// from a page's earlier documents, and longer numbers cost tokens.
 		t.Run(name, func(t *testing.T) {
 			p := newTestPage(t)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 			defer cancel()
 			if err := corpusPage(ctx, t, p, name, &total, &tokens); err != nil {
 				t.Error(err)

@@ -2,11 +2,13 @@ package cdpclient
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // Each context saves its downloads in its own folder, which goes away with it:
@@ -30,17 +32,13 @@ func TestDownloadsPerContext(t *testing.T) {
 		if _, err := p.Evaluate(ctx, script, EvalOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(5 * time.Second)
-		for {
+		testbound.UntilNil(t, name+" downloaded into "+dir, func() error {
 			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil && string(b) == name {
-				break
+				return nil
 			}
-			if time.Now().After(deadline) {
-				entries, _ := os.ReadDir(dir)
-				t.Fatalf("%s not downloaded into %s (holds %v)", name, dir, entries)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			entries, _ := os.ReadDir(dir)
+			return fmt.Errorf("it holds %v", entries)
+		})
 	}
 	if dirs[0] == dirs[1] {
 		t.Fatalf("two contexts share the download folder %s", dirs[0])

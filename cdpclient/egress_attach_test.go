@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // attachOwnGaps are the vectors that still get out of the contexts cdpmcp
@@ -37,7 +38,7 @@ func TestEgressAttached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(120*time.Second))
 	defer cancel()
 	user, err := launch(ctx, LaunchOptions{Headless: true}, nil) // the user's own browser
 	if err != nil {

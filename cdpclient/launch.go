@@ -219,6 +219,7 @@ func (p *process) removeTemp() {
 	if p.tempDir == "" {
 		return
 	}
+	RemoveSingletonDir(p.tempDir)
 	// Chromium may still be flushing files while it dies; retry briefly.
 	for range 20 {
 		if err := os.RemoveAll(p.tempDir); err == nil {

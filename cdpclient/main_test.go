@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // One browser and one fixtures server per test binary; each test gets a fresh page
@@ -29,7 +29,7 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer testSite.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 	defer cancel()
 	// Pages from the corpus name hosts on the internet; fail them at once.
 	noInternet := "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
@@ -45,7 +45,7 @@ func runTests(m *testing.M) int {
 
 // newTestPage returns a blank page in a fresh browser context, closed when the
 // test ends.
-func newTestPage(t *testing.T) *Page {
+func newTestPage(t testing.TB) *Page {
 	t.Helper()
 	ctx := testContext(t)
 	bc, err := testBrowser.NewContext(ctx)
@@ -53,7 +53,7 @@ func newTestPage(t *testing.T) *Page {
 		t.Fatalf("NewContext: %v", err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 		defer cancel()
 		_ = bc.Close(ctx)
 	})
@@ -64,12 +64,9 @@ func newTestPage(t *testing.T) *Page {
 	return p
 }
 
-// testContext is a context bounded by 30 s, cancelled when the test ends.
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+// testContext is a context bounded by the test bound, cancelled when the test
+// ends.
+func testContext(t testing.TB) context.Context { return testbound.Context(t) }
 
 // outcome turns an action's feedback into the error a test checks: nil when the
 // action happened, an *Error with the feedback's code otherwise.

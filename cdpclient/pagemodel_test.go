@@ -264,7 +264,7 @@ func TestAnnotatedScreenshot(t *testing.T) {
 	if bytes.Equal(plain, marked) {
 		t.Fatal("annotated screenshot equals the plain one")
 	}
-	_ = os.WriteFile(filepath.Join(os.TempDir(), "cdpmcp-annotated.png"), marked, 0o644)
+	_ = os.WriteFile(filepath.Join(t.ArtifactDir(), "cdpmcp-annotated.png"), marked, 0o644) // kept with go test -artifacts
 	// The drawing is gone afterwards and took no clicks while there.
 	if n, _ := p.Evaluate(ctx, "document.querySelectorAll('[data-cdpmcp-annotations]').length", EvalOptions{}); n != "0" {
 		t.Errorf("annotation layer left in the page: %s", n)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // A session's sign-in (an HTTP-only cookie and localStorage) saved to a file
@@ -37,7 +39,7 @@ func TestStorageStateRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 		defer cancel()
 		_ = bc.Close(ctx)
 	})

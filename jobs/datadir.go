@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
@@ -138,12 +139,14 @@ func (d *DataDir) endOrphans() {
 	}
 	if entries, err := os.ReadDir(d.runDir()); err == nil {
 		for _, e := range entries {
+			cdpclient.RemoveSingletonDir(filepath.Join(d.runDir(), e.Name()))
 			_ = os.RemoveAll(filepath.Join(d.runDir(), e.Name()))
 		}
 	}
 	profiles, _ := filepath.Glob(filepath.Join(d.Path, "profiles", "*"))
 	tenants, _ := filepath.Glob(filepath.Join(d.Path, "tenants", "*", "profiles", "*"))
 	for _, dir := range append(profiles, tenants...) {
+		cdpclient.RemoveSingletonDir(dir)
 		for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
 			_ = os.Remove(filepath.Join(dir, lock))
 		}

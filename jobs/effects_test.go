@@ -2,7 +2,6 @@ package jobs_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
@@ -87,15 +87,11 @@ func TestLogin(t *testing.T) {
 	if err != nil || tab.Usable() != nil {
 		t.Fatalf("waiting job's tab: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testCtx(t)
 	if err := cdpclient.Outcome(tab.Type(ctx, cdpclient.Target{Selector: "#password"}, fixtures.LoginPassword, true, true)); err != nil {
 		t.Fatalf("the person types: %v", err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.HasSuffix(tab.URL(), "/jobs/account") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testbound.Until(t, "the tab to reach /jobs/account", func() bool { return strings.HasSuffix(tab.URL(), "/jobs/account") })
 	r, err := q.Resume(testCtx(t), wait.ID, "signed in")
 	if err != nil || r.State != jobs.Resumed {
 		t.Fatalf("resume: %v %v", r, err)

@@ -3,7 +3,9 @@ package jobs_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -73,7 +75,7 @@ func TestExtractNeverLoading(t *testing.T) {
 	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/neverload"),
-		Task: jobs.Task{Type: jobs.TaskExtract, TimeoutMs: 3000, Extract: json.RawMessage(`{"type":"object","properties":{"warranty":{"type":"string"}}}`)}})
+		Task: jobs.Task{Type: jobs.TaskExtract, TimeoutMs: int(testbound.Scale(10 * time.Second).Milliseconds()), Extract: json.RawMessage(`{"type":"object","properties":{"warranty":{"type":"string"}}}`)}})
 	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
 	var res struct {
 		Data  map[string]any `json:"data"`

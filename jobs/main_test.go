@@ -13,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/pgtest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
@@ -132,11 +133,7 @@ func (q *testQueue) close() {
 	_ = q.dir.Close()
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return testbound.Context(t) }
 
 // submit queues a job and fails the test on an error.
 func (q *testQueue) submit(t *testing.T, req jobs.SubmitRequest) *jobs.Job {
@@ -151,11 +148,11 @@ func (q *testQueue) submit(t *testing.T, req jobs.SubmitRequest) *jobs.Job {
 	return j
 }
 
-// wait polls a job until it is in one of states (or the test's time is up)
+// wait polls a job until it is in one of states (or the test bound is up)
 // and returns it with every state it was seen in, in order.
 func (q *testQueue) wait(t *testing.T, id string, states ...jobs.State) (*jobs.Job, []jobs.State) {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
+	deadline := time.Now().Add(testbound.Bound())
 	var seen []jobs.State
 	for {
 		j, err := q.Status(testCtx(t), id)
@@ -171,7 +168,7 @@ func (q *testQueue) wait(t *testing.T, id string, states ...jobs.State) (*jobs.J
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("job %s still %s (%s) after 45 s; want %v", id, j.State, j.Summary, states)
+			t.Fatalf("job %s still %s (%s) after %s; want %v", id, j.State, j.Summary, testbound.Bound(), states)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -22,7 +22,7 @@ func TestViewerInput(t *testing.T) {
 	}
 	defer lv.Withdraw("events")
 	view, _ := openView(t, url)
-	waitFor(t, 5*time.Second, "the tab to take the viewer's size", func() bool {
+	waitFor(t, "the tab to take the viewer's size", func() bool {
 		var w float64
 		eval(t, tab, `innerWidth`, &w)
 		return abs(viewer(t, view).Width-w) < 2
@@ -58,7 +58,7 @@ func TestViewerInput(t *testing.T) {
 	mouse("mousePressed", 100, 100, 1)
 	mouse("mouseReleased", 100, 100, 0)
 	mouse("mouseWheel", 100, 100, 0)
-	waitFor(t, 5*time.Second, "the mouse events", func() bool { return slices.Contains(got(), "wheel") })
+	waitFor(t, "the mouse events", func() bool { return slices.Contains(got(), "wheel") })
 	g := strings.Join(got(), ",")
 	for _, want := range []string{"down,drag", "drag,up", "dblclick"} {
 		if !strings.Contains(g, want) {
@@ -79,7 +79,7 @@ func TestViewerInput(t *testing.T) {
 	if err := view.InsertText(ctx, "日本"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the typing", func() bool {
+	waitFor(t, "the typing", func() bool {
 		return evalString(t, tab, `document.getElementById('field').value`) == "k日本"
 	})
 	if g := strings.Join(got(), ","); !strings.Contains(g, "key h,key Backspace,key k") {
@@ -89,7 +89,7 @@ func TestViewerInput(t *testing.T) {
 	ask := rect(t, tab, "#ask")
 	mouse("mousePressed", ask.X+5, ask.Y+5, 1)
 	mouse("mouseReleased", ask.X+5, ask.Y+5, 0)
-	waitFor(t, 10*time.Second, "the dialog in the view", func() bool {
+	waitFor(t, "the dialog in the view", func() bool {
 		var shown bool
 		eval(t, view, `!document.getElementById('dialog').hidden && document.getElementById('dialog-text').textContent.includes('Sure?')`, &shown)
 		return shown
@@ -97,7 +97,7 @@ func TestViewerInput(t *testing.T) {
 	if err := cdpclient.Outcome(view.Click(ctx, cdpclient.Target{Selector: "#dialog-ok"}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the dialog's answer", func() bool { return slices.Contains(got(), "confirm true") })
+	waitFor(t, "the dialog's answer", func() bool { return slices.Contains(got(), "confirm true") })
 }
 
 // On a phone (a small touch screen) the tab takes a phone's layout, and a
@@ -119,7 +119,7 @@ func TestViewerOnAPhone(t *testing.T) {
 	if err := cdpclient.Outcome(view.Navigate(ctx, url, cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the tab to take the phone's size", func() bool {
+	waitFor(t, "the tab to take the phone's size", func() bool {
 		var w float64
 		eval(t, tab, `screen.width`, &w) // the layout is 980 px wide: the page has no viewport meta, as on a phone
 		return viewer(t, view).Frames > 0 && w <= 390 && abs(viewer(t, view).Width-w) < 2
@@ -134,7 +134,7 @@ func TestViewerOnAPhone(t *testing.T) {
 	var mid [2]float64
 	eval(t, tab, `(() => { const r = document.getElementById('area').getBoundingClientRect(), z = visualViewport.scale;
 		return [(r.left + r.width / 2 - visualViewport.offsetLeft) * z, (r.top + r.height / 2 - visualViewport.offsetTop) * z]; })()`, &mid)
-	waitFor(t, 10*time.Second, "the tap", func() bool {
+	waitFor(t, "the tap", func() bool {
 		s := viewer(t, view)
 		pt := []cdpclient.TouchPoint{{X: s.Left + mid[0], Y: s.Top + mid[1]}}
 		if err := view.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {

@@ -1,6 +1,7 @@
 package liveview_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,32 +11,81 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/liveview"
 )
 
-// The issue's figures, measured on loopback with both browsers headless: the
-// first frame after the view's URL is opened, frames per second while the page
-// moves, a click in the view until the frame showing its effect is drawn, and
-// the CPU an idle view costs. Bounds are loose (a loaded machine); the log has
-// the figures. With CDPMCP_LIVEVIEW_SHOT set, a screenshot of the view is
-// saved there.
-func TestLiveViewFigures(t *testing.T) {
+// An idle view draws (almost) no frames, and a page that moves is drawn as it
+// moves. How fast is BenchmarkLiveView's.
+func TestLiveViewIdleAndMoving(t *testing.T) {
+	t.Parallel()
 	tab := newTab(t, jobs, site.URL("/handoff/anim.html?still"))
-	url, err := lv.Offer(liveview.Offer{Key: "figures", Tab: tab, Title: "job figures (custom)", Reason: "a test of speed"})
+	url, err := lv.Offer(liveview.Offer{Key: "idle", Tab: tab, Title: "job at rest"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lv.Withdraw("figures")
-	view, s := openView(t, url)
-	if s.FirstFrameMs <= 0 || s.FirstFrameMs > 2000 {
-		t.Errorf("first frame %.0f ms after opening (goal 500)", s.FirstFrameMs)
+	defer lv.Withdraw("idle")
+	view, _ := openView(t, url)
+	waitForViewerSize(t, tab, view)
+	time.Sleep(300 * time.Millisecond) // the last resize's frames
+	frames0 := viewer(t, view).Frames
+	const idle = 2 * time.Second
+	time.Sleep(idle) // a quiet period: frames drawn in it are the failure
+	if n := viewer(t, view).Frames - frames0; n > 5 {
+		t.Errorf("an idle page drew %d frames in %s", n, idle)
 	}
-	waitFor(t, 5*time.Second, "the tab to take the viewer's size", func() bool {
+	var ok bool
+	eval(t, tab, `(() => { location.search = ''; return true; })()`, &ok)
+	frames1 := viewer(t, view).Frames
+	waitFor(t, "20 frames of the moving page", func() bool { return viewer(t, view).Frames-frames1 >= 20 })
+}
+
+// waitForViewerSize waits until the tab has taken the viewer's size.
+func waitForViewerSize(t testing.TB, tab, view *cdpclient.Page) {
+	t.Helper()
+	waitFor(t, "the tab to take the viewer's size", func() bool {
 		var w float64
 		eval(t, tab, `innerWidth`, &w)
 		return abs(viewer(t, view).Width-w) < 2
 	})
+}
+
+// BenchmarkLiveView measures, on loopback with both browsers headless, the
+// first frame after the view's URL is opened, a click in the view until the
+// frame showing its effect is drawn (median of 6), frames per second while the
+// page moves, and the CPU an idle view costs over 2 s (this process, the
+// tab's browser, the viewer's browser). With CDPMCP_LIVEVIEW_SHOT set, a
+// screenshot of the view is saved there.
+//
+//	go test -run '^$' -bench LiveView -benchtime 3x ./liveview
+func BenchmarkLiveView(b *testing.B) {
+	var first, click, fps, cpuSelf, cpuTab, cpuView []float64
+	for i := 0; b.Loop(); i++ {
+		f := liveViewFigures(b, fmt.Sprint("figures-", i))
+		first, click, fps = append(first, f.firstFrameMs), append(click, f.clickMs), append(fps, f.fps)
+		cpuSelf, cpuTab, cpuView = append(cpuSelf, f.cpuSelf), append(cpuTab, f.cpuTab), append(cpuView, f.cpuView)
+	}
+	b.ReportMetric(medianOf(first), "first-frame-ms")
+	b.ReportMetric(medianOf(click), "click-to-frame-ms")
+	b.ReportMetric(medianOf(fps), "fps-moving")
+	b.ReportMetric(medianOf(cpuSelf), "idle-cpu-%-cdpmcp")
+	b.ReportMetric(medianOf(cpuTab), "idle-cpu-%-tab-browser")
+	b.ReportMetric(medianOf(cpuView), "idle-cpu-%-viewer-browser")
+}
+
+type figures struct{ firstFrameMs, clickMs, fps, cpuSelf, cpuTab, cpuView float64 }
+
+func liveViewFigures(t testing.TB, key string) figures {
+	tab := newTab(t, jobs, site.URL("/handoff/anim.html?still"))
+	url, err := lv.Offer(liveview.Offer{Key: key, Tab: tab, Title: "job figures (custom)", Reason: "a test of speed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lv.Withdraw(key)
+	view, s := openView(t, url)
+	f := figures{firstFrameMs: s.FirstFrameMs}
+	waitForViewerSize(t, tab, view)
 
 	// A click: from the viewer's pointerdown to the drawn frame that shows the
 	// pad's new colour, sampled in the drawn picture.
@@ -65,7 +115,7 @@ func TestLiveViewFigures(t *testing.T) {
 			want = "red"
 		}
 		var ms float64
-		waitFor(t, 3*time.Second, "the frame after a click", func() bool {
+		waitFor(t, "the frame after a click", func() bool {
 			var ch [][2]any
 			eval(t, view, `window.__probe.changes`, &ch)
 			if len(ch) == 0 || ch[len(ch)-1][0] != want {
@@ -76,46 +126,39 @@ func TestLiveViewFigures(t *testing.T) {
 		})
 		lat = append(lat, ms)
 	}
-	slices.Sort(lat)
-	med := lat[len(lat)/2]
-	if med > 500 {
-		t.Errorf("click to changed frame: median %.0f ms (goal 150)", med)
-	}
+	f.clickMs = medianOf(lat)
 
 	// Idle: the page does not change; the view waits.
 	time.Sleep(300 * time.Millisecond)
-	self0, tab0, view0 := cpuSelf(), cpuGroup(jobsMarker), cpuGroup(viewMarker)
-	frames0 := viewer(t, view).Frames
+	self0, tab0, view0 := cpuOfSelf(), cpuGroup(jobsMarker), cpuGroup(viewMarker)
 	const idle = 2 * time.Second
 	time.Sleep(idle)
-	self1, tab1, view1 := cpuSelf(), cpuGroup(jobsMarker), cpuGroup(viewMarker)
-	idleFrames := viewer(t, view).Frames - frames0
+	self1, tab1, view1 := cpuOfSelf(), cpuGroup(jobsMarker), cpuGroup(viewMarker)
 	pct := func(a, b time.Duration) float64 { return 100 * float64(b-a) / float64(idle) }
+	f.cpuSelf, f.cpuTab, f.cpuView = pct(self0, self1), pct(tab0, tab1), pct(view0, view1)
 
 	// Moving: frames per second while the page animates.
 	eval(t, tab, `(() => { location.search = ''; return true; })()`, &ok)
 	time.Sleep(500 * time.Millisecond)
 	f0 := viewer(t, view).Frames
 	time.Sleep(time.Second)
-	fps := float64(viewer(t, view).Frames - f0)
-	if fps < 5 {
-		t.Errorf("%.1f frames per second while the page moves (goal 10)", fps)
-	}
-	t.Logf("first frame %.0f ms after opening; %.1f fps while the page moves; click to changed frame %v ms (median %.0f); "+
-		"idle for %s: %d frames, CPU %.1f%% cdpmcp side (this process), %.1f%% the tab's browser, %.1f%% the viewer's browser",
-		s.FirstFrameMs, fps, lat, med, idle, idleFrames, pct(self0, self1), pct(tab0, tab1), pct(view0, view1))
-	if idleFrames > 5 {
-		t.Errorf("an idle page drew %d frames in %s", idleFrames, idle)
-	}
+	f.fps = float64(viewer(t, view).Frames - f0)
 	if shot := os.Getenv("CDPMCP_LIVEVIEW_SHOT"); shot != "" {
 		saveShot(t, view, shot)
 	}
+	return f
+}
+
+func medianOf(v []float64) float64 {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
-// cpuSelf is the CPU time this process has used.
-func cpuSelf() time.Duration {
+// cpuOfSelf is the CPU time this process has used.
+func cpuOfSelf() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -8,10 +8,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/liveview"
 )
 
@@ -51,14 +51,10 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t testing.TB) context.Context { return testbound.Context(t) }
 
 // newTab opens url in a fresh context of browser mgr, closed when the test ends.
-func newTab(t *testing.T, mgr *cdpclient.Manager, url string) *cdpclient.Page {
+func newTab(t testing.TB, mgr *cdpclient.Manager, url string) *cdpclient.Page {
 	t.Helper()
 	ctx := testCtx(t)
 	b, err := mgr.Browser(ctx)
@@ -70,7 +66,7 @@ func newTab(t *testing.T, mgr *cdpclient.Manager, url string) *cdpclient.Page {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 		defer cancel()
 		_ = bc.Close(ctx)
 	})
@@ -87,7 +83,7 @@ func newTab(t *testing.T, mgr *cdpclient.Manager, url string) *cdpclient.Page {
 }
 
 // eval evaluates expr on p and decodes its JSON value into out.
-func eval(t *testing.T, p *cdpclient.Page, expr string, out any) {
+func eval(t testing.TB, p *cdpclient.Page, expr string, out any) {
 	t.Helper()
 	v, err := p.Evaluate(testCtx(t), expr, cdpclient.EvalOptions{AwaitPromise: true})
 	if err != nil {
@@ -98,24 +94,17 @@ func eval(t *testing.T, p *cdpclient.Page, expr string, out any) {
 	}
 }
 
-func evalString(t *testing.T, p *cdpclient.Page, expr string) string {
+func evalString(t testing.TB, p *cdpclient.Page, expr string) string {
 	t.Helper()
 	var s string
 	eval(t, p, expr, &s)
 	return s
 }
 
-// waitFor polls cond every 10 ms until it holds, failing after d.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) time.Duration {
+// waitFor waits until cond holds, failing the test after the test bound.
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	start := time.Now()
-	for !cond() {
-		if time.Since(start) > d {
-			t.Fatalf("%s: not within %s", what, d)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Since(start)
+	testbound.Until(t, what, cond)
 }
 
 // viewerState is what the live view page tells about itself.
@@ -128,7 +117,7 @@ type viewerState struct {
 	Left, Top, Width, Height float64
 }
 
-func viewer(t *testing.T, p *cdpclient.Page) viewerState {
+func viewer(t testing.TB, p *cdpclient.Page) viewerState {
 	t.Helper()
 	var s viewerState
 	eval(t, p, `(() => { const v = window.liveView || {}; const r = document.getElementById('screen')?.getBoundingClientRect() || {};
@@ -140,17 +129,17 @@ func viewer(t *testing.T, p *cdpclient.Page) viewerState {
 
 // openView opens a live view URL in the person's browser and waits for its
 // first frame.
-func openView(t *testing.T, url string) (*cdpclient.Page, viewerState) {
+func openView(t testing.TB, url string) (*cdpclient.Page, viewerState) {
 	t.Helper()
 	p := newTab(t, person, url)
 	var s viewerState
-	waitFor(t, 10*time.Second, "the first frame", func() bool { s = viewer(t, p); return s.Frames > 0 })
+	waitFor(t, "the first frame", func() bool { s = viewer(t, p); return s.Frames > 0 })
 	return p, s
 }
 
 // tapAt clicks the viewer where the tab's point (x, y) is drawn. The tab's
 // viewport has the viewer's size once the view has told the tab its size.
-func clickTabPoint(t *testing.T, view, tab *cdpclient.Page, x, y float64) {
+func clickTabPoint(t testing.TB, view, tab *cdpclient.Page, x, y float64) {
 	t.Helper()
 	var vp [2]float64
 	eval(t, tab, `[innerWidth, innerHeight]`, &vp)
@@ -167,7 +156,7 @@ func clickTabPoint(t *testing.T, view, tab *cdpclient.Page, x, y float64) {
 }
 
 // rect is an element's box in a page's viewport.
-func rect(t *testing.T, p *cdpclient.Page, selector string) cdpclient.Box {
+func rect(t testing.TB, p *cdpclient.Page, selector string) cdpclient.Box {
 	t.Helper()
 	var r [4]float64
 	sel, _ := json.Marshal(selector)

@@ -9,7 +9,7 @@ import (
 )
 
 // saveShot writes a PNG screenshot of the person's view to path.
-func saveShot(t *testing.T, view *cdpclient.Page, path string) {
+func saveShot(t testing.TB, view *cdpclient.Page, path string) {
 	t.Helper()
 	raw, err := view.Raw(testCtx(t), "Page.captureScreenshot", json.RawMessage(`{"format":"png"}`))
 	if err != nil {

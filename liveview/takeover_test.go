@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
@@ -74,7 +73,7 @@ func TestPersonSignsIn(t *testing.T) {
 	view, first := openView(t, url)
 	t.Logf("first frame %.0f ms after the page opened", first.FirstFrameMs)
 	// The tab takes the viewer's size.
-	waitFor(t, 5*time.Second, "the tab to take the viewer's size", func() bool {
+	waitFor(t, "the tab to take the viewer's size", func() bool {
 		var vp [2]float64
 		eval(t, tab, `[innerWidth, innerHeight]`, &vp)
 		s := viewer(t, view)
@@ -85,12 +84,12 @@ func TestPersonSignsIn(t *testing.T) {
 	}
 	captcha := rect(t, tab, "#captcha")
 	clickTabPoint(t, view, tab, captcha.X+30, captcha.Y+38)
-	waitFor(t, 5*time.Second, "the CAPTCHA to be solved", func() bool {
+	waitFor(t, "the CAPTCHA to be solved", func() bool {
 		return evalString(t, tab, `document.getElementById('captcha-state').textContent`) == "CAPTCHA solved"
 	})
 	pw := rect(t, tab, "#password")
 	clickTabPoint(t, view, tab, pw.X+10, pw.Y+pw.H/2)
-	waitFor(t, 5*time.Second, "the password field to have the focus", func() bool {
+	waitFor(t, "the password field to have the focus", func() bool {
 		return evalString(t, tab, `document.activeElement.id`) == "password"
 	})
 	half := len(fixtures.LoginPassword) / 2
@@ -98,7 +97,7 @@ func TestPersonSignsIn(t *testing.T) {
 	if err := view.InsertText(testCtx(t), fixtures.LoginPassword[half:]); err != nil { // as an input method would
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the password to be typed", func() bool {
+	waitFor(t, "the password to be typed", func() bool {
 		return evalString(t, tab, `document.getElementById('password').value`) == fixtures.LoginPassword
 	})
 	if got := reg.Redact("pw=" + fixtures.LoginPassword); got != "pw="+secrets.Mask {
@@ -106,7 +105,7 @@ func TestPersonSignsIn(t *testing.T) {
 	}
 	signin := rect(t, tab, "#signin")
 	clickTabPoint(t, view, tab, signin.X+signin.W/2, signin.Y+signin.H/2)
-	waitFor(t, 10*time.Second, "the sign-in", func() bool {
+	waitFor(t, "the sign-in", func() bool {
 		return evalString(t, tab, `document.getElementById('state')?.textContent || ''`) == "Signed in"
 	})
 	if n := site.UntrustedCaptchaClicks(); n != 0 {
@@ -116,7 +115,7 @@ func TestPersonSignsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s liveviewEnd
-	waitFor(t, 5*time.Second, "the view to close", func() bool { s = ended(t, view); return s.ended })
+	waitFor(t, "the view to close", func() bool { s = ended(t, view); return s.ended })
 	hb.mu.Lock()
 	done := hb.done
 	hb.mu.Unlock()
@@ -163,7 +162,7 @@ func TestViewEnds(t *testing.T) {
 	view, _ := openView(t, url)
 	lv.Withdraw("ends")
 	var s liveviewEnd
-	waitFor(t, 5*time.Second, "the view to close", func() bool { s = ended(t, view); return s.ended })
+	waitFor(t, "the view to close", func() bool { s = ended(t, view); return s.ended })
 	if !strings.Contains(s.overlay, "no longer waits") {
 		t.Errorf("overlay %q", s.overlay)
 	}
@@ -177,7 +176,7 @@ func TestViewEnds(t *testing.T) {
 	if err := cdpclient.Outcome(view.Type(ctx, cdpclient.Target{Selector: "#giveup-reason"}, "no code on my phone", false, true)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the view to close", func() bool { s = ended(t, view); return s.ended })
+	waitFor(t, "the view to close", func() bool { s = ended(t, view); return s.ended })
 	hb.mu.Lock()
 	defer hb.mu.Unlock()
 	if len(hb.gaveUp) != 1 || hb.gaveUp[0] != "no code on my phone" || !strings.Contains(s.overlay, "You gave up") {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/liveview"
 )
 
@@ -38,7 +39,7 @@ func get(t *testing.T, c *http.Client, method, url, body string, hdr ...string) 
 
 func browserClient() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	return &http.Client{Jar: jar, Timeout: testbound.Bound()}
 }
 
 // A live view URL holds 256 random bits and works once: in the client that
@@ -119,7 +120,7 @@ func TestTokensRefused(t *testing.T) {
 	lv.Withdraw("tokens-other")
 
 	short, _ := lv.Offer(liveview.Offer{Key: "tokens-expiring", Tab: tab, Expires: time.Now().Add(300 * time.Millisecond)})
-	waitFor(t, 3*time.Second, "the offer to expire", func() bool { return !lv.Waiting("tokens-expiring") })
+	waitFor(t, "the offer to expire", func() bool { return !lv.Waiting("tokens-expiring") })
 	if ans := get(t, browserClient(), "GET", short, ""); !refused(ans) {
 		t.Errorf("an expired token: %d %q", ans.code, ans.body)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -81,8 +82,8 @@ func (cs *chatServer) count() int {
 
 // agentServer is a server whose agent asks base (the client's model when "").
 func agentServer(t *testing.T, base string, vision bool) *Server {
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Agent: AgentConfig{
-		LLM:  agentloop.OpenAI{BaseURL: base, Timeout: 10 * time.Second},
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Agent: AgentConfig{
+		LLM:  agentloop.OpenAI{BaseURL: base, Timeout: callTimeout},
 		Loop: agentloop.Config{MaxSteps: 5, Vision: vision, RunDir: t.TempDir()},
 	}}, mgr)
 	t.Cleanup(s.Close)
@@ -163,8 +164,8 @@ func TestAgentOnEndpoint(t *testing.T) {
 	}
 }
 
-// Cancelling the MCP request aborts the model call in flight at once and
-// starts no other.
+// Cancelling the MCP request aborts the model call in flight (which only the
+// model timeout, beyond the test bound, would end) and starts no other.
 func TestAgentCancelAbortsModelCall(t *testing.T) {
 	t.Parallel()
 	chat := newChatServer(t, "hang")
@@ -179,16 +180,12 @@ func TestAgentCancelAbortsModelCall(t *testing.T) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "run_browser_agent"
 	req.Params.Arguments = map[string]any{"task": "wait"}
-	start := time.Now()
 	if _, err := c.CallTool(ctx, req); err == nil || !strings.Contains(err.Error(), "context canceled") {
 		t.Errorf("cancelled call: %v", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("cancelled call took %s", d)
-	}
 	select {
 	case <-chat.gone:
-	case <-time.After(time.Second):
+	case <-time.After(testbound.Bound()):
 		t.Fatal("the model call went on after the cancel")
 	}
 	time.Sleep(200 * time.Millisecond)
@@ -197,12 +194,12 @@ func TestAgentCancelAbortsModelCall(t *testing.T) {
 	}
 }
 
-// eventually polls get for up to a second until it returns want (client
+// eventually polls get within the test bound until it returns want (client
 // notifications arrive on their own goroutine, after the call may return),
 // and returns the last value.
 func eventually(get func() any, want any) any {
 	got := get()
-	for deadline := time.Now().Add(time.Second); got != want && time.Now().Before(deadline); got = get() {
+	for deadline := time.Now().Add(testbound.Bound()); got != want && time.Now().Before(deadline); got = get() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return got

@@ -17,6 +17,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -26,7 +27,7 @@ var auditTools = []string{"auditAccessibility", "auditPerformance", "auditSecuri
 // auditServer is a server offering the audit group, read-only unless said.
 func auditServer(t *testing.T, readOnly bool, m *cdpclient.Manager, policy *origins.List) *Server {
 	t.Helper()
-	s := New(Config{ReadOnly: readOnly, IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"audit"},
+	s := New(Config{ReadOnly: readOnly, IsolateSessions: true, Timeout: callTimeout, Caps: []string{"audit"},
 		Artifacts: t.TempDir(), Origins: policy}, m)
 	t.Cleanup(s.Close)
 	return s
@@ -50,7 +51,7 @@ func toolNames(t *testing.T, c *client.Client) []string {
 // --tools names it.
 func TestAuditToolsOffered(t *testing.T) {
 	t.Parallel()
-	core := New(Config{Caps: []string{}, Timeout: 20 * time.Second}, mgr)
+	core := New(Config{Caps: []string{}, Timeout: callTimeout}, mgr)
 	defer core.Close()
 	for _, name := range toolNames(t, newClient(t, core)) {
 		if strings.HasPrefix(name, "audit") {
@@ -65,7 +66,7 @@ func TestAuditToolsOffered(t *testing.T) {
 			}
 		}
 	}
-	one := New(Config{Tools: []string{"navigate", "auditLinks"}, Timeout: 20 * time.Second}, mgr)
+	one := New(Config{Tools: []string{"navigate", "auditLinks"}, Timeout: callTimeout}, mgr)
 	defer one.Close()
 	if got := toolNames(t, newClient(t, one)); !slices.Equal(got, []string{"auditLinks", "navigate"}) {
 		t.Errorf("--tools navigate,auditLinks offers %v", got)
@@ -242,7 +243,7 @@ func TestAuditsWithAllowedOrigins(t *testing.T) {
 	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, Origins: policy})
 	defer m.Close()
 	c := newClient(t, auditServer(t, true, m, policy))
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(90*time.Second))
 	defer cancel()
 	r := callToolCtx(t, ctx, c, "auditLinks", map[string]any{"url": own.URL("/audit/links/index.html")})
 	mustOK(t, r)

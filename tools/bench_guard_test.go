@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
@@ -21,7 +20,7 @@ func BenchmarkToolsWithOriginRules(b *testing.B) {
 	}
 	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, Origins: policy})
 	defer m.Close()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Origins: policy}, m)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Origins: policy}, m)
 	defer s.Close()
 	ctx := context.Background()
 	c, err := client.NewInProcessClient(s.MCP())

@@ -77,12 +77,28 @@ func (s *Server) offers(name, group string) bool {
 // a tool that can only answer "no model" is not worth its tokens. A call
 // still reaches it (mcp-go filters a call with the one tool named) and says
 // how to give it a model.
+//
+// It also leaves out the stand-ins of tools the server does not offer
+// (unoffered.go), which a call reaches the same way.
 func (s *Server) listFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	if len(tools) < 2 {
 		return tools
 	}
+	tools = slices.DeleteFunc(tools, func(t mcp.Tool) bool { return s.unoffered[t.Name] })
 	if _, how := s.agentModel(ctx); how != modelNone {
 		return tools
 	}
 	return slices.DeleteFunc(tools, func(t mcp.Tool) bool { return t.Name == agentToolName })
+}
+
+// OffersJobs reports whether cfg offers any job tool (given a job queue):
+// --caps jobs or all, or a job tool named in --tools.
+func OffersJobs(cfg Config) bool {
+	s := &Server{cfg: cfg}
+	for _, name := range jobToolNames {
+		if s.offers(name, CapJobs) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures/watched"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 )
 
@@ -51,7 +52,7 @@ func TestCDPCannotEscapeOrigins(t *testing.T) {
 	}
 	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, Origins: policy})
 	defer m.Close()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Origins: policy}, m)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Origins: policy}, m)
 	defer s.Close()
 	c := newClient(t, s)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
@@ -171,19 +172,12 @@ func TestCDPSessionsAreConfined(t *testing.T) {
 	if r := cdpCall(t, a, "browser", "Target.createTarget", map[string]any{"url": site.URL("/second.html?opened=A"), "browserContextId": "someone-elses"}); r.isError {
 		t.Fatalf("A's createTarget: %s", r.text)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(callTool(t, a, "listPages", nil).text, "opened=A") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the tab A opened is not among A's pages: %s", callTool(t, a, "listPages", nil).text)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	for !strings.Contains(callTool(t, a, "listPages", nil).text, "opened=A-from-page") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the tab A opened from a page is not among A's pages: %s", callTool(t, a, "listPages", nil).text)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testbound.Until(t, "the tab A opened to be among A's pages", func() bool {
+		return strings.Contains(callTool(t, a, "listPages", nil).text, "opened=A")
+	})
+	testbound.Until(t, "the tab A opened from a page to be among A's pages", func() bool {
+		return strings.Contains(callTool(t, a, "listPages", nil).text, "opened=A-from-page")
+	})
 	if pages := callTool(t, b, "listPages", nil).text; strings.Contains(pages, "opened=A") || !strings.Contains(pages, "B-secret-token") {
 		t.Errorf("B's pages after A's calls: %s", pages)
 	}

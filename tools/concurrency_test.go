@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -50,13 +50,13 @@ func httpClients(t *testing.T, s *Server, n int) []*client.Client {
 // with its own page's data, no deadlock.
 func TestHundredConcurrentCalls(t *testing.T) {
 	t.Parallel()
-	s := New(Config{IsolateSessions: true, Timeout: 30 * time.Second}, mgr)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout}, mgr)
 	defer s.Close()
 	clients := httpClients(t, s, 10)
 	for i, c := range clients {
 		mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL(fmt.Sprintf("/actions.html?page=%d", i))}))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan string, 100)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/fixtures"
@@ -22,7 +21,7 @@ func TestCorpusNavigateIsOKAndCompact(t *testing.T) {
 	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true,
 		Args: []string{noInternet, fmt.Sprintf("--cdpmcp-test=corpus-%d", os.Getpid())}}})
 	defer m.Close()
-	s := New(Config{Timeout: 30 * time.Second}, m)
+	s := New(Config{Timeout: callTimeout}, m)
 	defer s.Close()
 	c := newClient(t, s)
 	var counts []int

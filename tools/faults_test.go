@@ -12,11 +12,12 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // A click into a handler that never returns: the click happened (ok) and says
-// the page is busy, within 5 s even under a shorter call deadline; the next
-// call on that tab answers at once that the page is stuck; reload stops the
+// the page is busy, even under a call deadline as short as the busy probe's;
+// the next call on that tab answers that the page is stuck; reload stops the
 // script. An endless evaluate is stopped too.
 func TestInfiniteLoopRecovered(t *testing.T) {
 	t.Parallel()
@@ -24,22 +25,16 @@ func TestInfiniteLoopRecovered(t *testing.T) {
 	defer s.Close()
 	c := newClient(t, s)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/busy.html")}))
-	start := time.Now()
 	r := callTool(t, c, "click", map[string]any{"selector": "#spin"})
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the stuck click took %v", d)
-	}
 	if r.isError || !strings.Contains(r.text, "the page is busy") || !strings.Contains(r.text, "reload") {
 		t.Errorf("stuck click: %s", r.text)
 	}
-	start = time.Now()
 	r = callTool(t, c, "click", map[string]any{"selector": "#alive"})
-	if d := time.Since(start); d > time.Second || !r.isError || !strings.Contains(r.text, "busy") {
-		t.Errorf("click on the stuck page after %v: %s", d, r.text)
+	if !r.isError || !strings.Contains(r.text, "busy") {
+		t.Errorf("click on the stuck page: %s", r.text)
 	}
-	start = time.Now()
-	if r := callTool(t, c, "getTitle", nil); time.Since(start) > time.Second || r.text == "" {
-		t.Errorf("title of the stuck page after %v: %q", time.Since(start), r.text)
+	if r := callTool(t, c, "getTitle", nil); r.text == "" {
+		t.Errorf("title of the stuck page: %q", r.text)
 	}
 	mustOK(t, callTool(t, c, "reload", nil))
 	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#alive"}))
@@ -47,10 +42,9 @@ func TestInfiniteLoopRecovered(t *testing.T) {
 		t.Errorf("title after recovery = %q", r.text)
 	}
 	// An endless evaluate is the expression's own doing: it is stopped.
-	start = time.Now()
 	r = callTool(t, c, "evaluate", map[string]any{"expression": "while (true) {}"})
-	if !r.isError || time.Since(start) > 5*time.Second || !strings.Contains(r.text, "was stopped") {
-		t.Errorf("evaluate of an endless loop: %v %s", time.Since(start), r.text)
+	if !r.isError || !strings.Contains(r.text, "was stopped") {
+		t.Errorf("evaluate of an endless loop: %s", r.text)
 	}
 	if r := callTool(t, c, "evaluate", map[string]any{"expression": "document.title"}); r.text != `"alive"` {
 		t.Errorf("evaluate after the endless loop = %q", r.text)
@@ -64,7 +58,7 @@ func TestBrowserKilledIsRelaunched(t *testing.T) {
 	marker := "--cdpmcp-test=killed-" + fmt.Sprint(os.Getpid())
 	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{marker}}})
 	defer m.Close()
-	s := New(Config{Timeout: 20 * time.Second}, m)
+	s := New(Config{Timeout: callTimeout}, m)
 	defer s.Close()
 	c := newClient(t, s)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
@@ -75,10 +69,7 @@ func TestBrowserKilledIsRelaunched(t *testing.T) {
 	if err := syscall.Kill(-dead.PGID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for m.Current().Alive() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testbound.Until(t, "the manager to see its browser dead", func() bool { return !m.Current().Alive() })
 	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")})
 	mustOK(t, r)
 	if !strings.Contains(r.text, "started (or reconnected) again") {
@@ -103,12 +94,10 @@ func TestCrashedTab(t *testing.T) {
 	mustOK(t, callTool(t, c, "newPage", map[string]any{"url": site.URL("/second.html")}))
 	_ = callTool(t, c, "cdp", map[string]any{"domain": "Page", "method": "crash", "page": "p2"})
 	var r result
-	for i := 0; i < 50; i++ {
-		if r = callTool(t, c, "snapshot", map[string]any{"page": "p2"}); strings.Contains(r.text, "crashed") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testbound.Until(t, "a snapshot of p2 to say it crashed", func() bool {
+		r = callTool(t, c, "snapshot", map[string]any{"page": "p2"})
+		return strings.Contains(r.text, "crashed")
+	})
 	if !r.isError || !strings.Contains(r.text, "crashed") || !strings.Contains(r.text, "closePage") {
 		t.Fatalf("a crashed tab: %s", r.text)
 	}

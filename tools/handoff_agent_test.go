@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -21,8 +22,8 @@ func askingAgent(t *testing.T) (*Server, *chatServer) {
 		agentAnswer("open", `{"go_to_url": {"url": "`+site.URL("/handoff/signin")+`"}}`),
 		agentAnswer("a CAPTCHA", `{"ask_human": {"reason": "solve the CAPTCHA"}}`),
 		agentAnswer("report", `{"done": {"result": "signed in"}}`))
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, LiveView: newLiveView(t), HandoffTimeout: time.Minute,
-		Agent: AgentConfig{LLM: agentloop.OpenAI{BaseURL: chat.srv.URL + "/v1", Timeout: 10 * time.Second},
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, LiveView: newLiveView(t), HandoffTimeout: time.Minute,
+		Agent: AgentConfig{LLM: agentloop.OpenAI{BaseURL: chat.srv.URL + "/v1", Timeout: callTimeout},
 			Loop: agentloop.Config{MaxSteps: 5, RunDir: t.TempDir()}}}, mgr)
 	t.Cleanup(s.Close)
 	return s, chat
@@ -33,7 +34,7 @@ func askingAgent(t *testing.T) (*Server, *chatServer) {
 func takeOver(t *testing.T, c *client.Client, url string) {
 	t.Helper()
 	view := personTab(t, url)
-	within15s(t, "the first frame", func() bool { return viewFrames(t, view) > 0 })
+	waitUntil(t, "the first frame", func() bool { return viewFrames(t, view) > 0 })
 	if err := cdpclient.Outcome(view.Click(testCtx(t), cdpclient.Target{Selector: "#done"}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestAgentAsksAPerson(t *testing.T) {
 			var url string
 			select {
 			case url = <-urls:
-			case <-time.After(15 * time.Second):
+			case <-time.After(testbound.Bound()):
 				t.Fatal("no one was told where to take over the tab")
 			}
 			takeOver(t, c, url)

@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/mark3labs/mcp-go/client"
@@ -38,7 +39,7 @@ func handoffServer(t *testing.T, opener *urlOpener) (*client.Client, *jobs.Queue
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Config{Timeout: 20 * time.Second, Secrets: reg, LiveView: lv, JobHandoff: jh,
+	s := New(Config{Timeout: callTimeout, Secrets: reg, LiveView: lv, JobHandoff: jh,
 		Jobs: func(context.Context) (*jobs.Queue, error) { return q, nil }}, mgr)
 	t.Cleanup(func() {
 		s.Close()
@@ -92,7 +93,7 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 		return jobCall(t, c, "browser.job.status", map[string]any{"correlationId": "handoff-1", "jobId": id}, &answers)
 	}
 	var st map[string]any
-	within15s(t, "the job to wait for a person", func() bool {
+	waitUntil(t, "the job to wait for a person", func() bool {
 		st = status()
 		return st["status"] != "RUNNING" && st["status"] != "QUEUED" && st["status"] != "DISPATCHED"
 	})
@@ -105,7 +106,7 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 		if asked != url {
 			t.Errorf("the client was asked to open %q, the status says %q", asked, url)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testbound.Bound()):
 		t.Fatal("the client was not asked to open the live view")
 	}
 	opener.mu.Lock()
@@ -120,9 +121,9 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	view := personTab(t, url)
-	within15s(t, "the first frame", func() bool { return viewFrames(t, view) > 0 })
+	waitUntil(t, "the first frame", func() bool { return viewFrames(t, view) > 0 })
 	// The view sizes the tab to itself; frames follow.
-	within15s(t, "the tab to take the view's size", func() bool {
+	waitUntil(t, "the tab to take the view's size", func() bool {
 		var w float64
 		evalJSON(t, tab, `innerWidth`, &w)
 		var vw float64
@@ -141,13 +142,13 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 			t.Logf("the view: %v; the tab: %v", v, tv)
 		}
 	}()
-	within15s(t, "the CAPTCHA to be solved", func() bool {
+	waitUntil(t, "the CAPTCHA to be solved", func() bool {
 		return tabText(t, tab, `document.getElementById('captcha-state').textContent`) == "CAPTCHA solved"
 	})
-	within15s(t, "the view to show the change", func() bool { return viewFrames(t, view) > before })
+	waitUntil(t, "the view to show the change", func() bool { return viewFrames(t, view) > before })
 	pw := boxOf(t, tab, "#password")
 	clickThrough(t, view, tab, pw.X+10, pw.Y+pw.H/2)
-	within15s(t, "the password field to have the focus", func() bool {
+	waitUntil(t, "the password field to have the focus", func() bool {
 		return tabText(t, tab, `document.activeElement.id`) == "password"
 	})
 	ctx := testCtx(t)
@@ -169,7 +170,7 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 	if err := view.DispatchKey(ctx, cdpclient.KeyEvent{Up: true, Key: "Enter", Code: "Enter", KeyCode: 13}); err != nil {
 		t.Fatal(err)
 	}
-	within15s(t, "the site to accept the sign-in", func() bool {
+	waitUntil(t, "the site to accept the sign-in", func() bool {
 		return tabText(t, tab, `document.getElementById('state')?.textContent || ''`) == "Signed in"
 	})
 	if n := site.UntrustedCaptchaClicks(); n != 0 {
@@ -178,12 +179,12 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 	if err := cdpclient.Outcome(view.Click(ctx, cdpclient.Target{Selector: "#done"}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatal(err)
 	}
-	within15s(t, "the job to end", func() bool { st = status(); s := jobs.State(st["status"].(string)); return s.Terminal() })
+	waitUntil(t, "the job to end", func() bool { st = status(); s := jobs.State(st["status"].(string)); return s.Terminal() })
 	if st["status"] != "SUCCEEDED" || st["handoffUrl"] != nil || !strings.Contains(st["summary"].(string), "with a person's help") {
 		t.Fatalf("after Done: %v", st)
 	}
 	var overlay string
-	within15s(t, "the view to close", func() bool {
+	waitUntil(t, "the view to close", func() bool {
 		evalJSON(t, view, `document.getElementById('overlay').hidden ? '' : document.getElementById('overlay-text').textContent`, &overlay)
 		return overlay != ""
 	})
@@ -203,7 +204,7 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 	next := jobCall(t, c, "browser.job.submit", map[string]any{"correlationId": "handoff-2", "url": site.URL("/jobs/account"),
 		"profile": "handoff", "task": map[string]any{"type": "extract", "selectors": []string{"#state"}}}, &answers)
 	var done map[string]any
-	within15s(t, "the next job", func() bool {
+	waitUntil(t, "the next job", func() bool {
 		done = jobCall(t, c, "browser.job.status", map[string]any{"correlationId": "handoff-2", "jobId": next["jobId"]}, &answers)
 		return jobs.State(done["status"].(string)).Terminal()
 	})

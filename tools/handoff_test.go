@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -85,7 +85,7 @@ func personTab(t *testing.T, url string) *cdpclient.Page {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
 		defer cancel()
 		_ = bc.Close(ctx)
 	})
@@ -110,15 +110,10 @@ func evalJSON(t *testing.T, p *cdpclient.Page, expr string, out any) {
 	}
 }
 
-func within15s(t *testing.T, what string, cond func() bool) {
+// waitUntil waits until cond holds, failing the test after the test bound.
+func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 15 s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testbound.Until(t, what, cond)
 }
 
 // viewFrames is how many frames the person's view has drawn.

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
@@ -31,13 +32,33 @@ func (s *Server) submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessa
 	if req.HandoffAllowed {
 		s.submitters.note(ctx, j.ID) // its user is asked when the job needs a person
 	}
-	// QUEUED says the submission is accepted (seed 002 allows no other
-	// value); a duplicate's actual state is in currentStatus.
+	// The answer's status can only be QUEUED (seed 002): a duplicate of a job
+	// that has left the queue is told as it is, not answered as queued.
+	if !created && j.State != jobs.Queued {
+		return mcp.NewToolResultError(fmt.Sprintf("already submitted: correlationId %q with these arguments is job %s, which is %s now (a job runs once)\n"+
+			"hint: read it with browser.job.status {\"correlationId\":%q,\"jobId\":%q}; to run it again, change an argument",
+			req.CorrelationID, j.ID, j.State, req.CorrelationID, j.ID)), nil
+	}
 	a := submitAnswer{CorrelationID: req.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
 	if !created {
 		a.Duplicate, a.CurrentStatus = true, string(j.State)
 	}
 	return structured(a)
+}
+
+// ownJob returns the job a, naming it, asks about, refusing one submitted
+// under another correlationId: an answer never echoes an id the job does not
+// have, and no call acts on a job the caller mixed up with another.
+func ownJob(ctx context.Context, q *jobs.Queue, a idArgs) (*jobs.Job, error) {
+	j, err := q.Status(ctx, a.JobID)
+	if err != nil {
+		return nil, err
+	}
+	if j.CorrelationID != a.CorrelationID {
+		return nil, &jobs.InputError{Msg: fmt.Sprintf("job %s was submitted with correlationId %q, not %q; nothing changed", j.ID, j.CorrelationID, a.CorrelationID),
+			Hint: "pass the correlationId and jobId that browser.job.submit answered together"}
+	}
+	return j, nil
 }
 
 // statusAnswer is browser.job.status's output.
@@ -65,11 +86,11 @@ func jobStatus(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	j, err := q.Status(ctx, a.JobID)
+	j, err := ownJob(ctx, q, a)
 	if err != nil {
 		return nil, err
 	}
-	return structured(statusOf(a.CorrelationID, j))
+	return structured(statusOf(j.CorrelationID, j))
 }
 
 func statusOf(correlationID string, j *jobs.Job) statusAnswer {
@@ -105,6 +126,9 @@ func cancelJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
+	if _, err := ownJob(ctx, q, a); err != nil {
+		return nil, err
+	}
 	j, err := q.Cancel(ctx, a.JobID, a.Reason)
 	if err != nil {
 		return nil, err
@@ -115,6 +139,9 @@ func cancelJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.Ca
 func resumeJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	a, err := readIDArgs(raw)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := ownJob(ctx, q, a); err != nil {
 		return nil, err
 	}
 	j, err := q.Resume(ctx, a.JobID, a.Note)

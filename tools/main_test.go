@@ -7,11 +7,11 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -35,7 +35,7 @@ func run(m *testing.M) int {
 	}
 	defer site.Close()
 	mgr = cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{marker}}})
-	srv = New(Config{IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	srv = New(Config{IsolateSessions: true, Timeout: callTimeout}, mgr)
 	code := m.Run()
 	srv.Close()
 	proc, found := fixtures.FindBrowser(marker)
@@ -73,11 +73,12 @@ func newClient(t *testing.T, servers ...*Server) *client.Client {
 	return c
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+// callTimeout is the test servers' tool-call timeout (and their model's): twice
+// the test bound, so a call that should end on its own is never ended by it,
+// and a test's own bound runs out first.
+var callTimeout = 2 * testbound.Bound()
+
+func testCtx(t *testing.T) context.Context { return testbound.Context(t) }
 
 // result is a tool call's text and error flag.
 type result struct {

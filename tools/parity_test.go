@@ -3,7 +3,6 @@ package tools
 import (
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
@@ -16,7 +15,7 @@ import (
 // allCapsClient connects a client to a server offering every capability group.
 func allCapsClient(t *testing.T) *client.Client {
 	t.Helper()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{CapAll}}, mgr)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Caps: []string{CapAll}}, mgr)
 	t.Cleanup(s.Close)
 	return newClient(t, s)
 }
@@ -120,7 +119,7 @@ func policyClient(t *testing.T) *client.Client {
 	}
 	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, Origins: policy})
 	t.Cleanup(m.Close)
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Origins: policy, Caps: []string{CapAll}}, m)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Origins: policy, Caps: []string{CapAll}}, m)
 	t.Cleanup(s.Close)
 	return newClient(t, s)
 }

@@ -9,7 +9,7 @@ import (
 
 // Reading a page through MCP: the default snapshot summarises the chrome and a
 // summary's ref opens it; a cut snapshot continues with from; getContent gives
-// the article as Markdown and as text.
+// the article as Markdown (by default) and as text, and the HTML when asked.
 func TestReadingThroughMCP(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
@@ -54,6 +54,14 @@ func TestReadingThroughMCP(t *testing.T) {
 		if strings.Contains(md.text, bad) {
 			t.Errorf("markdown has chrome %q", bad)
 		}
+	}
+	// Markdown is what getContent answers unless asked otherwise; the HTML is
+	// one argument away.
+	if def := callTool(t, c, "getContent", nil); def.isError || def.text != md.text {
+		t.Errorf("getContent {} is not the Markdown:\n%.300s", def.text)
+	}
+	if html := callTool(t, c, "getContent", map[string]any{"format": "html"}); html.isError || !strings.Contains(html.text, "<html lang=\"en\"><head>") || !strings.Contains(html.text, "<h1") {
+		t.Errorf("getContent {format: html}:\n%.300s", html.text)
 	}
 	text := callTool(t, c, "getContent", map[string]any{"format": "text"})
 	if text.isError || !strings.Contains(text.text, "\nThe harbour at the edge of the valley\n") || !strings.Contains(text.text, "Paragraph 8.4:") || strings.Contains(text.text, "](") {

@@ -4,19 +4,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Read-only mode (seed 004's audit mode): no tool can change the page.
 func TestReadOnlyMode(t *testing.T) {
 	t.Parallel()
-	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: callTimeout}, mgr)
 	defer ro.Close()
 	c := newClient(t, ro)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/actions.html")}))
 	for _, name := range []string{"click", "type", "fill", "pressKey", "selectOption", "uploadFile"} {
 		r := callToolRaw(t, c, name, map[string]any{"selector": "#inc", "text": "x", "value": "x", "key": "Enter", "values": []string{"x"}, "paths": []string{"/x"}})
-		if !r.isError || !strings.Contains(r.text, "not found") {
+		if !r.isError || !strings.Contains(r.text, name+" is not available in --read-only mode: it can change the page") {
 			t.Errorf("%s in read-only mode: %+v", name, r)
 		}
 	}
@@ -63,7 +62,7 @@ func TestReadOnlyMode(t *testing.T) {
 // the tools read-only mode keeps, scroll and waitFor) changes nothing.
 func TestReadOnlyRefIsNotCode(t *testing.T) {
 	t.Parallel()
-	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: callTimeout}, mgr)
 	defer ro.Close()
 	c := newClient(t, ro)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/actions.html")}))
@@ -93,7 +92,7 @@ func TestReadOnlyRefIsNotCode(t *testing.T) {
 // resize the viewport (the page would see a resize event): refused.
 func TestReadOnlyChangesNothing(t *testing.T) {
 	t.Parallel()
-	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second}, mgr)
+	ro := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: callTimeout}, mgr)
 	defer ro.Close()
 	c := newClient(t, ro)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/attack/watcher.html")}))

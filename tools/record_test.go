@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
 )
@@ -32,7 +31,7 @@ func recordedFiles(t *testing.T, answer string) map[string]string {
 func TestRecordThroughMCP(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools", "storage"}, Artifacts: dir}, mgr)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Caps: []string{"devtools", "storage"}, Artifacts: dir}, mgr)
 	t.Cleanup(s.Close)
 	c := newClient(t, s)
 
@@ -139,7 +138,7 @@ func TestRecordThroughMCP(t *testing.T) {
 // Recording changes nothing on the page: read-only mode offers it.
 func TestRecordInReadOnlyMode(t *testing.T) {
 	t.Parallel()
-	s := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: t.TempDir()}, mgr)
+	s := New(Config{ReadOnly: true, IsolateSessions: true, Timeout: callTimeout, Caps: []string{"devtools"}, Artifacts: t.TempDir()}, mgr)
 	t.Cleanup(s.Close)
 	c := newClient(t, s)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
@@ -157,7 +156,7 @@ func TestRecordInReadOnlyMode(t *testing.T) {
 func TestRecordEndsWithTheSession(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: dir}, mgr)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Caps: []string{"devtools"}, Artifacts: dir}, mgr)
 	c := newClient(t, s)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/parity/record.html")}))
 	mustOK(t, callTool(t, c, "record", map[string]any{"op": "start"}))
@@ -180,7 +179,7 @@ func TestRecordEndsWithTheSession(t *testing.T) {
 // from their first request.
 func TestRecordFollowsPopups(t *testing.T) {
 	t.Parallel()
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Caps: []string{"devtools"}, Artifacts: t.TempDir()}, mgr)
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Caps: []string{"devtools"}, Artifacts: t.TempDir()}, mgr)
 	t.Cleanup(s.Close)
 	c := newClient(t, s)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/popup.html")}))
@@ -205,8 +204,8 @@ func TestRecordFollowsPopups(t *testing.T) {
 func TestRecordHoldsAgentSteps(t *testing.T) {
 	t.Parallel()
 	chat := newChatServer(t, twoSteps()...)
-	s := New(Config{IsolateSessions: true, Timeout: 20 * time.Second, Artifacts: t.TempDir(), Agent: AgentConfig{
-		LLM:  agentloop.OpenAI{BaseURL: chat.srv.URL + "/v1", Timeout: 10 * time.Second},
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, Artifacts: t.TempDir(), Agent: AgentConfig{
+		LLM:  agentloop.OpenAI{BaseURL: chat.srv.URL + "/v1", Timeout: callTimeout},
 		Loop: agentloop.Config{MaxSteps: 5, RunDir: t.TempDir()},
 	}}, mgr)
 	t.Cleanup(s.Close)

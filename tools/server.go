@@ -61,6 +61,9 @@ type Config struct {
 	// JobHandoff, if set, is the job queue's handoff: the server tells it
 	// which client to ask when a job needs a person.
 	JobHandoff *JobHandoff
+	// JobsOff says why the job tools are off although asked for (another
+	// server holds the data dir); a call to one answers with it.
+	JobsOff string
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -84,6 +87,9 @@ type Server struct {
 	// submitters and asks reach the person behind a client (handoff.go).
 	submitters submitters
 	asks       elicitations
+	// unoffered are the known tools this server does not offer: callable
+	// stand-ins that say why, never listed (unoffered.go).
+	unoffered map[string]bool
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -107,9 +113,11 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		server.WithInstructions(instructions),
 		server.WithToolFilter(s.listFilter),
 	)
-	for _, t := range s.catalogue() {
+	offered := s.catalogue()
+	for _, t := range offered {
 		s.mcp.AddTool(t.tool, s.wrap(t))
 	}
+	s.addUnoffered(offered)
 	if cfg.JobHandoff != nil {
 		cfg.JobHandoff.bind(s)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures/watched"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // startProxy serves a proxy allowing only http(s)://127.0.0.1 on any port.
@@ -45,7 +46,7 @@ func startWatched(t *testing.T) *watched.Server {
 
 func proxiedClient(p *Proxy) *http.Client {
 	u, _ := url.Parse(p.URL())
-	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+	return &http.Client{Timeout: testbound.Bound(), Transport: &http.Transport{
 		Proxy:           http.ProxyURL(u),
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
 	}}
@@ -169,7 +170,7 @@ func TestProxyReservedPorts(t *testing.T) {
 // established, and returns everything read until the connection ends.
 func rawConnect(t *testing.T, p *Proxy, dest, payload string) string {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", p.Addr(), 2*time.Second)
+	conn, err := net.DialTimeout("tcp", p.Addr(), testbound.Bound())
 	if err != nil {
 		t.Fatal(err)
 	}

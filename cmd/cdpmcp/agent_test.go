@@ -56,7 +56,7 @@ func TestCallAgentExchange(t *testing.T) {
 	model := newScriptedModel(t,
 		`{"current_state":{"prev_action_evaluation":"Unknown - nothing done yet","important_contents":"","task_progress":"","future_plans":"1. Open the page. 2. Read its heading.","thought":"The page must be opened first.","summary":"Open the page."},"action":[{"go_to_url":{"url":"`+page+`"}}]}`,
 		`{"current_state":{"prev_action_evaluation":"Success - the page is open","important_contents":"The heading is Fixtures.","task_progress":"1. Opened the page.","future_plans":"","thought":"The heading is on the page.","summary":"Report the heading."},"action":[{"done":{"result":"The heading is Fixtures.","success":true}}]}`)
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "call", "--headless", "--browser-arg="+newMarker("agent"), "--llm-base-url", model.URL+"/v1",
 		"--llm-model", "scripted", "run_browser_agent", `{"task":"Open `+page+` and tell me its heading"}`)
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "The heading is Fixtures.\n") || !strings.Contains(r.stdout, "success: true; stop: done; steps: 2") {

@@ -7,11 +7,13 @@ import (
 )
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                      "cdpmcp",
 		Usage:                     "an MCP server that drives Chromium through the Chrome DevTools Protocol",
 		Version:                   version,
 		DisableSliceFlagSeparator: true,
+		OnUsageError:              usageError,
+		Action:                    rootAction,
 		Commands: []*cli.Command{
 			{
 				Name:  "serve",
@@ -76,4 +78,8 @@ func newApp() *cli.App {
 			},
 		},
 	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usageError
+	}
+	return app
 }

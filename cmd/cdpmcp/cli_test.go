@@ -86,7 +86,7 @@ func TestCallNavigate(t *testing.T) {
 
 func TestCallRefusesBadInput(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "call", "--headless", "navigate", `{"url":"no-scheme"}`)
 	if r.code == 0 {
 		t.Errorf("call navigate without a scheme exited 0")
@@ -107,7 +107,7 @@ func TestCallRefusesBadInput(t *testing.T) {
 
 func TestToolsCommand(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "tools")
 	if r.code != 0 {
 		t.Fatalf("tools exit %d: %s", r.code, r.stderr)
@@ -144,7 +144,7 @@ func TestToolsCommand(t *testing.T) {
 
 func TestUnknownToolNameRefused(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	for _, args := range [][]string{
 		{"tools", "--tools", "navigate,nope"},
 		{"serve", "--tools", "nope"},
@@ -162,7 +162,7 @@ func TestUnknownToolNameRefused(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	if r := runCLI(t, tmp, "version"); r.code != 0 || r.stdout != "cdpmcp e2e-test\n" {
 		t.Errorf("version = %q (exit %d), want \"cdpmcp e2e-test\"", r.stdout, r.code)
 	}
@@ -173,7 +173,7 @@ func TestVersion(t *testing.T) {
 
 func TestBadFlagValues(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "serve", "--log-level", "loud")
 	if r.code == 0 || !strings.Contains(r.stderr, "--log-level") {
 		t.Errorf("serve --log-level loud: exit %d, stderr %q", r.code, r.stderr)

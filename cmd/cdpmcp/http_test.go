@@ -35,7 +35,7 @@ var urlLine = regexp.MustCompile(`msg="serving MCP over streamable HTTP".* url=(
 // chose from its log. The process is ended at cleanup if the test did not.
 func startHTTP(t testing.TB, name string, extra ...string) *httpServer {
 	t.Helper()
-	s := &httpServer{stderr: &syncBuffer{}, marker: newMarker(name), tmp: t.TempDir(), exited: make(chan struct{})}
+	s := &httpServer{stderr: &syncBuffer{}, marker: newMarker(name), tmp: shortTemp(t), exited: make(chan struct{})}
 	args := append([]string{"serve", "--http", "127.0.0.1:0", "--headless", "--browser-arg=" + s.marker}, extra...)
 	s.cmd = exec.Command(binPath, args...)
 	s.cmd.Env = procEnv(s.tmp)

@@ -73,7 +73,7 @@ func TestHTTPGuard(t *testing.T) {
 
 func TestSecurityFlagsRefused(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	cases := []struct {
 		args []string
 		want string

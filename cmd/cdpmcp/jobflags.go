@@ -17,6 +17,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
+	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
 
@@ -126,21 +127,28 @@ func startHorde(cfg config) *horde {
 	if cfg.live != nil {
 		h.liveView = cfg.live.BaseURL()
 	}
-	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); err == nil || cfg.jobs.db != "" {
-		// Jobs wait (or, in a fleet, may come any time): run them now.
-		go h.open()
+	// A server offering the job tools opens the queue at start (build); one
+	// that does not still takes up the unfinished jobs it finds, and in a
+	// fleet (--jobs-db) runs the jobs that come.
+	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); (err == nil || cfg.jobs.db != "") && !tools.OffersJobs(cfg.tools) {
+		go func() {
+			if err := h.open(); err != nil {
+				slog.Warn("the unfinished jobs in the data dir are not taken up: " + err.Error())
+			}
+		}()
 	}
 	return h
 }
 
-func (h *horde) open() {
+// open opens the queue once and returns why it could not (the same error at
+// every call).
+func (h *horde) open() error {
 	h.once.Do(func() {
 		defer close(h.ready)
 		h.err = h.openQueue()
-		if h.err != nil {
-			slog.Warn("job queue not available", "err", h.err)
-		}
 	})
+	<-h.ready
+	return h.err
 }
 
 func (h *horde) openQueue() error {
@@ -184,7 +192,7 @@ func (h *horde) openQueue() error {
 
 // queue returns the open queue, opening it first if needed (within ctx).
 func (h *horde) queue(ctx context.Context) (*jobs.Queue, error) {
-	go h.open()
+	go func() { _ = h.open() }()
 	select {
 	case <-h.ready:
 		if h.err != nil {

@@ -149,7 +149,7 @@ func printJob(w io.Writer, j *jobs.Job, asJSON, fleet bool) {
 			"finalUrl": j.FinalURL, "artifacts": j.Artifacts, "attempt": j.Attempt, "createdAt": j.Created, "rev": j.Rev,
 			"worker": j.Worker,
 		})
-		fmt.Fprintln(w, string(b))
+		fmt.Fprintln(w, string(withJobDetails(b, j)))
 		return
 	}
 	profile := j.Profile
@@ -165,4 +165,5 @@ func printJob(w io.Writer, j *jobs.Job, asJSON, fleet bool) {
 		worker = fmt.Sprintf(" %-20s", worker)
 	}
 	fmt.Fprintf(w, "%-24s %-17s %3.0f%% %-8s %-3d %-10s%s %s — %s\n", j.ID, j.State, j.Progress*100, j.Task.Type, j.Priority, profile, worker, j.URL, j.Summary)
+	printJobDetails(w, j)
 }

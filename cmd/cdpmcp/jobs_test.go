@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +19,10 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
+
+// submitted maps each job id a test's submit got to the correlationId it
+// was submitted with: jobState asks about a job under its own.
+var submitted sync.Map
 
 // jobCall calls a job tool and returns its structured answer.
 func jobCall(t *testing.T, ctx context.Context, c *client.Client, tool string, args map[string]any) map[string]any {
@@ -34,11 +39,18 @@ func jobCall(t *testing.T, ctx context.Context, c *client.Client, tool string, a
 	var out map[string]any
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &out)
+	if id, ok := out["jobId"].(string); ok && tool == "browser.job.submit" {
+		submitted.Store(id, args["correlationId"])
+	}
 	return out
 }
 
 func jobState(t *testing.T, ctx context.Context, c *client.Client, id string) map[string]any {
-	return jobCall(t, ctx, c, "browser.job.status", map[string]any{"correlationId": "kill", "jobId": id})
+	corr, ok := submitted.Load(id)
+	if !ok {
+		t.Fatalf("job %s was not submitted by this test binary", id)
+	}
+	return jobCall(t, ctx, c, "browser.job.status", map[string]any{"correlationId": corr, "jobId": id})
 }
 
 func waitJob(t *testing.T, ctx context.Context, c *client.Client, id string, states ...string) map[string]any {
@@ -169,7 +181,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 // --data-dir), not by default; --tools picks among them too.
 func TestToolsCommandListsJobTools(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	if r := runCLI(t, tmp, "tools"); strings.Contains(r.stdout, "browser.job.submit") {
 		t.Errorf("the default catalogue lists the job tools")
 	}

@@ -20,7 +20,9 @@ func listTools(ctx context.Context, cfg config, w io.Writer, asJSON bool) error 
 	defer st.close()
 	var list []mcp.Tool
 	for _, t := range st.srv.MCP().ListTools() {
-		list = append(list, t.Tool)
+		if st.srv.Offers(t.Tool.Name) {
+			list = append(list, t.Tool)
+		}
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	if asJSON {

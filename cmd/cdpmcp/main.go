@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/tools"
@@ -22,10 +23,19 @@ func main() {
 	// command has returned, so a second signal cannot cut the browser's shutdown
 	// short and leave it running with its temporary profile.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newApp().RunContext(ctx, os.Args)
+	app := newApp()
+	args, err := hoistFlags(app, os.Args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "cdpmcp:", err)
+		// Errors that name the command already start with "cdpmcp".
+		if msg := err.Error(); strings.HasPrefix(msg, "cdpmcp") {
+			fmt.Fprintln(os.Stderr, msg)
+		} else {
+			fmt.Fprintln(os.Stderr, "cdpmcp:", msg)
+		}
 		os.Exit(1)
 	}
 }

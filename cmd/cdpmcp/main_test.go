@@ -58,12 +58,26 @@ func run(m *testing.M) int {
 // wantTools are the primitive tools every default catalogue offers.
 var wantTools = []string{"navigate", "reload", "goBack", "goForward", "click", "type", "fill", "pressKey", "hover",
 	"selectOption", "scroll", "uploadFile", "handleDialog", "waitFor", "waitForTimeout", "evaluate", "getTitle",
-	"getUrl", "getContent", "screenshot", "console", "network", "newPage", "closePage", "listPages", "switchPage", "drag"}
+	"getUrl", "getContent", "screenshot", "console", "network", "newPage", "closePage", "listPages", "switchPage", "drag", "cdp"}
 
 // newMarker returns a browser flag unique to this test process and call, for
 // fixtures.FindBrowser.
 func newMarker(name string) string {
 	return fmt.Sprintf("--cdpmcp-test=e2e-%d-%s-%d", os.Getpid(), name, markers.Add(1))
+}
+
+// shortTemp is a temporary directory, removed when the test ends, with a
+// short path, for a server process's TMPDIR: Chromium makes its singleton
+// socket there, and a socket's path may not be longer than 107 bytes
+// (t.TempDir's path holds the test's name).
+func shortTemp(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "srv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
 }
 
 // procEnv is the environment of a server process whose temporary files go to tmp.

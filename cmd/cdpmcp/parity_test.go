@@ -55,7 +55,7 @@ func TestStorageStateAcrossServerRuns(t *testing.T) {
 // over the file, and names that are no flag are refused.
 func TestCapsAndConfigFlags(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	tmp := shortTemp(t)
 	cfg := filepath.Join(tmp, "c.json")
 	if err := os.WriteFile(cfg, []byte(`{"caps": "vision", "read-only": false}`), 0o600); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -48,6 +50,17 @@ func build(cfg config) (*stack, error) {
 		}
 		st.jobs = startHorde(cfg)
 		cfg.tools.Jobs = st.jobs.queue
+		// A server that offers the job tools takes its data dir at start: when
+		// another server holds it, the tools could only fail, so they are not
+		// listed, and the log says why in one line.
+		if tools.OffersJobs(cfg.tools) {
+			if err := st.jobs.open(); err != nil {
+				slog.Warn("the job tools are off: " + err.Error())
+				st.jobs.close()
+				st.jobs, cfg.tools.Jobs, cfg.tools.JobHandoff = nil, nil, nil
+				cfg.tools.JobsOff = "the job tools are off on this server: " + err.Error()
+			}
+		}
 	}
 	st.srv = tools.New(cfg.tools, st.mgr)
 	return st, nil
@@ -76,6 +89,9 @@ func serve(ctx context.Context, cfg config) error {
 			return err
 		}
 		if ln, err = net.Listen("tcp", addr); err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("--http %s: the address is in use (another cdpmcp or program listens there); pick another port, e.g. --http 127.0.0.1:%d (make run PORT=%d)", cfg.http, nextPort(addr), nextPort(addr))
+			}
 			return fmt.Errorf("--http %s: %w", cfg.http, err)
 		}
 		defer ln.Close()
@@ -143,7 +159,9 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 		mux.Handle("/metrics", guardHTTP(metricsHandler(st.jobs.queue), cfg.principals))
 	}
 	hs := newHTTPServer(mux, cfg.requests)
-	slog.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	// Said once the port is bound, never before.
+	url := "http://" + ln.Addr().String() + "/mcp"
+	slog.Info("serving MCP over streamable HTTP", "url", url, "connect", "claude mcp add --transport http cdpmcp "+url, "stop", "Ctrl-C")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -156,4 +174,14 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 	defer cancel()
 	_ = handler.Shutdown(sctx)
 	return hs.Shutdown(sctx)
+}
+
+// nextPort is the port after addr's, to suggest when addr is taken.
+func nextPort(addr string) int {
+	_, port, _ := net.SplitHostPort(addr)
+	n, err := strconv.Atoi(port)
+	if err != nil || n <= 0 || n >= 65535 {
+		return 8932
+	}
+	return n + 1
 }

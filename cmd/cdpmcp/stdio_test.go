@@ -33,7 +33,7 @@ type stdioServer struct {
 // for it to exit; it is closed (and the process reaped) at cleanup.
 func startStdio(t testing.TB, name string, extra ...string) *stdioServer {
 	t.Helper()
-	s := &stdioServer{stderr: &syncBuffer{}, marker: newMarker(name), tmp: t.TempDir()}
+	s := &stdioServer{stderr: &syncBuffer{}, marker: newMarker(name), tmp: shortTemp(t)}
 	args := append([]string{"serve", "--headless", "--browser-arg=" + s.marker}, extra...)
 	s.cmd = exec.Command(binPath, args...)
 	s.cmd.Env = procEnv(s.tmp)

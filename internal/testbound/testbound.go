@@ -19,9 +19,10 @@ import (
 // positive number such as 2 or 0.5 (unset, empty or invalid means 1).
 const EnvScale = "CDPMCP_TEST_SCALE"
 
-// Base is the unscaled bound of one wait: a minute, enough for a page load,
-// a browser launch or a job on a machine whose cores are busy with others.
-const Base = time.Minute
+// Base is the unscaled bound of one wait: two minutes, enough for a browser
+// launch and a few jobs in a row on two cores busy with others' work (at a
+// load of 60 a job took 20-60 s). It ends only a test that would hang.
+const Base = 2 * time.Minute
 
 // Factor is what bounds are multiplied by: CDPMCP_TEST_SCALE, times 2 when
 // the race detector is on.

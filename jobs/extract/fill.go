@@ -254,10 +254,11 @@ func (f *filler) meta(keys []string) (string, bool) {
 	return "", false
 }
 
-// labels are the normalised names a field may go by on the page.
+// labels are the normalised names a field may go by on the page: its name,
+// title and x-label, and the schema.org names of the same thing.
 func labels(name string, s *Schema) []string {
 	out := []string{norm(name)}
-	for _, l := range []string{s.Title, s.Label} {
+	for _, l := range append([]string{s.Title, s.Label}, vocabulary[norm(name)]...) {
 		if n := norm(l); n != "" && !slices.Contains(out, n) {
 			out = append(out, n)
 		}

@@ -73,6 +73,14 @@ func TestFill(t *testing.T) {
 			wantSources: map[string]string{"title": "meta", "description": "meta", "author": "meta"},
 		},
 		{
+			name:   "schema.org names of a field: an offer's priceCurrency, an aggregate rating's ratingValue",
+			schema: `{"type":"object","properties":{"price":{"type":"number"},"currency":{"type":"string"},"rating":{"type":"number"}}}`,
+			facts: cdpclient.PageFacts{JSONLD: []json.RawMessage{json.RawMessage(`{"@type":"Product","name":"Kettle","offers":{"@type":"Offer","price":"34.90","priceCurrency":"EUR"}}`)},
+				Microdata: []cdpclient.MicrodataItem{{Props: map[string][]any{"aggregateRating": {map[string]any{"props": map[string]any{"ratingValue": []any{"4.6"}}}}}}}},
+			wantData:    map[string]any{"price": 34.9, "currency": "EUR", "rating": 4.6},
+			wantSources: map[string]string{"price": "json-ld", "currency": "json-ld", "rating": "microdata"},
+		},
+		{
 			name:        "x-selector with no match is missing, with a note",
 			schema:      `{"type":"object","properties":{"sku":{"type":"string","x-selector":".sku"}}}`,
 			facts:       cdpclient.PageFacts{Selected: map[string][]any{}},

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The test runner behind `make test`: every package's tests, the plain half
+# and the race half (the packages given as arguments run under -race), each
+# half run to its end even when a package failed; then the packages that
+# failed, by name, and a check that the run left nothing behind: no process
+# of its own (a browser, chrome_crashpad_handler, PostgreSQL, a test server)
+# and no temporary file.
+#
+# The run's processes are told apart from everyone else's by a marker: every
+# test binary runs with CDPMCP_TEST_RUN=<run id> in its environment (which its
+# children inherit) and TMPDIR=<run dir>/t (which browser profiles, test
+# directories and data directories live under, so it shows in their command
+# lines; go's own work files go there too, and go removes them).
+#
+#   scripts/test/run.sh ./cdpclient/... ./tools/... ./liveview/...
+#
+# Environment: GO (the go command), TEST_PKGS (the packages, ./...; those of
+# them not named as race packages run without -race), TEST_TIMEOUT (a package's limit, 20m),
+# TEST_PARALLEL (tests run at once in a package, 4), CDPMCP_TEST_SCALE
+# (passed on: multiplies the bound of every wait in the tests).
+set -uo pipefail
+GO=${GO:-go}
+timeout=${TEST_TIMEOUT:-20m}
+parallel=${TEST_PARALLEL:-4}
+
+run=$(mktemp -d "${TMPDIR:-/tmp}/cdpmcp-test.XXXXXX") || exit 1
+id=$(basename "$run")
+mkdir -p "$run/t"
+log=$run/log
+
+race=$($GO list "$@") || exit 1
+[ -n "${TEST_PKGS:-}" ] && race=$(grep -xF -f <($GO list $TEST_PKGS) <<<"$race")
+plain=$($GO list ${TEST_PKGS:-./...} | grep -vxF -f <(printf '%s\n' "$race"))
+
+# half runs go test on its packages with the run's marker and TMPDIR; the
+# output goes to the terminal and the log.
+half() {
+	local name=$1
+	shift
+	local start=$SECONDS
+	echo "== $name: go test $*" >&2
+	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
+		$GO test -count=1 -timeout "$timeout" -parallel "$parallel" "$@" 2>&1 | tee -a "$log"
+	local code=${PIPESTATUS[0]}
+	echo "== $name: $((SECONDS - start)) s, go test exit status $code" >&2
+	[ "$code" = 0 ] || halves_failed+=" $name"
+}
+
+start=$SECONDS
+halves_failed=
+# shellcheck disable=SC2086 # package lists split on purpose
+[ -n "$plain" ] && half plain $plain
+# shellcheck disable=SC2086
+[ -n "$race" ] && half race -race $race
+status=0
+
+failed=$(grep -E '^FAIL[[:space:]]' "$log" | awk '{print $2}' | sort -u)
+if [ -n "$failed" ]; then
+	echo "make test: these packages FAILED:" >&2
+	printf '  %s\n' $failed >&2
+	status=1
+elif [ -n "$halves_failed" ]; then
+	echo "make test: go test failed in the$halves_failed half (see above)" >&2
+	status=1
+fi
+
+# leftovers lists the run's processes still alive: those with the marker in
+# their environment or the run directory on their command line, and those in
+# a process group one of them leads (a browser's renderers). grep reads its
+# patterns from stdin, so that its own command line does not match.
+leftovers() {
+	local pids
+	pids=$( {
+		grep -lzx -f - /proc/[0-9]*/environ <<<"CDPMCP_TEST_RUN=$id"
+		grep -lzF -f - /proc/[0-9]*/cmdline <<<"$run"
+	} 2>/dev/null | cut -d/ -f3 | sort -un)
+	[ -z "$pids" ] && return
+	ps -e -o pid=,pgid= | awk -v leaders="$(echo $pids)" '
+		BEGIN { n = split(leaders, l, " "); for (i = 1; i <= n; i++) lead[l[i]] = 1 }
+		lead[$1] || lead[$2] { print $1 }' | sort -un
+}
+# A browser a test closed may take a moment to be reaped.
+for _ in $(seq 20); do
+	[ -z "$(leftovers)" ] && break
+	sleep 0.5
+done
+left=$(leftovers)
+if [ -n "$left" ]; then
+	echo "make test: the run left these processes running (now killed):" >&2
+	for pid in $left; do
+		echo "  $pid $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)" >&2
+	done
+	# shellcheck disable=SC2086 # one PID an argument
+	kill -KILL $left 2>/dev/null
+	status=1
+fi
+if [ -n "$(ls -A "$run/t")" ]; then
+	echo "make test: the run left these temporary files (now removed):" >&2
+	(cd "$run/t" && find . -mindepth 1 -maxdepth 2 | head -20 | sed 's/^/  /') >&2
+	status=1
+fi
+rm -rf "$run"
+echo "make test: $((SECONDS - start)) s, $([ $status = 0 ] && echo passed || echo FAILED)" >&2
+exit $status
