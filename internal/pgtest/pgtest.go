@@ -67,8 +67,9 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	removeStale()
-	dir, err := os.MkdirTemp("", "cdpmcp-pgtest-")
+	base := baseDir()
+	removeStale(base)
+	dir, err := os.MkdirTemp(base, "cdpmcp-pgtest-")
 	if err != nil {
 		return nil, err
 	}
@@ -175,10 +176,28 @@ func (s *Server) Stop() {
 	}
 }
 
+// baseDir is where servers' directories go: the temporary directory, unless
+// the server runs as nobody and cannot reach into it (a private TMPDIR),
+// then /tmp.
+func baseDir() string {
+	tmp := os.TempDir()
+	if os.Geteuid() != 0 {
+		return tmp
+	}
+	for d := tmp; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return "/tmp"
+		}
+		if d == filepath.Dir(d) {
+			return tmp
+		}
+	}
+}
+
 // removeStale removes the directories of servers whose test binary died
 // (nothing holds their lock). Their postgres died with the binary.
-func removeStale() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "cdpmcp-pgtest-*"))
+func removeStale(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, "cdpmcp-pgtest-*"))
 	for _, d := range dirs {
 		f, err := os.Open(filepath.Join(d, "lock"))
 		if err != nil {
