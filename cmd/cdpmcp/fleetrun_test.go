@@ -24,7 +24,7 @@ import (
 func TestFleet(t *testing.T) {
 	t.Parallel()
 	db := fleetDB(t)
-	ctx := testCtx(t, 6*time.Minute)
+	ctx := testCtx(t, 10*time.Minute)
 	srv := startHTTP(t, "fleet-serve", "--jobs-db", db, "--max-tabs", "0", "--lease", "10s", "--worker-id", "serve", "--data-dir", t.TempDir())
 	c := httpClient(t, ctx, srv.url, "")
 	store := fleetStore(t, db)
@@ -99,9 +99,9 @@ func TestFleet(t *testing.T) {
 			t.Errorf("start order across the fleet (-want +got):\n%s", d)
 		}
 		// Cancel the long jobs through the serve, which runs none of them.
-		for _, id := range long {
+		for i, id := range long {
 			start := time.Now()
-			a := jobCall(t, ctx, c, "browser.job.cancel", map[string]any{"correlationId": "long", "jobId": id})
+			a := jobCall(t, ctx, c, "browser.job.cancel", map[string]any{"correlationId": fmt.Sprint("long-", i), "jobId": id})
 			answered := time.Since(start)
 			if a["status"] != "CANCELLED" {
 				t.Errorf("cancel answered %v", a)
@@ -147,9 +147,25 @@ func TestFleet(t *testing.T) {
 		// Five navigate jobs fill the other five tabs: one is the victim's.
 		var navs []string
 		for i := range 5 {
-			navs = append(navs, submit("kill-nav", fmtURL("/jobs/slowpage?ms=6000&k=%d", i), 5, navigate, nil))
+			navs = append(navs, submit("kill-nav", fmtURL("/jobs/slowpage?ms=15000&k=%d", i), 5, navigate, nil))
 		}
-		running := waitStates(t, ctx, store, navs, jobs.Running)
+		running := map[string]*jobs.Job{}
+		for busy := 0; busy < 2; { // the message job and one navigate job
+			busy = 0
+			for _, id := range navs {
+				if j := done0(t, store, id); j.Worker == victim.id && j.State == jobs.Running {
+					running[id] = j
+					busy++
+				}
+			}
+			if j := done0(t, store, msg); j.State == jobs.Running {
+				busy++
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("the victim %s never ran the message job and a navigate job at once", victim.id)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 		victim.kill()
 		delete(ws, victim.id)
 		done := waitStates(t, ctx, store, append(navs, msg), jobs.Succeeded, jobs.Failed)
@@ -160,7 +176,7 @@ func TestFleet(t *testing.T) {
 			if (j.State != jobs.Succeeded && !timedOut) || j.Worker == victim.id {
 				t.Errorf("navigate job after the kill: %s attempt %d on %s: %s", j.State, j.Attempt, j.Worker, j.Error)
 			}
-			if running[id].Worker == victim.id {
+			if running[id] != nil {
 				moved++
 				if j.Attempt != 2 {
 					t.Errorf("the killed worker's navigate job ran %d times, want 2", j.Attempt)
