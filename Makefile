@@ -20,9 +20,10 @@ STATICCHECK_CHECKS := inherit
 # (snapshot, reader, feedback, origins) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./tools/... ./liveview/...
 
-.PHONY: deps build run test lint bench readbench soak conformance clean
+.PHONY: deps build run test lint bench fleetbench readbench soak conformance clean
 
-## deps: check for Go; install Chromium and ffmpeg from Debian if they are missing.
+## deps: check for Go; install Chromium, ffmpeg and PostgreSQL (the fleet's tests
+## start their own server) from Debian if they are missing.
 deps:
 	@command -v $(GO) >/dev/null || { echo "make deps: Go is not installed; get Go 1.26 or newer (https://go.dev/dl/)" >&2; exit 1; }
 	@if ! command -v chromium >/dev/null; then \
@@ -42,6 +43,15 @@ deps:
 		$$SUDO apt-get update; \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg; \
 		command -v ffmpeg >/dev/null || { echo "make deps: ffmpeg is still not on PATH after apt-get install" >&2; exit 1; }; \
+	fi
+	@if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "make deps: PostgreSQL (the job fleet's tests start their own server) is missing; installing it with apt-get" >&2; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif command -v sudo >/dev/null; then SUDO=sudo; \
+		else echo "make deps: need root or sudo to run 'apt-get install -y postgresql'; install PostgreSQL yourself" >&2; exit 1; fi; \
+		$$SUDO apt-get update; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql; \
+		ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "make deps: initdb is still missing after apt-get install postgresql" >&2; exit 1; }; \
 	fi
 
 ## build: bin/cdpmcp, versioned from git describe.
@@ -77,9 +87,10 @@ $(STATICCHECK):
 ## cost, the 100-page auditLinks crawl (cdpclient); cdpmcp's own time an
 ## agent step (agentloop); the live view's first frame, click to frame, frames
 ## per second and idle CPU (liveview); 200 jobs' throughput, dispatch delay
-## and memory, the job store's calls (jobs).
+## and memory on SQLite and on PostgreSQL, the job store's calls (jobs). The
+## fleet's (claim latency, jobs/min with 1-3 workers) are in fleetbench.
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 20m ./cmd/cdpmcp ./tools
+	$(GO) test -run '^$$' -bench . -skip FleetThroughput -benchtime 2s -timeout 20m ./cmd/cdpmcp ./tools
 	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 20m ./cdpclient
 	$(GO) test -run '^$$' -bench 'AuditLinks' -benchtime 3x -timeout 20m ./cdpclient
 	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 20m ./agentloop ./liveview
@@ -107,6 +118,14 @@ SOAK_DURATION ?= 3m
 SOAK_SESSIONS ?= 8
 soak: deps build
 	$(GO) run ./scripts/soak -bin $(BIN)/cdpmcp -duration $(SOAK_DURATION) -sessions $(SOAK_SESSIONS) -out results/soak
+
+## fleetbench: the job queue's numbers: claim latency (commit to a free worker's
+## claim) on SQLite and PostgreSQL, jobs/min through 1, 2 and 3 worker processes
+## on one PostgreSQL queue, and 200 extract jobs on one host with each store.
+fleetbench: deps
+	$(GO) test -run '^$$' -bench ClaimLatency -benchtime 500x ./jobs/sqlite ./jobs/postgres
+	$(GO) test -run '^$$' -bench FleetThroughput -benchtime 1x -timeout 20m ./cmd/cdpmcp
+	$(GO) test -run '^$$' -bench '^BenchmarkThroughput$$' -benchtime 1x -timeout 20m ./jobs
 
 ## conformance: the MCP conformance suite against the HTTP transport (needs npm).
 conformance: build

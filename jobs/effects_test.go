@@ -53,7 +53,7 @@ func TestLogin(t *testing.T) {
 	if d.State != jobs.Succeeded || !strings.HasSuffix(d.FinalURL, "/jobs/account") {
 		t.Errorf("login with a password: %s %q %s", d.State, d.Error, d.FinalURL)
 	}
-	for _, path := range []string{d.Artifacts.Trace, d.Artifacts.NetworkLog, q.dir.DBPath()} {
+	for _, path := range []string{d.Artifacts.Trace, d.Artifacts.NetworkLog} {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -61,6 +61,9 @@ func TestLogin(t *testing.T) {
 		if bytes.Contains(b, []byte(fixtures.LoginPassword)) {
 			t.Errorf("%s contains the password", filepath.Base(path))
 		}
+	}
+	if bytes.Contains(storedBytes(t, q), []byte(fixtures.LoginPassword)) {
+		t.Errorf("the job store contains the password")
 	}
 	if b, _ := os.ReadFile(d.Artifacts.NetworkLog); bytes.Contains(b, []byte("session=")) {
 		t.Errorf("the HAR log carries the session cookie")

@@ -58,7 +58,7 @@ func (q *Queue) afterBrowserDeath(ctx context.Context, j *Job, out outcome) (*Jo
 	rerun := (j.Task.Type == TaskNavigate || j.Task.Type == TaskExtract) && !j.HasSecret && !j.Effects
 	if rerun && j.Attempt < maxRuns {
 		again, err := q.store.Update(ctx, j.ID, []State{Running}, func(j *Job) {
-			j.State, j.Progress, j.Artifacts = Queued, 0, out.artifacts
+			j.State, j.Progress, j.Artifacts, j.Lease = Queued, 0, out.artifacts, time.Time{}
 			j.Summary = fmt.Sprintf("queued to run again: its browser died while it ran (%s); cdpmcp started a new one", why)
 		})
 		if err == nil && again.State == Queued {

@@ -15,21 +15,23 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
-// profileIdle is how long a profile's browser stays up with no job in it.
-const profileIdle = 2 * time.Minute
-
 // fleet hands out browser contexts for jobs. Jobs without a profile get a fresh
 // isolated context (no cookies shared with anything) in one shared browser.
 // A named profile gets its own browser launched on the profile's directory
 // under the data dir, so its cookies and storage persist; the jobs of that
 // profile share its one context, and no other browser opens that directory
-// while it runs.
+// while it runs. On a shared store the profile's state travels through the
+// store (see profileSync): one worker holds a profile at a time.
 type fleet struct {
 	base cdpclient.Options
 	dir  *DataDir
+	sync *profileSync // nil: profiles stay in the data dir
+	// claimMu orders this process's claims with its profile releases, so a
+	// profile is never released while a job of it was just claimed here.
+	claimMu sync.Mutex
 
 	mu       sync.Mutex
-	anon     *cdpclient.Manager
+	anon     []*poolBrowser // jobs without a profile run here: a pool, or one launched
 	anonDir  string
 	spare    []*spareTab // scrubbed isolated contexts and their tabs, for the next jobs
 	maxSpare int
@@ -37,18 +39,27 @@ type fleet struct {
 	closed   bool
 }
 
-type profileBrowser struct {
+// poolBrowser is a browser jobs without a profile share, and how many of
+// them it has now.
+type poolBrowser struct {
 	mgr   *cdpclient.Manager
 	users int
-	idle  *time.Timer
 }
 
-func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int) *fleet {
+// newFleet makes the fleet; with endpoints, jobs without a profile run in
+// those browsers (a pool), each job in the least busy.
+func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int, sync *profileSync, endpoints []string) *fleet {
 	// Job browsers have no window: a horde of windows helps no one, and the
 	// human handoff shows a tab through a screencast.
 	base.Launch.Headless = true
 	base.Tracer = nil
-	return &fleet{base: base, dir: dir, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
+	f := &fleet{base: base, dir: dir, sync: sync, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
+	for _, ep := range endpoints {
+		opts := base
+		opts.Endpoint = ep
+		f.anon = append(f.anon, &poolBrowser{mgr: cdpclient.NewManager(opts)})
+	}
+	return f
 }
 
 // lease is a browser context lent to one job, with the tab it may start from.
@@ -66,7 +77,8 @@ type lease struct {
 type spareTab struct {
 	bc     *cdpclient.BrowserContext
 	tab    *cdpclient.Page
-	tenant string // only its jobs take it: a context keeps its HTTP cache
+	tenant string       // only its jobs take it: a context keeps its HTTP cache
+	pool   *poolBrowser // the browser it is in
 }
 
 // context lends a browser context to a job of tenant in profile ("" for
@@ -78,31 +90,10 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 	if profile == "" {
 		return f.anonContext(ctx, tenant)
 	}
-	dir := f.dir.ProfileDir(tenant, profile)
-	f.mu.Lock()
-	if f.closed {
-		f.mu.Unlock()
-		return nil, cdpclient.ErrBrowserClosed
+	pb, err := f.useProfile(ctx, tenant, profile)
+	if err != nil {
+		return nil, err
 	}
-	pb := f.profiles[dir]
-	if pb == nil {
-		if err := prepareProfile(dir); err != nil {
-			f.mu.Unlock()
-			return nil, err
-		}
-		opts := f.base
-		opts.Endpoint = ""
-		opts.Launch.UserDataDir = dir
-		opts.Launch.Args = append(append([]string(nil), opts.Launch.Args...), profileArgs()...)
-		pb = &profileBrowser{mgr: cdpclient.NewManager(opts)}
-		f.profiles[dir] = pb
-	}
-	pb.users++
-	if pb.idle != nil {
-		pb.idle.Stop()
-		pb.idle = nil
-	}
-	f.mu.Unlock()
 	release := func(keep *cdpclient.Page) {
 		if keep != nil {
 			_ = closeTab(keep) // tabs of a shared profile context are not lent on
@@ -110,9 +101,12 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		pb.users--
-		if pb.users == 0 && !f.closed {
-			pb.idle = time.AfterFunc(profileIdle, func() { f.closeIdle(dir, pb) })
-		}
+		f.idleLater(pb)
+	}
+	<-pb.synced
+	if pb.syncErr != nil {
+		release(nil)
+		return nil, pb.syncErr
 	}
 	b, err := pb.mgr.Browser(ctx)
 	if err != nil {
@@ -128,16 +122,15 @@ func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) 
 		f.mu.Unlock()
 		return nil, cdpclient.ErrBrowserClosed
 	}
-	if f.anon == nil {
+	if len(f.anon) == 0 {
 		opts := f.base
 		if opts.Endpoint == "" {
 			// Under the data dir, so a browser orphaned by a crash is found.
 			f.anonDir = filepath.Join(f.dir.runDir(), "browser-"+strconv.Itoa(os.Getpid()))
 			opts.Launch.UserDataDir, opts.Launch.Disposable = f.anonDir, true
 		}
-		f.anon = cdpclient.NewManager(opts)
+		f.anon = []*poolBrowser{{mgr: cdpclient.NewManager(opts)}}
 	}
-	mgr := f.anon
 	var sp *spareTab
 	for i := len(f.spare) - 1; i >= 0 && sp == nil; i-- {
 		if f.spare[i].tenant != tenant {
@@ -150,33 +143,53 @@ func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) 
 			sp = nil
 		}
 	}
+	var pb *poolBrowser
+	if sp != nil {
+		pb = sp.pool
+	} else {
+		pb = f.anon[0]
+		for _, o := range f.anon[1:] {
+			if o.users < pb.users {
+				pb = o
+			}
+		}
+	}
+	pb.users++
 	f.mu.Unlock()
 	if sp == nil {
-		b, err := mgr.Browser(ctx)
+		b, err := pb.mgr.Browser(ctx)
+		if err == nil {
+			var bc *cdpclient.BrowserContext
+			if bc, err = b.NewContext(ctx); err == nil {
+				sp = &spareTab{bc: bc, pool: pb}
+			}
+		}
 		if err != nil {
+			f.mu.Lock()
+			pb.users--
+			f.mu.Unlock()
 			return nil, fmt.Errorf("start the jobs' browser: %w", err)
 		}
-		bc, err := b.NewContext(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp = &spareTab{bc: bc}
 	}
-	bc := sp.bc
-	return &lease{bc: bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(bc, keep, tenant) }}, nil
+	sp.tenant = tenant
+	return &lease{bc: sp.bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(sp, keep) }}, nil
 }
 
 // releaseAnon keeps a context whose only tab the job scrubbed for the next
 // job, once the context's cookies are cleared too; otherwise it disposes of it.
-func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, keep *cdpclient.Page, tenant string) {
+func (f *fleet) releaseAnon(sp *spareTab, keep *cdpclient.Page) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	f.mu.Lock()
+	sp.pool.users--
+	f.mu.Unlock()
+	bc := sp.bc
 	if keep != nil && len(bc.Pages()) == 1 && bc.Browser().Alive() {
 		args, _ := json.Marshal(map[string]string{"browserContextId": bc.ID()})
 		if _, err := bc.Browser().Raw(ctx, "Storage.clearCookies", args); err == nil {
 			f.mu.Lock()
 			if !f.closed && len(f.spare) < f.maxSpare {
-				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep, tenant: tenant})
+				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep, tenant: sp.tenant, pool: sp.pool})
 				f.mu.Unlock()
 				return
 			}
@@ -197,29 +210,6 @@ func (f *fleet) dispose(bc *cdpclient.BrowserContext, tab *cdpclient.Page) {
 	}
 }
 
-func (f *fleet) closeIdle(dir string, pb *profileBrowser) {
-	f.mu.Lock()
-	if f.profiles[dir] != pb || pb.users > 0 {
-		f.mu.Unlock()
-		return
-	}
-	delete(f.profiles, dir)
-	f.mu.Unlock()
-	slog.Debug("closing an idle profile's browser", "profile", dir)
-	pb.shutdown()
-}
-
-// shutdown lets the profile's browser exit by itself, so its cookies and
-// storage reach the disk, then closes the manager.
-func (pb *profileBrowser) shutdown() {
-	if b := pb.mgr.Current(); b != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		b.Shutdown(ctx)
-		cancel()
-	}
-	pb.mgr.Close()
-}
-
 // close shuts every browser down and blocks until they are gone.
 func (f *fleet) close() {
 	f.mu.Lock()
@@ -230,14 +220,21 @@ func (f *fleet) close() {
 	f.profiles = map[string]*profileBrowser{}
 	f.mu.Unlock()
 	var wg sync.WaitGroup
-	if anon != nil {
-		wg.Go(anon.Close)
+	for _, pb := range anon {
+		wg.Go(pb.mgr.Close)
 	}
 	for _, pb := range profiles {
-		if pb.idle != nil {
-			pb.idle.Stop()
-		}
-		wg.Go(pb.shutdown)
+		pb.stopIdle()
+		wg.Go(func() {
+			if pb.closing != nil {
+				<-pb.closing // closeIdle saves it
+				return
+			}
+			pb.shutdown()
+			if f.sync != nil && pb.mgr != nil {
+				f.sync.save(pb.name, pb.dir, true)
+			}
+		})
 	}
 	wg.Wait()
 	if f.anonDir != "" {

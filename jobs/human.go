@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -34,7 +35,11 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 	if url != "" {
 		summary = "waiting for a person: " + reason + "; they can take over the tab at handoffUrl"
 	}
-	if _, err := q.store.Update(ctx, t.job.ID, []State{Running}, func(j *Job) {
+	select { // a wake-up left from an earlier wait (the store's echo of a resume)
+	case <-t.r.resume:
+	default:
+	}
+	if _, err := t.r.update(ctx, []State{Running}, func(j *Job) {
 		j.State, j.Summary, j.HandoffURL = WaitingForHuman, summary, url
 	}); err != nil {
 		return "", err
@@ -46,17 +51,26 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 	defer t.r.budget.resume()
 	wait := time.NewTimer(q.cfg.HandoffTimeout)
 	defer wait.Stop()
-	select {
-	case note := <-t.r.resume:
-		_, err := q.store.Update(context.WithoutCancel(ctx), t.job.ID, []State{Resumed}, func(j *Job) {
-			j.State, j.Summary = Running, "running again after a person's help"
-		})
-		t.rec.Action("resumed", map[string]any{"note": note})
-		return note, err
-	case <-t.r.ctx.Done():
-		return "", t.r.ctx.Err()
-	case <-wait.C:
-		return "", fmt.Errorf("no one resumed the job within %s (--handoff-timeout)", q.cfg.HandoffTimeout)
+	for {
+		select {
+		case note := <-t.r.resume:
+			_, err := t.r.update(context.WithoutCancel(ctx), []State{Resumed}, func(j *Job) {
+				j.State, j.Summary = Running, "running again after a person's help"
+				if note == "" {
+					note = j.Note // resumed through another process
+				}
+			})
+			var se *StateError
+			if errors.As(err, &se) && se.State == WaitingForHuman {
+				continue // a stale wake-up: not resumed yet
+			}
+			t.rec.Action("resumed", map[string]any{"note": note})
+			return note, err
+		case <-t.r.ctx.Done():
+			return "", t.r.ctx.Err()
+		case <-wait.C:
+			return "", fmt.Errorf("no one resumed the job within %s (--handoff-timeout)", q.cfg.HandoffTimeout)
+		}
 	}
 }
 

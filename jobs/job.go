@@ -115,6 +115,13 @@ type Job struct {
 	// (a message's send); a job with Effects is never run again.
 	Effects bool
 
+	// Worker is the process that holds the job (or held it last), Lease
+	// when its hold ends unless renewed (zero: no process holds it), Origin
+	// the process that took the submission (which alone knows a secret).
+	Worker string
+	Lease  time.Time
+	Origin string
+
 	Created  time.Time
 	Started  time.Time // zero until it first runs
 	Finished time.Time // zero until it ends

@@ -4,27 +4,96 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/pgtest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 )
 
-var site *fixtures.Server
+var (
+	site *fixtures.Server
+	// pg serves the second run of every test, on PostgreSQL; onPostgres says
+	// which run this is.
+	pg         *pgtest.Server
+	onPostgres bool
+	databases  sync.Map // data dir path → its database's URL
+)
 
-func TestMain(m *testing.M) {
+// TestMain runs every test twice: on the SQLite store, then on PostgreSQL.
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
 	var err error
 	if site, err = fixtures.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "fixtures:", err)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	site.Close()
-	os.Exit(code)
+	defer site.Close()
+	if pg, err = pgtest.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer pg.Stop()
+	if code := m.Run(); code != 0 {
+		return code
+	}
+	fmt.Fprintln(os.Stderr, "=== the same tests with the jobs in PostgreSQL")
+	onPostgres = true
+	return m.Run()
+}
+
+// openStore opens the store of the data dir at path: its SQLite file, or
+// on the PostgreSQL run a database of its own.
+func openStore(t testing.TB, path string) jobs.Store {
+	t.Helper()
+	var (
+		s   jobs.Store
+		err error
+	)
+	if onPostgres {
+		url, ok := databases.Load(path)
+		if !ok {
+			if url, err = pg.NewDatabase("jobs"); err != nil {
+				t.Fatal(err)
+			}
+			databases.Store(path, url)
+		}
+		s, err = postgres.Open(context.Background(), url.(string))
+	} else {
+		s, err = sqlite.Open(context.Background(), jobs.DBPath(path), false)
+	}
+	if err != nil {
+		t.Fatalf("open the store: %v", err)
+	}
+	return s
+}
+
+// storedBytes is everything the store of q keeps, as bytes to search.
+func storedBytes(t *testing.T, q *testQueue) []byte {
+	t.Helper()
+	if !onPostgres {
+		b, err := os.ReadFile(q.dir.DBPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	url, _ := databases.Load(q.dir.Path)
+	bin, _ := pgtest.Bin()
+	b, err := exec.Command(filepath.Join(bin, "pg_dump"), "--data-only", url.(string)).Output()
+	if err != nil {
+		t.Fatalf("pg_dump: %v", err)
+	}
+	return b
 }
 
 // testQueue is a queue on its own data dir with its own browsers, closed when
@@ -32,7 +101,7 @@ func TestMain(m *testing.M) {
 type testQueue struct {
 	*jobs.Queue
 	dir   *jobs.DataDir
-	store *sqlite.Store
+	store jobs.Store
 }
 
 func openQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
@@ -41,10 +110,7 @@ func openQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 	if err != nil {
 		t.Fatalf("OpenDataDir: %v", err)
 	}
-	store, err := sqlite.Open(testCtx(t), dir.DBPath(), false)
-	if err != nil {
-		t.Fatalf("sqlite.Open: %v", err)
-	}
+	store := openStore(t, dir.Path)
 	cfg.Dir, cfg.Store = dir, store
 	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}}}
 	q, err := jobs.Open(context.Background(), cfg)

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -45,7 +48,33 @@ type Config struct {
 	Origins *origins.List
 	// Version names the program in HAR files.
 	Version string
+
+	// Worker names this process among those sharing the store (default
+	// host:pid); status answers say which worker holds or held a job.
+	Worker string
+	// Lease is how long this process holds a job (and a profile) without
+	// renewing it; it renews every third of it (default 15 s). A process
+	// that stops renewing loses its jobs to others: see Open.
+	Lease time.Duration
+	// SubmitOnly takes jobs and answers for them but runs none here (serve
+	// --max-tabs 0 beside workers on a shared store).
+	SubmitOnly bool
+	// LiveView is the base URL of this process's live view, told to the
+	// other processes (empty without one).
+	LiveView string
+	// Endpoints are browsers (CDP endpoints) jobs without a profile run in,
+	// each job in the least busy; without them, in the one Browser says.
+	// Jobs in a named profile always run in a browser launched here: a
+	// profile is a directory on this host.
+	Endpoints []string
+	// Artifacts is where jobs write their artifacts, a directory per job
+	// (default: the data dir's artifacts/). In a fleet, a directory every
+	// host mounts at the same path makes a status's paths good everywhere.
+	Artifacts string
 }
+
+// DefaultLease is how long a job is held without a renewal by default.
+const DefaultLease = 15 * time.Second
 
 // Queue is the job horde: it takes jobs, keeps them in the store, runs them
 // on tabs under the tab limit by priority, and answers for them.
@@ -60,25 +89,29 @@ type Queue struct {
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
-	pending  pendingHeap
 	running  map[string]*run
 	free     int // tab slots free
 	urgent   []chan struct{}
+	backlog  bool              // the last claim found a job: more may wait
 	secrets  map[string]string // job id → password, in memory only
 	lastFree time.Time
 	stats    stats
+	metrics  *metrics
 	wake     chan struct{}
 	closed   bool
 	// unsaved are jobs' ends the store refused (a full disk), being retried
 	// (failure.go).
 	unsaved map[string]func(*Job)
+	started time.Time
 }
 
 // Open starts the queue on ctx, which must outlive every job (it is the
-// server's, never a request's). Jobs that a previous server left unfinished are
-// taken up: queued ones run, navigate and extract jobs that were running run
-// again, and jobs that may have had effects (message, login, custom) end
-// FAILED "interrupted".
+// server's, never a request's). Jobs whose holder went away are taken up, as
+// after a restart: queued ones run, navigate and extract jobs that were
+// running run again, and jobs that may have had effects (message, login,
+// custom) or waited for a person end FAILED "interrupted". A store only this
+// process uses (SQLite) has no other holder alive: all its jobs are taken
+// up at once; on a shared store they are when their holder's lease ends.
 func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.Dir == nil || cfg.Store == nil {
 		return nil, errors.New("jobs: Open needs a data dir and a store")
@@ -92,61 +125,71 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	if cfg.HandoffTimeout <= 0 {
 		cfg.HandoffTimeout = 30 * time.Minute
 	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
+	if cfg.Worker == "" {
+		cfg.Worker = DefaultWorker()
+	}
 	if cfg.Browser.Secrets == nil {
 		// One registry for every job browser: what one learns (a password
 		// typed, a person's typing in the live view) is redacted everywhere.
 		cfg.Browser.Secrets = secrets.New()
 	}
 	key, err := cfg.Dir.secretKey()
+	if cfg.Store.Shared() {
+		// Every process of the fleet keys idempotency the same way.
+		key, err = cfg.Store.Key(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	q := &Queue{
-		cfg: cfg, store: scrubStore{Store: storeGuard{Store: cfg.Store, name: cfg.Dir.DBPath(), dir: cfg.Dir}, reg: cfg.Browser.Secrets},
-		fleet: newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs), key: key,
-		ctx: qctx, cancel: cancel,
-		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
-		wake: make(chan struct{}, 1),
+	// Failures of the store name it and say what to do; a local store keeps
+	// a reserve on its disk for the ends of jobs (storeguard.go).
+	guard := storeGuard{Store: cfg.Store, name: cfg.Dir.DBPath(), dir: cfg.Dir}
+	if cfg.Store.Shared() {
+		guard.name, guard.dir = "shared by the workers", nil
 	}
-	if err := q.recover(ctx); err != nil {
+	store := scrubStore{Store: guard, reg: cfg.Browser.Secrets}
+	q := &Queue{
+		cfg: cfg, store: store, key: key, ctx: qctx, cancel: cancel,
+		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
+		wake: make(chan struct{}, 1), metrics: newMetrics(), started: time.Now(),
+	}
+	q.fleet = newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs, q.profileSync(), cfg.Endpoints)
+	if err := q.takeOver(ctx); err != nil {
 		cancel()
 		return nil, err
 	}
-	q.wg.Go(q.loop)
-	q.poke()
+	events := cfg.Store.Watch(qctx)
+	q.wg.Go(func() { q.watch(events) })
+	q.wg.Go(q.keepLeases)
+	if !cfg.SubmitOnly {
+		q.wg.Go(q.loop)
+		q.poke()
+	}
 	return q, nil
 }
 
-// recover takes up the jobs a previous server left unfinished.
-func (q *Queue) recover(ctx context.Context) error {
-	left, err := q.store.List(ctx, Filter{States: Unfinished})
-	if err != nil {
-		return err
+// artifactDir is where the artifacts of job (or an extraction) go.
+func (q *Queue) artifactDir(t, job string) string {
+	if q.cfg.Artifacts != "" {
+		if t != tenant.Local {
+			return filepath.Join(q.cfg.Artifacts, "tenants", t, job)
+		}
+		return filepath.Join(q.cfg.Artifacts, job)
 	}
-	for _, j := range left {
-		rerun := j.State == Queued || j.State == Dispatched ||
-			(j.State == Running && !j.Effects && (j.Task.Type == TaskNavigate || j.Task.Type == TaskExtract))
-		if rerun && j.HasSecret {
-			rerun = false // its password was in the dead server's memory
-		}
-		if rerun {
-			slog.Info("job taken up after a restart", "job", j.ID, "state", j.State)
-			q.pending.push(j)
-			continue
-		}
-		reason := "interrupted: the server stopped while the job ran; a " + j.Task.Type + " job is not run twice because it may already have had effects; submit it again with a new correlationId if it should"
-		if j.HasSecret && (j.State == Queued || j.State == Dispatched) {
-			reason = "interrupted: the server restarted and the job's password, held in memory only, is gone; submit it again"
-		}
-		slog.Info("job failed after a restart", "job", j.ID, "state", j.State)
-		if _, err := q.store.Update(ctx, j.ID, []State{j.State}, func(j *Job) {
-			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL = Failed, reason, reason, time.Now(), ""
-		}); err != nil {
-			return err
-		}
+	return q.cfg.Dir.ArtifactDir(t, job)
+}
+
+// DefaultWorker is this process's default worker name: host:pid.
+func DefaultWorker() string {
+	host, _ := os.Hostname()
+	if host == "" {
+		host = "localhost"
 	}
-	return nil
+	return host + ":" + strconv.Itoa(os.Getpid())
 }
 
 // Close stops dispatching, ends running jobs and shuts the job browsers down.
@@ -172,125 +215,19 @@ func (q *Queue) Close() error {
 	defer cancel()
 	for _, r := range effectful {
 		reason := "interrupted: the server shut down while the job ran"
-		_, _ = q.store.Update(ctx, r.job.ID, Unfinished, func(j *Job) {
-			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL = Failed, reason, reason, time.Now(), ""
+		_, _ = q.store.UpdateHeld(ctx, r.job.ID, q.cfg.Worker, Unfinished, func(j *Job) {
+			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}
 		})
 	}
 	q.cancel()
 	q.wg.Wait()
 	q.fleet.close()
+	// The jobs left (navigate and extract that ran, a queued job's secret)
+	// are taken up at once by the other processes, or by the next start.
+	if err := q.store.Leave(ctx, q.cfg.Worker); err != nil {
+		slog.Warn("could not hand this process's jobs back", "err", err)
+	}
 	return nil
-}
-
-// owned returns the job with the given id if it belongs to ctx's tenant;
-// another tenant's job is ErrNotFound, as an id never given out.
-func (q *Queue) owned(ctx context.Context, id string) (*Job, error) {
-	j, err := q.store.Get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if j.Tenant != tenant.Of(ctx) {
-		return nil, ErrNotFound
-	}
-	return j, nil
-}
-
-// Status returns the job with the given id, if it is ctx's tenant's.
-func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
-	j, err := q.owned(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	j = q.withUnsaved(j)
-	if j.State == Queued {
-		if ahead := q.ahead(j); ahead >= 0 {
-			j.Summary = fmt.Sprintf("queued: %d job(s) ahead of it", ahead)
-		}
-	}
-	return j, nil
-}
-
-// Cancel cancels an unfinished job of ctx's tenant: a queued one never runs,
-// a running or waiting one is stopped and its tabs are closed. Cancelling a
-// finished job is a *StateError and changes nothing.
-func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
-	if _, err := q.owned(ctx, id); err != nil {
-		return nil, err
-	}
-	summary := "cancelled"
-	if reason != "" {
-		summary += ": " + reason
-	}
-	j, err := q.store.Update(ctx, id, Unfinished, func(j *Job) {
-		j.State, j.Summary, j.Finished, j.HandoffURL = Cancelled, summary, time.Now(), ""
-	})
-	if err != nil {
-		return nil, err
-	}
-	slog.Info("job cancelled", "job", id, "reason", reason)
-	q.mu.Lock()
-	q.pending.remove(id)
-	r := q.running[id]
-	delete(q.secrets, id)
-	q.mu.Unlock()
-	if r != nil {
-		r.stop(700 * time.Millisecond)
-	}
-	if q.cfg.Handoff != nil {
-		q.cfg.Handoff.Withdraw(id)
-	}
-	return j, nil
-}
-
-// Resume tells a job of ctx's tenant waiting for a person that the person is
-// done; it goes on in the same tab. note is kept with the job. Resuming a job
-// that is not WAITING_FOR_HUMAN is a *StateError and changes nothing.
-func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
-	if _, err := q.owned(ctx, id); err != nil {
-		return nil, err
-	}
-	q.mu.Lock()
-	r := q.running[id]
-	q.mu.Unlock()
-	j, err := q.store.Update(ctx, id, []State{WaitingForHuman}, func(j *Job) {
-		j.State, j.Note, j.HandoffURL, j.Summary = Resumed, note, "", "resumed after a person's help"
-	})
-	if err != nil {
-		return nil, err
-	}
-	slog.Info("job resumed", "job", id)
-	if q.cfg.Handoff != nil {
-		q.cfg.Handoff.Withdraw(id)
-	}
-	if r != nil {
-		select {
-		case r.resume <- note:
-		default:
-		}
-	}
-	return j, nil
-}
-
-// GiveUp fails a job that waits for a person, with the person's reason (the
-// live view's "Give up": its link is the person's key, whoever's the job is).
-func (q *Queue) GiveUp(ctx context.Context, id, reason string) (*Job, error) {
-	msg := "a person gave up"
-	if reason != "" {
-		msg += ": " + reason
-	}
-	j, err := q.store.Update(ctx, id, []State{WaitingForHuman}, func(j *Job) {
-		j.State, j.Error, j.Summary, j.Finished, j.HandoffURL = Failed, msg, msg, time.Now(), ""
-	})
-	if err != nil {
-		return nil, err
-	}
-	q.mu.Lock()
-	r := q.running[id]
-	q.mu.Unlock()
-	if r != nil {
-		r.stop(700 * time.Millisecond)
-	}
-	return j, nil
 }
 
 // WaitingTab returns the tab of a job that waits for a person, for the live
@@ -308,3 +245,6 @@ func (q *Queue) WaitingTab(id string) (*cdpclient.Page, error) {
 // List returns jobs of every tenant changed after revision since, oldest
 // change first.
 func (q *Queue) List(ctx context.Context, f Filter) ([]*Job, error) { return q.store.List(ctx, f) }
+
+// Worker is this process's name among those sharing the store.
+func (q *Queue) Worker() string { return q.cfg.Worker }

@@ -130,7 +130,7 @@ func TestMaxTabsAndDispatchDelay(t *testing.T) {
 	for {
 		st := q.Stats()
 		maxRunning = max(maxRunning, st.Running)
-		if st.Running == 0 && st.Queued == 0 {
+		if left, _ := q.List(testCtx(t), jobs.Filter{States: jobs.Unfinished}); st.Running == 0 && len(left) == 0 {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)

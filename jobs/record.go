@@ -25,7 +25,7 @@ type recorder struct {
 }
 
 func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page) (*recorder, error) {
-	dir := q.cfg.Dir.ArtifactDir(j.Tenant, j.ID)
+	dir := q.artifactDir(j.Tenant, j.ID)
 	// What an earlier attempt left (a run a restart cut short) makes way:
 	// the recording's files are made anew.
 	if err := os.RemoveAll(dir); err != nil {

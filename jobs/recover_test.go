@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
-	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 )
 
 // Jobs a dead server left unfinished are taken up by the next: queued and
@@ -21,10 +20,7 @@ func TestRecoverAfterCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := sqlite.Open(testCtx(t), dir.DBPath(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := openStore(t, dir.Path)
 	url := site.URL("/jobs/article.html")
 	left := map[string]*jobs.Job{
 		"queued":        {State: jobs.Queued, Task: jobs.Task{Type: jobs.TaskNavigate}},

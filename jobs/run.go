@@ -21,8 +21,9 @@ type run struct {
 	cancel context.CancelFunc
 	resume chan string
 	budget *budget // the job's time limit, paused while a person helps
-	// shutdown is set when the server closes under the job (not a cancel).
-	shutdown atomic.Bool
+	// shutdown is set when the server closes under the job (not a cancel);
+	// lost when another process took the job up (this one's lease ended).
+	shutdown, lost atomic.Bool
 
 	mu    sync.Mutex
 	tabs  []*cdpclient.Page // the job's tabs, its own first
@@ -41,6 +42,20 @@ func (r *run) mainTab() *cdpclient.Page {
 		return nil
 	}
 	return r.tabs[0]
+}
+
+// update changes the job, while this process holds it.
+func (r *run) update(ctx context.Context, from []State, change func(*Job)) (*Job, error) {
+	return r.q.store.UpdateHeld(ctx, r.job.ID, r.q.cfg.Worker, from, change)
+}
+
+// deliver wakes a run that waits for a person: the job was resumed with note
+// (empty: read it from the job).
+func (r *run) deliver(note string) {
+	select {
+	case r.resume <- note:
+	default:
+	}
 }
 
 // stop cancels the run and closes its tabs, waiting at most wait for them.
@@ -66,26 +81,19 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	var again *Job // queued to run again: its browser died under it
 	defer func() {
 		r.cancel()
+		q.fleet.unreserve(j.Tenant, j.Profile)
 		q.mu.Lock()
 		delete(q.running, j.ID)
 		slots := r.slots
 		delete(q.secrets, j.ID)
-		if again != nil && !q.closed {
-			q.pending.push(again)
-		}
 		q.mu.Unlock()
 		for range slots {
 			q.releaseSlot()
 		}
-	}()
-	if j.State == Queued {
-		if _, err := q.store.Update(r.ctx, j.ID, []State{Queued}, func(j *Job) {
-			j.State, j.Progress, j.Summary = Dispatched, 0.05, "dispatched: opening a tab"
-		}); err != nil {
-			log.Debug("job not dispatched", "err", err) // cancelled meanwhile
-			return
+		if again != nil {
+			q.poke() // queued again: the dispatcher claims it like any other
 		}
-	}
+	}()
 	q.recordDispatch(time.Since(waited))
 	timeout := q.cfg.JobTimeout
 	if j.Task.TimeoutMs > 0 {
@@ -94,7 +102,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	ctx := r.ctx
 
 	attempt := 0
-	job, err := q.store.Update(ctx, j.ID, []State{Dispatched, Running}, func(j *Job) {
+	job, err := r.update(ctx, []State{Dispatched, Running}, func(j *Job) {
 		j.Attempt++
 		attempt = j.Attempt
 		if j.Started.IsZero() {
@@ -103,14 +111,14 @@ func (q *Queue) execute(r *run, waited time.Time) {
 		j.State, j.Progress = Running, 0.1
 		j.Summary = "running: opening a tab"
 		if j.Attempt > 1 {
-			j.Summary = fmt.Sprintf("running again (attempt %d)", j.Attempt)
+			j.Summary = fmt.Sprintf("running again after its first run was interrupted (attempt %d)", j.Attempt)
 		}
 	})
 	if err != nil {
 		log.Debug("job not started", "err", err)
 		return
 	}
-	log.Info("job running", "type", job.Task.Type, "attempt", attempt)
+	log.Info("job running", "type", job.Task.Type, "attempt", attempt, "worker", q.cfg.Worker)
 	q.mu.Lock()
 	secret := q.secrets[j.ID]
 	q.mu.Unlock()
@@ -212,10 +220,13 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 	ctx, cancel := context.WithTimeout(mayUseReserve(context.Background()), 5*time.Second)
 	defer cancel()
 	log := slog.With("job", j.ID)
+	if r.lost.Load() {
+		return nil // another process runs it now
+	}
 	if r.shutdown.Load() {
 		// The server is closing: Close settles effectful jobs; navigate and
-		// extract jobs stay RUNNING and run again at the next start.
-		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
+		// extract jobs stay RUNNING and run again elsewhere or at the next start.
+		_, _ = r.update(ctx, nil, func(j *Job) { j.Artifacts = out.artifacts })
 		return nil
 	}
 	var result []byte
@@ -238,7 +249,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN.
 	from := []State{Running, WaitingForHuman}
 	end := func(j *Job) {
-		j.State, j.Finished, j.Artifacts, j.FinalURL = state, time.Now(), out.artifacts, out.finalURL
+		j.State, j.Finished, j.Artifacts, j.FinalURL, j.Lease = state, time.Now(), out.artifacts, out.finalURL, time.Time{}
 		j.Result, j.HandoffURL = result, ""
 		if state == Succeeded {
 			j.Progress, j.Summary = 1, out.summary
@@ -246,11 +257,11 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 			j.Error, j.Summary = msg, "failed: "+msg
 		}
 	}
-	done, err := q.store.Update(ctx, j.ID, from, end)
+	done, err := r.update(ctx, from, end)
 	var se *StateError
 	if errors.As(err, &se) {
 		// Cancelled (or given up) while it ran: keep that, add the artifacts.
-		_, _ = q.store.Update(ctx, j.ID, nil, func(j *Job) { j.Artifacts = out.artifacts })
+		_, _ = r.update(ctx, nil, func(j *Job) { j.Artifacts, j.Lease = out.artifacts, time.Time{} })
 		log.Info("job stopped", "state", se.State)
 		return nil
 	}
@@ -259,6 +270,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 		q.retryFinish(j.ID, from, end, err)
 		return nil
 	}
+	q.metrics.finished(done)
 	log.Info("job finished", "state", done.State, "ms", done.Finished.Sub(done.Started).Milliseconds(), "error", done.Error)
 	return nil
 }
@@ -267,7 +279,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 func (r *run) progress(fraction float64, summary string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, _ = r.q.store.Update(ctx, r.job.ID, []State{Running}, func(j *Job) {
+	_, _ = r.update(ctx, []State{Running}, func(j *Job) {
 		j.Progress, j.Summary = max(j.Progress, min(fraction, 0.99)), summary
 	})
 }

@@ -1,73 +1,12 @@
 package jobs
 
 import (
-	"container/heap"
 	"context"
+	"log/slog"
 	"slices"
 	"sort"
 	"time"
 )
-
-// pendingHeap orders jobs waiting for a tab: higher priority first, then in
-// order of submission.
-type pendingHeap struct{ items []*pendingJob }
-
-type pendingJob struct {
-	job   *Job
-	since time.Time // when it started waiting for a tab
-}
-
-func (h *pendingHeap) Len() int { return len(h.items) }
-func (h *pendingHeap) Less(i, j int) bool {
-	a, b := h.items[i].job, h.items[j].job
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
-	}
-	return a.Seq < b.Seq
-}
-func (h *pendingHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *pendingHeap) Push(x any)    { h.items = append(h.items, x.(*pendingJob)) }
-func (h *pendingHeap) Pop() any {
-	n := len(h.items)
-	it := h.items[n-1]
-	h.items = h.items[:n-1]
-	return it
-}
-
-func (h *pendingHeap) push(j *Job) { heap.Push(h, &pendingJob{job: j, since: time.Now()}) }
-
-func (h *pendingHeap) pop() *pendingJob { return heap.Pop(h).(*pendingJob) }
-
-func (h *pendingHeap) remove(id string) {
-	for i, it := range h.items {
-		if it.job.ID == id {
-			heap.Remove(h, i)
-			return
-		}
-	}
-}
-
-// ahead counts the jobs that will be dispatched before j, or -1 when j is not
-// waiting here.
-func (q *Queue) ahead(j *Job) int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	found, n := false, 0
-	for _, it := range q.pending.items {
-		o := it.job
-		if o.ID == j.ID {
-			found = true
-			continue
-		}
-		if o.Priority > j.Priority || o.Priority == j.Priority && o.Seq < j.Seq {
-			n++
-		}
-	}
-	if !found {
-		return -1
-	}
-	return n
-}
 
 // poke wakes the dispatcher.
 func (q *Queue) poke() {
@@ -77,13 +16,18 @@ func (q *Queue) poke() {
 	}
 }
 
-// loop dispatches jobs while tabs are free, until the queue closes.
+// loop claims jobs from the store while tabs are free, until the queue
+// closes. It wakes when a tab comes free, when the store tells of a job to
+// claim, and every second (a store's events are hints).
 func (q *Queue) loop() {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
 	for {
 		select {
 		case <-q.ctx.Done():
 			return
 		case <-q.wake:
+		case <-tick.C:
 		}
 		q.dispatchReady()
 	}
@@ -92,18 +36,35 @@ func (q *Queue) loop() {
 func (q *Queue) dispatchReady() {
 	for {
 		q.mu.Lock()
-		if q.closed || q.free-len(q.urgent) <= 0 || q.pending.Len() == 0 {
+		if q.closed || q.free-len(q.urgent) <= 0 {
 			q.mu.Unlock()
 			return
 		}
-		it := q.pending.pop()
 		q.free--
-		waited := it.since
+		q.mu.Unlock()
+		ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease/3)
+		j, err := q.fleet.claim(ctx, func(ctx context.Context) (*Job, error) { return q.store.Claim(ctx, q.cfg.Worker, q.cfg.Lease) })
+		cancel()
+		q.mu.Lock()
+		q.backlog = j != nil
+		if err != nil || j == nil || q.closed {
+			q.returnSlot()
+			q.mu.Unlock()
+			if err != nil && q.ctx.Err() == nil {
+				slog.Warn("could not claim a job", "err", err)
+			}
+			if j != nil { // closing: the lease ends with Leave
+				q.fleet.unreserve(j.Tenant, j.Profile)
+			}
+			return
+		}
+		waited := j.Created
 		if q.lastFree.After(waited) {
 			waited = q.lastFree
 		}
-		r := newRun(q, it.job)
-		q.running[it.job.ID] = r
+		q.metrics.claimed(time.Since(waited), j.Attempt == 0)
+		r := newRun(q, j)
+		q.running[j.ID] = r
 		q.mu.Unlock()
 		q.wg.Go(func() { q.execute(r, waited) })
 	}
@@ -155,12 +116,25 @@ func (q *Queue) releaseSlot() {
 	q.poke()
 }
 
+// returnSlot gives back a slot the dispatcher took for a claim that found
+// nothing: to an extract_structured that started waiting meanwhile, else to
+// the free ones. q.mu is held.
+func (q *Queue) returnSlot() {
+	if len(q.urgent) > 0 {
+		ch := q.urgent[0]
+		q.urgent = q.urgent[1:]
+		ch <- struct{}{} // buffered: takeSlot's channel has room for one
+		return
+	}
+	q.free++
+}
+
 // tryExtraSlot takes a slot for a job's extra tab (a popup) if one is free
 // and no job waits for a tab.
 func (q *Queue) tryExtraSlot() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.free-len(q.urgent) > 0 && q.pending.Len() == 0 {
+	if q.free-len(q.urgent) > 0 && !q.backlog {
 		q.free--
 		return true
 	}
@@ -179,8 +153,8 @@ type Stats struct {
 	// DispatchMedian and DispatchP95 are the time from a tab coming free (or
 	// the job being queued, whichever is later) to the job's run starting.
 	DispatchMedian, DispatchP95 time.Duration
-	// Running and Queued count jobs now.
-	Running, Queued int
+	// Running counts the jobs this process runs now.
+	Running int
 }
 
 func (q *Queue) recordDispatch(d time.Duration) {
@@ -196,7 +170,7 @@ func (q *Queue) recordDispatch(d time.Duration) {
 func (q *Queue) Stats() Stats {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	s := Stats{Dispatches: len(q.stats.delays), Running: len(q.running), Queued: q.pending.Len()}
+	s := Stats{Dispatches: len(q.stats.delays), Running: len(q.running)}
 	if len(q.stats.delays) > 0 {
 		d := slices.Clone(q.stats.delays)
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })

@@ -78,7 +78,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if png, _, err := page.Screenshot(sctx, cdpclient.ScreenshotOptions{}); err == nil {
-		dir := q.cfg.Dir.ArtifactDir(tenant.Of(ctx), "extract-"+strings.TrimPrefix(newID(), "job-"))
+		dir := q.artifactDir(tenant.Of(ctx), "extract-"+strings.TrimPrefix(newID(), "job-"))
 		if safefs.Dir(dir, "an extraction's artifacts folder") == nil {
 			path := filepath.Join(dir, "screenshot.png")
 			if safefs.WriteFile(path, png) == nil {

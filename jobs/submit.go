@@ -61,21 +61,36 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 		maxTabs = 1
 	}
 	secret := req.Task.Password
+	if secret != "" && q.cfg.SubmitOnly {
+		return nil, false, inputErr("submit it to a process that runs jobs (a worker or a serve without --max-tabs 0), or drop the password and set handoffAllowed so a person signs in",
+			"a job with a password runs in the process that took it (the password is never stored) and this server runs no jobs (--max-tabs 0)")
+	}
 	// Known from now on: no answer, log, file or store write shows it.
 	q.cfg.Browser.Secrets.Add(secret)
 	j := &Job{
 		ID: newID(), Tenant: owner, Key: key, CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",
-		State: Queued, Summary: "queued", Created: time.Now(),
+		State: Queued, Summary: "queued", Created: time.Now(), Origin: q.cfg.Worker,
 	}
 	j.Task.Password = ""
 	q.mu.Lock()
 	closed := q.closed
+	if secret != "" {
+		// Only this process knows the password: it holds the job from the
+		// start, and the secret is here before any claim can see the job.
+		j.Worker, j.Lease = q.cfg.Worker, time.Now().Add(q.cfg.Lease)
+		q.secrets[j.ID] = secret
+	}
 	q.mu.Unlock()
 	if closed {
 		return nil, false, errors.New("the job queue is shut down")
 	}
 	stored, created, err := q.store.Create(ctx, j)
+	if err != nil || !created {
+		q.mu.Lock()
+		delete(q.secrets, j.ID)
+		q.mu.Unlock()
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -83,12 +98,6 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 		return stored, false, nil
 	}
 	slog.Info("job queued", "job", stored.ID, "tenant", tenant.Label(owner), "type", stored.Task.Type, "priority", stored.Priority, "profile", stored.Profile, "correlationId", stored.CorrelationID)
-	q.mu.Lock()
-	if secret != "" {
-		q.secrets[stored.ID] = secret
-	}
-	q.pending.push(stored.Clone())
-	q.mu.Unlock()
 	q.poke()
 	return stored, true, nil
 }

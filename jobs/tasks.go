@@ -191,7 +191,7 @@ func (t *taskRun) message(ctx context.Context) outcome {
 	}); err != nil {
 		return outcome{err: err}
 	}
-	if _, err := t.q.store.Update(ctx, t.job.ID, []State{Running}, func(j *Job) {
+	if _, err := t.r.update(ctx, []State{Running}, func(j *Job) {
 		j.Effects, j.Progress, j.Summary = true, 0.8, "sending the message"
 	}); err != nil {
 		return outcome{err: fmt.Errorf("not sent: %w", err)}

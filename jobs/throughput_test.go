@@ -16,12 +16,20 @@ import (
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
+// storeName names the store this run of the tests uses.
+func storeName() string {
+	if onPostgres {
+		return "PostgreSQL"
+	}
+	return "SQLite"
+}
+
 // BenchmarkThroughput runs 200 extract jobs on a fixture article with four
 // tabs and reports jobs per minute, the dispatch delay and the memory of this
 // process and its job browsers with four tabs busy. With CDPMCP_BENCH_DIR set
 // to the team's bench harness it also does the same 200 one by one through
 // playwright-mcp's tools (scripts/jobsbench), in turns of 50 with ours, and
-// prints both.
+// prints both. TestMain runs it on SQLite, then on PostgreSQL.
 //
 //	go test -run '^$' -bench Throughput -benchtime 1x ./jobs
 func BenchmarkThroughput(b *testing.B) {
@@ -76,8 +84,8 @@ func BenchmarkThroughput(b *testing.B) {
 		b.ReportMetric(perMin, "jobs/min")
 		b.ReportMetric(float64(st.DispatchMedian.Microseconds())/1000, "dispatch-median-ms")
 		b.ReportMetric(float64(rss)/1024, "MiB-PSS-4-tabs")
-		fmt.Fprintf(os.Stderr, "cdpmcp jobs: %d extract jobs (%d failed) with --max-tabs 4 in %v: %.0f jobs/min; dispatch delay median %v p95 %v; memory (PSS) with 4 tabs busy %.0f MiB (server + job browser)\n",
-			n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024)
+		fmt.Fprintf(os.Stderr, "cdpmcp jobs on %s: %d extract jobs (%d failed) with --max-tabs 4 in %v: %.0f jobs/min; dispatch delay median %v p95 %v; memory (PSS) with 4 tabs busy %.0f MiB (server + job browser)\n",
+			storeName(), n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024)
 		if bench != "" {
 			theirsPerMin := float64(n) / theirs.Minutes()
 			b.ReportMetric(theirsPerMin, "playwright-jobs/min")

@@ -78,6 +78,7 @@ type statusAnswer struct {
 	StartedAt     string           `json:"startedAt,omitempty"`
 	FinishedAt    string           `json:"finishedAt,omitempty"`
 	Attempt       int              `json:"attempt,omitempty"`
+	Worker        string           `json:"worker,omitempty"`
 }
 
 func jobStatus(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
@@ -97,6 +98,7 @@ func statusOf(correlationID string, j *jobs.Job) statusAnswer {
 		CorrelationID: correlationID, JobID: j.ID, Status: string(j.State), Progress: j.Progress, Summary: j.Summary,
 		FinalURL: j.FinalURL, Error: j.Error, Type: j.Task.Type, HandoffURL: j.HandoffURL,
 		CreatedAt: stamp(j.Created), StartedAt: stamp(j.Started), FinishedAt: stamp(j.Finished), Attempt: j.Attempt,
+		Worker: j.Worker,
 	}
 	if j.State == jobs.Succeeded {
 		s.Progress = 1

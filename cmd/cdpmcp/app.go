@@ -24,7 +24,9 @@ func newApp() *cli.App {
 					if err != nil {
 						return err
 					}
-					cfg.jobs = jobsConfigFrom(c)
+					if cfg.jobs, err = jobsConfigFrom(c); err != nil {
+						return err
+					}
 					if cfg.handoff, err = handoffConfigFrom(c); err != nil {
 						return err
 					}
@@ -65,6 +67,7 @@ func newApp() *cli.App {
 				},
 			},
 			jobsCommand(),
+			workerCommand(),
 			{
 				Name:  "version",
 				Usage: "print the version",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
@@ -25,6 +27,13 @@ type jobsConfig struct {
 	maxTabs  int
 	timeout  time.Duration
 	disabled bool
+	// db is a PostgreSQL URL shared by a fleet (empty: SQLite in dataDir);
+	// the rest only matter with it.
+	db        string
+	lease     time.Duration
+	worker    string
+	endpoints []string // a worker's browser pool
+	artifacts string
 }
 
 func dataDirFlag() cli.Flag {
@@ -32,17 +41,53 @@ func dataDirFlag() cli.Flag {
 		Usage: "keep jobs (jobs.db), browser profiles and artifacts in `DIR`"}
 }
 
+func jobsDBFlag() cli.Flag {
+	return &cli.StringFlag{Name: "jobs-db", EnvVars: env("JOBS_DB"),
+		Usage: "keep the job queue in the PostgreSQL database at `URL` (postgres://user:password@host/db, or postgres:///db?host=/var/run/postgresql), shared by every serve and worker of a fleet; default: SQLite in --data-dir"}
+}
+
 func jobFlags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.IntFlag{Name: "max-tabs", EnvVars: env("MAX_TABS"), Value: 4, Usage: "how many tabs jobs may have open at once, all together (with --jobs-db, 0 runs no jobs here: workers do)"},
+		&cli.BoolFlag{Name: "no-jobs", EnvVars: env("NO_JOBS"), Usage: "offer no job tools (browser.job.*, browser.snapshot.extract_structured)"},
+	}, runFlags()...)
+}
+
+// runFlags are what a process that runs jobs is told, serve or worker.
+func runFlags() []cli.Flag {
 	return []cli.Flag{
 		dataDirFlag(),
-		&cli.IntFlag{Name: "max-tabs", EnvVars: env("MAX_TABS"), Value: 4, Usage: "how many tabs jobs may have open at once, all together"},
+		jobsDBFlag(),
 		&cli.DurationFlag{Name: "job-timeout", EnvVars: env("JOB_TIMEOUT"), Value: 2 * time.Minute, Usage: "bound on a job's run unless its task.timeoutMs says otherwise"},
-		&cli.BoolFlag{Name: "no-jobs", EnvVars: env("NO_JOBS"), Usage: "offer no job tools (browser.job.*, browser.snapshot.extract_structured)"},
+		&cli.DurationFlag{Name: "lease", EnvVars: env("LEASE"), Value: jobs.DefaultLease, Usage: "with --jobs-db, how long this process holds a job without renewing it (renewed every third); a process that dies loses its jobs to others after it"},
+		&cli.StringFlag{Name: "worker-id", EnvVars: env("WORKER_ID"), Usage: "with --jobs-db, this process's `NAME` in the fleet (default host:pid); give a stable one to take back its jobs at once after a restart"},
+		&cli.StringFlag{Name: "job-artifacts", EnvVars: env("JOB_ARTIFACTS"), Usage: "`DIR` where jobs write their artifacts (default: --data-dir's artifacts/); in a fleet, one every host mounts at the same path"},
 	}
 }
 
-func jobsConfigFrom(c *cli.Context) jobsConfig {
-	return jobsConfig{dataDir: c.String("data-dir"), maxTabs: c.Int("max-tabs"), timeout: c.Duration("job-timeout"), disabled: c.Bool("no-jobs")}
+func jobsConfigFrom(c *cli.Context) (jobsConfig, error) {
+	cfg := jobsConfig{dataDir: c.String("data-dir"), maxTabs: c.Int("max-tabs"), timeout: c.Duration("job-timeout"), disabled: c.Bool("no-jobs"),
+		db: c.String("jobs-db"), lease: c.Duration("lease"), worker: c.String("worker-id"), artifacts: c.String("job-artifacts")}
+	switch {
+	case cfg.maxTabs < 0 || (cfg.maxTabs == 0 && cfg.db == ""):
+		return cfg, fmt.Errorf("--max-tabs %d: give 1 or more (0, running no jobs here, only with --jobs-db, where workers run them)", cfg.maxTabs)
+	case cfg.lease < 3*time.Second || cfg.lease > 10*time.Minute:
+		return cfg, fmt.Errorf("--lease %s: give 3s to 10m (default %s)", cfg.lease, jobs.DefaultLease)
+	case cfg.db != "" && !strings.HasPrefix(cfg.db, "postgres://") && !strings.HasPrefix(cfg.db, "postgresql://") && !strings.Contains(cfg.db, "="):
+		return cfg, fmt.Errorf("--jobs-db %q: give a PostgreSQL URL (postgres://user:password@host:5432/db) or libpq key=value settings (host=/var/run/postgresql dbname=cdpmcp)", redactURL(cfg.db))
+	}
+	return cfg, nil
+}
+
+// redactURL hides a connection string's password for an error message.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return s
 }
 
 // horde is the job queue with its data dir and store. It opens at start when
@@ -63,8 +108,10 @@ type horde struct {
 	ready chan struct{}
 	q     *jobs.Queue
 	dir   *jobs.DataDir
-	store *sqlite.Store
+	store jobs.Store
 	err   error
+	// liveView is the base URL of the live view, told to the fleet.
+	liveView string
 }
 
 func startHorde(cfg config) *horde {
@@ -77,9 +124,13 @@ func startHorde(cfg config) *horde {
 		h.agent = &jobs.LoopAgent{Model: &llm, Loop: cfg.tools.Agent.Loop, ReadOnly: cfg.tools.ReadOnly, Origins: cfg.tools.Origins}
 		h.model = &llm
 	}
+	if cfg.live != nil {
+		h.liveView = cfg.live.BaseURL()
+	}
 	// A server offering the job tools opens the queue at start (build); one
-	// that does not still takes up the unfinished jobs it finds.
-	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); err == nil && !tools.OffersJobs(cfg.tools) {
+	// that does not still takes up the unfinished jobs it finds, and in a
+	// fleet (--jobs-db) runs the jobs that come.
+	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); (err == nil || cfg.jobs.db != "") && !tools.OffersJobs(cfg.tools) {
 		go func() {
 			if err := h.open(); err != nil {
 				slog.Warn("the unfinished jobs in the data dir are not taken up: " + err.Error())
@@ -107,7 +158,12 @@ func (h *horde) openQueue() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	store, err := sqlite.Open(ctx, dir.DBPath(), false)
+	var store jobs.Store
+	if h.cfg.db != "" {
+		store, err = postgres.Open(ctx, h.cfg.db)
+	} else {
+		store, err = sqlite.Open(ctx, dir.DBPath(), false)
+	}
 	if err != nil {
 		dir.Close()
 		return explainStore(dir.DBPath(), err)
@@ -117,6 +173,8 @@ func (h *horde) openQueue() error {
 		Dir: dir, Store: store, Browser: h.browser, MaxTabs: h.cfg.maxTabs, JobTimeout: h.cfg.timeout,
 		ReadOnly: h.readOnly, Origins: h.origins, Version: version, Agent: h.agent, Model: h.model,
 		Handoff: h.handoff, HandoffTimeout: h.waitFor,
+		Worker: h.cfg.worker, Lease: h.cfg.lease, SubmitOnly: h.cfg.maxTabs == 0, LiveView: h.liveView,
+		Endpoints: h.cfg.endpoints, Artifacts: h.cfg.artifacts,
 	})
 	if err != nil {
 		store.Close()
@@ -124,7 +182,11 @@ func (h *horde) openQueue() error {
 		return err
 	}
 	h.q, h.dir, h.store = q, dir, store
-	slog.Info("job queue open", "dataDir", dir.Path, "maxTabs", h.cfg.maxTabs)
+	if h.cfg.db != "" {
+		slog.Info("job queue open in PostgreSQL", "worker", q.Worker(), "maxTabs", h.cfg.maxTabs, "dataDir", dir.Path)
+	} else {
+		slog.Info("job queue open", "dataDir", dir.Path, "maxTabs", h.cfg.maxTabs)
+	}
 	return nil
 }
 

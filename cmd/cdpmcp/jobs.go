@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/urfave/cli/v2"
 )
@@ -24,6 +25,7 @@ func jobsCommand() *cli.Command {
 		Usage: "list the job queue (--follow to tail its changes)",
 		Flags: []cli.Flag{
 			dataDirFlag(),
+			jobsDBFlag(),
 			&cli.StringFlag{Name: "state", Usage: "only jobs in these `STATES` (comma-separated, e.g. QUEUED,RUNNING)"},
 			&cli.IntFlag{Name: "limit", Value: 50, Usage: "list at most the last `N` jobs (0: all)"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing changes as they happen (Ctrl-C stops)"},
@@ -33,6 +35,14 @@ func jobsCommand() *cli.Command {
 			var states []jobs.State
 			for _, s := range splitList(strings.ToUpper(c.String("state"))) {
 				states = append(states, jobs.State(s))
+			}
+			if db := c.String("jobs-db"); db != "" {
+				store, err := postgres.Open(c.Context, db)
+				if err != nil {
+					return err
+				}
+				defer store.Close()
+				return printJobs(c.Context, c.App.Writer, store, states, c.Int("limit"), c.Bool("follow"), c.Bool("json"))
 			}
 			return listJobs(c.Context, c.App.Writer, c.String("data-dir"), states, c.Int("limit"), c.Bool("follow"), c.Bool("json"))
 		},
@@ -62,9 +72,21 @@ func listJobs(ctx context.Context, w io.Writer, dataDir string, states []jobs.St
 		return explainStore(path, err)
 	}
 	defer store.Close()
+	if err := printJobs(ctx, w, store, states, limit, follow, asJSON); err != nil {
+		return explainStore(path, err)
+	}
+	return nil
+}
+
+// followWindow is how many revisions back a follow of a shared store looks
+// again: its writers commit concurrently, so a change can land below the
+// newest revision already seen.
+const followWindow = 256
+
+func printJobs(ctx context.Context, w io.Writer, store jobs.Store, states []jobs.State, limit int, follow, asJSON bool) error {
 	all, err := store.List(ctx, jobs.Filter{States: states})
 	if err != nil {
-		return explainStore(path, err)
+		return err
 	}
 	var rev int64
 	for _, j := range all {
@@ -74,11 +96,14 @@ func listJobs(ctx context.Context, w io.Writer, dataDir string, states []jobs.St
 	if limit > 0 && len(all) > limit {
 		all = all[len(all)-limit:]
 	}
+	fleet := store.Shared()
 	if !asJSON && !follow {
-		fmt.Fprintf(w, "%-24s %-17s %4s %-8s %-3s %-10s %s\n", "JOB", "STATUS", "PROG", "TYPE", "PRI", "PROFILE", "URL / SUMMARY")
+		printHeader(w, fleet)
 	}
+	printed := map[string]int64{} // job id → revision printed
 	for _, j := range all {
-		printJob(w, j, asJSON)
+		printed[j.ID] = j.Rev
+		printJob(w, j, asJSON, fleet)
 	}
 	if !follow {
 		return nil
@@ -91,23 +116,41 @@ func listJobs(ctx context.Context, w io.Writer, dataDir string, states []jobs.St
 			return nil
 		case <-tick.C:
 		}
-		changed, err := store.List(ctx, jobs.Filter{States: states, Since: rev})
+		since := rev
+		if fleet {
+			since = max(rev-followWindow, 0)
+		}
+		changed, err := store.List(ctx, jobs.Filter{States: states, Since: since})
 		if err != nil {
 			return err
 		}
 		for _, j := range changed {
 			rev = max(rev, j.Rev)
-			printJob(w, j, asJSON)
+			if printed[j.ID] >= j.Rev {
+				continue
+			}
+			printed[j.ID] = j.Rev
+			printJob(w, j, asJSON, fleet)
 		}
 	}
 }
 
-func printJob(w io.Writer, j *jobs.Job, asJSON bool) {
+func printHeader(w io.Writer, fleet bool) {
+	worker := ""
+	if fleet {
+		worker = fmt.Sprintf(" %-20s", "WORKER")
+	}
+	fmt.Fprintf(w, "%-24s %-17s %4s %-8s %-3s %-10s%s %s\n", "JOB", "STATUS", "PROG", "TYPE", "PRI", "PROFILE", worker, "URL / SUMMARY")
+}
+
+// printJob prints one line for j; fleet adds the worker column.
+func printJob(w io.Writer, j *jobs.Job, asJSON, fleet bool) {
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{
 			"jobId": j.ID, "tenant": tenant.Label(j.Tenant), "correlationId": j.CorrelationID, "status": j.State, "progress": j.Progress, "type": j.Task.Type,
 			"priority": j.Priority, "profile": j.Profile, "url": j.URL, "summary": j.Summary, "error": j.Error,
 			"finalUrl": j.FinalURL, "artifacts": j.Artifacts, "attempt": j.Attempt, "createdAt": j.Created, "rev": j.Rev,
+			"worker": j.Worker,
 		})
 		fmt.Fprintln(w, string(withJobDetails(b, j)))
 		return
@@ -116,6 +159,14 @@ func printJob(w io.Writer, j *jobs.Job, asJSON bool) {
 	if profile == "" {
 		profile = "-"
 	}
-	fmt.Fprintf(w, "%-24s %-17s %3.0f%% %-8s %-3d %-10s %s — %s\n", j.ID, j.State, j.Progress*100, j.Task.Type, j.Priority, profile, j.URL, j.Summary)
+	worker := ""
+	if fleet {
+		worker = j.Worker
+		if worker == "" {
+			worker = "-"
+		}
+		worker = fmt.Sprintf(" %-20s", worker)
+	}
+	fmt.Fprintf(w, "%-24s %-17s %3.0f%% %-8s %-3d %-10s%s %s — %s\n", j.ID, j.State, j.Progress*100, j.Task.Type, j.Priority, profile, worker, j.URL, j.Summary)
 	printJobDetails(w, j)
 }

@@ -51,6 +51,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer site.Close()
+	defer stopFleetDB()
 	return m.Run()
 }
 

@@ -152,6 +152,9 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 		// The live view's token is its key: a person's browser has no bearer token.
 		mux.Handle("/live/", cfg.live.Handler())
 	}
+	if st.jobs != nil {
+		mux.Handle("/metrics", guardHTTP(metricsHandler(st.jobs.queue), cfg.principals))
+	}
 	hs := newHTTPServer(mux, cfg.requests)
 	// Said once the port is bound, never before.
 	url := "http://" + ln.Addr().String() + "/mcp"

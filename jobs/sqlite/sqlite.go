@@ -1,11 +1,11 @@
 // Package sqlite keeps jobs in an embedded SQLite file (modernc.org/sqlite, no
-// cgo). It is the only package that imports the driver.
+// cgo), for one process on one machine. It is the only package that imports
+// the driver.
 package sqlite
 
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -20,12 +20,11 @@ import (
 
 // Store is a jobs.Store in one SQLite file.
 type Store struct {
-	db  *sql.DB // writes (one connection), and reads when read-only
-	rdb *sql.DB // reads: in WAL mode they never wait for a write
-	ro  bool
-	// sel is what reads select: columns, or on a store an older cdpmcp made
-	// and this one only reads, columns with an empty tenant.
-	sel string
+	jobs.Hub
+	db   *sql.DB // writes (one connection), and reads when read-only
+	rdb  *sql.DB // reads: in WAL mode they never wait for a write
+	ro   bool
+	cols string // columns as selected (a read-only store of an older file lacks some)
 
 	mu  sync.Mutex // serialises writes and the revision counter
 	rev int64
@@ -65,20 +64,41 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_rev ON jobs(rev);
+CREATE TABLE IF NOT EXISTS profiles (
+	name TEXT PRIMARY KEY,
+	holder TEXT NOT NULL DEFAULT '',
+	lease_ms INTEGER NOT NULL DEFAULT 0,
+	version INTEGER NOT NULL DEFAULT 0,
+	state BLOB
+);
+CREATE TABLE IF NOT EXISTS workers (
+	id TEXT PRIMARY KEY,
+	live_view TEXT NOT NULL DEFAULT '',
+	max_tabs INTEGER NOT NULL DEFAULT 0,
+	busy INTEGER NOT NULL DEFAULT 0,
+	started_ms INTEGER NOT NULL DEFAULT 0,
+	seen_ms INTEGER NOT NULL DEFAULT 0,
+	version TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
 `
 
-const columns = `id, seq, idem_key, correlation_id, url, profile, max_tabs, priority, handoff, task, has_secret,
-	state, progress, summary, final_url, artifacts, error, result, handoff_url, note, attempt, effects,
-	created_ms, started_ms, finished_ms, rev, tenant`
+// tenantColumn came with tenants: an older file's jobs are the local user's.
+const tenantColumn = `ALTER TABLE jobs ADD COLUMN tenant TEXT NOT NULL DEFAULT '';`
 
-// updateSet is "id = ?, seq = ?, …" for every column.
-var updateSet = func() string {
-	names := strings.Split(columns, ",")
-	for i, n := range names {
-		names[i] = strings.TrimSpace(n) + " = ?"
-	}
-	return strings.Join(names, ", ")
-}()
+// leaseColumns came with leases (issue 25); files made before lack them.
+const leaseColumns = `
+ALTER TABLE jobs ADD COLUMN worker TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN lease_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+-- Jobs an older server left started were held by a process now gone.
+UPDATE jobs SET lease_ms = 1 WHERE state IN ('DISPATCHED', 'RUNNING', 'WAITING_FOR_HUMAN', 'RESUMED');
+`
+
+const indexes = `
+CREATE INDEX IF NOT EXISTS jobs_claim ON jobs(priority DESC, seq) WHERE lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING');
+CREATE INDEX IF NOT EXISTS jobs_lease ON jobs(lease_ms) WHERE lease_ms > 0;
+`
 
 // Open opens (creating if needed) the job store in the file at path. With
 // readOnly the file must exist and is only read (for `cdpmcp jobs` next to a
@@ -97,17 +117,13 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open job store %s: %w", path, err)
 	}
-	s := &Store{db: db, rdb: db, ro: readOnly, sel: columns}
+	s := &Store{db: db, rdb: db, ro: readOnly, cols: columns}
 	if !readOnly {
 		// One writing connection: SQLite takes one writer at a time anyway.
 		db.SetMaxOpenConns(1)
-		if _, err := db.ExecContext(ctx, schema); err != nil {
+		if err := s.migrate(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("create job store %s: %w", path, err)
-		}
-		if err := migrate(ctx, db); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("update job store %s: %w", path, err)
 		}
 		r := url.Values{}
 		r.Add("_pragma", "busy_timeout(5000)")
@@ -117,11 +133,13 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 			return nil, fmt.Errorf("open job store %s: %w", path, err)
 		}
 		s.rdb.SetMaxIdleConns(4)
-	}
-	if readOnly {
-		var n int
-		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'tenant'`).Scan(&n); err == nil && n == 0 {
-			s.sel = strings.Replace(columns, "rev, tenant", "rev, '' AS tenant", 1)
+	} else {
+		// Read what an older file has; it gains the rest when a server opens it.
+		if !s.hasColumn(ctx, "tenant") {
+			s.cols = strings.Replace(s.cols, "rev, tenant", "rev, '' AS tenant", 1)
+		}
+		if !s.hasColumn(ctx, "lease_ms") {
+			s.cols = strings.Replace(s.cols, "worker, lease_ms, origin", "'' AS worker, 0 AS lease_ms, '' AS origin", 1)
 		}
 	}
 	// Through the read pool, so its first connection is open before a
@@ -133,18 +151,26 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	return s, nil
 }
 
-// migrate adds the columns a store made by an older cdpmcp lacks: tenant
-// (its jobs are the local user's).
-func migrate(ctx context.Context, db *sql.DB) error {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'tenant'`).Scan(&n); err != nil {
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	if n > 0 {
-		return nil
+	for _, m := range []struct{ column, sql string }{{"tenant", tenantColumn}, {"lease_ms", leaseColumns}} {
+		if !s.hasColumn(ctx, m.column) {
+			if _, err := s.db.ExecContext(ctx, m.sql); err != nil {
+				return err
+			}
+		}
 	}
-	_, err := db.ExecContext(ctx, `ALTER TABLE jobs ADD COLUMN tenant TEXT NOT NULL DEFAULT ''`)
+	_, err := s.db.ExecContext(ctx, indexes)
 	return err
+}
+
+// hasColumn reports whether the file's jobs table has the column.
+func (s *Store) hasColumn(ctx context.Context, name string) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = ?`, name).Scan(&n)
+	return err == nil && n > 0
 }
 
 // Close closes the database.
@@ -155,6 +181,9 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
+// Shared implements jobs.Store: a file is this process's alone.
+func (s *Store) Shared() bool { return false }
+
 // Create implements jobs.Store.
 func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
 	s.mu.Lock()
@@ -164,7 +193,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	if old, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM jobs WHERE idem_key = ?`, j.Key)); err == nil {
+	if old, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, j.Key)); err == nil {
 		return old, false, nil
 	} else if !errors.Is(err, jobs.ErrNotFound) {
 		return nil, false, err
@@ -174,27 +203,49 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	c.Rev = s.rev + 1
+	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
+		c.Lease = time.UnixMilli(1) // started by a process that is gone
+	}
 	args, err := values(c)
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", 26)+`?)`, args...); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", ncolumns-1)+`?)`, args...); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	s.rev = c.Rev
+	s.Changed(nil, c)
 	return c, true, nil
 }
 
 // Get implements jobs.Store.
 func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
-	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.sel+` FROM jobs WHERE id = ?`, id))
+	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE id = ?`, id))
 }
 
 // Update implements jobs.Store.
 func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
+	return s.modify(ctx, id, from, nil, change)
+}
+
+// UpdateHeld implements jobs.Store.
+func (s *Store) UpdateHeld(ctx context.Context, id, worker string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
+	return s.modify(ctx, id, from, func(j *jobs.Job, _ time.Time) bool { return j.Worker == worker && !j.Lease.IsZero() }, change)
+}
+
+// UpdateExpired implements jobs.Store.
+func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change func(*jobs.Job)) (*jobs.Job, error) {
+	return s.modify(ctx, id, nil, func(j *jobs.Job, now time.Time) bool {
+		return j.Worker == worker && !j.Lease.IsZero() && j.Lease.Before(now)
+	}, change)
+}
+
+// modify applies change to a job in one of the states from (any when empty)
+// for which held says yes (always when nil).
+func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held func(*jobs.Job, time.Time) bool, change func(*jobs.Job)) (*jobs.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -206,9 +257,13 @@ func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change
 	if err != nil {
 		return nil, err
 	}
+	if held != nil && !held(j, time.Now()) {
+		return nil, fmt.Errorf("job %s: %w", id, jobs.ErrNotHeld)
+	}
 	if len(from) > 0 && !slices.Contains(from, j.State) {
 		return nil, &jobs.StateError{ID: id, State: j.State, Want: from}
 	}
+	before := j.Clone()
 	change(j)
 	j.Rev = s.rev + 1
 	args, err := values(j)
@@ -222,18 +277,27 @@ func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change
 		return nil, fmt.Errorf("update job %s: %w", id, err)
 	}
 	s.rev = j.Rev
+	s.Changed(before, j)
 	return j, nil
 }
 
 // List implements jobs.Store.
 func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
-	q := `SELECT ` + s.sel + ` FROM jobs WHERE rev > ?`
+	q := `SELECT ` + s.cols + ` FROM jobs WHERE rev > ?`
 	args := []any{f.Since}
 	if len(f.States) > 0 {
 		q += ` AND state IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(f.States)), ", ") + `)`
 		for _, st := range f.States {
 			args = append(args, string(st))
 		}
+	}
+	if f.Worker != "" {
+		q += ` AND worker = ?`
+		args = append(args, f.Worker)
+	}
+	if f.Expired {
+		q += ` AND lease_ms > 0 AND lease_ms < ?`
+		args = append(args, time.Now().UnixMilli())
 	}
 	q += ` ORDER BY rev`
 	if f.Limit > 0 {
@@ -253,75 +317,4 @@ func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
 		out = append(out, j)
 	}
 	return out, rows.Err()
-}
-
-type scanner interface{ Scan(dest ...any) error }
-
-func scanOne(row *sql.Row) (*jobs.Job, error) {
-	j, err := scan(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, jobs.ErrNotFound
-	}
-	return j, err
-}
-
-func scan(r scanner) (*jobs.Job, error) {
-	var (
-		j                                     jobs.Job
-		task, artifacts, result, state        string
-		handoff, hasSecret, effects           bool
-		createdMs, startedMs, finishedMs, seq int64
-	)
-	err := r.Scan(&j.ID, &seq, &j.Key, &j.CorrelationID, &j.URL, &j.Profile, &j.MaxTabs, &j.Priority, &handoff, &task, &hasSecret,
-		&state, &j.Progress, &j.Summary, &j.FinalURL, &artifacts, &j.Error, &result, &j.HandoffURL, &j.Note, &j.Attempt, &effects,
-		&createdMs, &startedMs, &finishedMs, &j.Rev, &j.Tenant)
-	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("read job: %w", err)
-	}
-	j.Seq, j.State, j.Handoff, j.HasSecret, j.Effects = seq, jobs.State(state), handoff, hasSecret, effects
-	if err := json.Unmarshal([]byte(task), &j.Task); err != nil {
-		return nil, fmt.Errorf("read job %s task: %w", j.ID, err)
-	}
-	if err := json.Unmarshal([]byte(artifacts), &j.Artifacts); err != nil {
-		return nil, fmt.Errorf("read job %s artifacts: %w", j.ID, err)
-	}
-	if result != "" {
-		j.Result = json.RawMessage(result)
-	}
-	j.Created, j.Started, j.Finished = fromMs(createdMs), fromMs(startedMs), fromMs(finishedMs)
-	return &j, nil
-}
-
-// values returns a job's columns in the order of columns.
-func values(j *jobs.Job) ([]any, error) {
-	task := j.Task
-	task.Password = "" // never stored
-	tb, err := json.Marshal(task)
-	if err != nil {
-		return nil, err
-	}
-	ab, err := json.Marshal(j.Artifacts)
-	if err != nil {
-		return nil, err
-	}
-	return []any{j.ID, j.Seq, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
-		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
-		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev, j.Tenant}, nil
-}
-
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fromMs(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v)
 }

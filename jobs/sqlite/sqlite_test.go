@@ -3,14 +3,13 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
-	"github.com/google/go-cmp/cmp"
+	"github.com/cdpmcp/cdpmcp/jobs/storetest"
 	_ "modernc.org/sqlite"
 )
 
@@ -29,74 +28,12 @@ func job(id, key string) *jobs.Job {
 		Task: jobs.Task{Type: jobs.TaskNavigate, Password: "s3cret-pw"}, State: jobs.Queued, Created: time.UnixMilli(1700000000000)}
 }
 
-// A job survives a reopen of the file as it was stored; the password never
-// reaches the file; Create is idempotent by key.
-func TestCreateGetReopen(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "jobs.db")
-	s := open(t, path, false)
-	ctx := context.Background()
-	a, created, err := s.Create(ctx, job("job-a", "k1"))
-	if err != nil || !created || a.Seq != 1 || a.Rev != 1 {
-		t.Fatalf("Create: %+v %v %v", a, created, err)
-	}
-	b, created, err := s.Create(ctx, job("job-b", "k1"))
-	if err != nil || created || b.ID != "job-a" {
-		t.Errorf("Create with a used key: %s %v %v", b.ID, created, err)
-	}
-	if _, err := s.Get(ctx, "job-x"); !errors.Is(err, jobs.ErrNotFound) {
-		t.Errorf("Get unknown: %v", err)
-	}
-	s.Close()
-	s2 := open(t, path, false)
-	got, err := s2.Get(ctx, "job-a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := job("job-a", "k1")
-	want.Seq, want.Rev, want.Task.Password = 1, 1, ""
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("after reopen (-want +got):\n%s", d)
-	}
-}
-
-// Update changes a job only from the states it names and bumps the revision;
-// List returns changes after a revision, oldest first.
-func TestUpdateAndList(t *testing.T) {
-	t.Parallel()
-	s := open(t, filepath.Join(t.TempDir(), "jobs.db"), false)
-	ctx := context.Background()
-	for _, id := range []string{"job-1", "job-2", "job-3"} {
-		if _, _, err := s.Create(ctx, job(id, id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State, j.Progress = jobs.Running, 0.5 })
-	if err != nil || j.State != jobs.Running || j.Rev != 4 {
-		t.Fatalf("Update: %+v %v", j, err)
-	}
-	var se *jobs.StateError
-	if _, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State = jobs.Cancelled }); !errors.As(err, &se) || se.State != jobs.Running {
-		t.Errorf("Update from the wrong state: %v", err)
-	}
-	if j, _ := s.Get(ctx, "job-2"); j.State != jobs.Running || j.Rev != 4 {
-		t.Errorf("a refused update changed the job: %s rev %d", j.State, j.Rev)
-	}
-	changed, err := s.List(ctx, jobs.Filter{Since: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, j := range changed {
-		ids = append(ids, j.ID)
-	}
-	if d := cmp.Diff([]string{"job-3", "job-2"}, ids); d != "" {
-		t.Errorf("List since 2 (-want +got):\n%s", d)
-	}
-	queued, _ := s.List(ctx, jobs.Filter{States: []jobs.State{jobs.Queued}, Limit: 1})
-	if len(queued) != 1 || queued[0].ID != "job-1" {
-		t.Errorf("List queued, limit 1: %v", queued)
-	}
+// The SQLite store passes the store conformance suite.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) func() (jobs.Store, error) {
+		path := filepath.Join(t.TempDir(), "jobs.db")
+		return func() (jobs.Store, error) { return sqlite.Open(context.Background(), path, false) }
+	})
 }
 
 // A read-only store reads what a writer commits, while the writer has it open.
@@ -158,6 +95,12 @@ func BenchmarkGet(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// From a job's commit to a free worker claiming it.
+func BenchmarkClaimLatency(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "jobs.db")
+	storetest.BenchClaimLatency(b, func() (jobs.Store, error) { return sqlite.Open(context.Background(), path, false) })
 }
 
 // A job keeps its tenant; a store an older cdpmcp made (no tenant column) is

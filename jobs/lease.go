@@ -1,0 +1,199 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// takeOver ends the holds of processes that went away before this one
+// starts: on a store of its own every other holder is gone (the data dir's
+// lock says so); on a shared one, a previous process with this worker name.
+func (q *Queue) takeOver(ctx context.Context) error {
+	gone := []string{q.cfg.Worker}
+	if !q.store.Shared() {
+		ws, err := q.store.Workers(ctx, 100*365*24*time.Hour)
+		if err != nil {
+			return err
+		}
+		for _, w := range ws {
+			gone = append(gone, w.ID)
+		}
+	}
+	for _, w := range gone {
+		if err := q.store.Leave(ctx, w); err != nil {
+			return err
+		}
+	}
+	return q.reap(ctx)
+}
+
+// reap takes up the jobs whose holder stopped renewing its lease: they may
+// be claimed again if they never started or can run twice (navigate and
+// extract without effects), else they end FAILED "interrupted".
+func (q *Queue) reap(ctx context.Context) error {
+	left, err := q.store.List(ctx, Filter{States: Unfinished, Expired: true})
+	if err != nil {
+		return err
+	}
+	for _, j := range left {
+		rerun := j.State == Dispatched ||
+			(j.State == Running && !j.Effects && (j.Task.Type == TaskNavigate || j.Task.Type == TaskExtract))
+		if j.HasSecret {
+			rerun = false // its password was in the lost holder's memory
+		}
+		change := func(j *Job) { j.Lease = time.Time{} }
+		if rerun {
+			slog.Info("job taken up after its holder went away", "job", j.ID, "state", j.State, "worker", j.Worker)
+		} else {
+			reason := q.interrupted(j)
+			slog.Info("job failed after its holder went away", "job", j.ID, "state", j.State, "worker", j.Worker)
+			change = func(j *Job) {
+				j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}
+			}
+		}
+		if _, err := q.store.UpdateExpired(ctx, j.ID, j.Worker, change); err != nil && !errors.Is(err, ErrNotHeld) {
+			return err
+		}
+		if !rerun {
+			q.metrics.interrupted.Add(1)
+		}
+	}
+	return nil
+}
+
+// interrupted says why a job whose holder went away failed.
+func (q *Queue) interrupted(j *Job) string {
+	who := "the server stopped"
+	if q.store.Shared() {
+		who = fmt.Sprintf("worker %s stopped (its lease ran out)", j.Worker)
+	}
+	if j.HasSecret && (j.State == Queued || j.State == Dispatched) {
+		return "interrupted: " + who + " and the job's password, held in its memory only, is gone; submit it again"
+	}
+	if j.State == WaitingForHuman || j.State == Resumed {
+		return "interrupted: " + who + " while the job waited for a person, and the tab they had went with it; submit it again with a new correlationId"
+	}
+	return "interrupted: " + who + " while the job ran; a " + j.Task.Type + " job is not run twice because it may already have had effects; submit it again with a new correlationId if it should"
+}
+
+// keepLeases renews this process's leases every third of their length,
+// stops the runs it lost (cancelled elsewhere, or taken up by another
+// process after a renewal failed), and on a shared store takes up the jobs of
+// processes that went away.
+func (q *Queue) keepLeases() {
+	tick := time.NewTicker(q.cfg.Lease / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case <-q.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		q.renew()
+		if q.store.Shared() {
+			ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease)
+			if err := q.reap(ctx); err != nil && q.ctx.Err() == nil {
+				slog.Warn("could not take up the jobs of workers that went away", "err", err)
+			}
+			cancel()
+			q.poke() // a job released, or a profile: try to claim
+		}
+	}
+}
+
+// renew extends the leases and reconciles the runs with what the store says.
+func (q *Queue) renew() {
+	// Late is still in time while the lease lasts; the next tick tries again.
+	ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease/2)
+	defer cancel()
+	q.mu.Lock()
+	busy := q.cfg.MaxTabs - q.free
+	if q.cfg.SubmitOnly {
+		busy = 0
+	}
+	q.mu.Unlock()
+	maxTabs := q.cfg.MaxTabs
+	if q.cfg.SubmitOnly {
+		maxTabs = 0
+	}
+	held, err := q.store.Renew(ctx, Worker{ID: q.cfg.Worker, LiveView: q.cfg.LiveView, MaxTabs: maxTabs, Busy: busy,
+		Started: q.started, Version: q.cfg.Version}, q.cfg.Lease)
+	if err != nil {
+		if q.ctx.Err() == nil {
+			slog.Warn("could not renew the job leases", "err", err)
+		}
+		return
+	}
+	q.mu.Lock()
+	var lost []*run
+	for id, r := range q.running {
+		if st, ok := held[id]; !ok {
+			lost = append(lost, r)
+		} else if st == Resumed {
+			r.deliver("")
+		}
+	}
+	q.mu.Unlock()
+	for _, r := range lost {
+		j, err := q.store.Get(ctx, r.job.ID)
+		if err != nil || j.State.Terminal() || r.ctx.Err() != nil {
+			if err == nil && j.State.Terminal() && r.ctx.Err() == nil {
+				r.stop(700 * time.Millisecond) // cancelled or given up elsewhere
+			}
+			continue
+		}
+		if j.Worker != q.cfg.Worker || j.Lease.IsZero() {
+			slog.Warn("lost the lease of a running job: another process took it up", "job", j.ID, "holder", j.Worker)
+			q.metrics.leaseLosses.Add(1)
+			r.lost.Store(true)
+			r.stop(700 * time.Millisecond)
+		}
+	}
+}
+
+// watch acts on the store's events: a job to claim wakes the dispatcher; a
+// job this process runs that was cancelled or resumed elsewhere stops or
+// goes on.
+func (q *Queue) watch(events <-chan Event) {
+	for e := range events {
+		if e.Claimable {
+			q.poke()
+			continue
+		}
+		if e.Worker != q.cfg.Worker {
+			continue
+		}
+		q.mu.Lock()
+		r := q.running[e.ID]
+		q.mu.Unlock()
+		if r == nil {
+			continue
+		}
+		switch e.State {
+		case Cancelled, Failed:
+			if q.cfg.Handoff != nil {
+				q.cfg.Handoff.Withdraw(e.ID)
+			}
+			go r.stop(700 * time.Millisecond)
+		case Resumed:
+			if q.cfg.Handoff != nil {
+				q.cfg.Handoff.Withdraw(e.ID)
+			}
+			r.deliver("")
+		}
+	}
+}
+
+// resumed hands the note to the run of a job resumed through this process,
+// if it runs here.
+func (q *Queue) resumed(id, note string) {
+	q.mu.Lock()
+	r := q.running[id]
+	q.mu.Unlock()
+	if r != nil {
+		r.deliver(note)
+	}
+}

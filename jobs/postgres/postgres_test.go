@@ -1,0 +1,79 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/internal/pgtest"
+	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/postgres"
+	"github.com/cdpmcp/cdpmcp/jobs/storetest"
+)
+
+var pg *pgtest.Server
+
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	var err error
+	if pg, err = pgtest.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer pg.Stop()
+	return m.Run()
+}
+
+func database(t testing.TB) string {
+	t.Helper()
+	url, err := pg.NewDatabase("jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url
+}
+
+// The PostgreSQL store passes the store conformance suite, its handles
+// standing for processes using one database at once.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) func() (jobs.Store, error) {
+		url := database(t)
+		return func() (jobs.Store, error) { return postgres.Open(context.Background(), url) }
+	})
+}
+
+// Processes starting at once on an empty database create the schema once.
+func TestConcurrentMigration(t *testing.T) {
+	url := database(t)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			s, err := postgres.Open(context.Background(), url)
+			if err == nil {
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Errorf("Open: %v", err)
+		}
+	}
+}
+
+// A bad URL is refused with a hint.
+func TestBadURL(t *testing.T) {
+	if _, err := postgres.Open(context.Background(), "postgres://[::1"); err == nil {
+		t.Fatal("a malformed URL was accepted")
+	}
+}
+
+// From a job's commit to a free worker (another handle: another process)
+// claiming it.
+func BenchmarkClaimLatency(b *testing.B) {
+	url := database(b)
+	storetest.BenchClaimLatency(b, func() (jobs.Store, error) { return postgres.Open(context.Background(), url) })
+}

@@ -1,0 +1,196 @@
+package jobs
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
+)
+
+// Named profiles' browsers: one per profile, started by its first job, shut
+// down once no job has used it for a while. On a shared store a profile is
+// held by one worker at a time, reserved when a job of it is claimed here.
+
+// profileIdle is how long a profile's browser stays up with no job in it;
+// on a shared store, after which the profile may go to another worker.
+const (
+	profileIdle       = 2 * time.Minute
+	sharedProfileIdle = 5 * time.Second
+)
+
+// profileBrowser is a named profile's browser and who uses it: jobs in it
+// (users) and jobs claimed for it that have not started (reserved).
+type profileBrowser struct {
+	name     string             // in the store: see profileKey
+	dir      string             // its directory here
+	mgr      *cdpclient.Manager // nil until a job starts it
+	synced   chan struct{}      // closed once its state is here
+	syncErr  error
+	users    int
+	reserved int
+	idle     *time.Timer
+	closing  chan struct{} // closed once it has shut down
+}
+
+// idleTime is how long an unused profile browser stays up.
+func (f *fleet) idleTime() time.Duration {
+	if f.sync != nil {
+		return sharedProfileIdle
+	}
+	return profileIdle
+}
+
+// ProfileKey names tenant t's profile in a store: the local user's by its
+// name, a named tenant's as "tenant/name" (a profile name has no slash).
+func ProfileKey(t, name string) string {
+	if t == tenant.Local {
+		return name
+	}
+	return t + "/" + name
+}
+
+// profileBrowserOf returns the profile's browser entry, making it; f.mu held.
+func (f *fleet) profileBrowserOf(t, name string) *profileBrowser {
+	dir := f.dir.ProfileDir(t, name)
+	pb := f.profiles[dir]
+	if pb == nil {
+		pb = &profileBrowser{name: ProfileKey(t, name), dir: dir}
+		f.profiles[dir] = pb
+	}
+	return pb
+}
+
+// claim runs a claim and reserves the claimed job's profile, before any
+// release of it can happen.
+func (f *fleet) claim(ctx context.Context, fn func(context.Context) (*Job, error)) (*Job, error) {
+	f.claimMu.Lock()
+	defer f.claimMu.Unlock()
+	j, err := fn(ctx)
+	if j != nil && j.Profile != "" {
+		f.mu.Lock()
+		pb := f.profileBrowserOf(j.Tenant, j.Profile)
+		pb.reserved++
+		pb.stopIdle()
+		f.mu.Unlock()
+	}
+	return j, err
+}
+
+// unreserve ends a claimed job's reservation of its profile.
+func (f *fleet) unreserve(t, profile string) {
+	if profile == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if pb := f.profiles[f.dir.ProfileDir(t, profile)]; pb != nil && pb.reserved > 0 {
+		pb.reserved--
+		f.idleLater(pb)
+	}
+}
+
+func (pb *profileBrowser) stopIdle() {
+	if pb.idle != nil {
+		pb.idle.Stop()
+		pb.idle = nil
+	}
+}
+
+// idleLater closes an unused profile browser after the idle time; f.mu held.
+func (f *fleet) idleLater(pb *profileBrowser) {
+	if pb.users == 0 && pb.reserved == 0 && !f.closed && pb.idle == nil {
+		pb.idle = time.AfterFunc(f.idleTime(), func() { f.closeIdle(pb) })
+	}
+}
+
+// useProfile counts a user of profile's browser, waiting for one that is
+// shutting down, and fetches the profile's state first when it travels
+// through the store.
+func (f *fleet) useProfile(ctx context.Context, t, profile string) (*profileBrowser, error) {
+	for {
+		f.mu.Lock()
+		if f.closed {
+			f.mu.Unlock()
+			return nil, cdpclient.ErrBrowserClosed
+		}
+		pb := f.profileBrowserOf(t, profile)
+		if pb.closing != nil {
+			ch := pb.closing
+			f.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		pb.users++
+		pb.stopIdle()
+		start := pb.mgr == nil
+		if start {
+			opts := f.base
+			opts.Endpoint = ""
+			opts.Launch.UserDataDir = pb.dir
+			opts.Launch.Args = append(append([]string(nil), opts.Launch.Args...), profileArgs()...)
+			pb.mgr = cdpclient.NewManager(opts)
+			pb.synced, pb.syncErr = make(chan struct{}), nil
+		}
+		f.mu.Unlock()
+		if start {
+			if f.sync != nil {
+				pb.syncErr = f.sync.fetch(ctx, pb.name, pb.dir)
+			}
+			if pb.syncErr == nil {
+				// The profile keeps no trace of where its jobs went.
+				pb.syncErr = prepareProfile(pb.dir)
+			}
+			close(pb.synced)
+		}
+		return pb, nil
+	}
+}
+
+func (f *fleet) closeIdle(pb *profileBrowser) {
+	f.mu.Lock()
+	pb.idle = nil
+	if f.profiles[pb.dir] != pb || pb.users > 0 || pb.reserved > 0 || pb.closing != nil || f.closed {
+		f.mu.Unlock()
+		return
+	}
+	pb.closing = make(chan struct{})
+	f.mu.Unlock()
+	slog.Debug("closing an idle profile's browser", "profile", pb.name)
+	pb.shutdown()
+	if f.sync != nil {
+		f.claimMu.Lock() // no claim of a job of it until it is saved
+		f.mu.Lock()
+		keep := pb.reserved > 0
+		f.mu.Unlock()
+		f.sync.save(pb.name, pb.dir, !keep)
+		f.claimMu.Unlock()
+	}
+	f.mu.Lock()
+	ch := pb.closing
+	pb.mgr, pb.closing = nil, nil
+	if pb.users == 0 && pb.reserved == 0 {
+		delete(f.profiles, pb.dir)
+	}
+	f.mu.Unlock()
+	close(ch)
+}
+
+// shutdown lets the profile's browser exit by itself, so its cookies and
+// storage reach the disk, then closes the manager.
+func (pb *profileBrowser) shutdown() {
+	if pb.mgr == nil {
+		return
+	}
+	if b := pb.mgr.Current(); b != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		b.Shutdown(ctx)
+		cancel()
+	}
+	pb.mgr.Close()
+}

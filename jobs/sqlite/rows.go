@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/jobs"
+)
+
+const columns = `id, seq, idem_key, correlation_id, url, profile, max_tabs, priority, handoff, task, has_secret,
+	state, progress, summary, final_url, artifacts, error, result, handoff_url, note, attempt, effects,
+	created_ms, started_ms, finished_ms, rev, tenant, worker, lease_ms, origin`
+
+// ncolumns is how many columns there are.
+var ncolumns = len(strings.Split(columns, ","))
+
+// updateSet is "id = ?, seq = ?, …" for every column.
+var updateSet = func() string {
+	names := strings.Split(columns, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n) + " = ?"
+	}
+	return strings.Join(names, ", ")
+}()
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanOne(row *sql.Row) (*jobs.Job, error) {
+	j, err := scan(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, jobs.ErrNotFound
+	}
+	return j, err
+}
+
+func scan(r scanner) (*jobs.Job, error) {
+	var (
+		j                                     jobs.Job
+		task, artifacts, result, state        string
+		handoff, hasSecret, effects           bool
+		createdMs, startedMs, finishedMs, seq int64
+		leaseMs                               int64
+	)
+	err := r.Scan(&j.ID, &seq, &j.Key, &j.CorrelationID, &j.URL, &j.Profile, &j.MaxTabs, &j.Priority, &handoff, &task, &hasSecret,
+		&state, &j.Progress, &j.Summary, &j.FinalURL, &artifacts, &j.Error, &result, &j.HandoffURL, &j.Note, &j.Attempt, &effects,
+		&createdMs, &startedMs, &finishedMs, &j.Rev, &j.Tenant, &j.Worker, &leaseMs, &j.Origin)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read job: %w", err)
+	}
+	j.Seq, j.State, j.Handoff, j.HasSecret, j.Effects = seq, jobs.State(state), handoff, hasSecret, effects
+	if err := json.Unmarshal([]byte(task), &j.Task); err != nil {
+		return nil, fmt.Errorf("read job %s task: %w", j.ID, err)
+	}
+	if err := json.Unmarshal([]byte(artifacts), &j.Artifacts); err != nil {
+		return nil, fmt.Errorf("read job %s artifacts: %w", j.ID, err)
+	}
+	if result != "" {
+		j.Result = json.RawMessage(result)
+	}
+	j.Created, j.Started, j.Finished, j.Lease = fromMs(createdMs), fromMs(startedMs), fromMs(finishedMs), fromMs(leaseMs)
+	return &j, nil
+}
+
+// values returns a job's columns in the order of columns.
+func values(j *jobs.Job) ([]any, error) {
+	task := j.Task
+	task.Password = "" // never stored
+	tb, err := json.Marshal(task)
+	if err != nil {
+		return nil, err
+	}
+	ab, err := json.Marshal(j.Artifacts)
+	if err != nil {
+		return nil, err
+	}
+	return []any{j.ID, j.Seq, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
+		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
+		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev, j.Tenant, j.Worker, ms(j.Lease), j.Origin}, nil
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMs(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}

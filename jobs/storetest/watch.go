@@ -1,0 +1,83 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/jobs"
+)
+
+// Watch readers hear of new jobs and of changes of state, also those made
+// through another handle of a shared store.
+func testWatch(t *testing.T, open func() jobs.Store) {
+	hs := handles(open, 2)
+	ctx, cancel := context.WithCancel(ctxOf(t))
+	defer cancel()
+	events := hs[1].Watch(ctx)
+	create(t, hs[0], Job("job-1", "1"))
+	await(t, events, jobs.Event{ID: "job-1", Claimable: true})
+	if _, err := hs[0].Update(ctx, "job-1", nil, func(j *jobs.Job) { j.State = jobs.Cancelled }); err != nil {
+		t.Fatal(err)
+	}
+	await(t, events, jobs.Event{ID: "job-1", State: jobs.Cancelled})
+	cancel()
+	for range events { // closed once ctx ends
+	}
+}
+
+func await(t *testing.T, events <-chan jobs.Event, want jobs.Event) {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case e := <-events:
+			if e == want {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no event %+v", want)
+		}
+	}
+}
+
+// Counts counts by state; Ahead counts the claimable jobs before a job.
+func testCountsAhead(t *testing.T, open func() jobs.Store) {
+	s := open()
+	ctx := ctxOf(t)
+	var last *jobs.Job
+	for i, p := range []int{5, 9, 5, 1} {
+		j := Job(string(rune('a'+i)), string(rune('a'+i)))
+		j.Priority = p
+		last = create(t, s, j)
+	}
+	if _, err := s.Update(ctx, "a", nil, func(j *jobs.Job) { j.State = jobs.Succeeded }); err != nil {
+		t.Fatal(err)
+	}
+	counts, err := s.Counts(ctx)
+	if err != nil || counts[jobs.Queued] != 3 || counts[jobs.Succeeded] != 1 {
+		t.Errorf("Counts: %v %v", counts, err)
+	}
+	c, _ := s.Get(ctx, "c")
+	if n, err := s.Ahead(ctx, c); err != nil || n != 1 {
+		t.Errorf("Ahead of c: %d %v, want 1 (b)", n, err)
+	}
+	if n, _ := s.Ahead(ctx, last); n != 2 {
+		t.Errorf("Ahead of d: %d, want 2", n)
+	}
+}
+
+// The key is 32 bytes and the same across handles and reopens.
+func testKey(t *testing.T, open func() jobs.Store) {
+	s := open()
+	k1, err := s.Key(ctxOf(t))
+	if err != nil || len(k1) != 32 {
+		t.Fatalf("Key: %x %v", k1, err)
+	}
+	s.Close()
+	k2, err := open().Key(ctxOf(t))
+	if err != nil || !bytes.Equal(k1, k2) {
+		t.Errorf("Key after reopen: %x %v, want %x", k2, err, k1)
+	}
+}
