@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
@@ -145,7 +144,7 @@ func start(ctx context.Context, opts LaunchOptions, network []string) (*process,
 	_ = os.Remove(portFile)
 
 	p.cmd = exec.Command(exe, launchArgs(opts, dir, network)...)
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Setup(p.cmd)
 	p.cmd.Stderr = p.stderr
 	p.cmd.Env = os.Environ()
 	if err := p.cmd.Start(); err != nil {
@@ -196,11 +195,11 @@ func (p *process) waitForEndpoint(ctx context.Context, portFile string) (string,
 func (p *process) close() {
 	p.closeOnce.Do(func() {
 		pgid := p.cmd.Process.Pid
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		procgroup.Terminate(pgid)
 		select {
 		case <-p.exited:
 		case <-time.After(3 * time.Second):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			procgroup.Kill(pgid)
 			<-p.exited
 		}
 		// Children (renderers, zygotes) may outlive the main process briefly.
@@ -209,7 +208,7 @@ func (p *process) close() {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if procgroup.Alive(pgid) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			procgroup.Kill(pgid)
 		}
 		p.removeTemp()
 	})

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
@@ -108,11 +107,11 @@ func (d *DataDir) endOrphans() {
 		}
 		// Only the browser's main process leads its group (cdpclient starts
 		// it with Setpgid); its renderers are in that group.
-		if pgid, err := syscall.Getpgid(pid); err != nil || pgid != pid {
+		if !procgroup.Leader(pid) {
 			continue
 		}
 		slog.Warn("ending a browser left running by an earlier server", "pid", pid, "dataDir", d.Path)
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		procgroup.Kill(pid)
 		killed = append(killed, pid)
 	}
 	// SIGKILL takes a moment to end every process of a group.
@@ -141,7 +140,7 @@ func (d *DataDir) endOrphans() {
 func lockFile(f *os.File) error {
 	var err error
 	for range 20 {
-		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		if err = tryLock(f); err == nil {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
