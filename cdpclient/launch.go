@@ -17,8 +17,9 @@ import (
 
 // LaunchOptions says how to start a browser.
 type LaunchOptions struct {
-	// Path is the browser executable; empty means the first of chromium,
-	// chromium-browser, google-chrome and google-chrome-stable on PATH.
+	// Path is the browser executable; empty means the first FindBrowser finds:
+	// chromium, chromium-browser, google-chrome or google-chrome-stable on
+	// PATH, then where Chrome, Chromium and Edge install on macOS and Windows.
 	Path string
 	// UserDataDir is the profile directory; empty means a fresh temporary directory
 	// that is removed when the browser closes.
@@ -47,26 +48,6 @@ var requiredFlags = []string{
 	"--disable-renderer-backgrounding",
 }
 
-var browserNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
-
-// FindBrowser returns the executable to launch: path if given, else the first known
-// browser name on PATH.
-func FindBrowser(path string) (string, error) {
-	if path != "" {
-		p, err := exec.LookPath(path)
-		if err != nil {
-			return "", fmt.Errorf("browser %q: %w", path, err)
-		}
-		return p, nil
-	}
-	for _, name := range browserNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("no browser found: none of %s is on PATH; install chromium or pass --browser-path", strings.Join(browserNames, ", "))
-}
-
 // process is a browser started by Launch, running in its own process group.
 type process struct {
 	cmd     *exec.Cmd
@@ -77,11 +58,6 @@ type process struct {
 	stderr  *tailBuffer
 
 	closeOnce sync.Once
-}
-
-// headlessNeeded says whether the browser must run headless on this machine.
-func headlessNeeded() bool {
-	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }
 
 // launchArgs are the browser's flags: ours, then the user's (Chromium takes the
@@ -109,8 +85,6 @@ type LaunchError struct {
 
 func (e *LaunchError) Error() string { return "the browser could not be started: " + e.Err.Error() }
 func (e *LaunchError) Unwrap() error { return e.Err }
-
-const launchHint = "install chromium (apt-get install -y chromium) or pass --browser-path"
 
 // launch starts the browser and waits until its DevTools endpoint is known.
 // network are flags that must win over the user's (the egress proxy). Its
