@@ -56,7 +56,7 @@ func refusalHint(err error) string {
 	if ok {
 		return "use " + tool
 	}
-	return "allowed: " + allowedSummary + " (the README lists them)"
+	return "allowed: " + allowedSummary + " (docs/security.md lists them)"
 }
 
 // allowedSummary describes the allowlist in a hint's length.

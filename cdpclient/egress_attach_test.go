@@ -13,12 +13,12 @@ import (
 // attachOwnGaps are the vectors that still get out of the contexts cdpmcp
 // creates in an attached browser (they have the egress proxy, but the
 // browser's flags are the user's): WebRTC sends UDP to STUN/TURN servers
-// directly. The README says so.
+// directly. docs/security.md says so.
 var attachOwnGaps = []string{"webrtc"}
 
 // fetchMisses are the vectors the Fetch guard alone does not stop, which is all
 // there is in an attached browser's default context (the user's own tabs): the
-// README lists them. Preconnect and the browser's own connection attempts at
+// docs/security.md lists them. Preconnect and the browser's own connection attempts at
 // navigations still open bare TCP connections there; no request is sent. A
 // shared worker's first request sometimes slips past: Chromium resumes the
 // paused worker before its interception takes hold (2 of 15 tries here).

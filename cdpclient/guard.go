@@ -18,7 +18,7 @@ import (
 // workers. Each request is paused by the Fetch domain and continued or failed
 // (net::ERR_BLOCKED_BY_CLIENT) before it leaves the browser, so redirects, meta
 // refreshes, form posts, fetch/XHR and subresources are covered alike.
-// WebSocket handshakes do not pass through Fetch; see the README.
+// WebSocket handshakes do not pass through Fetch; see docs/security.md.
 
 // enableGuard turns interception on for a session when a policy is set.
 func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
 // DataDir is the directory a server keeps its jobs in: the store file, the
@@ -80,11 +81,24 @@ func (d *DataDir) Close() error {
 // DBPath is the job store's file.
 func (d *DataDir) DBPath() string { return DBPath(d.Path) }
 
-// ProfileDir is where a named profile's browser state lives.
-func (d *DataDir) ProfileDir(name string) string { return filepath.Join(d.Path, "profiles", name) }
+// tenantDir is where a tenant's profiles and artifacts live: the data dir
+// itself for the local user, tenants/NAME for a named token's.
+func (d *DataDir) tenantDir(t string) string {
+	if t == tenant.Local {
+		return d.Path
+	}
+	return filepath.Join(d.Path, "tenants", t)
+}
 
-// ArtifactDir is where a job's artifacts go.
-func (d *DataDir) ArtifactDir(jobID string) string { return filepath.Join(d.Path, "artifacts", jobID) }
+// ProfileDir is where tenant t's named profile keeps its browser state.
+func (d *DataDir) ProfileDir(t, name string) string {
+	return filepath.Join(d.tenantDir(t), "profiles", name)
+}
+
+// ArtifactDir is where the artifacts of tenant t's job go.
+func (d *DataDir) ArtifactDir(t, jobID string) string {
+	return filepath.Join(d.tenantDir(t), "artifacts", jobID)
+}
 
 // runDir holds the working profiles of browsers that keep no state.
 func (d *DataDir) runDir() string { return filepath.Join(d.Path, "run") }
@@ -126,11 +140,11 @@ func (d *DataDir) endOrphans() {
 			_ = os.RemoveAll(filepath.Join(d.runDir(), e.Name()))
 		}
 	}
-	if entries, err := os.ReadDir(filepath.Join(d.Path, "profiles")); err == nil {
-		for _, e := range entries {
-			for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
-				_ = os.Remove(filepath.Join(d.Path, "profiles", e.Name(), lock))
-			}
+	profiles, _ := filepath.Glob(filepath.Join(d.Path, "profiles", "*"))
+	tenants, _ := filepath.Glob(filepath.Join(d.Path, "tenants", "*", "profiles", "*"))
+	for _, dir := range append(profiles, tenants...) {
+		for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
+			_ = os.Remove(filepath.Join(dir, lock))
 		}
 	}
 }

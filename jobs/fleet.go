@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -32,7 +33,7 @@ type fleet struct {
 	anonDir  string
 	spare    []*spareTab // scrubbed isolated contexts and their tabs, for the next jobs
 	maxSpare int
-	profiles map[string]*profileBrowser
+	profiles map[string]*profileBrowser // by profile directory
 	closed   bool
 }
 
@@ -53,7 +54,8 @@ func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int) *fleet {
 // lease is a browser context lent to one job, with the tab it may start from.
 type lease struct {
 	bc *cdpclient.BrowserContext
-	// tab is a scrubbed tab an earlier job left, or nil: open one.
+	// tab is a scrubbed tab an earlier job of the same tenant left, or nil:
+	// open one.
 	tab *cdpclient.Page
 	// done returns the context; keep is the job's scrubbed tab to leave for
 	// the next job, or nil when the job closed its tabs.
@@ -62,30 +64,33 @@ type lease struct {
 
 // spareTab is a scrubbed isolated context and its tab, waiting for a job.
 type spareTab struct {
-	bc  *cdpclient.BrowserContext
-	tab *cdpclient.Page
+	bc     *cdpclient.BrowserContext
+	tab    *cdpclient.Page
+	tenant string // only its jobs take it: a context keeps its HTTP cache
 }
 
-// context lends a browser context to a job in profile ("" for none). A job
-// without a profile may get the context and tab of an earlier one, scrubbed of
-// everything it stored: a new tab costs a renderer process, about two thirds
-// of a short job's CPU.
-func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
+// context lends a browser context to a job of tenant in profile ("" for
+// none). Each tenant has its own profiles: the same name is another folder
+// and another browser. A job without a profile may get the context and tab of
+// an earlier one of its tenant, scrubbed of everything it stored: a new tab
+// costs a renderer process, about two thirds of a short job's CPU.
+func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, error) {
 	if profile == "" {
-		return f.anonContext(ctx)
+		return f.anonContext(ctx, tenant)
 	}
+	dir := f.dir.ProfileDir(tenant, profile)
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
 		return nil, cdpclient.ErrBrowserClosed
 	}
-	pb := f.profiles[profile]
+	pb := f.profiles[dir]
 	if pb == nil {
 		opts := f.base
 		opts.Endpoint = ""
-		opts.Launch.UserDataDir = f.dir.ProfileDir(profile)
+		opts.Launch.UserDataDir = dir
 		pb = &profileBrowser{mgr: cdpclient.NewManager(opts)}
-		f.profiles[profile] = pb
+		f.profiles[dir] = pb
 	}
 	pb.users++
 	if pb.idle != nil {
@@ -101,7 +106,7 @@ func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 		defer f.mu.Unlock()
 		pb.users--
 		if pb.users == 0 && !f.closed {
-			pb.idle = time.AfterFunc(profileIdle, func() { f.closeIdle(profile, pb) })
+			pb.idle = time.AfterFunc(profileIdle, func() { f.closeIdle(dir, pb) })
 		}
 	}
 	b, err := pb.mgr.Browser(ctx)
@@ -112,7 +117,7 @@ func (f *fleet) context(ctx context.Context, profile string) (*lease, error) {
 	return &lease{bc: b.Default(), done: release}, nil
 }
 
-func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
+func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) {
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -129,9 +134,12 @@ func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 	}
 	mgr := f.anon
 	var sp *spareTab
-	for len(f.spare) > 0 && sp == nil {
-		sp = f.spare[len(f.spare)-1]
-		f.spare = f.spare[:len(f.spare)-1]
+	for i := len(f.spare) - 1; i >= 0 && sp == nil; i-- {
+		if f.spare[i].tenant != tenant {
+			continue
+		}
+		sp = f.spare[i]
+		f.spare = slices.Delete(f.spare, i, i+1)
 		if !sp.bc.Browser().Alive() || sp.tab.Usable() != nil {
 			go f.dispose(sp.bc, sp.tab)
 			sp = nil
@@ -150,12 +158,12 @@ func (f *fleet) anonContext(ctx context.Context) (*lease, error) {
 		sp = &spareTab{bc: bc}
 	}
 	bc := sp.bc
-	return &lease{bc: bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(bc, keep) }}, nil
+	return &lease{bc: bc, tab: sp.tab, done: func(keep *cdpclient.Page) { f.releaseAnon(bc, keep, tenant) }}, nil
 }
 
 // releaseAnon keeps a context whose only tab the job scrubbed for the next
 // job, once the context's cookies are cleared too; otherwise it disposes of it.
-func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, keep *cdpclient.Page) {
+func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, keep *cdpclient.Page, tenant string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if keep != nil && len(bc.Pages()) == 1 && bc.Browser().Alive() {
@@ -163,7 +171,7 @@ func (f *fleet) releaseAnon(bc *cdpclient.BrowserContext, keep *cdpclient.Page) 
 		if _, err := bc.Browser().Raw(ctx, "Storage.clearCookies", args); err == nil {
 			f.mu.Lock()
 			if !f.closed && len(f.spare) < f.maxSpare {
-				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep})
+				f.spare = append(f.spare, &spareTab{bc: bc, tab: keep, tenant: tenant})
 				f.mu.Unlock()
 				return
 			}
@@ -184,15 +192,15 @@ func (f *fleet) dispose(bc *cdpclient.BrowserContext, tab *cdpclient.Page) {
 	}
 }
 
-func (f *fleet) closeIdle(profile string, pb *profileBrowser) {
+func (f *fleet) closeIdle(dir string, pb *profileBrowser) {
 	f.mu.Lock()
-	if f.profiles[profile] != pb || pb.users > 0 {
+	if f.profiles[dir] != pb || pb.users > 0 {
 		f.mu.Unlock()
 		return
 	}
-	delete(f.profiles, profile)
+	delete(f.profiles, dir)
 	f.mu.Unlock()
-	slog.Debug("closing an idle profile's browser", "profile", profile)
+	slog.Debug("closing an idle profile's browser", "profile", dir)
 	pb.shutdown()
 }
 

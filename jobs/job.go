@@ -84,7 +84,11 @@ type Artifacts struct {
 
 // Job is one unit of work and everything known about it.
 type Job struct {
-	ID            string
+	ID string
+	// Tenant is who submitted it (internal/tenant): only requests acting for
+	// the same tenant see it, cancel or resume it; its profile and artifacts
+	// are that tenant's.
+	Tenant        string
 	Seq           int64  // order of submission, FIFO within a priority
 	Key           string // idempotency key: correlation id and arguments
 	CorrelationID string

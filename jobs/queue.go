@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
 // Config says how the queue runs its jobs.
@@ -177,9 +178,22 @@ func (q *Queue) Close() error {
 	return nil
 }
 
-// Status returns the job with the given id.
-func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
+// owned returns the job with the given id if it belongs to ctx's tenant;
+// another tenant's job is ErrNotFound, as an id never given out.
+func (q *Queue) owned(ctx context.Context, id string) (*Job, error) {
 	j, err := q.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if j.Tenant != tenant.Of(ctx) {
+		return nil, ErrNotFound
+	}
+	return j, nil
+}
+
+// Status returns the job with the given id, if it is ctx's tenant's.
+func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
+	j, err := q.owned(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -191,10 +205,13 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 	return j, nil
 }
 
-// Cancel cancels an unfinished job: a queued one never runs, a running or
-// waiting one is stopped and its tabs are closed. Cancelling a finished job is
-// a *StateError and changes nothing.
+// Cancel cancels an unfinished job of ctx's tenant: a queued one never runs,
+// a running or waiting one is stopped and its tabs are closed. Cancelling a
+// finished job is a *StateError and changes nothing.
 func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
+	if _, err := q.owned(ctx, id); err != nil {
+		return nil, err
+	}
 	summary := "cancelled"
 	if reason != "" {
 		summary += ": " + reason
@@ -220,10 +237,13 @@ func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 	return j, nil
 }
 
-// Resume tells a job waiting for a person that the person is done; it goes
-// on in the same tab. note is kept with the job. Resuming a job that is not
-// WAITING_FOR_HUMAN is a *StateError and changes nothing.
+// Resume tells a job of ctx's tenant waiting for a person that the person is
+// done; it goes on in the same tab. note is kept with the job. Resuming a job
+// that is not WAITING_FOR_HUMAN is a *StateError and changes nothing.
 func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
+	if _, err := q.owned(ctx, id); err != nil {
+		return nil, err
+	}
 	q.mu.Lock()
 	r := q.running[id]
 	q.mu.Unlock()
@@ -247,7 +267,7 @@ func (q *Queue) Resume(ctx context.Context, id, note string) (*Job, error) {
 }
 
 // GiveUp fails a job that waits for a person, with the person's reason (the
-// live view's "Give up").
+// live view's "Give up": its link is the person's key, whoever's the job is).
 func (q *Queue) GiveUp(ctx context.Context, id, reason string) (*Job, error) {
 	msg := "a person gave up"
 	if reason != "" {
@@ -280,5 +300,6 @@ func (q *Queue) WaitingTab(id string) (*cdpclient.Page, error) {
 	return r.mainTab(), nil
 }
 
-// List returns jobs changed after revision since, oldest change first.
+// List returns jobs of every tenant changed after revision since, oldest
+// change first.
 func (q *Queue) List(ctx context.Context, f Filter) ([]*Job, error) { return q.store.List(ctx, f) }

@@ -24,7 +24,7 @@ type recorder struct {
 }
 
 func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page, secret string) (*recorder, error) {
-	dir := q.cfg.Dir.ArtifactDir(j.ID)
+	dir := q.cfg.Dir.ArtifactDir(j.Tenant, j.ID)
 	reg := q.cfg.Browser.Secrets
 	rec, err := recording.Start(ctx, page, recording.Options{
 		Dir: dir, Video: j.Task.Video, Creator: "cdpmcp", Version: q.cfg.Version,

@@ -129,7 +129,7 @@ type outcome struct {
 func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, timeout time.Duration) outcome {
 	// Starting a browser is bounded by cdpclient; the job's own time starts
 	// with its tab.
-	l, err := q.fleet.context(ctx, j.Profile)
+	l, err := q.fleet.context(ctx, j.Tenant, j.Profile)
 	if err != nil {
 		return outcome{err: err}
 	}

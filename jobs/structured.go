@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
 
@@ -28,7 +29,7 @@ type Extracted struct {
 	Screenshot string // path, when taken
 }
 
-// Extract opens url in a tab (in profile, when given) and fills schema with
+// Extract opens url in a tab (in the profile of ctx's tenant, when given) and fills schema with
 // what the page states. It takes a tab slot ahead of queued jobs and runs on
 // ctx (the caller's deadline). A bad argument is an *InputError.
 func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, error) {
@@ -48,7 +49,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 		return nil, errors.New("all tabs stayed busy with jobs until the call's deadline; try again or raise --max-tabs")
 	}
 	defer q.releaseSlot()
-	l, err := q.fleet.context(ctx, req.Profile)
+	l, err := q.fleet.context(ctx, tenant.Of(ctx), req.Profile)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if png, _, err := page.Screenshot(sctx, cdpclient.ScreenshotOptions{}); err == nil {
-		dir := q.cfg.Dir.ArtifactDir("extract-" + strings.TrimPrefix(newID(), "job-"))
+		dir := q.cfg.Dir.ArtifactDir(tenant.Of(ctx), "extract-"+strings.TrimPrefix(newID(), "job-"))
 		if os.MkdirAll(dir, 0o700) == nil {
 			path := filepath.Join(dir, "screenshot.png")
 			if os.WriteFile(path, png, 0o600) == nil {

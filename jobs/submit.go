@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
 
@@ -37,14 +38,16 @@ const DefaultPriority = 5
 
 var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
-// Submit validates a job and queues it. The same correlation id and arguments
-// give the same job (which runs once), created is then false. A bad argument
-// is an *InputError and nothing is queued.
+// Submit validates a job and queues it for ctx's tenant. The same tenant,
+// correlation id and arguments give the same job (which runs once), created
+// is then false; another tenant's same request is a job of its own. A bad
+// argument is an *InputError and nothing is queued.
 func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, created bool, err error) {
 	if err := q.validate(&req); err != nil {
 		return nil, false, err
 	}
-	key, err := q.idemKey(req)
+	owner := tenant.Of(ctx)
+	key, err := q.idemKey(owner, req)
 	if err != nil {
 		return nil, false, err
 	}
@@ -58,7 +61,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 	}
 	secret := req.Task.Password
 	j := &Job{
-		ID: newID(), Key: key, CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
+		ID: newID(), Tenant: owner, Key: key, CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",
 		State: Queued, Summary: "queued", Created: time.Now(),
 	}
@@ -76,7 +79,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 	if !created {
 		return stored, false, nil
 	}
-	slog.Info("job queued", "job", stored.ID, "type", stored.Task.Type, "priority", stored.Priority, "profile", stored.Profile, "correlationId", stored.CorrelationID)
+	slog.Info("job queued", "job", stored.ID, "tenant", tenant.Label(owner), "type", stored.Task.Type, "priority", stored.Priority, "profile", stored.Profile, "correlationId", stored.CorrelationID)
 	q.mu.Lock()
 	if secret != "" {
 		q.secrets[stored.ID] = secret
@@ -180,9 +183,10 @@ func (q *Queue) checkURL(raw string) error {
 	return nil
 }
 
-// idemKey identifies a request by its correlation id and arguments; the
-// password enters only through a keyed hash, so the key reveals nothing.
-func (q *Queue) idemKey(r SubmitRequest) (string, error) {
+// idemKey identifies a request by its tenant, correlation id and arguments;
+// the password enters only through a keyed hash, so the key reveals nothing.
+// The local user's keys are those of the servers before tenants.
+func (q *Queue) idemKey(owner string, r SubmitRequest) (string, error) {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return "", err
@@ -196,6 +200,9 @@ func (q *Queue) idemKey(r SubmitRequest) (string, error) {
 		return "", err
 	}
 	m := hmac.New(sha256.New, q.key)
+	if owner != tenant.Local {
+		m.Write([]byte("tenant\x00" + owner + "\x00"))
+	}
 	m.Write(b)
 	return hex.EncodeToString(m.Sum(nil)), nil
 }

@@ -32,7 +32,7 @@ type AgentConfig struct {
 const samplingTimeout = 5 * time.Minute
 
 // agentOutputSchema names the fields every answer has; the others (stop,
-// reason, runDir, report: README) come besides them. Kept short: tools/list is
+// reason, runDir, report: docs/agent.md) come besides them. Kept short: tools/list is
 // paid for by every request.
 var agentOutputSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"result":{"type":"string"},"success":{"type":"boolean"},"steps":{"type":"integer"},"finalUrl":{"type":"string"}},` +
@@ -122,7 +122,11 @@ func agentResult(ctx context.Context, out *agentloop.Outcome, err error) (*mcp.C
 		fmt.Fprintf(&b, "; record: %s", out.RunDir)
 	}
 	b.WriteString("]")
-	return mcp.NewToolResultStructured(out, b.String()), nil
+	res := mcp.NewToolResultStructured(out, b.String())
+	// A run the model or the browser never let start is a failed call, not
+	// an answer: the caller sees isError (and `cdpmcp call` exits non-zero).
+	res.IsError = out.Stop == agentloop.StopModelError || out.Stop == agentloop.StopBrowser
+	return res, nil
 }
 
 // progress returns the step callback that sends one progress notification a

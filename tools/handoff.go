@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -44,14 +45,15 @@ func (h *JobHandoff) bind(s *Server) {
 // Give up fails it with their reason.
 func (h *JobHandoff) Offer(ctx context.Context, job *jobs.Job, tab *cdpclient.Page, reason string) (string, error) {
 	expires, _ := ctx.Deadline()
-	id := job.ID
+	id, owner := job.ID, job.Tenant
 	url, err := h.lv.Offer(liveview.Offer{
 		Key: id, Tab: tab, Title: fmt.Sprintf("Job %s (%s)", id, job.Task.Type), Reason: reason, Expires: expires,
 		Secrets: tab.Context().Secrets(),
 		Done: func(ctx context.Context) error {
 			q, err := h.queue(ctx)
 			if err == nil {
-				_, err = q.Resume(ctx, id, "")
+				// The link is the person's key: they act for the job's tenant.
+				_, err = q.Resume(tenant.With(ctx, owner), id, "")
 			}
 			return err
 		},

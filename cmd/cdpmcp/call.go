@@ -64,8 +64,33 @@ func call(ctx context.Context, cfg config, tool, rawArgs, out string) error {
 			fmt.Printf("wrote %s (%d bytes)\n", out, len(data))
 		}
 	}
-	if res.IsError {
-		return fmt.Errorf("%s failed", tool)
+	return callOutcome(tool, res)
+}
+
+// callOutcome is the exit of a call: an error result fails, and so does a
+// run whose structured answer says it did not succeed (run_browser_agent
+// stopped by a limit); the error names why, when the answer says.
+func callOutcome(tool string, res *mcp.CallToolResult) error {
+	var out struct {
+		Success *bool  `json:"success"`
+		Stop    string `json:"stop"`
+		Reason  string `json:"reason"`
+	}
+	if b, err := json.Marshal(res.StructuredContent); err == nil {
+		_ = json.Unmarshal(b, &out)
+	}
+	why := ""
+	if out.Stop != "" {
+		why = " (" + out.Stop + ")"
+	}
+	if out.Reason != "" {
+		why += ": " + out.Reason
+	}
+	switch {
+	case res.IsError:
+		return fmt.Errorf("%s failed%s", tool, why)
+	case out.Success != nil && !*out.Success:
+		return fmt.Errorf("%s did not succeed%s", tool, why)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // cliRun is the outcome of one cdpmcp command.
@@ -35,9 +36,9 @@ func runCLI(t *testing.T, tmp string, args ...string) cliRun {
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(testbound.Bound()):
 		_ = cmd.Process.Kill()
-		t.Fatalf("cdpmcp %v did not finish in 60 s", args)
+		t.Fatalf("cdpmcp %v did not finish in %s", args, testbound.Bound())
 	}
 	r := cliRun{stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/gorilla/websocket"
 )
 
@@ -26,18 +27,14 @@ func dialDevTools(t testing.TB, marker string) *devtools {
 	t.Helper()
 	bp := findBrowser(t, marker)
 	var port, path string
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testbound.Until(t, "DevToolsActivePort in "+bp.UserDataDir, func() bool {
 		b, err := os.ReadFile(filepath.Join(bp.UserDataDir, "DevToolsActivePort"))
 		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); err == nil && len(lines) == 2 {
 			port, path = lines[0], lines[1]
-			break
+			return true
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no DevToolsActivePort in %s", bp.UserDataDir)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return false
+	})
 	ws, _, err := websocket.DefaultDialer.Dial("ws://127.0.0.1:"+port+path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +50,7 @@ func (d *devtools) call(method string, params any, out any) {
 	if err := d.ws.WriteJSON(map[string]any{"id": d.id, "method": method, "params": params}); err != nil {
 		d.t.Fatal(err)
 	}
-	_ = d.ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = d.ws.SetReadDeadline(time.Now().Add(testbound.Bound()))
 	for {
 		var msg struct {
 			ID     int             `json:"id"`

@@ -19,14 +19,16 @@ import (
 
 // config is everything the flags and environment say.
 type config struct {
-	browser   cdpclient.Options
-	tools     tools.Config
-	http      string
-	authToken string
-	logLevel  string
-	trace     string
-	sessions  sessionLimits
-	requests  requestLimits
+	browser cdpclient.Options
+	tools   tools.Config
+	http    string
+	// principals are the bearer tokens HTTP requests need, each with its
+	// tenant (authtokens.go).
+	principals principals
+	logLevel   string
+	trace      string
+	sessions   sessionLimits
+	requests   requestLimits
 	// secrets are redacted from results, logs and traces: what goes into
 	// password fields, and the values of --secret-env.
 	secrets *secrets.Registry
@@ -41,7 +43,8 @@ func env(name string) []string { return []string{"CDPMCP_" + name} }
 func serverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "http", EnvVars: env("HTTP"), Usage: "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8931; :8931 means 127.0.0.1) instead of stdio"},
-		&cli.StringFlag{Name: "auth-token", EnvVars: env("AUTH_TOKEN"), Usage: "over HTTP, require `TOKEN` as \"Authorization: Bearer TOKEN\" (needed to listen beyond 127.0.0.1)"},
+		&cli.StringSliceFlag{Name: "auth-token", EnvVars: env("AUTH_TOKEN"), Usage: "over HTTP, require `TOKEN` as \"Authorization: Bearer TOKEN\" (needed to listen beyond 127.0.0.1); NAME=TOKEN gives the token a tenant of its own: its jobs, profiles and artifacts are its alone (repeatable; the variable holds one)"},
+		&cli.StringFlag{Name: "auth-tokens-file", EnvVars: env("AUTH_TOKENS_FILE"), Usage: "over HTTP, take the named tokens in `FILE` too: one \"NAME TOKEN\" a line, each its own tenant (the file must be yours, mode 600)"},
 		&cli.DurationFlag{Name: "session-idle-timeout", EnvVars: env("SESSION_IDLE_TIMEOUT"), Value: 30 * time.Minute, Usage: "over HTTP, end a session (and close its tabs) after this long without a request; 0 never"},
 		&cli.IntFlag{Name: "max-sessions", EnvVars: env("MAX_SESSIONS"), Value: 32, Usage: "over HTTP, the most sessions open at once (each has its own browser context); 0 no limit"},
 		&cli.IntFlag{Name: "max-session-streams", EnvVars: env("MAX_SESSION_STREAMS"), Value: 16, Usage: "over HTTP, the most requests one session may have open at once; 0 no limit"},
@@ -92,10 +95,9 @@ func configFrom(c *cli.Context) (config, error) {
 		return config{}, err
 	}
 	cfg := config{
-		http:      c.String("http"),
-		authToken: c.String("auth-token"),
-		logLevel:  c.String("log-level"),
-		trace:     c.String("trace"),
+		http:     c.String("http"),
+		logLevel: c.String("log-level"),
+		trace:    c.String("trace"),
 		sessions: sessionLimits{
 			Idle:    c.Duration("session-idle-timeout"),
 			Max:     c.Int("max-sessions"),
@@ -130,6 +132,16 @@ func configFrom(c *cli.Context) (config, error) {
 			return cfg, fmt.Errorf("--secret-env: %s is shorter than %d characters, too short to redact by value", name, secrets.MinLen)
 		}
 		cfg.secrets.Add(v)
+	}
+	var (
+		tokens []string
+		err    error
+	)
+	if cfg.principals, tokens, err = parseAuthTokens(c.StringSlice("auth-token"), c.String("auth-tokens-file")); err != nil {
+		return cfg, err
+	}
+	for _, t := range tokens {
+		cfg.secrets.Add(t) // a token is never logged or traced
 	}
 	cfg.browser.Secrets, cfg.tools.Secrets = cfg.secrets, cfg.secrets
 	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 )
@@ -71,8 +72,8 @@ func startHTTP(t testing.TB, name string, extra ...string) *httpServer {
 	case s.url = <-urls:
 	case <-s.exited:
 		t.Fatalf("server exited before serving: %v\n%s", s.waitErr, s.stderr.String())
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no %q log line within 10 s:\n%s", "serving MCP over streamable HTTP", s.stderr.String())
+	case <-time.After(testbound.Bound()):
+		t.Fatalf("no %q log line within %s:\n%s", "serving MCP over streamable HTTP", testbound.Bound(), s.stderr.String())
 	}
 	return s
 }
@@ -87,7 +88,7 @@ func (s *httpServer) stop(t testing.TB) {
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.exited:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testbound.Bound()):
 		_ = s.cmd.Process.Kill()
 		<-s.exited
 	}
@@ -161,13 +162,7 @@ func TestHTTPSessionsIsolated(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for dt.contexts() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("A's browser context still there 5 s after A closed its session")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testbound.Until(t, "A's browser context to close after A closed its session", func() bool { return dt.contexts() == 1 })
 
 	// SIGTERM with B still connected.
 	bp := findBrowser(t, s.marker)
@@ -176,8 +171,8 @@ func TestHTTPSessionsIsolated(t *testing.T) {
 	}
 	select {
 	case <-s.exited:
-	case <-time.After(10 * time.Second):
-		t.Fatal("server still running 10 s after SIGTERM")
+	case <-time.After(testbound.Bound()):
+		t.Fatalf("server still running %s after SIGTERM", testbound.Bound())
 	}
 	if s.waitErr != nil {
 		t.Errorf("server exit after SIGTERM: %v (want status 0)", s.waitErr)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/subtle"
 	"fmt"
 	"net"
 	"net/http"
@@ -9,12 +8,13 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
 // listenAddr completes an --http address: no host means 127.0.0.1. A host that
 // is not loopback is refused without an auth token, since anyone who can reach
 // it could drive the browser.
-func listenAddr(addr, token string) (string, error) {
+func listenAddr(addr string, tokens bool) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("--http %q: give HOST:PORT, e.g. 127.0.0.1:8931 (%v)", addr, err)
@@ -22,7 +22,7 @@ func listenAddr(addr, token string) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if !cdpclient.IsLoopbackHost(host) && token == "" {
+	if !cdpclient.IsLoopbackHost(host) && !tokens {
 		return "", fmt.Errorf("--http %s listens beyond this machine; set --auth-token too, or use 127.0.0.1", addr)
 	}
 	return net.JoinHostPort(host, port), nil
@@ -30,21 +30,24 @@ func listenAddr(addr, token string) (string, error) {
 
 // guardHTTP refuses requests a local MCP server must not answer: ones from a web
 // page of another origin (an Origin header that is neither loopback nor this
-// server), and, with a token set, ones without "Authorization: Bearer <token>".
+// server), and, with tokens set, ones without "Authorization: Bearer <token>"
+// of one of them. A request goes on acting for its token's tenant.
 // mcp-go itself checks the Host header against DNS rebinding.
-func guardHTTP(next http.Handler, token string) http.Handler {
+func guardHTTP(next http.Handler, p principals) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o := r.Header.Get("Origin"); o != "" && !allowedOrigin(o, r.Host) {
 			http.Error(w, "Forbidden: requests from web pages of other origins are refused", http.StatusForbidden)
 			return
 		}
-		if token != "" {
+		if !p.empty() {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			name, known := p.lookup(got)
+			if !ok || !known {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="cdpmcp"`)
 				http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 				return
 			}
+			r = r.WithContext(tenant.With(r.Context(), name))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -26,7 +27,7 @@ type sessionLimits struct {
 }
 
 // sessionGate sits in front of the streamable-HTTP handler and enforces
-// sessionLimits. It learns a session when an initialize answer carries its id,
+// sessionLimits, and that a session is used only with the token that opened it. It learns a session when an initialize answer carries its id,
 // and forgets it on DELETE or expiry. An expired session is ended the way a
 // client's DELETE would end it, so mcp-go forgets it and the tools layer
 // closes its browser context; the client's next request gets 404 and a reason.
@@ -43,8 +44,9 @@ type sessionGate struct {
 }
 
 type liveSession struct {
-	calls   int // POST requests in flight: tool calls keep a session alive
-	streams int // all requests in flight, listening GET streams included
+	tenant  string // whose token opened it: only that token may use it
+	calls   int    // POST requests in flight: tool calls keep a session alive
+	streams int    // all requests in flight, listening GET streams included
 	last    time.Time
 }
 
@@ -75,6 +77,12 @@ func (g *sessionGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	g.mu.Lock()
 	s := g.live[id]
+	if s != nil && s.tenant != tenant.Of(r.Context()) {
+		// Another token's session: answered as one that does not exist.
+		g.mu.Unlock()
+		http.Error(w, "Not Found: no such session", http.StatusNotFound)
+		return
+	}
 	if s == nil {
 		when, gone := g.expired[id]
 		g.mu.Unlock()
@@ -132,7 +140,7 @@ func (g *sessionGate) open(w http.ResponseWriter, r *http.Request) {
 		g.mu.Lock()
 		g.opening--
 		if rec.id != "" {
-			g.live[rec.id] = &liveSession{last: time.Now()}
+			g.live[rec.id] = &liveSession{tenant: tenant.Of(r.Context()), last: time.Now()}
 		}
 		g.mu.Unlock()
 	}()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/urfave/cli/v2"
@@ -104,7 +105,7 @@ func listJobs(ctx context.Context, w io.Writer, dataDir string, states []jobs.St
 func printJob(w io.Writer, j *jobs.Job, asJSON bool) {
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{
-			"jobId": j.ID, "correlationId": j.CorrelationID, "status": j.State, "progress": j.Progress, "type": j.Task.Type,
+			"jobId": j.ID, "tenant": tenant.Label(j.Tenant), "correlationId": j.CorrelationID, "status": j.State, "progress": j.Progress, "type": j.Task.Type,
 			"priority": j.Priority, "profile": j.Profile, "url": j.URL, "summary": j.Summary, "error": j.Error,
 			"finalUrl": j.FinalURL, "artifacts": j.Artifacts, "attempt": j.Attempt, "createdAt": j.Created, "rev": j.Rev,
 		})

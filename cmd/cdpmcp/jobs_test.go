@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -98,11 +100,12 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	}
 
 	s2 := startHTTP(t, "jobs-kill-2", "--data-dir", data, "--max-tabs", "2")
-	deadline := time.Now().Add(10 * time.Second)
-	for procgroup.Alive(orphan.PGID) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if procgroup.Alive(orphan.PGID) {
+	if testbound.Wait(ctx, func() error {
+		if procgroup.Alive(orphan.PGID) {
+			return errors.New("still running")
+		}
+		return nil
+	}) != nil {
 		t.Errorf("the dead server's browser %d still runs after the restart", orphan.PID)
 		_ = syscall.Kill(-orphan.PGID, syscall.SIGKILL)
 	}
@@ -146,13 +149,12 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = follow.Process.Kill(); _ = follow.Wait() }()
-	time.Sleep(500 * time.Millisecond)
+	testbound.Until(t, "cdpmcp jobs --follow to list the last job", func() bool { return buf.String() != "" })
 	late := submit(c2, site.URL("/jobs/article.html?late"), "navigate", 5, nil)
 	waitJob(t, ctx, c2, late, "SUCCEEDED")
-	time.Sleep(700 * time.Millisecond)
-	if !regexp.MustCompile(late + `\s+SUCCEEDED`).MatchString(buf.String()) {
-		t.Errorf("cdpmcp jobs --follow did not show %s finishing:\n%s", late, buf.String())
-	}
+	testbound.Until(t, "cdpmcp jobs --follow to show "+late+" finishing", func() bool {
+		return regexp.MustCompile(late + `\s+SUCCEEDED`).MatchString(buf.String())
+	})
 
 	s2.stop(t)
 	if entries, _ := os.ReadDir(data + "/run"); len(entries) != 0 {

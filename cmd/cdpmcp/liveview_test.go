@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 )
@@ -29,7 +30,7 @@ func openLink(t *testing.T, c *http.Client, link string) (int, bool) {
 
 func browserLike() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	return &http.Client{Jar: jar, Timeout: testbound.Bound()}
 }
 
 // A job that needs a person gets a live view link where the server is

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -88,8 +89,10 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// testCtx is a context bounded by d scaled for the machine (testbound.Scale),
+// cancelled when the test ends.
 func testCtx(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(d))
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -130,19 +133,12 @@ func mustCall(t testing.TB, ctx context.Context, c *client.Client, name string, 
 	return text
 }
 
-// findBrowser waits briefly for the browser started with marker to show up.
+// findBrowser waits for the browser started with marker to show up.
 func findBrowser(t testing.TB, marker string) fixtures.BrowserProc {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if bp, ok := fixtures.FindBrowser(marker); ok {
-			return bp
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no browser process with %s", marker)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var bp fixtures.BrowserProc
+	testbound.Until(t, "a browser process with "+marker, func() (ok bool) { bp, ok = fixtures.FindBrowser(marker); return ok })
+	return bp
 }
 
 // assertNoLeak checks, after the server exited, that its browser's process group

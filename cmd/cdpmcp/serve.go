@@ -71,7 +71,7 @@ func serve(ctx context.Context, cfg config) error {
 	if cfg.http != "" {
 		// Listen first: pages must never reach this server's own port, and the
 		// browser's egress proxy learns it before the browser starts.
-		addr, err := listenAddr(cfg.http, cfg.authToken)
+		addr, err := listenAddr(cfg.http, !cfg.principals.empty())
 		if err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 	gate := newSessionGate(handler, cfg.sessions)
 	defer gate.Close()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guardHTTP(limitBodies(gate, cfg.requests), cfg.authToken))
+	mux.Handle("/mcp", guardHTTP(limitBodies(gate, cfg.requests), cfg.principals))
 	if cfg.live != nil {
 		// The live view's token is its key: a person's browser has no bearer token.
 		mux.Handle("/live/", cfg.live.Handler())

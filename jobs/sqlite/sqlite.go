@@ -23,6 +23,9 @@ type Store struct {
 	db  *sql.DB // writes (one connection), and reads when read-only
 	rdb *sql.DB // reads: in WAL mode they never wait for a write
 	ro  bool
+	// sel is what reads select: columns, or on a store an older cdpmcp made
+	// and this one only reads, columns with an empty tenant.
+	sel string
 
 	mu  sync.Mutex // serialises writes and the revision counter
 	rev int64
@@ -57,7 +60,8 @@ CREATE TABLE IF NOT EXISTS jobs (
 	created_ms INTEGER NOT NULL,
 	started_ms INTEGER NOT NULL DEFAULT 0,
 	finished_ms INTEGER NOT NULL DEFAULT 0,
-	rev INTEGER NOT NULL
+	rev INTEGER NOT NULL,
+	tenant TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_rev ON jobs(rev);
@@ -65,7 +69,7 @@ CREATE INDEX IF NOT EXISTS jobs_rev ON jobs(rev);
 
 const columns = `id, seq, idem_key, correlation_id, url, profile, max_tabs, priority, handoff, task, has_secret,
 	state, progress, summary, final_url, artifacts, error, result, handoff_url, note, attempt, effects,
-	created_ms, started_ms, finished_ms, rev`
+	created_ms, started_ms, finished_ms, rev, tenant`
 
 // updateSet is "id = ?, seq = ?, …" for every column.
 var updateSet = func() string {
@@ -93,13 +97,17 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open job store %s: %w", path, err)
 	}
-	s := &Store{db: db, rdb: db, ro: readOnly}
+	s := &Store{db: db, rdb: db, ro: readOnly, sel: columns}
 	if !readOnly {
 		// One writing connection: SQLite takes one writer at a time anyway.
 		db.SetMaxOpenConns(1)
 		if _, err := db.ExecContext(ctx, schema); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("create job store %s: %w", path, err)
+		}
+		if err := migrate(ctx, db); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("update job store %s: %w", path, err)
 		}
 		r := url.Values{}
 		r.Add("_pragma", "busy_timeout(5000)")
@@ -110,6 +118,12 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 		}
 		s.rdb.SetMaxIdleConns(4)
 	}
+	if readOnly {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'tenant'`).Scan(&n); err == nil && n == 0 {
+			s.sel = strings.Replace(columns, "rev, tenant", "rev, '' AS tenant", 1)
+		}
+	}
 	// Through the read pool, so its first connection is open before a
 	// caller waits for it.
 	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&s.rev); err != nil {
@@ -117,6 +131,20 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 		return nil, fmt.Errorf("read job store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// migrate adds the columns a store made by an older cdpmcp lacks: tenant
+// (its jobs are the local user's).
+func migrate(ctx context.Context, db *sql.DB) error {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'tenant'`).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, `ALTER TABLE jobs ADD COLUMN tenant TEXT NOT NULL DEFAULT ''`)
+	return err
 }
 
 // Close closes the database.
@@ -150,7 +178,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", 25)+`?)`, args...); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", 26)+`?)`, args...); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -162,7 +190,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 
 // Get implements jobs.Store.
 func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
-	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+columns+` FROM jobs WHERE id = ?`, id))
+	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.sel+` FROM jobs WHERE id = ?`, id))
 }
 
 // Update implements jobs.Store.
@@ -199,7 +227,7 @@ func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change
 
 // List implements jobs.Store.
 func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
-	q := `SELECT ` + columns + ` FROM jobs WHERE rev > ?`
+	q := `SELECT ` + s.sel + ` FROM jobs WHERE rev > ?`
 	args := []any{f.Since}
 	if len(f.States) > 0 {
 		q += ` AND state IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(f.States)), ", ") + `)`
@@ -246,7 +274,7 @@ func scan(r scanner) (*jobs.Job, error) {
 	)
 	err := r.Scan(&j.ID, &seq, &j.Key, &j.CorrelationID, &j.URL, &j.Profile, &j.MaxTabs, &j.Priority, &handoff, &task, &hasSecret,
 		&state, &j.Progress, &j.Summary, &j.FinalURL, &artifacts, &j.Error, &result, &j.HandoffURL, &j.Note, &j.Attempt, &effects,
-		&createdMs, &startedMs, &finishedMs, &j.Rev)
+		&createdMs, &startedMs, &finishedMs, &j.Rev, &j.Tenant)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, err
@@ -281,7 +309,7 @@ func values(j *jobs.Job) ([]any, error) {
 	}
 	return []any{j.ID, j.Seq, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
 		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
-		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev}, nil
+		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev, j.Tenant}, nil
 }
 
 func ms(t time.Time) int64 {

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/google/go-cmp/cmp"
+	_ "modernc.org/sqlite"
 )
 
 func open(t *testing.T, path string, ro bool) *sqlite.Store {
@@ -157,3 +159,62 @@ func BenchmarkGet(b *testing.B) {
 		}
 	}
 }
+
+// A job keeps its tenant; a store an older cdpmcp made (no tenant column) is
+// read as the local user's, by a reader before the server adds the column,
+// and after.
+func TestTenantAndOlderStore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "jobs.db"), false)
+	j := job("job-t", "kt")
+	j.Tenant = "alice"
+	if _, _, err := s.Create(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ctx, "job-t"); err != nil || got.Tenant != "alice" {
+		t.Errorf("Get: tenant %q, %v", got.Tenant, err)
+	}
+
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(olderSchema); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO jobs (id, seq, idem_key, correlation_id, url, max_tabs, priority, handoff, task, state, created_ms, rev)
+		VALUES ('job-old', 1, 'k-old', 'c', 'http://127.0.0.1/', 1, 5, 0, '{"type":"navigate"}', 'SUCCEEDED', 1700000000000, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ro := open(t, path, true)
+	if got, err := ro.Get(ctx, "job-old"); err != nil || got.Tenant != "" || got.State != jobs.Succeeded {
+		t.Fatalf("read-only on an older store: %+v, %v", got, err)
+	}
+	ro.Close()
+	rw := open(t, path, false)
+	if got, err := rw.List(ctx, jobs.Filter{}); err != nil || len(got) != 1 || got[0].Tenant != "" {
+		t.Fatalf("after the upgrade: %v, %v", got, err)
+	}
+	n := job("job-new", "k-new")
+	n.Tenant = "bob"
+	if _, _, err := rw.Create(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := rw.Get(ctx, "job-new"); err != nil || got.Tenant != "bob" {
+		t.Errorf("new job in the upgraded store: %+v, %v", got, err)
+	}
+}
+
+// olderSchema is the jobs table of cdpmcp before tenants.
+const olderSchema = `CREATE TABLE jobs (
+	id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, idem_key TEXT NOT NULL UNIQUE, correlation_id TEXT NOT NULL,
+	url TEXT NOT NULL, profile TEXT NOT NULL DEFAULT '', max_tabs INTEGER NOT NULL, priority INTEGER NOT NULL,
+	handoff INTEGER NOT NULL, task TEXT NOT NULL, has_secret INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL,
+	progress REAL NOT NULL DEFAULT 0, summary TEXT NOT NULL DEFAULT '', final_url TEXT NOT NULL DEFAULT '',
+	artifacts TEXT NOT NULL DEFAULT '{}', error TEXT NOT NULL DEFAULT '', result TEXT NOT NULL DEFAULT '',
+	handoff_url TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '', attempt INTEGER NOT NULL DEFAULT 0,
+	effects INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL, started_ms INTEGER NOT NULL DEFAULT 0,
+	finished_ms INTEGER NOT NULL DEFAULT 0, rev INTEGER NOT NULL)`

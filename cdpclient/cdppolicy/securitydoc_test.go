@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// The README's Security section is the promise users read: it names every
+// docs/security.md is the promise users read: it names every
 // read-only method, every refused method and domain, and every scoped method.
-func TestREADMEListsPolicy(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+func TestSecurityDocListsPolicy(t *testing.T) {
+	b, err := os.ReadFile("../../docs/security.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,24 +18,24 @@ func TestREADMEListsPolicy(t *testing.T) {
 		domain, name, _ := strings.Cut(m, ".")
 		line := readmeLine(readme, "  - "+domain+": ")
 		if !strings.Contains(line, "`"+name+"`") {
-			t.Errorf("README's read-only list lacks %s", m)
+			t.Errorf("docs/security.md's read-only list lacks %s", m)
 		}
 	}
 	for m := range refusedMethods {
 		_, name, _ := strings.Cut(m, ".")
 		if !strings.Contains(readme, "`"+m+"`") && !strings.Contains(readme, "`"+name+"`") && !strings.Contains(m, "Token") && !strings.Contains(m, "Bounce") {
-			t.Errorf("README does not name the refused %s", m)
+			t.Errorf("docs/security.md does not name the refused %s", m)
 		}
 	}
 	for d := range refusedDomains {
 		if !strings.Contains(readme, "`"+d+".") {
-			t.Errorf("README does not name the refused domain %s", d)
+			t.Errorf("docs/security.md does not name the refused domain %s", d)
 		}
 	}
 	for m := range scoped {
 		_, name, _ := strings.Cut(m, ".")
 		if !strings.Contains(readme, m) && !strings.Contains(readme, name) {
-			t.Errorf("README does not name the scoped %s", m)
+			t.Errorf("docs/security.md does not name the scoped %s", m)
 		}
 	}
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// docs/flags.md is where a user looks a flag up: it names every command and
+// every flag of every command (with its environment variable where it has
+// one), so a new flag cannot ship undocumented.
+func TestFlagsDocListsEveryFlag(t *testing.T) {
+	b, err := os.ReadFile("../../docs/flags.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, cmd := range newApp().Commands {
+		if !strings.Contains(doc, "`cdpmcp "+cmd.Name) {
+			t.Errorf("docs/flags.md does not list the command %q", cmd.Name)
+		}
+		for _, f := range cmd.Flags {
+			name := f.Names()[0]
+			if !strings.Contains(doc, "`--"+name+"`") && !strings.Contains(doc, "`--"+name+" ") {
+				t.Errorf("docs/flags.md does not list %s's flag --%s", cmd.Name, name)
+			}
+			if ev, ok := f.(interface{ GetEnvVars() []string }); ok {
+				for _, v := range ev.GetEnvVars() {
+					if !strings.Contains(doc, "`"+v+"`") {
+						t.Errorf("docs/flags.md does not name --%s's variable %s", name, v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The README a newcomer reads is short, links its docs pages, and every link
+// to a docs page names a file that exists.
+func TestREADMELinksDocs(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	if n := strings.Count(readme, "\n"); n > 200 {
+		t.Errorf("README.md has %d lines; keep it to one read and put the rest in docs/", n)
+	}
+	for _, page := range []string{"tools", "capabilities", "agent", "jobs", "audits", "security", "flags", "development"} {
+		link := "docs/" + page + ".md"
+		if !strings.Contains(readme, "("+link) {
+			t.Errorf("README.md does not link %s", link)
+		}
+		if _, err := os.Stat("../../" + link); err != nil {
+			t.Errorf("README.md links %s: %v", link, err)
+		}
+		if b, err := os.ReadFile("../../" + link); err == nil && strings.Contains(strings.ToLower(string(b)), "seed 0") {
+			t.Errorf("%s speaks of seeds, which mean nothing to a user", link)
+		}
+	}
+	if strings.Contains(strings.ToLower(readme), "seed 0") {
+		t.Error("README.md speaks of seeds, which mean nothing to a user")
+	}
+}
