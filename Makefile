@@ -14,11 +14,17 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
 STATICCHECK_CHECKS := inherit
 
+# GoReleaser makes the release builds; go run caches it after the first build.
+# packaging's tests read this version from here.
+GORELEASER_VERSION := v2.15.1
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-tools
+
 # cdpclient, tools and liveview drive real Chromium concurrently: they run under
 # the race detector. Every other package runs without it.
 RACE_PKGS := ./cdpclient/... ./tools/... ./liveview/...
 
-.PHONY: deps build run test lint bench readbench conformance clean
+.PHONY: deps build run test lint bench readbench conformance clean release-tools release-snapshot packages npm-packages
 
 ## deps: check for Go; install Chromium and ffmpeg from Debian if they are missing.
 deps:
@@ -55,9 +61,14 @@ run: deps build
 	$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
 
 ## test: formatting, vet, staticcheck, then all tests (RACE_PKGS with -race).
-test: deps lint
-	$(GO) test -count=1 -timeout 5m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools|liveview)(/|$$)')
+## packaging's tests build this machine's release binary with GoReleaser and
+## install its npm packages and MCP bundle (seconds with a warm build cache; a
+## cold one compiles every package again for the release flags, hence their
+## own timeout); the six-platform matrix is release-snapshot's.
+test: deps lint release-tools
+	$(GO) test -count=1 -timeout 5m $$($(GO) list ./... | grep -v -E '/(cdpclient|tools|liveview|packaging)(/|$$)')
 	$(GO) test -race -count=1 -timeout 8m $(RACE_PKGS)
+	$(GO) test -count=1 -timeout 15m ./packaging/...
 
 lint: $(STATICCHECK)
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt -w these files:" >&2; echo "$$unformatted" >&2; exit 1; fi
@@ -90,5 +101,26 @@ readbench: deps
 conformance: build
 	scripts/conformance/run.sh $(BIN)/cdpmcp
 
+## release-tools: build GoReleaser once (go run keeps it in the build cache).
+release-tools:
+	@command -v npm >/dev/null || { echo "make: npm is missing; install Node.js 18 or newer (apt-get install -y nodejs npm)" >&2; exit 1; }
+	$(GORELEASER) --version >/dev/null
+
+## release-snapshot: the release as a tag would make it, versioned as a snapshot
+## of HEAD: binaries for linux, macOS and Windows on amd64 and arm64, their
+## archives and checksums.txt in dist/, then the packages (see packages).
+release-snapshot: release-tools
+	$(GORELEASER) release --snapshot --clean
+	$(PACKAGES)
+
+## packages: from the builds in dist/: the npm packages (dist/npm/*.tgz), the
+## MCP bundles (dist/*.mcpb) and dist/server.json.
+packages:
+	$(PACKAGES)
+
+## npm-packages: only the npm packages, from the builds in dist/.
+npm-packages:
+	$(PACKAGES) npm
+
 clean:
-	rm -rf $(BIN) results
+	rm -rf $(BIN) results dist
