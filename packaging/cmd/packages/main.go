@@ -1,10 +1,11 @@
 // Command packages makes cdpmcp's install packages from a GoReleaser dist
-// folder: the npm packages (dist/npm/*.tgz). `make packages` runs it after
+// folder: the npm packages (dist/npm/*.tgz) and the MCP bundles (dist/*.mcpb).
+// `make packages` runs it after
 // `make release-snapshot`; a release runs it after `goreleaser release`.
 //
 //	go run ./packaging/cmd/packages [-dist dist] [-npm-tools bin/npm-tools] [KIND...]
 //
-// KIND is npm; with none it makes them all. Each file
+// KIND is npm or mcpb; with none it makes them all. Each file
 // made is printed with its size.
 package main
 
@@ -21,11 +22,11 @@ import (
 )
 
 // allKinds are the kinds of package the command makes, in order.
-var allKinds = []string{"npm"}
+var allKinds = []string{"npm", "mcpb"}
 
 func main() {
 	distDir := flag.String("dist", "dist", "GoReleaser's dist folder; the packages are written into it")
-	npmTools := flag.String("npm-tools", "bin/npm-tools", "where npm tools the packages need are installed")
+	npmTools := flag.String("npm-tools", "bin/npm-tools", "where the mcpb CLI is installed (with npm ci, once)")
 	flag.Parse()
 	kinds := flag.Args()
 	if len(kinds) == 0 {
@@ -56,6 +57,8 @@ func run(ctx context.Context, distDir, npmTools string, kinds []string) error {
 		switch kind {
 		case "npm":
 			files, err = packaging.NPM(ctx, d, d.Dir)
+		case "mcpb":
+			files, err = bundles(ctx, d, npmTools)
 		}
 		if err != nil {
 			return err
@@ -70,4 +73,22 @@ func run(ctx context.Context, distDir, npmTools string, kinds []string) error {
 		fmt.Printf("%8.1f MB  %s\n", float64(fi.Size())/1e6, path)
 	}
 	return nil
+}
+
+// bundles makes the MCP bundles, which list the tools that the binary for
+// this machine offers.
+func bundles(ctx context.Context, d *packaging.Dist, npmTools string) ([]string, error) {
+	host, err := d.Host()
+	if err != nil {
+		return nil, fmt.Errorf("the bundles list the tools the binary for this machine offers: %w", err)
+	}
+	tools, err := packaging.ToolCatalogue(ctx, host.Path)
+	if err != nil {
+		return nil, err
+	}
+	mcpb, err := packaging.MCPBCLI(ctx, npmTools)
+	if err != nil {
+		return nil, err
+	}
+	return packaging.Bundles(ctx, d, d.Dir, tools, mcpb)
 }
