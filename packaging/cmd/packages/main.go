@@ -1,11 +1,11 @@
 // Command packages makes cdpmcp's install packages from a GoReleaser dist
-// folder: the npm packages (dist/npm/*.tgz) and the MCP bundles (dist/*.mcpb).
-// `make packages` runs it after
+// folder: the npm packages (dist/npm/*.tgz), the MCP bundles (dist/*.mcpb) and
+// server.json (dist/server.json). `make packages` runs it after
 // `make release-snapshot`; a release runs it after `goreleaser release`.
 //
 //	go run ./packaging/cmd/packages [-dist dist] [-npm-tools bin/npm-tools] [KIND...]
 //
-// KIND is npm or mcpb; with none it makes them all. Each file
+// KIND is npm, mcpb or server-json; with none it makes them all. Each file
 // made is printed with its size.
 package main
 
@@ -22,7 +22,7 @@ import (
 )
 
 // allKinds are the kinds of package the command makes, in order.
-var allKinds = []string{"npm", "mcpb"}
+var allKinds = []string{"npm", "mcpb", "server-json"}
 
 func main() {
 	distDir := flag.String("dist", "dist", "GoReleaser's dist folder; the packages are written into it")
@@ -59,6 +59,10 @@ func run(ctx context.Context, distDir, npmTools string, kinds []string) error {
 			files, err = packaging.NPM(ctx, d, d.Dir)
 		case "mcpb":
 			files, err = bundles(ctx, d, npmTools)
+		case "server-json":
+			var path string
+			path, err = packaging.WriteServerJSON(d, d.Dir)
+			files = []string{path}
 		}
 		if err != nil {
 			return err
