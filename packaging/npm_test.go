@@ -112,6 +112,7 @@ func TestNPMPackagesInstallAndServeOffline(t *testing.T) {
 	// and the launcher, and uses it over stdio.
 	s := startSession(t, ctx, dir, env, "npx", "cdpmcp", "serve", "--headless", "--no-jobs", "--log-level=debug")
 	tools := s.tools(t, ctx)
+	t.Logf("tools/list through npx: %d tools: %s", len(tools), strings.Join(tools, " "))
 	for _, want := range []string{"navigate", "click", "type", "fill", "snapshot", "screenshot"} {
 		if !slices.Contains(tools, want) {
 			t.Errorf("tools/list through npx lacks %s: %v", want, tools)
