@@ -14,13 +14,18 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
 STATICCHECK_CHECKS := inherit
 
+# GoReleaser makes the release builds; go run caches it after the first build.
+GORELEASER_VERSION := v2.15.1
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-tools
+
 # The packages with goroutines of their own that drive real Chromium (cdpclient
 # and its proxy, policy and secrets, tools, liveview) run under the race
 # detector. Every other package runs without it: cdpclient's pure packages
 # (snapshot, reader, feedback, origins) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./tools/... ./liveview/...
 
-.PHONY: deps build run test lint bench fleetbench readbench soak conformance clean
+.PHONY: deps test-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
 ## deps: check for Go; install Chromium, ffmpeg and PostgreSQL (the fleet's tests
 ## start their own server) from Debian if they are missing.
@@ -54,6 +59,19 @@ deps:
 		ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "make deps: initdb is still missing after apt-get install postgresql" >&2; exit 1; }; \
 	fi
 
+## test-deps: deps, and Node.js with npm for packaging's tests (the npm
+## packages and the Claude Desktop bundle are used through npx and mcpb).
+test-deps: deps
+	@if ! command -v npm >/dev/null; then \
+		echo "make test-deps: npm (packaging's tests) is missing; installing nodejs and npm with apt-get" >&2; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif command -v sudo >/dev/null; then SUDO=sudo; \
+		else echo "make test-deps: need root or sudo to run 'apt-get install -y nodejs npm'; install Node.js 18 or newer yourself" >&2; exit 1; fi; \
+		$$SUDO apt-get update; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; \
+		command -v npm >/dev/null || { echo "make test-deps: npm is still not on PATH after apt-get install" >&2; exit 1; }; \
+	fi
+
 ## build: bin/cdpmcp, versioned from git describe.
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/cdpmcp ./cmd/cdpmcp
@@ -68,7 +86,7 @@ run: deps build
 ## with -race; scripts/test/run.sh): every package runs even after a failure,
 ## the end names the packages that failed, and fails if the run left a process
 ## or a temporary file behind.
-test: deps lint
+test: test-deps lint
 	scripts/test/run.sh $(RACE_PKGS)
 
 lint: $(STATICCHECK)
@@ -131,5 +149,26 @@ fleetbench: deps
 conformance: build
 	scripts/conformance/run.sh $(BIN)/cdpmcp
 
+## release-tools: build GoReleaser once (go run keeps it in the build cache).
+release-tools:
+	@command -v npm >/dev/null || { echo "make: npm is missing; install Node.js 18 or newer (apt-get install -y nodejs npm)" >&2; exit 1; }
+	$(GORELEASER) --version >/dev/null
+
+## release-snapshot: the release as a tag would make it, versioned as a snapshot
+## of HEAD: binaries for linux, macOS and Windows on amd64 and arm64, their
+## archives and checksums.txt in dist/, then the packages (see packages).
+release-snapshot: release-tools
+	$(GORELEASER) release --snapshot --clean
+	$(PACKAGES)
+
+## packages: from the builds in dist/: the npm packages (dist/npm/*.tgz), the
+## MCP bundles (dist/*.mcpb) and dist/server.json.
+packages:
+	$(PACKAGES)
+
+## npm-packages: only the npm packages, from the builds in dist/.
+npm-packages:
+	$(PACKAGES) npm
+
 clean:
-	rm -rf $(BIN) results
+	rm -rf $(BIN) results dist

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -21,8 +20,9 @@ import (
 
 // LaunchOptions says how to start a browser.
 type LaunchOptions struct {
-	// Path is the browser executable; empty means the first of chromium,
-	// chromium-browser, google-chrome and google-chrome-stable on PATH.
+	// Path is the browser executable; empty means the first FindBrowser finds:
+	// chromium, chromium-browser, google-chrome or google-chrome-stable on
+	// PATH, then where Chrome, Chromium and Edge install on macOS and Windows.
 	Path string
 	// UserDataDir is the profile directory; empty means a fresh temporary directory
 	// that is removed when the browser closes.
@@ -55,37 +55,6 @@ var requiredFlags = []string{
 	"--disable-renderer-backgrounding",
 }
 
-var browserNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
-
-// FindBrowser returns the executable to launch: path if given, else the first known
-// browser name on PATH. Its errors are *LaunchError, with a hint naming the
-// flag to fix.
-func FindBrowser(path string) (string, error) {
-	if path != "" {
-		p, err := exec.LookPath(path)
-		if err != nil {
-			why := "not found"
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				why = "no such file"
-			case errors.Is(err, fs.ErrPermission):
-				why = "not an executable file"
-			case errors.Is(err, exec.ErrNotFound):
-				why = "not found on PATH"
-			}
-			return "", &LaunchError{Err: fmt.Errorf("--browser-path %s: %s", path, why),
-				Hint: "pass the path of a Chromium or Chrome executable (e.g. /usr/bin/chromium), or leave --browser-path out to use chromium from PATH"}
-		}
-		return p, nil
-	}
-	for _, name := range browserNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH", strings.Join(browserNames, ", ")), Hint: launchHint}
-}
-
 // process is a browser started by Launch, running in its own process group.
 type process struct {
 	cmd     *exec.Cmd
@@ -98,11 +67,6 @@ type process struct {
 	stderr     *tailBuffer
 
 	closeOnce sync.Once
-}
-
-// headlessNeeded says whether the browser must run headless on this machine.
-func headlessNeeded() bool {
-	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }
 
 // launchArgs are the browser's flags: ours, then the user's (Chromium takes the
@@ -130,8 +94,6 @@ type LaunchError struct {
 
 func (e *LaunchError) Error() string { return "the browser could not be started: " + e.Err.Error() }
 func (e *LaunchError) Unwrap() error { return e.Err }
-
-const launchHint = "install chromium (apt-get install -y chromium) or pass --browser-path"
 
 // launch starts the browser and waits until its DevTools endpoint is known.
 // network are flags that must win over the user's (the egress proxy). Its
@@ -230,15 +192,15 @@ func (p *process) waitForEndpoint(ctx context.Context, portFile string) (string,
 func (p *process) close() {
 	p.closeOnce.Do(func() {
 		pgid := p.cmd.Process.Pid
-		sig := syscall.SIGTERM
 		if p.disposable {
-			sig = syscall.SIGKILL // nothing of its profile is kept: no need to let it save
+			procgroup.Kill(pgid) // nothing of its profile is kept: no need to let it save
+		} else {
+			procgroup.Terminate(pgid)
 		}
-		_ = syscall.Kill(-pgid, sig)
 		select {
 		case <-p.exited:
 		case <-time.After(3 * time.Second):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			procgroup.Kill(pgid)
 			<-p.exited
 		}
 		// Children (renderers, zygotes) may outlive the main process briefly.
@@ -247,7 +209,7 @@ func (p *process) close() {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if procgroup.Alive(pgid) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			procgroup.Kill(pgid)
 		}
 		RemoveSingletonDir(p.profile) // left in TMPDIR by a browser that had to be killed
 		p.removeTemp()

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -57,7 +56,7 @@ func OpenDataDir(dir string) (*DataDir, error) {
 			return nil, err
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(abs, "lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(filepath.Join(abs, "lock"), os.O_RDWR|os.O_CREATE|safefs.NoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("--data-dir: %w", err)
 	}
@@ -127,11 +126,11 @@ func (d *DataDir) endOrphans() {
 		}
 		// Only the browser's main process leads its group (cdpclient starts
 		// it with Setpgid); its renderers are in that group.
-		if pgid, err := syscall.Getpgid(pid); err != nil || pgid != pid {
+		if !procgroup.Leader(pid) {
 			continue
 		}
 		slog.Warn("ending a browser left running by an earlier server", "pid", pid, "dataDir", d.Path)
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		procgroup.Kill(pid)
 		killed = append(killed, pid)
 	}
 	// SIGKILL takes a moment to end every process of a group.
@@ -162,7 +161,7 @@ func (d *DataDir) endOrphans() {
 func lockFile(f *os.File) error {
 	var err error
 	for range 20 {
-		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		if err = tryLock(f); err == nil {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)

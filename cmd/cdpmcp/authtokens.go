@@ -142,7 +142,7 @@ func openPrivateFile(path string) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
+	if safefs.PermissionBits && fi.Mode().Perm()&0o077 != 0 {
 		f.Close()
 		return nil, fmt.Errorf("%s can be read or changed by other users (mode %04o); run chmod 600 %s", path, fi.Mode().Perm(), path)
 	}

@@ -82,7 +82,7 @@ func policyFlags() []cli.Flag {
 func browserFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "headless", EnvVars: env("HEADLESS"), Usage: "run the browser without a window (automatic when there is no display)"},
-		&cli.StringFlag{Name: "browser-path", EnvVars: env("BROWSER_PATH"), Usage: "Chromium or Chrome executable (default: chromium, chromium-browser, google-chrome on PATH)"},
+		&cli.StringFlag{Name: "browser-path", EnvVars: env("BROWSER_PATH"), Usage: "Chromium or Chrome executable (default: chromium, chromium-browser or google-chrome on PATH, then Chrome, Chromium or Edge where they install on macOS and Windows)"},
 		&cli.StringFlag{Name: "user-data-dir", EnvVars: env("USER_DATA_DIR"), Usage: "browser profile `DIR` to use and keep (default: a fresh temporary one, removed on exit)"},
 		&cli.StringSliceFlag{Name: "browser-arg", EnvVars: env("BROWSER_ARG"), Usage: "extra Chromium `FLAG` (repeatable; the variable holds one)"},
 		&cli.StringFlag{Name: "cdp-endpoint", EnvVars: env("CDP_ENDPOINT"), Usage: "attach to a running browser at `URL` (http://127.0.0.1:9222 or ws://…) instead of launching one"},

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package pgtest starts a throwaway PostgreSQL server for tests and
 // benchmarks: initdb into a fresh temporary directory, run as an unprivileged
 // user when the tests run as root, reachable only through a Unix socket in

@@ -74,7 +74,7 @@ func (e *UnsafeError) Error() string {
 // never follows a symbolic link and fails when anything is at path already:
 // a file it did not create is never overwritten.
 func Create(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 }
 
 // WriteFile writes data to a new file at path (see Create). The file holds
@@ -101,7 +101,7 @@ func WriteFile(path string, data []byte) error {
 // of its user's.
 func OpenUserFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	// Truncated only once it is known to be the user's own.
-	f, err := os.OpenFile(path, flag&^os.O_TRUNC|os.O_CREATE|syscall.O_NOFOLLOW, perm)
+	f, err := os.OpenFile(path, flag&^os.O_TRUNC|os.O_CREATE|noFollow, perm)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, fmt.Errorf("%s is a symbolic link; give the path of the file itself", path)
 	}
@@ -140,3 +140,7 @@ func WriteUserFile(path string, data []byte, perm fs.FileMode) error {
 	}
 	return f.Close()
 }
+
+// NoFollow is the open flag that refuses a symbolic link where the system has
+// one (0 elsewhere).
+const NoFollow = noFollow

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command soak runs one `cdpmcp serve --http` under load for a stretch and
 // reports whether it holds: eight HTTP sessions (by default) make tool calls
 // without a pause, each ending after a few dozen calls and a new one taking

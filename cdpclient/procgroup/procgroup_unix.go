@@ -1,15 +1,33 @@
-// Package procgroup tells whether a process group still has running processes.
+//go:build unix
+
 package procgroup
 
 import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 )
+
+// Setup makes cmd, not yet started, lead a process group of its own.
+func Setup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+
+// Terminate asks every process of group pgid to end (SIGTERM).
+func Terminate(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGTERM) }
+
+// Kill ends every process of group pgid at once (SIGKILL).
+func Kill(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+
+// Leader reports whether process pid leads its own group, as a process
+// started with Setup does.
+func Leader(pid int) bool {
+	pgid, err := syscall.Getpgid(pid)
+	return err == nil && pgid == pid
+}
 
 // Alive reports whether a process of group pgid still runs. Zombies do not
 // count: the browser's children are orphaned when it exits and reaped by init,

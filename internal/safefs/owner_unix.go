@@ -1,8 +1,5 @@
-// Package safefs makes the folders and files cdpmcp writes so that no other
-// user of the machine can turn them against their owner: private folders,
-// refused when they exist but are someone else's, a symbolic link or open to
-// others' writes, and files created anew, never through a link and never over
-// a file cdpmcp did not make.
+//go:build unix
+
 package safefs
 
 import (
@@ -11,6 +8,10 @@ import (
 	"os"
 	"syscall"
 )
+
+// PermissionBits says whether a file's permission bits say who may read and
+// change it. They do on Unix.
+const PermissionBits = true
 
 // Owned says whether fi is owned by this process's user; an error says whose
 // it is.
@@ -24,3 +25,6 @@ func Owned(fi fs.FileInfo) error {
 	}
 	return nil
 }
+
+// noFollow makes an open fail on a symbolic link.
+const noFollow = syscall.O_NOFOLLOW

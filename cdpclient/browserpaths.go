@@ -1,0 +1,110 @@
+package cdpclient
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// FindBrowser returns the executable to launch: path if given, else the first
+// browser of browserCandidates found on this machine.
+func FindBrowser(path string) (string, error) {
+	if path != "" {
+		p, err := exec.LookPath(path)
+		if err != nil {
+			why := "not found"
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				why = "no such file"
+			case errors.Is(err, fs.ErrPermission):
+				why = "not an executable file"
+			case errors.Is(err, exec.ErrNotFound):
+				why = "not found on PATH"
+			}
+			return "", &LaunchError{Err: fmt.Errorf("--browser-path %s: %s", path, why),
+				Hint: "pass the path of a Chromium or Chrome executable (e.g. /usr/bin/chromium), or leave --browser-path out to use chromium from PATH"}
+		}
+		return p, nil
+	}
+	names, places := browserCandidates(runtime.GOOS, os.Getenv)
+	for _, name := range names {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	for _, p := range places {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	if len(places) == 0 {
+		return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH", strings.Join(names, ", ")), Hint: launchHint}
+	}
+	return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH, and Chrome, Chromium and Edge are not in %s", strings.Join(names, ", "), strings.Join(places, ", ")),
+		Hint: "install Google Chrome or Chromium, or pass --browser-path"}
+}
+
+// browserCandidates are the browsers FindBrowser looks for on goos, in order:
+// names on PATH, then the places installers put Chrome, Chromium and Edge
+// (absolute paths; env reads the environment, for Windows' folders and HOME).
+// Linux installs them on PATH.
+func browserCandidates(goos string, env func(string) string) (names, places []string) {
+	names = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+	switch goos {
+	case "darwin":
+		apps := []string{
+			"Google Chrome.app/Contents/MacOS/Google Chrome",
+			"Chromium.app/Contents/MacOS/Chromium",
+			"Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+			"Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+		}
+		for _, app := range apps {
+			places = append(places, "/Applications/"+app)
+		}
+		if home := env("HOME"); home != "" {
+			for _, app := range apps {
+				places = append(places, filepath.Join(home, "Applications", app))
+			}
+		}
+	case "windows":
+		names = []string{"chrome", "chromium", "msedge"}
+		// Per machine, then per user (Chrome's installer without admin
+		// rights), then Edge, which every Windows has.
+		for _, rel := range []struct{ root, path string }{
+			{"ProgramFiles", `Google\Chrome\Application\chrome.exe`},
+			{"ProgramFiles(x86)", `Google\Chrome\Application\chrome.exe`},
+			{"LOCALAPPDATA", `Google\Chrome\Application\chrome.exe`},
+			{"LOCALAPPDATA", `Chromium\Application\chrome.exe`},
+			{"ProgramFiles(x86)", `Microsoft\Edge\Application\msedge.exe`},
+			{"ProgramFiles", `Microsoft\Edge\Application\msedge.exe`},
+		} {
+			if root := env(rel.root); root != "" {
+				places = append(places, root+`\`+rel.path)
+			}
+		}
+	}
+	return names, places
+}
+
+// launchHint is what to do about a browser that cannot be started.
+var launchHint = func() string {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return "install Google Chrome or pass --browser-path"
+	}
+	return "install chromium (apt-get install -y chromium) or pass --browser-path"
+}()
+
+// headlessNeeded says whether the browser must run headless on this machine:
+// on Linux and the BSDs when there is no X11 or Wayland display. macOS and
+// Windows always have a screen to show it on.
+func headlessNeeded() bool {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return false
+	}
+	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}

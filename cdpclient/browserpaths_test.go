@@ -1,0 +1,48 @@
+package cdpclient
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestBrowserCandidates(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{
+		"HOME":         "/Users/ada",
+		"ProgramFiles": `C:\Program Files`,
+		"LOCALAPPDATA": `C:\Users\ada\AppData\Local`,
+		// ProgramFiles(x86) unset, as on a 32-bit or ARM machine.
+	}
+	onPath := []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+	for _, tc := range []struct {
+		goos          string
+		names, places []string
+	}{
+		{"linux", onPath, nil},
+		{"darwin", onPath, []string{
+			"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+			"/Applications/Chromium.app/Contents/MacOS/Chromium",
+			"/Applications/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+			"/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+			"/Users/ada/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+			"/Users/ada/Applications/Chromium.app/Contents/MacOS/Chromium",
+			"/Users/ada/Applications/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+			"/Users/ada/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+		}},
+		{"windows", []string{"chrome", "chromium", "msedge"}, []string{
+			`C:\Program Files\Google\Chrome\Application\chrome.exe`,
+			`C:\Users\ada\AppData\Local\Google\Chrome\Application\chrome.exe`,
+			`C:\Users\ada\AppData\Local\Chromium\Application\chrome.exe`,
+			`C:\Program Files\Microsoft\Edge\Application\msedge.exe`,
+		}},
+	} {
+		names, places := browserCandidates(tc.goos, func(k string) string { return env[k] })
+		if diff := cmp.Diff(tc.names, names); diff != "" {
+			t.Errorf("%s names (-want +got):\n%s", tc.goos, diff)
+		}
+		if diff := cmp.Diff(tc.places, places); diff != "" {
+			t.Errorf("%s places (-want +got):\n%s", tc.goos, diff)
+		}
+	}
+}

@@ -1,0 +1,13 @@
+//go:build unix
+
+package jobs
+
+import (
+	"os"
+	"syscall"
+)
+
+// tryLock takes an exclusive lock on f without waiting; closing f drops it.
+func tryLock(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
