@@ -70,6 +70,26 @@ func (p *Page) responsive(d time.Duration) bool {
 	return err == nil
 }
 
+// slowBrowser is how long the browser itself may take to answer a call that
+// needs no renderer before the machine is taken to be too busy to judge a
+// page by how fast it answers.
+const slowBrowser = 250 * time.Millisecond
+
+// machineSlow reports whether the browser process is slow to answer a call
+// of its own (its version): the machine is loaded, and a page slow to answer
+// is not thereby stuck.
+func (p *Page) machineSlow() bool {
+	b := p.bc.b
+	if b == nil || b.client == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	start := time.Now()
+	_, err := b.client.Browser.GetVersion(ctx)
+	return err != nil || time.Since(start) > slowBrowser
+}
+
 // watchdog derives a context that is cancelled, with a *BusyError as its cause,
 // when an operation under it has run busyAfter and the page then does not answer
 // a probe: a script keeps it busy. The page is marked busy so later calls answer
@@ -93,6 +113,13 @@ func (p *Page) watchdog(ctx context.Context) (context.Context, func()) {
 			if p.Dialog() != nil || p.responsive(probeTimeout) || p.progressed(start, busyAfter+probeTimeout) {
 				continue // a dialog blocks the page, not a script; or the page model's walk does
 			}
+			// A page that misses one probe may only be on a slow machine:
+			// the browser, which needs no renderer to answer, is slow too
+			// then. A stuck page is one whose browser answers at once and
+			// that then misses a second, longer probe as well.
+			if p.machineSlow() || p.responsive(secondProbe(ctx)) || p.Dialog() != nil || p.progressed(start, busyAfter+3*probeTimeout) {
+				continue
+			}
 			cancel(p.markBusy(start))
 			return
 		}
@@ -108,6 +135,16 @@ func nextProbe(ctx context.Context) time.Duration {
 		next = min(next, max(time.Until(d)-2*probeTimeout, probeTimeout/2))
 	}
 	return next
+}
+
+// secondProbe is the patience of the second probe: twice the first's, less
+// when ctx's deadline is nearer, so that the call can still say why it failed.
+func secondProbe(ctx context.Context) time.Duration {
+	d := 2 * probeTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, max(time.Until(dl)-probeTimeout/4, time.Millisecond))
+	}
+	return d
 }
 
 func (p *Page) markBusy(since time.Time) *BusyError {
@@ -136,7 +173,7 @@ func (p *Page) checkBusy(ctx context.Context) error {
 	if since.IsZero() {
 		return nil
 	}
-	if p.responsive(busyProbe) {
+	if p.Dialog() != nil || p.responsive(busyProbe) { // a dialog holds it, not a script
 		p.clearBusy()
 		return nil
 	}

@@ -86,10 +86,10 @@ func (p *Page) stopRenderer(ctx context.Context) {
 	p.mu.Lock()
 	p.stopping = true
 	p.mu.Unlock()
+	crashCtx, cancelCrash := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
-		defer cancel()
-		_, _ = rawCall(ctx, p.s.conn, "Page.crash", nil) // answered by the renderer's end
+		defer cancelCrash()
+		_, _ = rawCall(crashCtx, p.s.conn, "Page.crash", nil) // answered by the renderer's end
 	}()
 	ctx, cancel := context.WithTimeout(ctx, cdpCallTimeout)
 	defer cancel()

@@ -20,7 +20,7 @@ const (
 
 // settle waits for what an action started, never a fixed sleep: a navigation's
 // load (a deadline of loadSettle) and the requests issued since mark (a deadline
-// of requestSettle) and tabs it opened (to be set up, also within requestSettle).
+// of requestSettle) and tabs it opened (to be set up, within loadSettle).
 // It returns at once when the action started nothing; a page
 // that becomes unusable (a dialog, a crash) ends the wait.
 func (p *Page) settle(ctx context.Context, mark, pages int, nav navMark) {
@@ -32,7 +32,9 @@ func (p *Page) settle(ctx context.Context, mark, pages int, nav navMark) {
 		ch := p.watch()
 		loading, requests := p.unsettled(mark, nav)
 		opening := p.navMark().windowOpens-nav.windowOpens > p.bc.Seq()-pages
-		if !loading && ((requests == 0 && !opening) || time.Since(start) > requestSettle) {
+		// A tab the page asked to open is waited for as a load is (a busy
+		// machine sets it up slowly); requests only for requestSettle.
+		if !loading && !opening && (requests == 0 || time.Since(start) > requestSettle) {
 			return
 		}
 		t := time.NewTimer(20 * time.Millisecond)

@@ -20,7 +20,21 @@ type scrubStore struct {
 var _ Store = scrubStore{}
 
 func (s scrubStore) Update(ctx context.Context, id string, from []State, change func(*Job)) (*Job, error) {
-	return s.Store.Update(ctx, id, from, func(j *Job) {
+	return s.Store.Update(ctx, id, from, s.scrubbed(change))
+}
+
+func (s scrubStore) UpdateHeld(ctx context.Context, id, worker string, from []State, change func(*Job)) (*Job, error) {
+	return s.Store.UpdateHeld(ctx, id, worker, from, s.scrubbed(change))
+}
+
+func (s scrubStore) UpdateExpired(ctx context.Context, id, worker string, change func(*Job)) (*Job, error) {
+	return s.Store.UpdateExpired(ctx, id, worker, s.scrubbed(change))
+}
+
+// scrubbed is change followed by the redaction of every field a secret can
+// reach.
+func (s scrubStore) scrubbed(change func(*Job)) func(*Job) {
+	return func(j *Job) {
 		change(j)
 		if s.reg.Len() == 0 {
 			return
@@ -31,5 +45,5 @@ func (s scrubStore) Update(ctx context.Context, id string, from []State, change 
 		if len(j.Result) > 0 {
 			j.Result = s.reg.RedactBytes(j.Result)
 		}
-	})
+	}
 }

@@ -39,6 +39,14 @@ func (g storeGuard) Update(ctx context.Context, id string, from []State, change 
 	return j, g.fail("write", err)
 }
 
+func (g storeGuard) UpdateHeld(ctx context.Context, id, worker string, from []State, change func(*Job)) (*Job, error) {
+	j, err := g.Store.UpdateHeld(ctx, id, worker, from, change)
+	if err != nil && ctx.Value(reserveKey{}) != nil && g.retry(err) {
+		j, err = g.Store.UpdateHeld(ctx, id, worker, from, change)
+	}
+	return j, g.fail("write", err)
+}
+
 func (g storeGuard) Get(ctx context.Context, id string) (*Job, error) {
 	j, err := g.Store.Get(ctx, id)
 	return j, g.fail("read", err)
@@ -74,7 +82,7 @@ func (g storeGuard) retry(err error) bool {
 func (g storeGuard) fail(op string, err error) error {
 	var se *StateError
 	switch {
-	case err == nil, errors.Is(err, ErrNotFound), errors.As(err, &se), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case err == nil, errors.Is(err, ErrNotFound), errors.Is(err, ErrNotHeld), errors.As(err, &se), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	case diskFull(err):
 		return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,

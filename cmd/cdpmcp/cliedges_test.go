@@ -35,8 +35,8 @@ func TestMisspeltFlagIsOneLine(t *testing.T) {
 		{[]string{"call", "getTitle", "--redonly"}, "cdpmcp call: unknown flag --redonly; did you mean --read-only? (cdpmcp call --help lists the flags)\n"},
 		{[]string{"jobs", "--limt", "3"}, "cdpmcp jobs: unknown flag --limt; did you mean --limit? (cdpmcp jobs --help lists the flags)\n"},
 		{[]string{"serve", "--max-tabs", "many"}, "cdpmcp serve: --max-tabs \"many\": give a whole number (cdpmcp serve --help lists the flags)\n"},
-		{[]string{"--headless", "serve"}, "cdpmcp: --headless is a flag of serve and call: put it after the command, e.g. cdpmcp serve --headless\n"},
-		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, version, help)\n"},
+		{[]string{"--headless", "serve"}, "cdpmcp: --headless is a flag of serve and call and worker: put it after the command, e.g. cdpmcp serve --headless\n"},
+		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, worker, version, help)\n"},
 	} {
 		r := runCLI(t, tmp, c.args...)
 		if r.code != 1 || r.stderr != c.want || r.stdout != "" {
