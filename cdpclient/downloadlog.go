@@ -20,8 +20,9 @@ const (
 	// it started to finish; a larger file is reported in progress.
 	downloadSettle = 5 * time.Second
 	// downloadBeginWait bounds the wait, after a navigation ended in
-	// net::ERR_ABORTED, for the download it may have become.
-	downloadBeginWait = 500 * time.Millisecond
+	// net::ERR_ABORTED, for the download it may have become (its first event can
+	// come seconds later on a loaded machine; a real abort is rare).
+	downloadBeginWait = 3 * time.Second
 	// maxDownloads bounds the downloads a browser remembers.
 	maxDownloads = 200
 )
