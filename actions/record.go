@@ -201,8 +201,8 @@ func EndRecording(bc *cdpclient.BrowserContext) {
 // traceCall writes a tool call into bc's running recording, if any:
 // the action, its arguments and what it answered. Secrets are redacted before
 // anything is cut (a cut secret would not be found); what a call would have
-// typed or set is left out when it failed (a password the field never took is
-// in no registry yet), and the values of cookies, storage and routes always.
+// typed or set is left out when it failed or was done in part (a password the
+// field never took is in no registry yet), and the values of cookies, storage and routes always.
 func traceCall(bc *cdpclient.BrowserContext, env *Env, name string, raw []byte, res *Result, err error, took time.Duration) {
 	r := recordings.of(bc)
 	if r == nil {
@@ -212,7 +212,9 @@ func traceCall(bc *cdpclient.BrowserContext, env *Env, name string, raw []byte, 
 	if env.Secrets != nil {
 		redact = env.Secrets.Redact
 	}
-	failed := err != nil || res == nil || res.Failed()
+	// A call done in part (fillForm stopped by its deadline) counts as
+	// failed here: the values it did not reach are in no registry.
+	failed := err != nil || res == nil || res.Failed() || (res.Feedback != nil && res.Feedback.Incomplete != "")
 	line := map[string]any{"ms": took.Milliseconds()}
 	if len(raw) > 0 {
 		line["args"] = traceArgs(name, raw, failed, redact)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/mafredri/cdp/protocol/browser"
 	"github.com/mafredri/cdp/protocol/target"
@@ -229,7 +228,7 @@ func (b *Browser) waitForPage(ctx context.Context, id target.ID) (*Page, error) 
 	w := make(chan *Page, 1)
 	b.waiters[id] = w // under the lock of the check: init cannot slip between
 	b.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
 	select {
 	case p := <-w:

@@ -170,6 +170,8 @@ func TestCode6JSError(t *testing.T) {
 	if len(fb.Errors) != 0 {
 		t.Errorf("the late error arrived early: %s", fb.JSON())
 	}
+	// The handler throws once told to, after the click answered: no clock.
+	evalString(t, ctx, p, "String(window.go = true)")
 	testbound.Until(t, "the late handler to throw", func() bool { return evalString(t, ctx, p, "String(!!window.lateThrown)") == "true" })
 	fb = act(t, "hover")(p.Hover(ctx, late))
 	if len(fb.Errors) != 1 || !strings.Contains(fb.Errors[0], "late failure") || !fb.OK {

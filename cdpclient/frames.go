@@ -47,7 +47,7 @@ func (p *Page) attachChild(parent string, ev *target.AttachedToTargetReply) {
 
 func (p *Page) initChild(f *frameSession, waiting bool) {
 	defer close(f.ready)
-	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
 	var calls []func() error
 	if f.info.Type == "iframe" {

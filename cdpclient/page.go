@@ -15,8 +15,13 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 )
 
-// cdpCallTimeout bounds CDP calls made outside any tool call (set-up, clean-up).
+// cdpCallTimeout bounds CDP calls made outside any tool call (clean-up).
 const cdpCallTimeout = 10 * time.Second
+
+// setupTimeout bounds the set-up of a new tab or frame (its domains, scripts
+// and worlds). A loaded machine can take more than cdpCallTimeout for it; the
+// call that waits for the tab is still bounded by its own deadline.
+const setupTimeout = 30 * time.Second
 
 // Page is one tab. Its methods may be called concurrently; actions on one page
 // are serialised, actions on different pages run in parallel.
@@ -119,7 +124,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 // init enables the domains the page model needs, resumes a paused target and then
 // calls done with the outcome. A page that failed set-up is never announced.
 func (p *Page) init(waiting bool, done func(error)) {
-	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
 	calls := append(p.documentSetup(ctx, p.c), func() error {
 		return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))

@@ -18,7 +18,8 @@ import (
 // A message job types task.text and clicks send, once: submitting it again
 // gives the same job and sends nothing more.
 func TestMessageSentOnce(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it counts the fixture server's sends, which another
+	// test's message job would add to.
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
 	before := site.Sends()
 	req := jobs.SubmitRequest{CorrelationID: "msg-1", URL: site.URL("/jobs/compose.html"),

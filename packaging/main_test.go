@@ -17,8 +17,8 @@ import (
 	"github.com/cdpmcp/cdpmcp/packaging"
 )
 
-// The tests build this machine's binary as the release does (CGO_ENABLED=0,
-// -trimpath, the version in main.version) into a temporary dist folder laid
+// The tests build this machine's binary as the release does, static, with
+// its version stamp (main.version, -s -w), into a temporary dist folder laid
 // out as GoReleaser's (metadata.json, artifacts.json), and make the packages
 // from it as a release does. GoReleaser itself and the six-platform matrix are
 // `make release-snapshot`'s: compiling GoReleaser here would double the
@@ -74,7 +74,10 @@ func buildHost(tmp string) (*packaging.Dist, error) {
 	// A bound on a cold build cache on two busy cores; warm, it takes seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(10*time.Minute))
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", exe, "./cmd/cdpmcp")
+	// Static, as the release (CGO_ENABLED=0: only the few packages with cgo
+	// are compiled again). The release's -trimpath would compile every
+	// package again (minutes on two cores): it is release-snapshot's.
+	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags", "-s -w -X main.version="+version, "-o", exe, "./cmd/cdpmcp")
 	cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build: %w\n%s", err, out)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,26 +71,44 @@ func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 // secretArgs are tool arguments that may carry what a user typed.
 var secretArgs = []string{"text", "value", "promptText"}
 
+// redactArgs hides secretArgs at any depth: fillForm's fields carry their
+// values one level down.
 func redactArgs(raw json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return raw
 	}
-	changed := false
-	for _, k := range secretArgs {
-		if _, ok := m[k]; ok {
-			m[k] = json.RawMessage(`"[redacted]"`)
-			changed = true
-		}
-	}
-	if !changed {
+	if !redactValues(v) {
 		return raw
 	}
-	out, err := json.Marshal(m)
+	out, err := json.Marshal(v)
 	if err != nil {
 		return nil
 	}
 	return out
+}
+
+// redactValues replaces the secretArgs of every object in v and reports
+// whether it replaced any.
+func redactValues(v any) bool {
+	changed := false
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if slices.Contains(secretArgs, k) {
+				x[k], changed = "[redacted]", true
+			} else if redactValues(e) {
+				changed = true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if redactValues(e) {
+				changed = true
+			}
+		}
+	}
+	return changed
 }
 
 // redactCDP hides what a user typed wherever the protocol carries it: the text

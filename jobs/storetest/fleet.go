@@ -91,7 +91,7 @@ func testLeases(t *testing.T, open func() jobs.Store) {
 	a, b := hs[0], hs[1]
 	ctx := ctxOf(t)
 	create(t, a, Job("job-1", "1"))
-	j, err := a.Claim(ctx, "wa", 300*time.Millisecond)
+	j, err := a.Claim(ctx, "wa", leaseForTest)
 	if err != nil || j == nil {
 		t.Fatalf("Claim: %v %v", j, err)
 	}
@@ -104,7 +104,7 @@ func testLeases(t *testing.T, open func() jobs.Store) {
 	if _, err := b.UpdateExpired(ctx, j.ID, "wa", func(*jobs.Job) {}); !errors.Is(err, jobs.ErrNotHeld) {
 		t.Errorf("UpdateExpired of a live lease: %v", err)
 	}
-	held, err := a.Renew(ctx, jobs.Worker{ID: "wa", LiveView: "http://wa", MaxTabs: 2, Busy: 1}, 300*time.Millisecond)
+	held, err := a.Renew(ctx, jobs.Worker{ID: "wa", LiveView: "http://wa", MaxTabs: 2, Busy: 1}, leaseForTest)
 	if d := cmp.Diff(map[string]jobs.State{"job-1": jobs.Running}, held); err != nil || d != "" {
 		t.Errorf("Renew: %v (-want +got):\n%s", err, d)
 	}
@@ -243,3 +243,7 @@ func testStartedAbandoned(t *testing.T, open func() jobs.Store) {
 	}
 	waitExpired(t, s, "running")
 }
+
+// leaseForTest is a lease short enough to wait out and long enough that a
+// busy machine does not end it between two calls that expect it held.
+const leaseForTest = 3 * time.Second

@@ -17,12 +17,17 @@
 # Environment: GO (the go command), TEST_PKGS (the packages, ./...; those of
 # them not named as race packages run without -race), TEST_TIMEOUT (a
 # package's limit, 20m), TEST_PARALLEL (tests run at once in a package, 4),
+# TEST_P (packages run at once in each half, 1),
 # CDPMCP_TEST_SCALE (passed on: multiplies the bound of every wait in the
 # tests).
 set -uo pipefail
 GO=${GO:-go}
 timeout=${TEST_TIMEOUT:-20m}
 parallel=${TEST_PARALLEL:-4}
+# One package at a time in each half: two test binaries, each with its
+# browsers, are what two cores carry; four at once (go test's default -p on
+# two cores, times two halves) made healthy calls miss their deadlines.
+packages=${TEST_P:-1}
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/cdpmcp-test.XXXXXX") || exit 1
 id=$(basename "$run")
@@ -41,7 +46,7 @@ half() {
 	local start=$SECONDS
 	echo "== $name: go test $*" >&2
 	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
-		$GO test -count=1 -timeout "$timeout" -parallel "$parallel" "$@" 2>&1 |
+		$GO test -count=1 -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
 		tee "$run/$name.log" | sed -u "s/^/$name| /"
 	local code=${PIPESTATUS[0]}
 	echo "$code" >"$run/$name.status"
