@@ -23,7 +23,7 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # and its proxy, policy and secrets, tools, liveview) run under the race
 # detector. Every other package runs without it: cdpclient's pure packages
 # (snapshot, reader, feedback, origins) only took five times longer under it.
-RACE_PKGS := ./cdpclient ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./tools/... ./liveview/...
+RACE_PKGS := ./cdpclient ./cdpclient/audit ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./tools/... ./liveview/...
 
 .PHONY: deps test-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
@@ -102,7 +102,7 @@ $(STATICCHECK):
 ## bench: the Go benchmarks, reported, never asserted: initialize, idle RSS,
 ## tools/list size, tool medians, job submit and status (cmd/cdpmcp, tools);
 ## snapshot time and tokens (bench pages and the 40-page corpus), feedback
-## cost, the 100-page auditLinks crawl (cdpclient); cdpmcp's own time an
+## cost, the 100-page auditLinks crawl (cdpclient/audit); cdpmcp's own time an
 ## agent step (agentloop); the live view's first frame, click to frame, frames
 ## per second and idle CPU (liveview); 200 jobs' throughput, dispatch delay
 ## and memory on SQLite and on PostgreSQL, the job store's calls (jobs). The
@@ -110,7 +110,7 @@ $(STATICCHECK):
 bench: deps
 	$(GO) test -run '^$$' -bench . -skip FleetThroughput -benchtime 2s -timeout 20m ./cmd/cdpmcp ./tools
 	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 20m ./cdpclient
-	$(GO) test -run '^$$' -bench 'AuditLinks' -benchtime 3x -timeout 20m ./cdpclient
+	$(GO) test -run '^$$' -bench 'AuditLinks' -benchtime 3x -timeout 20m ./cdpclient/audit
 	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 20m ./agentloop ./liveview
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 20m ./jobs
 	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 20m ./jobs/sqlite

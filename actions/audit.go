@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
@@ -37,7 +38,7 @@ var AuditAccessibility = auditGroup(define("auditAccessibility",
 		if err != nil {
 			return nil, err
 		}
-		rep, err := p.AuditAccessibility(ctx, cdpclient.AccessibilityOptions{Scope: scopeTarget(a.Scope), Shots: auditShots})
+		rep, err := audit.Accessibility(ctx, p, audit.AccessibilityOptions{Scope: scopeTarget(a.Scope), Shots: auditShots})
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ var AuditSecurity = auditGroup(define("auditSecurity",
 		if err != nil {
 			return nil, err
 		}
-		rep, err := p.AuditSecurity(ctx)
+		rep, err := audit.Security(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +116,7 @@ func (e *Env) keepAudit(ctx context.Context, r *auditRecord) {
 }
 
 // countBySeverity says how many findings there are of each severity.
-func countBySeverity(fs []cdpclient.Finding) string {
+func countBySeverity(fs []audit.Finding) string {
 	if len(fs) == 0 {
 		return "no findings"
 	}
@@ -124,7 +125,7 @@ func countBySeverity(fs []cdpclient.Finding) string {
 		n[f.Severity]++
 	}
 	var parts []string
-	for _, s := range []string{cdpclient.SeverityCritical, cdpclient.SeveritySerious, cdpclient.SeverityModerate, cdpclient.SeverityMinor} {
+	for _, s := range []string{audit.SeverityCritical, audit.SeveritySerious, audit.SeverityModerate, audit.SeverityMinor} {
 		if n[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
 		}
@@ -139,7 +140,7 @@ func countBySeverity(fs []cdpclient.Finding) string {
 // findingLines renders findings one per line, worst first, at most five per
 // rule and maxFindingsShown in all, saying what was left out. URLs on origin
 // are written as paths.
-func findingLines(fs []cdpclient.Finding, origin string) string {
+func findingLines(fs []audit.Finding, origin string) string {
 	var b strings.Builder
 	perRule := map[string]int{}
 	shown, left := 0, map[string]int{}

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"path"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
@@ -43,7 +43,7 @@ type chartMark struct {
 }
 
 // perfChart lays out a performance report's timeline.
-func perfChart(r *cdpclient.PerformanceReport) reportChart {
+func perfChart(r *audit.PerformanceReport) reportChart {
 	end := 100.0
 	for _, res := range r.Timeline {
 		end = math.Max(end, res.End)

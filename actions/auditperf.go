@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
@@ -37,7 +37,7 @@ var AuditPerformance = auditGroup(define("auditPerformance",
 		if err != nil {
 			return nil, err
 		}
-		rep, err := p.AuditPerformance(ctx, cdpclient.PerformanceOptions{URL: a.URL, Throttle: a.Throttle})
+		rep, err := audit.Performance(ctx, p, audit.PerformanceOptions{URL: a.URL, Throttle: a.Throttle})
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +61,7 @@ var AuditPerformance = auditGroup(define("auditPerformance",
 	}).ownTimeout())
 
 // perfSummary is a performance report's measurements in a few lines.
-func perfSummary(page string, r *cdpclient.PerformanceReport) string {
+func perfSummary(page string, r *audit.PerformanceReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "performance %s %s (%s, throttle %s)", page, r.URL, r.Source, r.Throttle)
 	if r.Status > 0 {
@@ -178,7 +178,7 @@ var AuditLinks = auditGroup(define("auditLinks",
 			return nil, err
 		}
 		progress := progressOf(ctx)
-		rep, err := bc.AuditLinks(ctx, cdpclient.LinksOptions{URL: a.URL, MaxPages: a.MaxPages, SameOrigin: a.SameOrigin == nil || *a.SameOrigin,
+		rep, err := audit.Links(ctx, bc, audit.LinksOptions{URL: a.URL, MaxPages: a.MaxPages, SameOrigin: a.SameOrigin == nil || *a.SameOrigin,
 			Progress: func(done, total int, url string) { progress(done, total, "opened "+url) }})
 		if err != nil {
 			return nil, err

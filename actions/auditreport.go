@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 )
 
 //go:embed auditreport.html.tmpl
@@ -65,7 +65,7 @@ var AuditReport = auditGroup(define("auditReport",
 		if err != nil {
 			return nil, err
 		}
-		var all []cdpclient.Finding
+		var all []audit.Finding
 		for _, r := range recs {
 			all = append(all, r.Findings...)
 		}
@@ -97,13 +97,13 @@ type reportGroup struct {
 }
 
 type reportFinding struct {
-	cdpclient.Finding
+	audit.Finding
 	Kind, Page string
 }
 
 type reportPerf struct {
 	URL, Throttle, Source string
-	M                     cdpclient.Metrics
+	M                     audit.Metrics
 	Chart                 reportChart
 }
 
@@ -130,7 +130,7 @@ func renderReport(title string, recs []*auditRecord) ([]byte, error) {
 		}
 	}
 	d.Pages = len(pages) > 1
-	for _, s := range []string{cdpclient.SeverityCritical, cdpclient.SeveritySerious, cdpclient.SeverityModerate, cdpclient.SeverityMinor} {
+	for _, s := range []string{audit.SeverityCritical, audit.SeveritySerious, audit.SeverityModerate, audit.SeverityMinor} {
 		if len(bySev[s]) > 0 {
 			d.Groups = append(d.Groups, reportGroup{Severity: s, Findings: bySev[s]})
 		}

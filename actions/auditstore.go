@@ -14,6 +14,7 @@ import (
 	"weak"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
@@ -101,8 +102,8 @@ type auditRecord struct {
 	Kind     string // accessibility, performance, security, links
 	URL      string
 	Time     time.Time
-	Findings []cdpclient.Finding
-	Perf     *cdpclient.PerformanceReport
+	Findings []audit.Finding
+	Perf     *audit.PerformanceReport
 	Artifact string
 }
 

@@ -84,3 +84,16 @@ func (p *Page) frameSessionFor(id page.FrameID) *frameSession {
 	}
 	return nil
 }
+
+// documentSessions are the page's session and its out-of-process frames'.
+func (p *Page) documentSessions() []*cdp.Client {
+	out := []*cdp.Client{p.c}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range p.frames {
+		if f.info.Type == "iframe" {
+			out = append(out, f.c)
+		}
+	}
+	return out
+}

@@ -2,8 +2,35 @@ package cdpclient
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
+
+// ResponseMeta is what a document's response said: its headers (names in
+// lower case) and how it was secured.
+type ResponseMeta struct {
+	Headers       map[string]string
+	SecurityState string
+	TLS           *TLSDetails
+}
+
+// TLSDetails describe a response's connection security.
+type TLSDetails struct {
+	Protocol    string  `json:"protocol"`
+	KeyExchange string  `json:"keyExchange,omitempty"`
+	Cipher      string  `json:"cipher"`
+	SubjectName string  `json:"subjectName"`
+	Issuer      string  `json:"issuer"`
+	ValidTo     float64 `json:"validTo"` // seconds since the epoch
+}
+
+func responseMeta(r netResponse) *ResponseMeta {
+	m := &ResponseMeta{Headers: make(map[string]string, len(r.Headers)), SecurityState: r.SecurityState, TLS: r.SecurityDetails}
+	for k, v := range r.Headers {
+		m.Headers[strings.ToLower(k)] = v
+	}
+	return m
+}
 
 type netResponse struct {
 	URL             string            `json:"url"`

@@ -218,19 +218,6 @@ func (bc *BrowserContext) reseed(ctx context.Context) {
 	}
 }
 
-// documentSessions are the page's session and its out-of-process frames'.
-func (p *Page) documentSessions() []*cdp.Client {
-	out := []*cdp.Client{p.c}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, f := range p.frames {
-		if f.info.Type == "iframe" {
-			out = append(out, f.c)
-		}
-	}
-	return out
-}
-
 // onSeeded learns (Runtime.bindingCalled, on the read goroutine) that an
 // origin got its localStorage, so later documents of it are left alone.
 func (bc *BrowserContext) onSeeded(params json.RawMessage) {

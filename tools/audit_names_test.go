@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 )
 
 // Through a real MCP client: a link given role=menu or role=button with no
@@ -24,7 +24,7 @@ func TestAuditNamesAndReportPages(t *testing.T) {
 	if strings.Contains(r.text, "aria-command-name") {
 		t.Errorf("a link is reported as aria-command-name: %s", r.text)
 	}
-	var data struct{ Findings []cdpclient.Finding }
+	var data struct{ Findings []audit.Finding }
 	artifactOf(t, r, &data)
 	for _, f := range data.Findings {
 		if f.Rule == "color-contrast" && (f.Ratio != 2.84 || !strings.Contains(f.Msg, "2.84:1")) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/audit"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -103,7 +104,7 @@ func TestAuditsThroughMCP(t *testing.T) {
 	r := callTool(t, c, "auditAccessibility", nil)
 	mustOK(t, r)
 	wantIn(t, r, "12 findings (5 critical, 6 serious, 1 moderate)", "critical button-name ref=", "#icon-btn", "contrast 2.32:1, needs 4.5:1")
-	var a11y struct{ Findings []cdpclient.Finding }
+	var a11y struct{ Findings []audit.Finding }
 	artifactOf(t, r, &a11y)
 	if len(a11y.Findings) != 12 {
 		t.Errorf("artifact holds %d findings", len(a11y.Findings))

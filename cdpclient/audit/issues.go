@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 )
 
 // issueKinds are the DevTools issues that concern security, by code, with
@@ -23,21 +26,21 @@ type securityIssue struct{ kind, what string }
 // securityIssues enables the Audits domain long enough for the browser to
 // replay the issues it collected for the page, and describes the security
 // ones.
-func (p *Page) securityIssues(ctx context.Context) []securityIssue {
+func securityIssues(ctx context.Context, d cdpclient.Door) []securityIssue {
 	var out []securityIssue
-	_ = p.do(ctx, func(ctx context.Context) error {
-		issues, err := p.c.Audits.IssueAdded(ctx)
+	_ = d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+		issues, err := c.Audits.IssueAdded(ctx)
 		if err != nil {
 			return err
 		}
 		defer issues.Close()
-		if err := p.c.Audits.Enable(ctx); err != nil {
+		if err := c.Audits.Enable(ctx); err != nil {
 			return err
 		}
 		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpclient.CallTimeout)
 			defer cancel()
-			_ = p.c.Audits.Disable(cctx)
+			_ = c.Audits.Disable(cctx)
 		}()
 		wait, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		defer cancel()

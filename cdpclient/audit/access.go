@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"context"
@@ -7,15 +7,18 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/accessibility"
 	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
-// AccessibilityOptions say what auditAccessibility looks at.
+// AccessibilityOptions say what Accessibility looks at.
 type AccessibilityOptions struct {
 	// Scope limits the audit to one element's subtree.
-	Scope Target
+	Scope cdpclient.Target
 	// Max bounds the findings (default 500).
 	Max int
 	// Shots takes a picture of up to this many elements with findings that
@@ -70,24 +73,24 @@ var axNameRoles = map[string]bool{
 	"Iframe": true, "iframe": true, "PopUpButton": true, "ComboBoxSelect": true,
 }
 
-// AuditAccessibility checks the page (or a subtree) for what a screen-reader or
+// Accessibility checks the page (or a subtree) for what a screen-reader or
 // keyboard user meets: names from the browser's own accessibility tree, and
 // contrast, language, headings, aria-hidden focus and duplicate ids from
 // computed styles and the DOM in cdpmcp's isolated world.
-func (p *Page) AuditAccessibility(ctx context.Context, opts AccessibilityOptions) (*AccessibilityReport, error) {
+func Accessibility(ctx context.Context, p *cdpclient.Page, opts AccessibilityOptions) (*AccessibilityReport, error) {
 	if opts.Max <= 0 {
 		opts.Max = 500
 	}
 	rep := &AccessibilityReport{URL: p.URL()}
-	err := p.auditDo(ctx, func(ctx context.Context) error {
-		key := frameKey{frame: p.mainFrame}
-		return p.withWorld(ctx, key, func(w *worldIn) error {
+	d := p.Door()
+	err := d.DoLong(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		return d.World(ctx, func(w *cdpclient.World) error {
 			rep.Findings = rep.Findings[:0]
-			scope, err := p.scopeObject(ctx, w, opts.Scope)
+			scope, err := scopeObject(ctx, d, w, opts.Scope)
 			if err != nil {
 				return err
 			}
-			named, err := p.auditNames(ctx, w, key, scope, opts.Max)
+			named, err := auditNames(ctx, w, scope, opts.Max)
 			if err != nil {
 				return err
 			}
@@ -102,11 +105,13 @@ func (p *Page) AuditAccessibility(ctx context.Context, opts AccessibilityOptions
 				Last      int  `json:"last"`
 				Truncated bool `json:"truncated"`
 			}
-			base := p.refs.base()
-			if err := w.call(ctx, auditJS("auditA11y"), &res, arg(base), arg(scope), arg(opts.Max)); err != nil {
+			err = w.HandOutRefs(func(base int) (int, error) {
+				err := call(ctx, w, auditJS("auditA11y"), &res, arg(base), arg(scope), arg(opts.Max))
+				return res.Last, err
+			})
+			if err != nil {
 				return err
 			}
-			p.refs.record(key, base, res.Last)
 			rep.Findings = append(rep.Findings, named...)
 			for _, f := range res.Findings {
 				fd := Finding{Rule: f.Rule, Severity: a11ySeverity[f.Rule], Msg: f.Msg, Ratio: f.Ratio, Need: f.Need}
@@ -126,19 +131,19 @@ func (p *Page) AuditAccessibility(ctx context.Context, opts AccessibilityOptions
 	rep.Title = p.DocumentTitle(ctx)
 	SortFindings(rep.Findings)
 	if opts.Shots > 0 {
-		p.shootFindings(ctx, rep.Findings, opts.Shots)
+		shootFindings(ctx, d, rep.Findings, opts.Shots)
 	}
 	return rep, nil
 }
 
 // auditNames finds the elements the accessibility tree gives no name though
-// their role needs one, and which rule each breaks (js/audit.js auditNamed).
-func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *runtime.RemoteObjectID, max int) ([]Finding, error) {
+// their role needs one, and which rule each breaks (js/access.js auditNamed).
+func auditNames(ctx context.Context, w *cdpclient.World, scope *runtime.RemoteObjectID, max int) ([]Finding, error) {
 	args := accessibility.NewGetFullAXTreeArgs()
-	if key.frame != "" {
-		args.SetFrameID(key.frame)
+	if frame := w.Frame(); frame != "" {
+		args.SetFrameID(page.FrameID(frame))
 	}
-	tree, err := w.c.Accessibility.GetFullAXTree(ctx, args)
+	tree, err := w.Client().Accessibility.GetFullAXTree(ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("read the accessibility tree: %w", err)
 	}
@@ -152,8 +157,8 @@ func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *
 		if strings.TrimFunc(axString(n.Name), blank) != "" || !axNameRoles[role] && !axFocusable(n) {
 			continue
 		}
-		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(*n.BackendDOMNodeID).
-			SetExecutionContextID(w.id).SetObjectGroup(w.grp))
+		r, err := w.Client().DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(*n.BackendDOMNodeID).
+			SetExecutionContextID(w.ID()).SetObjectGroup(w.Group()))
 		if err != nil || r.Object.ObjectID == nil {
 			continue // gone since the tree was read
 		}
@@ -170,12 +175,14 @@ func (p *Page) auditNames(ctx context.Context, w *worldIn, key frameKey, scope *
 		} `json:"found"`
 		Last int `json:"last"`
 	}
-	base := p.refs.base()
-	callArgs := append([]runtime.CallArgument{arg(base), arg(scope), arg(roles)}, objs...)
-	if err := w.call(ctx, auditJS("auditNamed"), &res, callArgs...); err != nil {
+	err = w.HandOutRefs(func(base int) (int, error) {
+		callArgs := append([]runtime.CallArgument{arg(base), arg(scope), arg(roles)}, objs...)
+		err := call(ctx, w, auditJS("auditNamed"), &res, callArgs...)
+		return res.Last, err
+	})
+	if err != nil {
 		return nil, err
 	}
-	p.refs.record(key, base, res.Last)
 	var out []Finding
 	for _, f := range res.Found {
 		if f == nil {

@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"image/png"
 	"log/slog"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -18,7 +20,7 @@ const shotMargin = 8
 // shootFindings gives up to max findings whose element is in the viewport a
 // picture of it, cut from one screenshot of the viewport: nothing scrolls or
 // resizes, so the page notices nothing. Elements out of view get none.
-func (p *Page) shootFindings(ctx context.Context, fs []Finding, max int) {
+func shootFindings(ctx context.Context, d cdpclient.Door, fs []Finding, max int) {
 	var want []int
 	for i, f := range fs {
 		// The whole document is no picture of a problem.
@@ -31,13 +33,13 @@ func (p *Page) shootFindings(ctx context.Context, fs []Finding, max int) {
 	}
 	var shot []byte
 	var vw float64
-	err := p.do(ctx, func(ctx context.Context) error {
-		m, err := p.c.Page.GetLayoutMetrics(ctx)
+	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+		m, err := c.Page.GetLayoutMetrics(ctx)
 		if err != nil {
 			return err
 		}
 		vw = float64(m.CSSLayoutViewport.ClientWidth)
-		r, err := p.c.Page.CaptureScreenshot(ctx, page.NewCaptureScreenshotArgs().SetFormat("png"))
+		r, err := c.Page.CaptureScreenshot(ctx, page.NewCaptureScreenshotArgs().SetFormat("png"))
 		if err != nil {
 			return err
 		}

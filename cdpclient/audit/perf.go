@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"context"
@@ -9,13 +9,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/emulation"
 	"github.com/mafredri/cdp/protocol/io"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/tracing"
 )
 
-// PerformanceOptions say what auditPerformance measures.
+// PerformanceOptions say what Performance measures.
 type PerformanceOptions struct {
 	// URL, if set, is loaded (cold: the cache is bypassed for this load, not
 	// cleared) and recorded in a trace; else the current page is measured
@@ -47,11 +49,11 @@ var traceCategories = []string{
 }
 
 // tracing is browser-wide: one trace at a time per browser.
-var traceSlots sync.Map // *Browser → chan struct{} (capacity 1)
+var traceSlots sync.Map // *cdpclient.Browser → chan struct{} (capacity 1)
 
 // traceSlot waits (within ctx) for the browser's one tracing slot and returns
 // the function that frees it.
-func (b *Browser) traceSlot(ctx context.Context) (func(), error) {
+func traceSlot(ctx context.Context, b *cdpclient.Browser) (func(), error) {
 	v, _ := traceSlots.LoadOrStore(b, make(chan struct{}, 1))
 	slot := v.(chan struct{})
 	select {
@@ -62,37 +64,38 @@ func (b *Browser) traceSlot(ctx context.Context) (func(), error) {
 	}
 }
 
-// AuditPerformance measures a load of opts.URL under a trace, or the current
-// page from its performance timeline.
-func (p *Page) AuditPerformance(ctx context.Context, opts PerformanceOptions) (*PerformanceReport, error) {
+// Performance measures a load of opts.URL in the page under a trace, or the
+// current page from its performance timeline.
+func Performance(ctx context.Context, p *cdpclient.Page, opts PerformanceOptions) (*PerformanceReport, error) {
 	switch opts.Throttle {
 	case "", "none", "mobile":
 	default:
-		return nil, argError("use none or mobile", "throttle %q is not a preset", opts.Throttle)
+		return nil, &cdpclient.ArgError{Msg: fmt.Sprintf("throttle %q is not a preset", opts.Throttle), Hint: "use none or mobile"}
 	}
 	if opts.URL == "" {
 		if opts.Throttle == "mobile" {
-			return nil, argError("pass url to load a page under throttling", "throttling applies to a load: give url")
+			return nil, &cdpclient.ArgError{Msg: "throttling applies to a load: give url", Hint: "pass url to load a page under throttling"}
 		}
-		return p.timelinePerformance(ctx)
+		return timelinePerformance(ctx, p)
 	}
-	if _, err := CheckURL(opts.URL); err != nil {
+	if _, err := cdpclient.CheckURL(opts.URL); err != nil {
 		return nil, err
 	}
 	if opts.Quiet <= 0 {
 		opts.Quiet = time.Second
 	}
 	var rec *loadRecording
-	fb, err := p.navigation(ctx, func(ctx context.Context) error {
+	d := p.Door()
+	fb, err := d.Navigation(ctx, func(ctx context.Context, c *cdp.Client) error {
 		var err error
-		rec, err = p.recordLoad(ctx, opts)
+		rec, err = recordLoad(ctx, p, c, opts)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !fb.OK {
-		return nil, &Error{Code: Code(fb.Code), Msg: fb.Msg, Hint: fb.Hint}
+		return nil, &cdpclient.Error{Code: cdpclient.Code(fb.Code), Msg: fb.Msg, Hint: fb.Hint}
 	}
 	if rec == nil || len(rec.trace) == 0 {
 		return nil, fmt.Errorf("performance trace: nothing recorded")
@@ -105,7 +108,7 @@ func (p *Page) AuditPerformance(ctx context.Context, opts PerformanceOptions) (*
 	if fb.Delta != nil && fb.Delta.Status >= 400 {
 		rep.Status = fb.Delta.Status
 	}
-	p.nameLCP(ctx, rep)
+	nameLCP(ctx, d, rep)
 	rep.findings()
 	return rep, nil
 }
@@ -134,57 +137,59 @@ type responseInfo struct {
 // recordLoad navigates under a trace with the cache bypassed and the
 // throttling asked for, waits for the page to go quiet, then ends the trace
 // and reads it. Emulation and the cache are restored whatever happens.
-func (p *Page) recordLoad(ctx context.Context, opts PerformanceOptions) (*loadRecording, error) {
-	free, err := p.bc.b.traceSlot(ctx)
+// c is the page session's client.
+func recordLoad(ctx context.Context, p *cdpclient.Page, c *cdp.Client, opts PerformanceOptions) (*loadRecording, error) {
+	free, err := traceSlot(ctx, p.Context().Browser())
 	if err != nil {
 		return nil, err
 	}
 	defer free()
-	rec := &loadRecording{frame: string(p.mainFrame), responses: map[string]responseInfo{}}
-	responses, err := p.c.Network.ResponseReceived(ctx)
+	d := p.Door()
+	rec := &loadRecording{frame: d.MainFrame(), responses: map[string]responseInfo{}}
+	responses, err := c.Network.ResponseReceived(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer responses.Close()
-	complete, err := p.c.Tracing.TracingComplete(ctx)
+	complete, err := c.Tracing.TracingComplete(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer complete.Close()
 	// Leave the current document first, as Lighthouse does: its unload and
 	// the memory it frees do not fall into the measured load.
-	if err := p.navigate(ctx, "about:blank", "load"); err != nil {
+	if err := d.Load(ctx, "about:blank", cdpclient.WaitLoad); err != nil {
 		return nil, err
 	}
-	restore := p.emulateForAudit(ctx, opts.Throttle)
+	restore := emulateForAudit(ctx, c, opts.Throttle)
 	defer restore()
 	cfg := &tracing.TraceConfig{IncludedCategories: traceCategories}
-	if err := p.c.Tracing.Start(ctx, tracing.NewStartArgs().SetTraceConfig(*cfg).SetTransferMode("ReturnAsStream")); err != nil {
+	if err := c.Tracing.Start(ctx, tracing.NewStartArgs().SetTraceConfig(*cfg).SetTransferMode("ReturnAsStream")); err != nil {
 		return nil, fmt.Errorf("start trace: %w", err)
 	}
 	traced := true
 	defer func() {
 		if traced { // a failed load: stop the trace, drop it
-			ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+			ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpclient.CallTimeout)
 			defer cancel()
-			_ = p.c.Tracing.End(ectx)
+			_ = c.Tracing.End(ectx)
 		}
 	}()
-	since := p.logs.Mark()
-	if err := p.navigate(ctx, opts.URL, "load"); err != nil {
+	since := d.Mark()
+	if err := d.Load(ctx, opts.URL, cdpclient.WaitLoad); err != nil {
 		return nil, err
 	}
-	p.waitNetworkQuiet(ctx, since, opts.Quiet)
-	rec.frame = string(p.mainFrame)
+	waitNetworkQuiet(ctx, d, since, opts.Quiet)
+	rec.frame = d.MainFrame()
 	traced = false
-	if err := p.c.Tracing.End(ctx); err != nil {
+	if err := c.Tracing.End(ctx); err != nil {
 		return nil, fmt.Errorf("end trace: %w", err)
 	}
 	done, err := complete.Recv()
 	if err != nil {
 		return nil, fmt.Errorf("trace did not complete: %w", err)
 	}
-	if rec.trace, err = p.readStream(ctx, done.Stream); err != nil {
+	if rec.trace, err = readStream(ctx, c, done.Stream); err != nil {
 		return nil, err
 	}
 	for {
@@ -205,33 +210,33 @@ func (p *Page) recordLoad(ctx context.Context, opts PerformanceOptions) (*loadRe
 
 // emulateForAudit bypasses the cache and applies a throttling preset; the
 // function it returns undoes both.
-func (p *Page) emulateForAudit(ctx context.Context, preset string) func() {
-	_ = p.c.Network.SetCacheDisabled(ctx, network.NewSetCacheDisabledArgs(true))
+func emulateForAudit(ctx context.Context, c *cdp.Client, preset string) func() {
+	_ = c.Network.SetCacheDisabled(ctx, network.NewSetCacheDisabledArgs(true))
 	if preset == "mobile" {
-		_ = p.c.Network.EmulateNetworkConditions(ctx, network.NewEmulateNetworkConditionsArgs(false, mobileLatencyMs, mobileDownBytesPS, mobileUpBytesPS))
-		_ = p.c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(mobileCPUSlowdown))
+		_ = c.Network.EmulateNetworkConditions(ctx, network.NewEmulateNetworkConditionsArgs(false, mobileLatencyMs, mobileDownBytesPS, mobileUpBytesPS))
+		_ = c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(mobileCPUSlowdown))
 	}
 	return func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpclient.CallTimeout)
 		defer cancel()
 		if preset == "mobile" {
-			_ = p.c.Network.EmulateNetworkConditions(ctx, network.NewEmulateNetworkConditionsArgs(false, 0, -1, -1))
-			_ = p.c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(1))
+			_ = c.Network.EmulateNetworkConditions(ctx, network.NewEmulateNetworkConditionsArgs(false, 0, -1, -1))
+			_ = c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(1))
 		}
-		_ = p.c.Network.SetCacheDisabled(ctx, network.NewSetCacheDisabledArgs(false))
+		_ = c.Network.SetCacheDisabled(ctx, network.NewSetCacheDisabledArgs(false))
 	}
 }
 
 // waitNetworkQuiet waits until no request started since mark has been open for
 // quiet (a quiet period), within 10 s or ctx (a deadline).
-func (p *Page) waitNetworkQuiet(ctx context.Context, mark int, quiet time.Duration) {
+func waitNetworkQuiet(ctx context.Context, d cdpclient.Door, mark int, quiet time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	still := time.Now()
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for time.Since(still) < quiet {
-		if p.logs.Pending(mark) > 0 {
+		if d.Pending(mark) > 0 {
 			still = time.Now()
 		}
 		select {
@@ -243,18 +248,18 @@ func (p *Page) waitNetworkQuiet(ctx context.Context, mark int, quiet time.Durati
 }
 
 // readStream reads an IO stream to its end and closes it.
-func (p *Page) readStream(ctx context.Context, h *io.StreamHandle) ([]byte, error) {
+func readStream(ctx context.Context, c *cdp.Client, h *io.StreamHandle) ([]byte, error) {
 	if h == nil {
 		return nil, fmt.Errorf("trace: no stream")
 	}
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpclient.CallTimeout)
 		defer cancel()
-		_ = p.c.IO.Close(cctx, io.NewCloseArgs(*h))
+		_ = c.IO.Close(cctx, io.NewCloseArgs(*h))
 	}()
 	var out []byte
 	for {
-		r, err := p.c.IO.Read(ctx, io.NewReadArgs(*h).SetSize(1<<20))
+		r, err := c.IO.Read(ctx, io.NewReadArgs(*h).SetSize(1<<20))
 		if err != nil {
 			return nil, fmt.Errorf("read trace: %w", err)
 		}

@@ -1,8 +1,8 @@
-// Page-side halves of the audits (audit*.go): what they share. They run in
+// Page-side halves of the audits (package audit): what they share. They run in
 // cdpmcp's isolated world, where page scripts cannot see or change them, and
 // only read: computed styles, layout boxes, attributes. Elements are named by
 // ref through the page model (__cdpmcp.assign) and by a CSS selector. The
-// audit functions of every js/audit*.js file are in scope of each other.
+// audit functions of every js/*.js file are in scope of each other.
 
 // auditElements lists the elements under root in document order, open shadow
 // roots included.

@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func TestAuditLinksSite(t *testing.T) {
 	p := newTestPage(t)
 	ctx := testContext(t)
 	var progress []string
-	rep, err := p.Context().AuditLinks(ctx, LinksOptions{URL: site.URL("/audit/links/index.html"), SameOrigin: true, MaxPages: 20,
+	rep, err := Links(ctx, p.Context(), LinksOptions{URL: site.URL("/audit/links/index.html"), SameOrigin: true, MaxPages: 20,
 		Progress: func(done, total int, url string) { progress = append(progress, fmt.Sprint(done, "/", total)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestAuditLinksLimit(t *testing.T) {
 	defer site.Close()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	rep, err := p.Context().AuditLinks(ctx, LinksOptions{URL: site.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 7})
+	rep, err := Links(ctx, p.Context(), LinksOptions{URL: site.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestAuditLinksLimit(t *testing.T) {
 	if total != 7 || len(rep.Pages) != 7 || rep.Stopped == "" || rep.Unvisited == 0 {
 		t.Errorf("maxPages 7: %d requests, %d pages, stopped %q, %d unvisited", total, len(rep.Pages), rep.Stopped, rep.Unvisited)
 	}
-	rep, err = p.Context().AuditLinks(ctx, LinksOptions{URL: site.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 100})
+	rep, err = Links(ctx, p.Context(), LinksOptions{URL: site.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +92,11 @@ func TestAuditLinksLimit(t *testing.T) {
 
 // BenchmarkAuditLinks crawls the 100-page fixture site with auditLinks.
 //
-//	go test -run '^$' -bench AuditLinks -benchtime 3x ./cdpclient
+//	go test -run '^$' -bench AuditLinks -benchtime 3x ./cdpclient/audit
 func BenchmarkAuditLinks(b *testing.B) {
 	p := newTestPage(b)
 	for b.Loop() {
-		rep, err := p.Context().AuditLinks(testContext(b), LinksOptions{URL: testSite.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 100})
+		rep, err := Links(testContext(b), p.Context(), LinksOptions{URL: testSite.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 100})
 		if err != nil || len(rep.Pages) != 100 {
 			b.Fatalf("crawl: %v, %d pages", err, len(rep.Pages))
 		}

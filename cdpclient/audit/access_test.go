@@ -1,10 +1,11 @@
-package cdpclient
+package audit
 
 import (
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -28,10 +29,10 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		page  string
-		scope Target
+		scope cdpclient.Target
 		want  []string
 	}{
-		{"/audit/a11y-bad.html", Target{}, []string{
+		{"/audit/a11y-bad.html", cdpclient.Target{}, []string{
 			"aria-command-name #fake-btn",
 			"aria-hidden-focus #hidden-nav",
 			"button-name #icon-btn",
@@ -45,17 +46,17 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 			"link-name #logo-link",
 			"select-name #size",
 		}},
-		{"/audit/a11y-bad.html", Target{Selector: "#hidden-nav"}, []string{"aria-hidden-focus #hidden-nav"}},
-		{"/audit/a11y-links.html", Target{}, []string{"color-contrast #muted", "link-name #button-link", "link-name #menu-link"}},
-		{"/audit/a11y-good.html", Target{}, nil},
+		{"/audit/a11y-bad.html", cdpclient.Target{Selector: "#hidden-nav"}, []string{"aria-hidden-focus #hidden-nav"}},
+		{"/audit/a11y-links.html", cdpclient.Target{}, []string{"color-contrast #muted", "link-name #button-link", "link-name #menu-link"}},
+		{"/audit/a11y-good.html", cdpclient.Target{}, nil},
 	}
 	for _, tt := range tests {
 		p := newTestPage(t)
 		ctx := testContext(t)
-		if _, err := p.Navigate(ctx, testSite.URL(tt.page), WaitLoad); err != nil {
+		if _, err := p.Navigate(ctx, testSite.URL(tt.page), cdpclient.WaitLoad); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := p.AuditAccessibility(ctx, AccessibilityOptions{Scope: tt.scope, Shots: 3})
+		rep, err := Accessibility(ctx, p, AccessibilityOptions{Scope: tt.scope, Shots: 3})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.page, err)
 		}
@@ -74,7 +75,7 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 				t.Errorf("contrast finding without its measured ratio: %+v", f)
 			}
 			// The ref names the same element as the selector.
-			got, err := p.Evaluate(ctx, "(el) => el === document.querySelector("+quoteJS(f.Selector)+")", EvalOptions{Target: Target{Ref: f.Ref}})
+			got, err := p.Evaluate(ctx, "(el) => el === document.querySelector("+quoteJS(f.Selector)+")", cdpclient.EvalOptions{Target: cdpclient.Target{Ref: f.Ref}})
 			if err != nil || got != "true" {
 				t.Errorf("ref %s of %s is not %s: %s %v", f.Ref, f.Rule, f.Selector, got, err)
 			}

@@ -1,8 +1,9 @@
-package cdpclient
+package audit
 
 import (
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,10 +30,10 @@ func TestAuditSecurityFixtures(t *testing.T) {
 	for _, tt := range tests {
 		p := newTestPage(t)
 		ctx := testContext(t)
-		if _, err := p.Navigate(ctx, testSite.URL(tt.page), WaitLoad); err != nil {
+		if _, err := p.Navigate(ctx, testSite.URL(tt.page), cdpclient.WaitLoad); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := p.AuditSecurity(ctx)
+		rep, err := Security(ctx, p)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.page, err)
 		}

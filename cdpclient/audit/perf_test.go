@@ -1,10 +1,12 @@
-package cdpclient
+package audit
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,7 +20,7 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 	ctx := testContext(t)
 	bad := testSite.URL("/audit/perf-bad.html")
 	res := func(q string) string { return testSite.URL("/audit/res?" + q) }
-	rep, err := p.AuditPerformance(ctx, PerformanceOptions{URL: bad})
+	rep, err := Performance(ctx, p, PerformanceOptions{URL: bad})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 		t.Errorf("trace is not a DevTools trace (%d events): %v", len(trace.TraceEvents), err)
 	}
 	// The same page read from its timeline, with no new load.
-	tl, err := p.AuditPerformance(ctx, PerformanceOptions{})
+	tl, err := Performance(ctx, p, PerformanceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,17 +68,17 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 		t.Errorf("timeline reading of perf-bad: %+v LCP %+v", tl.Metrics, tl.LCP)
 	}
 	// An interaction scripted before the audit is measured: INP.
-	if fb, err := p.Click(ctx, Target{Selector: "#slow"}, ClickOptions{}); err != nil || !fb.OK {
+	if fb, err := p.Click(ctx, cdpclient.Target{Selector: "#slow"}, cdpclient.ClickOptions{}); err != nil || !fb.OK {
 		t.Fatalf("click: %v %+v", err, fb)
 	}
-	tl, err = p.AuditPerformance(ctx, PerformanceOptions{})
+	tl, err = Performance(ctx, p, PerformanceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if inp := tl.Metrics.INP; inp == nil || *inp < 300 || !slices.Contains(rulesAt(tl.Findings), "inp-slow "+bad) {
 		t.Errorf("INP after a 300 ms click handler: %v, findings %v", inp, rulesAt(tl.Findings))
 	}
-	good, err := p.AuditPerformance(ctx, PerformanceOptions{URL: testSite.URL("/audit/perf-good.html")})
+	good, err := Performance(ctx, p, PerformanceOptions{URL: testSite.URL("/audit/perf-good.html")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,13 +95,13 @@ func TestAuditPerformanceThrottle(t *testing.T) {
 	p := newTestPage(t)
 	ctx := testContext(t)
 	u := testSite.URL("/audit/perf-good.html")
-	slow, err := p.AuditPerformance(ctx, PerformanceOptions{URL: u, Throttle: "mobile"})
+	slow, err := Performance(ctx, p, PerformanceOptions{URL: u, Throttle: "mobile"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fast *PerformanceReport
 	for range 5 {
-		if fast, err = p.AuditPerformance(ctx, PerformanceOptions{URL: u}); err != nil {
+		if fast, err = Performance(ctx, p, PerformanceOptions{URL: u}); err != nil {
 			t.Fatal(err)
 		}
 		if *fast.Metrics.TTFB < mobileLatencyMs {
@@ -109,7 +111,12 @@ func TestAuditPerformanceThrottle(t *testing.T) {
 	if *slow.Metrics.TTFB < mobileLatencyMs || *fast.Metrics.TTFB >= mobileLatencyMs || slow.Throttle != "mobile" {
 		t.Errorf("TTFB throttled %.0f ms, then %.0f ms: want ≥ %.0f, then fast", *slow.Metrics.TTFB, *fast.Metrics.TTFB, mobileLatencyMs)
 	}
-	if _, err := p.AuditPerformance(ctx, PerformanceOptions{Throttle: "3g"}); !isArgErr(err) {
+	if _, err := Performance(ctx, p, PerformanceOptions{Throttle: "3g"}); !isArgErr(err) {
 		t.Errorf("an unknown preset: %v", err)
 	}
+}
+
+func isArgErr(err error) bool {
+	var ae *cdpclient.ArgError
+	return errors.As(err, &ae)
 }

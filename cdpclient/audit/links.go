@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/mafredri/cdp"
 )
 
 // LinksOptions bound a link crawl.
@@ -83,24 +85,25 @@ type crawl struct {
 	rep     *LinksReport
 }
 
-// AuditLinks crawls from opts.URL in a tab of its own (closed at the end; the
-// context's current page stays current), opening pages with GET navigations
-// only, and checks the links it does not open with HEAD (GET where HEAD is
-// refused). It never submits a form. The origin rules hold for every page,
-// link check and redirect.
-func (bc *BrowserContext) AuditLinks(ctx context.Context, opts LinksOptions) (*LinksReport, error) {
-	start, err := CheckURL(opts.URL)
+// Links crawls from opts.URL in a tab of its own in bc (closed at the end;
+// the context's current page stays current), opening pages with GET
+// navigations only, and checks the links it does not open with HEAD (GET where
+// HEAD is refused). It never submits a form. The origin rules hold for every
+// page, link check and redirect.
+func Links(ctx context.Context, bc *cdpclient.BrowserContext, opts LinksOptions) (*LinksReport, error) {
+	start, err := cdpclient.CheckURL(opts.URL)
 	if err != nil {
 		return nil, err
 	}
 	if start.Scheme != "http" && start.Scheme != "https" {
-		return nil, argError("start from an http(s) page", "%q is not a web page", opts.URL)
+		return nil, &cdpclient.ArgError{Msg: fmt.Sprintf("%q is not a web page", opts.URL), Hint: "start from an http(s) page"}
 	}
-	if err := CheckNavigation(bc.b.policy, opts.URL, true); err != nil {
+	b := bc.Browser()
+	if err := cdpclient.CheckNavigation(b.Policy(), opts.URL, true); err != nil {
 		return nil, err
 	}
 	opts = linkDefaults(opts)
-	c := &crawl{opts: opts, policy: bc.b.policy, start: start, seen: map[string]bool{}, foundOn: map[string][]string{},
+	c := &crawl{opts: opts, policy: b.Policy(), start: start, seen: map[string]bool{}, foundOn: map[string][]string{},
 		rep: &LinksReport{Start: opts.URL}}
 	first := normalLink(start)
 	c.seen[first] = true
@@ -111,7 +114,7 @@ func (bc *BrowserContext) AuditLinks(ctx context.Context, opts LinksOptions) (*L
 		return nil, err
 	}
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpclient.CallTimeout)
 		defer cancel()
 		_ = p.Close(cctx)
 		if prev != nil {
@@ -138,7 +141,7 @@ func (bc *BrowserContext) AuditLinks(ctx context.Context, opts LinksOptions) (*L
 	// limit bounds what the site sees.
 	c.rep.Unvisited = len(c.queue)
 	if ctx.Err() == nil {
-		c.checkLinks(ctx, bc.b)
+		c.checkLinks(ctx, b)
 	}
 	c.findings()
 	return c.rep, nil
@@ -160,23 +163,24 @@ func linkDefaults(o LinksOptions) LinksOptions {
 }
 
 // visit opens one page, records how it answered and queues its links.
-func (c *crawl) visit(ctx context.Context, p *Page, link string) {
+func (c *crawl) visit(ctx context.Context, p *cdpclient.Page, link string) {
 	began := time.Now()
 	cp := CrawledPage{URL: link}
 	defer func() {
 		cp.Ms = time.Since(began).Milliseconds()
 		c.rep.Pages = append(c.rep.Pages, cp)
 	}()
-	mark := p.logs.Mark()
+	d := p.Door()
+	mark := d.Mark()
 	pctx, cancel := context.WithTimeout(ctx, c.opts.PageTimeout)
-	fb, err := p.Navigate(pctx, link, WaitLoad)
+	fb, err := p.Navigate(pctx, link, cdpclient.WaitLoad)
 	cancel()
 	if err != nil {
 		cp.Error = err.Error()
 		return
 	}
-	for _, e := range p.logs.Network(mark) {
-		if !p.mainDocument(e) && !(e.Type == "Document" && e.Frame == string(p.mainFrame)) {
+	for _, e := range d.Network(mark) {
+		if !d.MainDocument(e) && !(e.Type == "Document" && e.Frame == d.MainFrame()) {
 			continue
 		}
 		if e.Status >= 300 && e.Status < 400 {
@@ -190,7 +194,7 @@ func (c *crawl) visit(ctx context.Context, p *Page, link string) {
 	}
 	if !fb.OK {
 		cp.Error = fb.Msg
-		if fb.Code == int(CodePermission) {
+		if fb.Code == int(cdpclient.CodePermission) {
 			cp.Blocked = true
 			c.rep.Outside = append(c.rep.Outside, link)
 		}
@@ -199,7 +203,7 @@ func (c *crawl) visit(ctx context.Context, p *Page, link string) {
 	if u := p.URL(); u != link && strings.TrimSuffix(u, "/") != strings.TrimSuffix(link, "/") {
 		cp.Final = u
 	}
-	for _, e := range p.logs.Console(mark) {
+	for _, e := range d.Console(mark) {
 		// The document's own failed load is the broken link, told already.
 		own := e.Network && (e.Source == link || e.Source == p.URL())
 		if e.Level == "error" && !own {
@@ -211,10 +215,9 @@ func (c *crawl) visit(ctx context.Context, p *Page, link string) {
 		return // a page elsewhere or an error page: its links are not the site's
 	}
 	var hrefs []string
-	key := frameKey{frame: p.mainFrame}
-	err = p.do(ctx, func(ctx context.Context) error {
-		return p.withWorld(ctx, key, func(w *worldIn) error {
-			return w.call(ctx, auditJS("auditLinksOf"), &hrefs)
+	err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		return d.World(ctx, func(w *cdpclient.World) error {
+			return call(ctx, w, auditJS("auditLinksOf"), &hrefs)
 		})
 	})
 	if err != nil {

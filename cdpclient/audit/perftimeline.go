@@ -1,15 +1,17 @@
-package cdpclient
+package audit
 
 import (
 	"context"
 	"strconv"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
-// timelineResult is what js/audit.js auditTimeline reads.
+// timelineResult is what js/perf.js auditTimeline reads.
 type timelineResult struct {
 	URL        string   `json:"url"`
 	Status     int      `json:"status"`
@@ -49,17 +51,15 @@ type timelineResult struct {
 // timeline, read in cdpmcp's isolated world: nothing is loaded again. Headers
 // are not visible there, so caching goes unjudged; compression is judged from
 // the encoded and decoded body sizes.
-func (p *Page) timelinePerformance(ctx context.Context) (*PerformanceReport, error) {
+func timelinePerformance(ctx context.Context, p *cdpclient.Page) (*PerformanceReport, error) {
 	var res timelineResult
-	key := frameKey{frame: p.mainFrame}
-	err := p.do(ctx, func(ctx context.Context) error {
-		return p.withWorld(ctx, key, func(w *worldIn) error {
-			base := p.refs.base()
-			if err := w.call(ctx, auditJS("auditTimeline"), &res, arg(base)); err != nil {
-				return err
-			}
-			p.refs.record(key, base, res.Last)
-			return nil
+	d := p.Door()
+	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		return d.World(ctx, func(w *cdpclient.World) error {
+			return w.HandOutRefs(func(base int) (int, error) {
+				err := call(ctx, w, auditJS("auditTimeline"), &res, arg(base))
+				return res.Last, err
+			})
 		})
 	})
 	if err != nil {
@@ -157,16 +157,15 @@ func refString(n int) string {
 
 // nameNodes names main-frame nodes by their backend ids (from a trace): ref,
 // selector and opening tag, for the nodes that still exist.
-func (p *Page) nameNodes(ctx context.Context, ids []int) map[int]NamedElement {
+func nameNodes(ctx context.Context, d cdpclient.Door, ids []int) map[int]NamedElement {
 	out := map[int]NamedElement{}
-	key := frameKey{frame: p.mainFrame}
-	_ = p.do(ctx, func(ctx context.Context) error {
-		return p.withWorld(ctx, key, func(w *worldIn) error {
+	_ = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		return d.World(ctx, func(w *cdpclient.World) error {
 			var objs []runtime.CallArgument
 			var kept []int
 			for _, id := range ids {
-				r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(dom.BackendNodeID(id)).
-					SetExecutionContextID(w.id).SetObjectGroup(w.grp))
+				r, err := w.Client().DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(dom.BackendNodeID(id)).
+					SetExecutionContextID(w.ID()).SetObjectGroup(w.Group()))
 				if err != nil || r.Object.ObjectID == nil {
 					continue
 				}
@@ -180,11 +179,13 @@ func (p *Page) nameNodes(ctx context.Context, ids []int) map[int]NamedElement {
 				Found []*describedElement `json:"found"`
 				Last  int                 `json:"last"`
 			}
-			base := p.refs.base()
-			if err := w.call(ctx, auditJS("auditDescribeAll"), &res, append([]runtime.CallArgument{arg(base)}, objs...)...); err != nil {
+			err := w.HandOutRefs(func(base int) (int, error) {
+				err := call(ctx, w, auditJS("auditDescribeAll"), &res, append([]runtime.CallArgument{arg(base)}, objs...)...)
+				return res.Last, err
+			})
+			if err != nil {
 				return err
 			}
-			p.refs.record(key, base, res.Last)
 			for i, d := range res.Found {
 				if d != nil && i < len(kept) {
 					out[kept[i]] = NamedElement{Ref: refString(d.Ref), Selector: d.Selector, HTML: d.HTML}

@@ -1,7 +1,8 @@
-package cdpclient
+package audit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 const (
@@ -22,7 +25,7 @@ const (
 // against the origin rules and the chain is known. Requests go through the
 // egress proxy when origin rules are set, so they obey the same rules as the
 // browser; they carry the browser's user agent and no cookies.
-func (c *crawl) checkLinks(ctx context.Context, b *Browser) {
+func (c *crawl) checkLinks(ctx context.Context, b *cdpclient.Browser) {
 	links := c.checks
 	if len(links) > c.opts.MaxChecks {
 		links = links[:c.opts.MaxChecks]
@@ -76,28 +79,31 @@ func (e *blockedError) Error() string { return e.err.Error() }
 // linkClient is an HTTP client that does not follow redirects itself and
 // goes through the browser's egress proxy when there is one, with the
 // browser's user agent.
-func linkClient(ctx context.Context, b *Browser) (*http.Client, string) {
+func linkClient(ctx context.Context, b *cdpclient.Browser) (*http.Client, string) {
 	tr := &http.Transport{Proxy: nil, MaxIdleConnsPerHost: linkCheckParallel, ResponseHeaderTimeout: linkCheckTimeout}
-	if b.egress != nil {
-		if pu, err := url.Parse(b.egress.URL()); err == nil {
+	if proxy := b.EgressProxy(); proxy != "" {
+		if pu, err := url.Parse(proxy); err == nil {
 			tr.Proxy = http.ProxyURL(pu)
 		}
 	}
-	ua := ""
-	if v, err := b.client.Browser.GetVersion(ctx); err == nil {
-		ua = v.UserAgent
+	var v struct {
+		UserAgent string `json:"userAgent"`
 	}
+	if r, err := b.Raw(ctx, "Browser.getVersion", nil); err == nil {
+		_ = json.Unmarshal(r, &v)
+	}
+	ua := v.UserAgent
 	return &http.Client{Transport: tr, Timeout: linkCheckTimeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, ua
 }
 
 // checkLink asks for link and follows its redirects; it returns the final
 // status and the addresses redirected to.
-func checkLink(ctx context.Context, client *http.Client, ua string, b *Browser, link string) (int, []string, error) {
+func checkLink(ctx context.Context, client *http.Client, ua string, b *cdpclient.Browser, link string) (int, []string, error) {
 	var chain []string
 	cur := link
 	for hop := 0; hop <= maxRedirects; hop++ {
-		if err := b.policy.Check(cur); err != nil {
+		if err := b.Policy().Check(cur); err != nil {
 			return 0, chain, &blockedError{err}
 		}
 		status, loc, err := request(ctx, client, ua, http.MethodHead, cur)

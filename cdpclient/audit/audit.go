@@ -1,19 +1,17 @@
-package cdpclient
+package audit
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
-
-// The audits (audit*.go) read a page the way the read-only tools do: through the
-// protocol (accessibility tree, tracing, network and security events, cookies)
-// and through page functions in cdpmcp's isolated world (js/audit.js). None runs
-// page code, changes the DOM or hands the page input.
 
 // Severities of findings, from the worst. Accessibility findings use axe-core's
 // impact names so results compare directly.
@@ -74,23 +72,13 @@ func SortFindings(fs []Finding) {
 	})
 }
 
-// auditDo runs a long reading operation as do does (the page's action lock,
-// its gate, the guard against dialogs and crashes) but without the busy
-// watchdog: the audit's own script keeps the renderer's main thread busy for
-// seconds on a large page, which the watchdog would take for a stuck page and
-// stop. A page already stuck is refused by the gate; ctx bounds the rest.
-func (p *Page) auditDo(ctx context.Context, fn func(context.Context) error) error {
-	ctx, _, end := p.beginAction(ctx)
-	defer end()
-	if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
-		return err
-	}
-	gctx, cancel := p.guard(ctx)
-	defer cancel()
-	return cause(gctx, fn(gctx))
-}
+//go:embed js/*.js
+var jsFiles embed.FS
 
-// auditFuncs lists the helper functions of js/audit.js, for jsWith.
+// jsFuncs are the page functions of js/*.js.
+var jsFuncs = jsfunc.Load(jsFiles, "js")
+
+// auditFuncs lists the helper functions of js/*.js, for jsFuncs.With.
 func auditFuncs() []string {
 	var out []string
 	for name := range jsFuncs {
@@ -102,7 +90,7 @@ func auditFuncs() []string {
 	return out
 }
 
-// auditJS is an audit page function with every helper of js/audit.js in scope.
+// auditJS is an audit page function with every helper of js/*.js in scope.
 func auditJS(main string) string {
 	var helpers []string
 	for _, h := range auditFuncs() {
@@ -110,7 +98,7 @@ func auditJS(main string) string {
 			helpers = append(helpers, h)
 		}
 	}
-	return jsWith(main, helpers...)
+	return jsFuncs.With(main, helpers...)
 }
 
 // arg is a call argument: a JSON value, or a remote object when v is a
@@ -124,20 +112,20 @@ func arg(v any) runtime.CallArgument {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("cdpclient: argument %T does not encode: %v", v, err)) // our own values always encode
+		panic(fmt.Sprintf("audit: argument %T does not encode: %v", v, err)) // our own values always encode
 	}
 	return runtime.CallArgument{Value: b}
 }
 
 // call runs fn with args in the world and decodes its value into out.
-func (w *worldIn) call(ctx context.Context, fn string, out any, args ...runtime.CallArgument) error {
-	r, err := w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).SetExecutionContextID(w.id).
-		SetArguments(args).SetReturnByValue(true).SetAwaitPromise(true).SetObjectGroup(w.grp))
+func call(ctx context.Context, w *cdpclient.World, fn string, out any, args ...runtime.CallArgument) error {
+	r, err := w.Client().Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).SetExecutionContextID(w.ID()).
+		SetArguments(args).SetReturnByValue(true).SetAwaitPromise(true).SetObjectGroup(w.Group()))
 	if err != nil {
 		return fmt.Errorf("call in isolated world: %w", err)
 	}
 	if r.ExceptionDetails != nil {
-		return &Error{Code: CodeJSError, Msg: "audit script: " + exceptionText(r.ExceptionDetails)}
+		return &cdpclient.Error{Code: cdpclient.CodeJSError, Msg: "audit script: " + cdpclient.ExceptionText(r.ExceptionDetails)}
 	}
 	if out == nil {
 		return nil
@@ -150,11 +138,11 @@ func (w *worldIn) call(ctx context.Context, fn string, out any, args ...runtime.
 
 // scopeObject finds the element a scope target names in the world, or nil for
 // the whole page.
-func (p *Page) scopeObject(ctx context.Context, w *worldIn, scope Target) (*runtime.RemoteObjectID, error) {
+func scopeObject(ctx context.Context, d cdpclient.Door, w *cdpclient.World, scope cdpclient.Target) (*runtime.RemoteObjectID, error) {
 	var expr string
 	switch {
 	case scope.Ref != "":
-		n, _, err := p.refFrame(scope.Ref)
+		n, err := d.RefNumber(scope.Ref)
 		if err != nil {
 			return nil, err
 		}
@@ -165,15 +153,15 @@ func (p *Page) scopeObject(ctx context.Context, w *worldIn, scope Target) (*runt
 	default:
 		return nil, nil
 	}
-	r, err := w.eval(ctx, expr, false)
+	r, err := w.Eval(ctx, expr, false)
 	if err != nil {
 		if strings.Contains(err.Error(), "SyntaxError") {
-			return nil, argError("give a CSS selector such as main or #content", "%q is not a valid selector", scope.Selector)
+			return nil, &cdpclient.ArgError{Msg: fmt.Sprintf("%q is not a valid selector", scope.Selector), Hint: "give a CSS selector such as main or #content"}
 		}
 		return nil, err
 	}
 	if r.ObjectID == nil {
-		return nil, &Error{Code: CodeNotFound, Msg: "the scope element (" + scope.String() + ") is not on the page",
+		return nil, &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "the scope element (" + scope.String() + ") is not on the page",
 			Hint: "take a snapshot to find it, or leave scope out to audit the whole page"}
 	}
 	return r.ObjectID, nil

@@ -1,4 +1,4 @@
-// The performance audit's reading of a page's own timeline (auditperftimeline.go).
+// The performance audit's reading of a page's own timeline (perftimeline.go).
 
 // auditTimeline reads the page's own performance timeline (buffered entries,
 // which page scripts cannot alter for this world): navigation timing, paints,

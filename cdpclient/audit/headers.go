@@ -1,4 +1,4 @@
-package cdpclient
+package audit
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-// The accessibility audit's page side (auditaccess.go): the checks the
+// The accessibility audit's page side (access.go): the checks the
 // accessibility tree does not answer directly.
 
 // auditA11y checks what the accessibility tree does not say directly: colour

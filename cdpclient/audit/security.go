@@ -1,7 +1,8 @@
-package cdpclient
+package audit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -10,50 +11,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
-	"github.com/mafredri/cdp/rpcc"
 )
-
-// ResponseMeta is what a document's response said: its headers (names in
-// lower case) and how it was secured.
-type ResponseMeta struct {
-	Headers       map[string]string
-	SecurityState string
-	TLS           *TLSDetails
-}
-
-// TLSDetails describe a response's connection security.
-type TLSDetails struct {
-	Protocol    string  `json:"protocol"`
-	KeyExchange string  `json:"keyExchange,omitempty"`
-	Cipher      string  `json:"cipher"`
-	SubjectName string  `json:"subjectName"`
-	Issuer      string  `json:"issuer"`
-	ValidTo     float64 `json:"validTo"` // seconds since the epoch
-}
-
-func responseMeta(r netResponse) *ResponseMeta {
-	m := &ResponseMeta{Headers: make(map[string]string, len(r.Headers)), SecurityState: r.SecurityState, TLS: r.SecurityDetails}
-	for k, v := range r.Headers {
-		m.Headers[strings.ToLower(k)] = v
-	}
-	return m
-}
 
 // SecurityReport is what a security audit found.
 type SecurityReport struct {
 	URL string `json:"url"`
 	// State is the browser's verdict on the document's transport: secure,
 	// insecure, neutral (or "loopback", which browsers treat as secure).
-	State        string            `json:"state"`
-	TLS          *TLSDetails       `json:"tls,omitempty"`
-	Headers      map[string]string `json:"headers"` // the security headers present
-	Cookies      []CookieInfo      `json:"cookies,omitempty"`
-	ThirdParty   []string          `json:"thirdParty,omitempty"` // origins of other sites contacted
-	Console      []string          `json:"console,omitempty"`    // security messages and issues
-	MixedContent []string          `json:"mixedContent,omitempty"`
-	Findings     []Finding         `json:"findings"`
+	State        string                `json:"state"`
+	TLS          *cdpclient.TLSDetails `json:"tls,omitempty"`
+	Headers      map[string]string     `json:"headers"` // the security headers present
+	Cookies      []CookieInfo          `json:"cookies,omitempty"`
+	ThirdParty   []string              `json:"thirdParty,omitempty"` // origins of other sites contacted
+	Console      []string              `json:"console,omitempty"`    // security messages and issues
+	MixedContent []string              `json:"mixedContent,omitempty"`
+	Findings     []Finding             `json:"findings"`
 }
 
 // CookieInfo is a cookie the page can see, without its value.
@@ -69,28 +45,29 @@ var securityHeaders = []string{"content-security-policy", "content-security-poli
 	"x-frame-options", "x-content-type-options", "referrer-policy", "permissions-policy",
 	"cross-origin-opener-policy", "cross-origin-embedder-policy", "cross-origin-resource-policy"}
 
-// AuditSecurity reviews the current document: its transport, the security
+// Security reviews the page's current document: its transport, the security
 // headers of its response, the cookies it can see, the other sites it
 // contacted and the security messages and issues the browser reported. It
 // reads what the browser recorded; nothing is requested again.
-func (p *Page) AuditSecurity(ctx context.Context) (*SecurityReport, error) {
+func Security(ctx context.Context, p *cdpclient.Page) (*SecurityReport, error) {
 	if err := p.Usable(); err != nil {
 		return nil, err
 	}
 	u, err := url.Parse(p.URL())
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, &Error{Code: CodeNavigation, Msg: "the page is not a web page (" + p.URL() + ")", Hint: "navigate to an http(s) page first"}
+		return nil, &cdpclient.Error{Code: cdpclient.CodeNavigation, Msg: "the page is not a web page (" + p.URL() + ")", Hint: "navigate to an http(s) page first"}
 	}
 	rep := &SecurityReport{URL: p.URL(), Headers: map[string]string{}}
-	var doc *ResponseMeta
+	d := p.Door()
+	var doc *cdpclient.ResponseMeta
 	since := 0
-	for _, e := range p.logs.Network(0) {
-		if p.mainDocument(e) && e.Response != nil {
+	for _, e := range d.Network(0) {
+		if d.MainDocument(e) && e.Response != nil {
 			doc, since = e.Response, e.Seq-1 // the latest document; redirects have no body
 		}
 	}
 	if doc == nil {
-		return nil, &Error{Code: CodeNavigation, Msg: "cdpmcp did not see this document's response", Hint: "reload or navigate to the page, then audit it"}
+		return nil, &cdpclient.Error{Code: cdpclient.CodeNavigation, Msg: "cdpmcp did not see this document's response", Hint: "reload or navigate to the page, then audit it"}
 	}
 	for _, h := range securityHeaders {
 		if v, ok := doc.Headers[h]; ok {
@@ -103,11 +80,11 @@ func (p *Page) AuditSecurity(ctx context.Context) (*SecurityReport, error) {
 	}
 	rep.Findings = append(rep.Findings, transportFindings(u, rep)...)
 	rep.Findings = append(rep.Findings, headerFindings(u, rep.Headers)...)
-	if err := p.auditCookies(ctx, rep); err != nil {
+	if err := auditCookies(ctx, d, rep); err != nil {
 		return nil, err
 	}
-	p.auditThirdParties(ctx, u, since, rep)
-	p.auditSecurityMessages(ctx, since, rep)
+	auditThirdParties(ctx, p, u, since, rep)
+	auditSecurityMessages(ctx, d, since, rep)
 	SortFindings(rep.Findings)
 	return rep, nil
 }
@@ -147,11 +124,11 @@ func transportFindings(u *url.URL, rep *SecurityReport) []Finding {
 // auditCookies lists the cookies of the page's URLs and flags missing
 // Secure, HttpOnly and SameSite attributes. Values are never read into the
 // report.
-func (p *Page) auditCookies(ctx context.Context, rep *SecurityReport) error {
+func auditCookies(ctx context.Context, d cdpclient.Door, rep *SecurityReport) error {
 	var cookies *network.GetCookiesReply
-	err := p.do(ctx, func(ctx context.Context) error {
+	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
 		var err error
-		cookies, err = p.c.Network.GetCookies(ctx, network.NewGetCookiesArgs().SetURLs([]string{rep.URL}))
+		cookies, err = c.Network.GetCookies(ctx, network.NewGetCookiesArgs().SetURLs([]string{rep.URL}))
 		return err
 	})
 	if err != nil {
@@ -185,7 +162,7 @@ func (p *Page) auditCookies(ctx context.Context, rep *SecurityReport) error {
 
 // auditThirdParties lists the origins of other sites the page's requests
 // went to, the site as the browser reckons it (Network.fetchSchemefulSite).
-func (p *Page) auditThirdParties(ctx context.Context, u *url.URL, since int, rep *SecurityReport) {
+func auditThirdParties(ctx context.Context, p *cdpclient.Page, u *url.URL, since int, rep *SecurityReport) {
 	sites := map[string]string{}
 	site := func(origin string) string {
 		if s, ok := sites[origin]; ok {
@@ -195,7 +172,8 @@ func (p *Page) auditThirdParties(ctx context.Context, u *url.URL, since int, rep
 			SchemefulSite string `json:"schemefulSite"`
 		}
 		s := origin
-		if err := rpcc.Invoke(ctx, "Network.fetchSchemefulSite", map[string]string{"origin": origin}, &r, p.s.conn); err == nil && r.SchemefulSite != "" {
+		params, _ := json.Marshal(map[string]string{"origin": origin})
+		if out, err := p.Raw(ctx, "Network.fetchSchemefulSite", params); err == nil && json.Unmarshal(out, &r) == nil && r.SchemefulSite != "" {
 			s = r.SchemefulSite
 		}
 		sites[origin] = s
@@ -203,7 +181,7 @@ func (p *Page) auditThirdParties(ctx context.Context, u *url.URL, since int, rep
 	}
 	own := site(u.Scheme + "://" + u.Host)
 	seen := map[string]bool{}
-	for _, e := range p.logs.Network(since) {
+	for _, e := range p.Door().Network(since) {
 		ru, err := url.Parse(e.URL)
 		if err != nil || (ru.Scheme != "http" && ru.Scheme != "https" && ru.Scheme != "ws" && ru.Scheme != "wss") || e.Blocked != "" {
 			continue
@@ -235,7 +213,7 @@ var securityMessage = regexp.MustCompile(`(?i)content security policy|mixed cont
 // auditSecurityMessages collects the page's console messages about security
 // and the issues the browser raised (DevTools' Issues panel: CSP violations,
 // mixed content, cookie problems).
-func (p *Page) auditSecurityMessages(ctx context.Context, since int, rep *SecurityReport) {
+func auditSecurityMessages(ctx context.Context, d cdpclient.Door, since int, rep *SecurityReport) {
 	seen := map[string]bool{}
 	add := func(msg, rule string) {
 		msg = strings.TrimSpace(msg)
@@ -246,12 +224,12 @@ func (p *Page) auditSecurityMessages(ctx context.Context, since int, rep *Securi
 		rep.Console = append(rep.Console, msg)
 		rep.Findings = append(rep.Findings, Finding{Rule: rule, Severity: SeverityModerate, URL: rep.URL, Msg: truncate(msg, 300)})
 	}
-	for _, e := range p.logs.Console(since) {
+	for _, e := range d.Console(since) {
 		if (e.Level == "error" || e.Level == "warning") && !e.Network && securityMessage.MatchString(e.Text) {
 			add(e.Text, "console-security")
 		}
 	}
-	for _, is := range p.securityIssues(ctx) {
+	for _, is := range securityIssues(ctx, d) {
 		// An issue the console already told of is not told twice.
 		if !strings.Contains(strings.ToLower(strings.Join(rep.Console, "\n")), strings.ToLower(is.kind)) {
 			add("issue: "+is.what, "browser-issue")

@@ -1,10 +1,12 @@
-package cdpclient
+package audit
 
 import (
 	"context"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // PerformanceReport is what a performance audit measured. Times are in
@@ -13,7 +15,7 @@ type PerformanceReport struct {
 	URL      string `json:"url"`
 	Status   int    `json:"status,omitempty"`
 	Throttle string `json:"throttle"`
-	// Source is "trace" (a load recorded by auditPerformance) or "timeline"
+	// Source is "trace" (a load recorded by Performance) or "timeline"
 	// (the current page's own performance timeline).
 	Source  string        `json:"source"`
 	Metrics Metrics       `json:"metrics"`
@@ -152,7 +154,7 @@ func (r *PerformanceReport) findings() {
 
 // nameLCP and the shifting elements by ref and selector, where they still
 // exist.
-func (p *Page) nameLCP(ctx context.Context, r *PerformanceReport) {
+func nameLCP(ctx context.Context, d cdpclient.Door, r *PerformanceReport) {
 	var ids []int
 	if r.lcpNode > 0 {
 		ids = append(ids, r.lcpNode)
@@ -163,7 +165,7 @@ func (p *Page) nameLCP(ctx context.Context, r *PerformanceReport) {
 	if len(ids) == 0 {
 		return
 	}
-	named := p.nameNodes(ctx, ids)
+	named := nameNodes(ctx, d, ids)
 	if r.LCP != nil {
 		if e, ok := named[r.lcpNode]; ok {
 			r.LCP.Ref, r.LCP.Selector, r.LCP.HTML = e.Ref, e.Selector, e.HTML

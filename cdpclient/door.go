@@ -1,0 +1,167 @@
+package cdpclient
+
+import (
+	"context"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+)
+
+// CallTimeout bounds one protocol call made after the caller's context ended
+// (a clean-up: closing a stream, ending a trace).
+const CallTimeout = cdpCallTimeout
+
+// Door is how a feature package built on cdpclient reaches a page below its
+// public API, the way chromedp hands its actions an executor. A feature
+// package (cdpclient/audit) imports cdpclient's exported API and this door,
+// never cdpclient's internals; cdpclient never imports a feature.
+//
+// Through the door a feature may:
+//   - run an operation on the page under the page's rules (its action lock,
+//     the dialog gate, the crash guard) with the page session's protocol
+//     client: Door.Do, Door.DoLong (no busy watchdog, for a long read of our
+//     own), Door.Navigation and, inside one, Door.Load;
+//   - work in the main frame's isolated world, where the page model lives:
+//     Door.World hands a World (its frame, client, context id and object
+//     group, Eval, HandOutRefs); Door.RefNumber checks a ref the page handed out;
+//   - read the page's logs from a mark: Door.Mark, Network, Console, Pending,
+//     and tell the main frame's documents: Door.MainFrame, MainDocument;
+//   - send its own requests through the browser's egress proxy, so the
+//     origin rules hold for them too: Browser.EgressProxy;
+//   - word a thrown exception as cdpclient does (ExceptionText) and bound a
+//     clean-up call made after its context ended (CallTimeout).
+type Door struct{ p *Page }
+
+// Door opens the page's door for a feature package.
+func (p *Page) Door() Door { return Door{p} }
+
+// Do runs fn as an operation that reads the page: under its action lock
+// (unless an action holds it already), gated as actions are, guarded against
+// dialogs, crashes and closing, and bounded against a page stuck in a script.
+// c is the page session's client.
+func (d Door) Do(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
+	return d.p.do(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
+}
+
+// DoLong is Do without the busy watchdog, for a long read whose own script
+// keeps the renderer's main thread busy for seconds on a large page (which
+// the watchdog would take for a stuck page and stop). A page already stuck is
+// refused by the gate; ctx bounds the rest.
+func (d Door) DoLong(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
+	p := d.p
+	ctx, _, end := p.beginAction(ctx)
+	defer end()
+	if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
+		return err
+	}
+	gctx, cancel := p.guard(ctx)
+	defer cancel()
+	return cause(gctx, fn(gctx, p.c))
+}
+
+// Navigation runs fn as a page-level navigation (an action: gated, observed,
+// with its feedback). fn loads pages with Load.
+func (d Door) Navigation(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) (*feedback.Feedback, error) {
+	return d.p.navigation(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
+}
+
+// Load navigates to url inside a Navigation's fn and waits for until.
+func (d Door) Load(ctx context.Context, url string, until WaitUntil) error {
+	event, err := until.lifecycleEvent()
+	if err != nil {
+		return err
+	}
+	return d.p.navigate(ctx, url, event)
+}
+
+// MainFrame is the id of the page's main frame.
+func (d Door) MainFrame() string {
+	d.p.mu.Lock()
+	defer d.p.mu.Unlock()
+	return string(d.p.mainFrame)
+}
+
+// MainDocument reports whether a request is for a document of the main frame.
+func (d Door) MainDocument(e NetworkEntry) bool { return d.p.mainDocument(e) }
+
+// Mark is the page's log position now, for Network, Console and Pending.
+func (d Door) Mark() int { return d.p.logs.Mark() }
+
+// Network is the page's requests logged after mark (0: all it keeps).
+func (d Door) Network(mark int) []NetworkEntry { return d.p.logs.Network(mark) }
+
+// Console is the page's console messages logged after mark.
+func (d Door) Console(mark int) []ConsoleEntry { return d.p.logs.Console(mark) }
+
+// Pending counts the requests started after mark that are still open.
+func (d Door) Pending(mark int) int { return d.p.logs.Pending(mark) }
+
+// RefNumber is the number of a ref the page handed out (an *ArgError for a
+// malformed ref, NOT_FOUND for one never handed out).
+func (d Door) RefNumber(ref string) (int, error) {
+	n, _, err := d.p.refFrame(ref)
+	return n, err
+}
+
+// World runs fn in the main frame's isolated world, with the page model
+// installed, retrying once with a fresh world when the frame navigated and the
+// old one vanished under it. Call it inside Do or DoLong.
+func (d Door) World(ctx context.Context, fn func(*World) error) error {
+	key := frameKey{frame: page.FrameID(d.MainFrame())}
+	return d.p.withWorld(ctx, key, func(w *worldIn) error { return fn(&World{p: d.p, w: w, key: key}) })
+}
+
+// World is a frame's isolated world during one operation.
+type World struct {
+	p   *Page
+	w   *worldIn
+	key frameKey
+}
+
+// Frame is the id of the world's frame.
+func (w *World) Frame() string { return string(w.key.frame) }
+
+// Client is the client of the session hosting the world.
+func (w *World) Client() *cdp.Client { return w.w.c }
+
+// ID is the world's execution context.
+func (w *World) ID() runtime.ExecutionContextID { return w.w.id }
+
+// Group is the object group of the running operation: objects made in it
+// are released when the operation ends.
+func (w *World) Group() string { return w.w.grp }
+
+// Eval evaluates expr in the world. A thrown exception is an *Error (JS_ERROR).
+func (w *World) Eval(ctx context.Context, expr string, byValue bool) (*runtime.RemoteObject, error) {
+	return w.w.eval(ctx, expr, byValue)
+}
+
+// HandOutRefs runs fn, a call of the page model that hands out refs numbered
+// after base (__cdpmcp.assign with {last: base}), and records the refs up to
+// the last it returns as the world's frame's, so that later calls find their
+// elements.
+func (w *World) HandOutRefs(fn func(base int) (last int, err error)) error {
+	base := w.p.refs.base()
+	last, err := fn(base)
+	if err != nil {
+		return err
+	}
+	w.p.refs.record(w.key, base, last)
+	return nil
+}
+
+// ExceptionText is the first line of a thrown exception, as cdpclient words
+// it in its errors.
+func ExceptionText(d *runtime.ExceptionDetails) string { return exceptionText(d) }
+
+// EgressProxy is the URL of the proxy the browser's requests go through when
+// origin rules are set ("" without): requests a feature makes itself (link
+// checks) go through it, so the same rules hold for them.
+func (b *Browser) EgressProxy() string {
+	if b.egress == nil {
+		return ""
+	}
+	return b.egress.URL()
+}
