@@ -196,6 +196,11 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 			_ = closeTab(p)
 		}
 	}
+	// The run no longer holds its tabs: a kept one serves the next job, and
+	// stopping this run (a lease check that sees it ended) must not close it.
+	r.mu.Lock()
+	r.tabs = nil
+	r.mu.Unlock()
 	l.done(keep)
 	if err := rec.encodeVideo(); err != nil && writeFailed(err) && artErr == nil {
 		artErr = err
