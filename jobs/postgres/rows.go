@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -62,14 +61,8 @@ func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
 		return nil, fmt.Errorf("read job: %w", err)
 	}
 	j.State = jobs.State(state)
-	if err := json.Unmarshal([]byte(task), &j.Task); err != nil {
-		return nil, fmt.Errorf("read job %s task: %w", j.ID, err)
-	}
-	if err := json.Unmarshal([]byte(artifacts), &j.Artifacts); err != nil {
-		return nil, fmt.Errorf("read job %s artifacts: %w", j.ID, err)
-	}
-	if result != "" {
-		j.Result = json.RawMessage(result)
+	if err := jobs.LoadStoredFields(&j, task, artifacts, result); err != nil {
+		return nil, err
 	}
 	j.Created, j.Started, j.Finished, j.Lease = created, deref(started), deref(finished), deref(lease)
 	return &j, nil
@@ -77,18 +70,12 @@ func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
 
 // values returns a job's insertColumns.
 func values(j *jobs.Job) ([]any, error) {
-	task := j.Task
-	task.Password = "" // never stored
-	tb, err := json.Marshal(task)
+	tb, ab, err := jobs.StoredFields(j)
 	if err != nil {
 		return nil, err
 	}
-	ab, err := json.Marshal(j.Artifacts)
-	if err != nil {
-		return nil, err
-	}
-	return []any{j.ID, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
-		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
+	return []any{j.ID, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, tb, j.HasSecret,
+		string(j.State), j.Progress, j.Summary, j.FinalURL, ab, j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
 		ms(j.Created), opt(j.Started), opt(j.Finished), j.Worker, opt(j.Lease), j.Origin, j.Tenant}, nil
 }
 

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -55,14 +54,8 @@ func scan(r scanner) (*jobs.Job, error) {
 		return nil, fmt.Errorf("read job: %w", err)
 	}
 	j.Seq, j.State, j.Handoff, j.HasSecret, j.Effects = seq, jobs.State(state), handoff, hasSecret, effects
-	if err := json.Unmarshal([]byte(task), &j.Task); err != nil {
-		return nil, fmt.Errorf("read job %s task: %w", j.ID, err)
-	}
-	if err := json.Unmarshal([]byte(artifacts), &j.Artifacts); err != nil {
-		return nil, fmt.Errorf("read job %s artifacts: %w", j.ID, err)
-	}
-	if result != "" {
-		j.Result = json.RawMessage(result)
+	if err := jobs.LoadStoredFields(&j, task, artifacts, result); err != nil {
+		return nil, err
 	}
 	j.Created, j.Started, j.Finished, j.Lease = fromMs(createdMs), fromMs(startedMs), fromMs(finishedMs), fromMs(leaseMs)
 	return &j, nil
@@ -70,18 +63,12 @@ func scan(r scanner) (*jobs.Job, error) {
 
 // values returns a job's columns in the order of columns.
 func values(j *jobs.Job) ([]any, error) {
-	task := j.Task
-	task.Password = "" // never stored
-	tb, err := json.Marshal(task)
+	tb, ab, err := jobs.StoredFields(j)
 	if err != nil {
 		return nil, err
 	}
-	ab, err := json.Marshal(j.Artifacts)
-	if err != nil {
-		return nil, err
-	}
-	return []any{j.ID, j.Seq, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, string(tb), j.HasSecret,
-		string(j.State), j.Progress, j.Summary, j.FinalURL, string(ab), j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
+	return []any{j.ID, j.Seq, j.Key, j.CorrelationID, j.URL, j.Profile, j.MaxTabs, j.Priority, j.Handoff, tb, j.HasSecret,
+		string(j.State), j.Progress, j.Summary, j.FinalURL, ab, j.Error, string(j.Result), j.HandoffURL, j.Note, j.Attempt, j.Effects,
 		ms(j.Created), ms(j.Started), ms(j.Finished), j.Rev, j.Tenant, j.Worker, ms(j.Lease), j.Origin}, nil
 }
 
