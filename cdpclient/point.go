@@ -59,20 +59,7 @@ func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
 		}
 		return nil, frameBox{}, e.notVisible()
 	}
-	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
-	if err != nil {
-		if nodeGone(err) {
-			return nil, frameBox{}, e.gone()
-		}
-		return nil, frameBox{}, e.notVisible()
-	}
-	var fb frameBox
-	if e.frame != nil {
-		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
-			return nil, frameBox{}, err
-		}
-	}
-	return q.Quads, fb, nil
+	return e.inPlace(ctx) // screenshot.go
 }
 
 // visiblePoint scrolls the element into view and returns the centre of its first
