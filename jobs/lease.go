@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 )
 
@@ -20,6 +21,17 @@ func (q *Queue) takeOver(ctx context.Context) error {
 		}
 		for _, w := range ws {
 			gone = append(gone, w.ID)
+		}
+		// A process killed before it first said it was alive holds jobs
+		// too: on a store of this process alone, every holder is gone.
+		held, err := q.store.List(ctx, Filter{States: Unfinished})
+		if err != nil {
+			return err
+		}
+		for _, j := range held {
+			if j.Worker != "" && !slices.Contains(gone, j.Worker) {
+				gone = append(gone, j.Worker)
+			}
 		}
 	}
 	for _, w := range gone {
