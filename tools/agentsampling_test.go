@@ -120,9 +120,7 @@ func TestAgentOnClientModelOverStdio(t *testing.T) {
 	s := agentServer(t, "", false)
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go func() { _ = server.NewStdioServer(s.MCP()).Listen(ctx, sr, sw) }()
+	serveStdio(t, s, sr, sw)
 	smp := &sampler{replies: twoSteps()}
 	c := client.NewClient(transport.NewIO(cr, cw, io.NopCloser(strings.NewReader(""))), client.WithSamplingHandler(smp))
 	t.Cleanup(func() { _ = c.Close() })
@@ -202,9 +200,7 @@ func TestAgentRoundTripsAbandoned(t *testing.T) {
 	t.Cleanup(s.Close)
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go func() { _ = server.NewStdioServer(s.MCP()).Listen(ctx, sr, sw) }()
+	serveStdio(t, s, sr, sw)
 	smp := &sampler{replies: twoSteps()}
 	c := client.NewClient(transport.NewIO(cr, cw, io.NopCloser(strings.NewReader(""))), client.WithSamplingHandler(smp), client.WithMaxInputRoundTrips(1))
 	t.Cleanup(func() { _ = c.Close() })

@@ -3,7 +3,6 @@ package tools
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/internal/tokens"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
 // defaultListBudget is what the default tools/list may cost a client, in o200k
@@ -31,12 +29,10 @@ func listed(t *testing.T, cfg Config) ([]mcp.Tool, int) {
 	t.Helper()
 	s := New(cfg, mgr)
 	defer s.Close()
-	ctx, cancel := context.WithCancel(testCtx(t))
-	defer cancel()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	defer inW.Close()
-	go func() { _ = server.NewStdioServer(s.MCP()).Listen(ctx, inR, outW) }()
+	defer serveStdio(t, s, inR, outW)()
 	out := bufio.NewReader(outR)
 	send := func(msg string) {
 		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
