@@ -37,17 +37,20 @@ race=$($GO list "$@") || exit 1
 [ -n "${TEST_PKGS:-}" ] && race=$(grep -xF -f <($GO list $TEST_PKGS) <<<"$race")
 plain=$($GO list ${TEST_PKGS:-./...} | grep -vxF -f <(printf '%s\n' "$race"))
 
-# half runs go test on its packages with the run's marker and TMPDIR. Its
-# output goes to the terminal, each line after the half's name, and to
-# $run/<name>.log; its exit status to $run/<name>.status.
+# half runs go test -v on its packages with the run's marker and TMPDIR. Its
+# whole output goes to $run/<name>.log; the terminal gets it without the
+# lines of tests that ran and passed, each line after the half's name; its
+# exit status goes to $run/<name>.status.
 half() {
 	local name=$1
 	shift
 	local start=$SECONDS
 	echo "== $name: go test $*" >&2
 	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
-		$GO test -count=1 -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
-		tee "$run/$name.log" | sed -u "s/^/$name| /"
+		$GO test -v -count=1 -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
+		tee "$run/$name.log" |
+		grep --line-buffered -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP):)|^PASS$' |
+		sed -u "s/^/$name| /"
 	local code=${PIPESTATUS[0]}
 	echo "$code" >"$run/$name.status"
 	echo "== $name: $((SECONDS - start)) s, go test exit status $code" >&2
@@ -92,6 +95,13 @@ start=$SECONDS
 [ -n "$race" ] && half race -race $race &
 wait
 status=0
+
+# The slowest tests, for whoever wants the suite faster (a parallel test's
+# time counts from when it was let run).
+echo "make test: the slowest tests:" >&2
+cat "$run"/*.log 2>/dev/null |
+	sed -nE 's/^--- (PASS|FAIL): ([^ ]+) \(([0-9.]+)s\)$/\3 \2/p' |
+	sort -rn | head -12 | awk '{ printf "  %7.1f s  %s\n", $1, $2 }' >&2
 
 failed=$(cat "$run"/*.log 2>/dev/null | grep -E '^FAIL[[:space:]]' | awk '{print $2}' | sort -u)
 if [ -n "$failed" ]; then
