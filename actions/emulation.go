@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/state"
 )
 
 type emulateArgs struct {
@@ -29,18 +29,18 @@ type emulateArgs struct {
 var Emulate = define("emulate", "Emulate a device or viewport, color scheme, reduced motion, locale, time zone, geolocation, network (offline, slow) and CPU slowdown in the tab; omitted settings stay. Answers what the tab emulates.",
 	ClassAct, Hints{Idempotent: true},
 	func(ctx context.Context, env *Env, a emulateArgs) (*Result, error) {
-		e := cdpclient.Emulation{Device: a.Device, Width: a.Width, Height: a.Height, Scale: a.Scale, Mobile: a.Mobile,
+		e := state.Emulation{Device: a.Device, Width: a.Width, Height: a.Height, Scale: a.Scale, Mobile: a.Mobile,
 			ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, Locale: a.Locale, Timezone: a.Timezone,
 			Network: a.Network, CPU: a.CPU, Reset: a.Reset}
 		if (a.Latitude == nil) != (a.Longitude == nil) {
 			return nil, argErr(`for example {"latitude":48.85,"longitude":2.35}`, "give latitude and longitude together")
 		}
 		if a.Latitude != nil {
-			e.Geo = &cdpclient.Geo{Latitude: *a.Latitude, Longitude: *a.Longitude}
+			e.Geo = &state.Geo{Latitude: *a.Latitude, Longitude: *a.Longitude}
 		}
 		return emulate(ctx, env, a.Page, e)
 	}).inGroup("emulation").
-	describe("device", "preset: "+strings.Join(cdpclient.DeviceNames(), ", ")).
+	describe("device", "preset: "+strings.Join(state.DeviceNames(), ", ")).
 	describe("colorScheme", "prefers-color-scheme").describe("reducedMotion", "prefers-reduced-motion").
 	describe("longitude", "with latitude").describe("network", "throttling profile")
 
@@ -57,15 +57,15 @@ var Resize = define("resize", "Resize the tab's viewport to width×height CSS pi
 		if a.Width <= 0 || a.Height <= 0 {
 			return nil, argErr(`for example {"width":1280,"height":720}`, "give width and height in CSS pixels")
 		}
-		return emulate(ctx, env, a.Page, cdpclient.Emulation{Width: a.Width, Height: a.Height})
+		return emulate(ctx, env, a.Page, state.Emulation{Width: a.Width, Height: a.Height})
 	}).inGroup("emulation")
 
-func emulate(ctx context.Context, env *Env, page string, e cdpclient.Emulation) (*Result, error) {
+func emulate(ctx context.Context, env *Env, page string, e state.Emulation) (*Result, error) {
 	p, err := env.Page(ctx, page)
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.Emulate(ctx, e)
+	out, err := state.Emulate(ctx, p, e)
 	if err != nil {
 		return nil, err
 	}

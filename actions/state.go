@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/cdpclient/state"
 )
 
 // readOnlyRefusal answers an operation that changes state in read-only mode.
@@ -48,7 +49,7 @@ var Cookies = define("cookies", "List, get, set, delete or clear this session's 
 			if a.Op == "get" && a.Name == "" {
 				return nil, argErr(`for example {"op":"get","name":"session"}`, "get needs a name")
 			}
-			all, err := bc.Cookies(ctx)
+			all, err := state.Cookies(ctx, bc)
 			if err != nil {
 				return nil, err
 			}
@@ -63,9 +64,9 @@ var Cookies = define("cookies", "List, get, set, delete or clear this session's 
 			}
 			return &Result{Text: strings.Join(lines, "\n")}, nil
 		case "set":
-			c := cdpclient.Cookie{Name: a.Name, Value: a.Value, Domain: a.Domain, Path: a.Path, Expires: a.Expires,
+			c := state.Cookie{Name: a.Name, Value: a.Value, Domain: a.Domain, Path: a.Path, Expires: a.Expires,
 				HTTPOnly: a.HTTPOnly, Secure: a.Secure, SameSite: a.SameSite}
-			if err := bc.SetCookies(ctx, []cdpclient.Cookie{c}, a.URL); err != nil {
+			if err := state.SetCookies(ctx, bc, []state.Cookie{c}, a.URL); err != nil {
 				return nil, err
 			}
 			return &Result{Text: "set cookie " + a.Name}, nil
@@ -73,7 +74,7 @@ var Cookies = define("cookies", "List, get, set, delete or clear this session's 
 			if a.Op == "delete" && a.Name == "" {
 				return nil, argErr(`for example {"op":"delete","name":"session"}`, "delete needs a name")
 			}
-			n, err := bc.DeleteCookies(ctx, a.Name, a.Domain)
+			n, err := state.DeleteCookies(ctx, bc, a.Name, a.Domain)
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +85,7 @@ var Cookies = define("cookies", "List, get, set, delete or clear this session's 
 	inReadOnly("List or get this session's cookies (all sites).", Hints{ReadOnly: true, Idempotent: true})
 
 // cookieLine renders a cookie on one line; long values are cut.
-func cookieLine(c cdpclient.Cookie) string {
+func cookieLine(c state.Cookie) string {
 	v := c.Value
 	if len(v) > 100 {
 		v = v[:secrets.Cut(v, 100)] + "…"
@@ -129,7 +130,7 @@ var WebStorage = define("webStorage", "List, get, set, delete or clear the page'
 		if err != nil {
 			return nil, err
 		}
-		r, err := p.WebStorage(ctx, a.Kind, a.Op, a.Key, a.Value)
+		r, err := state.WebStorage(ctx, p, a.Kind, a.Op, a.Key, a.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -176,11 +177,11 @@ var StorageState = define("storageState", "Save this session's cookies and local
 		}
 		switch a.Op {
 		case "save":
-			st, err := bc.StorageState(ctx)
+			st, err := state.Save(ctx, bc)
 			if err != nil {
 				return nil, err
 			}
-			if err := cdpclient.WriteStorageState(a.Path, st); err != nil {
+			if err := state.WriteFile(a.Path, st); err != nil {
 				return nil, &cdpclient.ArgError{Msg: err.Error(), Hint: "give a path in a folder that exists and can be written"}
 			}
 			return &Result{Text: fmt.Sprintf("saved %d cookies and the localStorage of %d origins to %s", len(st.Cookies), len(st.Origins), a.Path)}, nil
@@ -188,11 +189,11 @@ var StorageState = define("storageState", "Save this session's cookies and local
 			if env.ReadOnly {
 				return readOnlyRefusal("storageState", "load a storage state"), nil
 			}
-			st, err := cdpclient.ReadStorageState(a.Path)
+			st, err := state.ReadFile(a.Path)
 			if err != nil {
 				return nil, &cdpclient.ArgError{Msg: err.Error(), Hint: "give the path of a file storageState saved"}
 			}
-			if err := bc.LoadStorageState(ctx, st); err != nil {
+			if err := state.Load(ctx, bc, st); err != nil {
 				return nil, err
 			}
 			return &Result{Text: fmt.Sprintf("loaded %d cookies and the localStorage of %d origins from %s", len(st.Cookies), len(st.Origins), a.Path)}, nil

@@ -38,9 +38,12 @@ type Options struct {
 	// DownloadsDir, if set, is where downloads are saved: the default
 	// context's there, each isolated context's in a subfolder (downloads.go).
 	DownloadsDir string
-	// StorageState, if set, is loaded into the default context and every
-	// context cdpmcp creates: signed in from the start (state.go).
-	StorageState *StorageState
+	// SetupContext, if set, runs on the default context once connected and
+	// on every context cdpmcp creates, before it is used: a feature's
+	// set-up of every context (state.Loader loads a storage state into each,
+	// signed in from the start). An error fails the connection or the
+	// context.
+	SetupContext func(ctx context.Context, bc *BrowserContext) error
 }
 
 // Browser is one connected browser: launched by us or attached to.
@@ -57,7 +60,7 @@ type Browser struct {
 	// reported (downloadlog.go).
 	downloadsRoot string
 	dl            downloadLog
-	state         *StorageState // loaded into every context (Options.StorageState)
+	setupContext  func(context.Context, *BrowserContext) error // Options.SetupContext
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front, if known
@@ -126,8 +129,8 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		b.Close()
 		return nil, err
 	}
-	if b.state = opts.StorageState; b.state != nil {
-		if err := b.def.LoadStorageState(ctx, b.state); err != nil {
+	if b.setupContext = opts.SetupContext; b.setupContext != nil {
+		if err := b.setupContext(ctx, b.def); err != nil {
 			b.Close()
 			return nil, err
 		}
@@ -221,8 +224,8 @@ func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 	b.mu.Lock()
 	b.contexts[bc.id] = bc
 	b.mu.Unlock()
-	if b.state != nil {
-		if err := bc.LoadStorageState(ctx, b.state); err != nil {
+	if b.setupContext != nil {
+		if err := b.setupContext(ctx, bc); err != nil {
 			_ = bc.Close(ctx)
 			return nil, err
 		}

@@ -20,8 +20,8 @@ type BrowserContext struct {
 	downloads string // this context's download folder (downloads.go)
 	// ownDownloads: the folder is cdpmcp's, removed with the context.
 	ownDownloads bool
-	seed         storageSeed // localStorage of a loaded storage state still to put (state.go)
-	routes       routeTable  // requests answered by URL pattern (routes.go)
+	hooks        contextHooks // what features hang on the context (doorhooks.go)
+	routes       routeTable   // requests answered by URL pattern (routes.go)
 
 	mu      sync.Mutex
 	pages   map[string]*Page

@@ -15,8 +15,9 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit) imports cdpclient's exported API and this door,
-// never cdpclient's internals; cdpclient never imports a feature.
+// package (cdpclient/audit, cdpclient/state) imports cdpclient's exported
+// API and this door, never cdpclient's internals; cdpclient never imports a
+// feature.
 //
 // Through the door a feature may:
 //   - run an operation on the page under the page's rules (its action lock,
@@ -30,6 +31,11 @@ const CallTimeout = cdpCallTimeout
 //     and tell the main frame's documents: Door.MainFrame, MainDocument;
 //   - send its own requests through the browser's egress proxy, so the
 //     origin rules hold for them too: Browser.EgressProxy;
+//   - keep its own state on the page (Door.Slot) and send calls to each
+//     session hosting the page's documents (Door.Sessions);
+//   - on a browser context (BrowserContext.Door, doorhooks.go): keep its
+//     state there, add calls to the set-up of each new document session and
+//     listen to its bindings in cdpmcp's world (WorldName);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

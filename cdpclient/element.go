@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -112,30 +113,19 @@ func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 // evalFunc calls fn(args...) in the main world of the page's main frame and keeps
 // the result as a remote object unless byValue.
 func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...any) (*runtime.EvaluateReply, error) {
-	var b strings.Builder
-	b.WriteString("(")
-	b.WriteString(fn)
-	b.WriteString(")(")
-	for i, a := range args {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		j, err := json.Marshal(a)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(j)
+	expr, err := jsfunc.Call(fn, args...)
+	if err != nil {
+		return nil, err
 	}
-	b.WriteString(")")
 	// In cdpmcp's isolated world of the main frame: the page's globals and
 	// prototypes (an overridden innerText or querySelector) neither run nor lie.
 	p.mu.Lock()
 	key := frameKey{frame: p.mainFrame}
 	p.mu.Unlock()
 	var r *runtime.EvaluateReply
-	err := p.withWorld(ctx, key, func(w *worldIn) error {
+	err = p.withWorld(ctx, key, func(w *worldIn) error {
 		var err error
-		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(b.String()).SetContextID(w.id).
+		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.id).
 			SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)

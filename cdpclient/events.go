@@ -121,7 +121,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":
 		if !p.onProgress(params) {
-			p.bc.onSeeded(params)
+			p.bc.onBinding(params)
 		}
 	default:
 		if session == "" && method == "Network.requestWillBeSent" {

@@ -73,7 +73,7 @@ type Page struct {
 	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
-	emu         emulationState                          // what the tab emulates (emulation.go)
+	slots       map[any]any                             // features' state on the page (Door.Slot)
 	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
 	cast        caster                                  // the tab's screencast, shared by its watchers
 	ownSize     [2]float64                              // the viewport before SetViewport, zero when not overridden (remoteinput.go)
@@ -118,7 +118,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
 		func() error { return p.bc.b.enableGuard(ctx, c) },
-	}, append(p.bc.seedCalls(ctx, c), p.bc.routeSetup(ctx, c)...)...)
+	}, append(p.bc.sessionSetup(ctx, c), p.bc.routeSetup(ctx, c)...)...)
 }
 
 // init enables the domains the page model needs, resumes a paused target and then

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,7 +54,7 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 	for _, tt := range tests {
 		p := newTestPage(t)
 		ctx := testContext(t)
-		if _, err := p.Navigate(ctx, testSite.URL(tt.page), cdpclient.WaitLoad); err != nil {
+		if _, err := p.Navigate(ctx, cdptest.Site.URL(tt.page), cdpclient.WaitLoad); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := Accessibility(ctx, p, AccessibilityOptions{Scope: tt.scope, Shots: 3})

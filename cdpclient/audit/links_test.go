@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/google/go-cmp/cmp"
 )
@@ -96,7 +97,7 @@ func TestAuditLinksLimit(t *testing.T) {
 func BenchmarkAuditLinks(b *testing.B) {
 	p := newTestPage(b)
 	for b.Loop() {
-		rep, err := Links(testContext(b), p.Context(), LinksOptions{URL: testSite.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 100})
+		rep, err := Links(testContext(b), p.Context(), LinksOptions{URL: cdptest.Site.URL("/audit/site/100/1.html"), SameOrigin: true, MaxPages: 100})
 		if err != nil || len(rep.Pages) != 100 {
 			b.Fatalf("crawl: %v, %d pages", err, len(rep.Pages))
 		}

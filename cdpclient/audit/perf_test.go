@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,8 +19,8 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	bad := testSite.URL("/audit/perf-bad.html")
-	res := func(q string) string { return testSite.URL("/audit/res?" + q) }
+	bad := cdptest.Site.URL("/audit/perf-bad.html")
+	res := func(q string) string { return cdptest.Site.URL("/audit/res?" + q) }
 	rep, err := Performance(ctx, p, PerformanceOptions{URL: bad})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestAuditPerformanceFixtures(t *testing.T) {
 	if inp := tl.Metrics.INP; inp == nil || *inp < 300 || !slices.Contains(rulesAt(tl.Findings), "inp-slow "+bad) {
 		t.Errorf("INP after a 300 ms click handler: %v, findings %v", inp, rulesAt(tl.Findings))
 	}
-	good, err := Performance(ctx, p, PerformanceOptions{URL: testSite.URL("/audit/perf-good.html")})
+	good, err := Performance(ctx, p, PerformanceOptions{URL: cdptest.Site.URL("/audit/perf-good.html")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestAuditPerformanceThrottle(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	u := testSite.URL("/audit/perf-good.html")
+	u := cdptest.Site.URL("/audit/perf-good.html")
 	slow, err := Performance(ctx, p, PerformanceOptions{URL: u, Throttle: "mobile"})
 	if err != nil {
 		t.Fatal(err)

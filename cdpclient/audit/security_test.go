@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,21 +17,21 @@ func TestAuditSecurityFixtures(t *testing.T) {
 		want []string
 	}{
 		{"/audit/security-bad.html", []string{
-			"console-security " + testSite.URL("/audit/security-bad.html"),
-			"cookie-flags " + testSite.URL("/audit/security-bad.html"),
-			"header-csp " + testSite.URL("/audit/security-bad.html"),
-			"header-frame " + testSite.URL("/audit/security-bad.html"),
-			"header-nosniff " + testSite.URL("/audit/security-bad.html"),
-			"header-permissions " + testSite.URL("/audit/security-bad.html"),
-			"header-referrer " + testSite.URL("/audit/security-bad.html"),
-			"third-party " + testSite.AltBase,
+			"console-security " + cdptest.Site.URL("/audit/security-bad.html"),
+			"cookie-flags " + cdptest.Site.URL("/audit/security-bad.html"),
+			"header-csp " + cdptest.Site.URL("/audit/security-bad.html"),
+			"header-frame " + cdptest.Site.URL("/audit/security-bad.html"),
+			"header-nosniff " + cdptest.Site.URL("/audit/security-bad.html"),
+			"header-permissions " + cdptest.Site.URL("/audit/security-bad.html"),
+			"header-referrer " + cdptest.Site.URL("/audit/security-bad.html"),
+			"third-party " + cdptest.Site.AltBase,
 		}},
 		{"/audit/security-good.html", nil},
 	}
 	for _, tt := range tests {
 		p := newTestPage(t)
 		ctx := testContext(t)
-		if _, err := p.Navigate(ctx, testSite.URL(tt.page), cdpclient.WaitLoad); err != nil {
+		if _, err := p.Navigate(ctx, cdptest.Site.URL(tt.page), cdpclient.WaitLoad); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := Security(ctx, p)

@@ -10,6 +10,7 @@
 package jsfunc
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -76,4 +77,25 @@ func (s Set) With(main string, helpers ...string) string {
 	b.WriteString(s.Func(main))
 	b.WriteString(").apply(this, args);\n}")
 	return b.String()
+}
+
+// Call is an expression that calls page function fn with args, each given
+// as its JSON: "(fn)(arg1,arg2)", to evaluate in a world.
+func Call(fn string, args ...any) (string, error) {
+	var b strings.Builder
+	b.WriteString("(")
+	b.WriteString(fn)
+	b.WriteString(")(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		j, err := json.Marshal(a)
+		if err != nil {
+			return "", err
+		}
+		b.Write(j)
+	}
+	b.WriteString(")")
+	return b.String(), nil
 }

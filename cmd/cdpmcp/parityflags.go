@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/state"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -42,11 +42,11 @@ func parityConfigFrom(c *cli.Context, cfg *config) error {
 		cfg.tools.Caps = append(cfg.tools.Caps, tools.CapJobs)
 	}
 	if path := c.String("storage-state"); path != "" {
-		st, err := cdpclient.ReadStorageState(path)
+		st, err := state.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("--storage-state: %w", err)
 		}
-		cfg.browser.StorageState = st
+		cfg.browser.SetupContext = state.Loader(st)
 	}
 	if dir := c.String("downloads-dir"); dir != "" {
 		abs, err := filepath.Abs(dir)

@@ -1,9 +1,14 @@
-package cdpclient
+package state
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // StorageResult is what a web-storage operation answers: the page's origin,
@@ -19,7 +24,7 @@ type StorageResult struct {
 // localStorage (kind "local") or sessionStorage ("session"), for the origin of
 // its main frame. It runs no page code; a set or delete fires the storage
 // event in the origin's other tabs, as it would for the page.
-func (p *Page) WebStorage(ctx context.Context, kind, op, key, value string) (*StorageResult, error) {
+func WebStorage(ctx context.Context, p *cdpclient.Page, kind, op, key, value string) (*StorageResult, error) {
 	switch kind {
 	case "", "local":
 		kind = "local"
@@ -37,16 +42,38 @@ func (p *Page) WebStorage(ctx context.Context, kind, op, key, value string) (*St
 		return nil, argError("use list, get, set, delete or clear", "storage operation %q is not known", op)
 	}
 	var res StorageResult
-	err := p.do(ctx, func(ctx context.Context) error {
-		r, err := p.evalFunc(ctx, jsFunc("storageOp"), true, kind, op, key, value)
+	d := p.Door()
+	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		r, err := evalFunc(ctx, d, jsFuncs.Func("storageOp"), kind, op, key, value)
 		if err != nil {
 			return err
 		}
 		if r.ExceptionDetails != nil {
-			return &Error{Code: CodePermission, Msg: "the page's storage cannot be used: " + exceptionText(r.ExceptionDetails),
+			return &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "the page's storage cannot be used: " + cdpclient.ExceptionText(r.ExceptionDetails),
 				Hint: "open a page of the site first (about:blank and data: pages have no storage)"}
 		}
 		return json.Unmarshal(r.Result.Value, &res)
 	})
 	return &res, err
+}
+
+// evalFunc calls page function fn with args (as JSON) in cdpmcp's isolated
+// world of the main frame, where the page's globals and prototypes neither
+// run nor lie, and answers by value. Call it inside Door.Do.
+func evalFunc(ctx context.Context, d cdpclient.Door, fn string, args ...any) (*runtime.EvaluateReply, error) {
+	expr, err := jsfunc.Call(fn, args...)
+	if err != nil {
+		return nil, err
+	}
+	var r *runtime.EvaluateReply
+	err = d.World(ctx, func(w *cdpclient.World) error {
+		var err error
+		r, err = w.Client().Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.ID()).
+			SetReturnByValue(true).SetObjectGroup(w.Group()).SetAwaitPromise(true))
+		if err != nil {
+			return fmt.Errorf("evaluate: %w", err)
+		}
+		return nil
+	})
+	return r, err
 }

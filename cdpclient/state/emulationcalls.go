@@ -1,20 +1,22 @@
-package cdpclient
+package state
+
+import "github.com/cdpmcp/cdpmcp/cdpclient"
 
 // emuCall is one protocol call and the sessions it goes to.
 type emuCall struct {
 	method   string
 	params   map[string]any
-	sessions []*session
+	sessions []cdpclient.Session
 }
 
 // calls are the protocol calls that put the state into effect (all of them:
 // the state is complete).
-func (st emulationState) calls(p *Page, reset bool) ([]emuCall, error) {
+func (st emulationState) calls(d cdpclient.Door, reset bool) ([]emuCall, error) {
 	e := st.e
-	page := []*session{p.s}
-	docs := p.documentSessionList()
+	docs := d.Sessions()
+	page := docs[:1]
 	var out []emuCall
-	add := func(method string, params map[string]any, to []*session) {
+	add := func(method string, params map[string]any, to []cdpclient.Session) {
 		out = append(out, emuCall{method: method, params: params, sessions: to})
 	}
 	if e.Width > 0 || e.Height > 0 || e.Scale > 0 || e.Mobile != nil {
@@ -72,17 +74,4 @@ func (st emulationState) calls(p *Page, reset bool) ([]emuCall, error) {
 		add("Emulation.setCPUThrottlingRate", map[string]any{"rate": rate}, page)
 	}
 	return out, nil
-}
-
-// documentSessionList is documentSessions as mux sessions.
-func (p *Page) documentSessionList() []*session {
-	out := []*session{p.s}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, f := range p.frames {
-		if f.info.Type == "iframe" {
-			out = append(out, f.s)
-		}
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package cdpclient
+package state
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // Cookie is a browser cookie, in the fields of Playwright's storage-state
@@ -23,20 +25,20 @@ type Cookie struct {
 	PartitionKey json.RawMessage `json:"partitionKey,omitempty"`
 }
 
-// browserCall sends a browser-level command that takes this context's id
+// browserCall sends a browser-level command that takes the context's id
 // (left out for the default context).
-func (bc *BrowserContext) browserCall(ctx context.Context, method string, params map[string]any, out any) error {
+func browserCall(ctx context.Context, bc *cdpclient.BrowserContext, method string, params map[string]any, out any) error {
 	if params == nil {
 		params = map[string]any{}
 	}
-	if bc.id != "" {
-		params["browserContextId"] = bc.id
+	if id := bc.ID(); id != "" {
+		params["browserContextId"] = id
 	}
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return err
 	}
-	reply, err := rawCall(ctx, bc.b.root.conn, method, raw)
+	reply, err := bc.Browser().Raw(ctx, method, raw)
 	if err != nil || out == nil {
 		return err
 	}
@@ -44,11 +46,11 @@ func (bc *BrowserContext) browserCall(ctx context.Context, method string, params
 }
 
 // Cookies returns the context's cookies.
-func (bc *BrowserContext) Cookies(ctx context.Context) ([]Cookie, error) {
+func Cookies(ctx context.Context, bc *cdpclient.BrowserContext) ([]Cookie, error) {
 	var r struct {
 		Cookies []Cookie `json:"cookies"`
 	}
-	if err := bc.browserCall(ctx, "Storage.getCookies", nil, &r); err != nil {
+	if err := browserCall(ctx, bc, "Storage.getCookies", nil, &r); err != nil {
 		return nil, err
 	}
 	for i := range r.Cookies {
@@ -61,7 +63,7 @@ func (bc *BrowserContext) Cookies(ctx context.Context) ([]Cookie, error) {
 
 // SetCookies adds (or replaces) cookies in the context. A cookie needs a
 // domain, or a URL it belongs to (given as url; its host becomes the domain).
-func (bc *BrowserContext) SetCookies(ctx context.Context, cookies []Cookie, forURL string) error {
+func SetCookies(ctx context.Context, bc *cdpclient.BrowserContext, cookies []Cookie, forURL string) error {
 	params := make([]map[string]any, 0, len(cookies))
 	for _, c := range cookies {
 		if c.Name == "" {
@@ -95,13 +97,13 @@ func (bc *BrowserContext) SetCookies(ctx context.Context, cookies []Cookie, forU
 		}
 		params = append(params, p)
 	}
-	return bc.browserCall(ctx, "Storage.setCookies", map[string]any{"cookies": params}, nil)
+	return browserCall(ctx, bc, "Storage.setCookies", map[string]any{"cookies": params}, nil)
 }
 
 // DeleteCookies removes the context's cookies named name (and on domain, if
 // given); it returns how many it removed. An empty name clears them all.
-func (bc *BrowserContext) DeleteCookies(ctx context.Context, name, domain string) (int, error) {
-	all, err := bc.Cookies(ctx)
+func DeleteCookies(ctx context.Context, bc *cdpclient.BrowserContext, name, domain string) (int, error) {
+	all, err := Cookies(ctx, bc)
 	if err != nil {
 		return 0, err
 	}
@@ -115,11 +117,11 @@ func (bc *BrowserContext) DeleteCookies(ctx context.Context, name, domain string
 	if removed == 0 {
 		return 0, nil
 	}
-	if err := bc.browserCall(ctx, "Storage.clearCookies", nil, nil); err != nil {
+	if err := browserCall(ctx, bc, "Storage.clearCookies", nil, nil); err != nil {
 		return 0, err
 	}
 	if len(keep) > 0 {
-		if err := bc.SetCookies(ctx, keep, ""); err != nil {
+		if err := SetCookies(ctx, bc, keep, ""); err != nil {
 			return 0, fmt.Errorf("put back the other cookies: %w", err)
 		}
 	}

@@ -1,9 +1,12 @@
-package cdpclient
+package state
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -11,23 +14,23 @@ import (
 // network and CPU as the page sees them; reset gives the browser's own back.
 func TestEmulate(t *testing.T) {
 	t.Parallel()
-	ctx := testContext(t)
-	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+	ctx := testbound.Context(t)
+	p := cdptest.NewPage(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	read := `JSON.stringify([screen.width, screen.height, devicePixelRatio, navigator.userAgent.includes('iPhone'),
 		matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('(prefers-reduced-motion: reduce)').matches,
 		Intl.DateTimeFormat().resolvedOptions().timeZone, new Intl.NumberFormat().format(1234.5), navigator.onLine, navigator.maxTouchPoints > 0])`
 	look := func() string {
-		out, err := p.Evaluate(ctx, read, EvalOptions{})
+		out, err := p.Evaluate(ctx, read, cdpclient.EvalOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
 	before := look()
-	desc, err := p.Emulate(ctx, Emulation{Device: "iPhone 15", ColorScheme: "dark", ReducedMotion: "reduce",
+	desc, err := Emulate(ctx, p, Emulation{Device: "iPhone 15", ColorScheme: "dark", ReducedMotion: "reduce",
 		Locale: "de-DE", Timezone: "Asia/Tokyo", Network: "offline", CPU: 2, Geo: &Geo{Latitude: 48.85, Longitude: 2.35}})
 	if err != nil {
 		t.Fatal(err)
@@ -40,23 +43,23 @@ func TestEmulate(t *testing.T) {
 	if diff := cmp.Diff(`"[393,852,3,true,true,true,\"Asia/Tokyo\",\"1.234,5\",false,true]"`, look()); diff != "" {
 		t.Errorf("what the page sees (-want +got):\n%s", diff)
 	}
-	pos, err := p.Evaluate(ctx, `new Promise((ok, no) => navigator.geolocation.getCurrentPosition((p) => ok(p.coords.latitude + ',' + p.coords.longitude), (e) => no(new Error(e.message))))`, EvalOptions{AwaitPromise: true})
+	pos, err := p.Evaluate(ctx, `new Promise((ok, no) => navigator.geolocation.getCurrentPosition((p) => ok(p.coords.latitude + ',' + p.coords.longitude), (e) => no(new Error(e.message))))`, cdpclient.EvalOptions{AwaitPromise: true})
 	if err != nil || pos != `"48.85,2.35"` {
 		t.Errorf("geolocation = %s %v", pos, err)
 	}
-	if _, err := p.Emulate(ctx, Emulation{Width: 800, Height: 600}); err != nil {
+	if _, err := Emulate(ctx, p, Emulation{Width: 800, Height: 600}); err != nil {
 		t.Fatal(err)
 	}
 	if got := look(); !strings.HasPrefix(got, `"[800,600,3,`) {
 		t.Errorf("after a resize the page sees %s", got)
 	}
-	if desc, err := p.Emulate(ctx, Emulation{Reset: true}); err != nil || !strings.Contains(desc, "nothing") {
+	if desc, err := Emulate(ctx, p, Emulation{Reset: true}); err != nil || !strings.Contains(desc, "nothing") {
 		t.Fatalf("reset: %s %v", desc, err)
 	}
 	if got := look(); got != before {
 		t.Errorf("after reset the page sees %s, before it saw %s", got, before)
 	}
-	if _, err := p.Emulate(ctx, Emulation{Device: "Nokia 3310"}); err == nil || !strings.Contains(err.(*ArgError).Hint, "iPhone 15") {
+	if _, err := Emulate(ctx, p, Emulation{Device: "Nokia 3310"}); err == nil || !strings.Contains(err.(*cdpclient.ArgError).Hint, "iPhone 15") {
 		t.Errorf("an unknown device: %v", err)
 	}
 }

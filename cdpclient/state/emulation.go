@@ -1,4 +1,4 @@
-package cdpclient
+package state
 
 import (
 	"context"
@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 )
 
 // Emulation is what a tab pretends to be: its viewport and device, media
@@ -69,36 +73,47 @@ var networkPresets = map[string]struct {
 	"fast3g":  {false, 562.5, 180 * 1024, 84 * 1024},
 }
 
-// emulationState is what a tab emulates now (guarded by the page's mu).
+// emulationState is what a tab emulates now.
 type emulationState struct {
 	e  Emulation
 	ua string
 }
 
+// emulating is what a tab emulates, in its slot (Door.Slot).
+type emulating struct {
+	mu sync.Mutex
+	st emulationState
+}
+
+// emulatingKey is the key of a tab's emulating in its slot.
+type emulatingKey struct{}
+
 // Emulate applies e to the tab (and its out-of-process frames, for what
 // applies per document: media, locale, time zone, network) and describes
 // everything the tab now emulates. Settings stay with the tab; new tabs
 // start without them.
-func (p *Page) Emulate(ctx context.Context, e Emulation) (string, error) {
+func Emulate(ctx context.Context, p *cdpclient.Page, e Emulation) (string, error) {
 	if err := e.check(); err != nil {
 		return "", err
 	}
-	p.mu.Lock()
-	st := p.emu
-	p.mu.Unlock()
+	d := p.Door()
+	now := d.Slot(emulatingKey{}, func() any { return &emulating{} }).(*emulating)
+	now.mu.Lock()
+	st := now.st
+	now.mu.Unlock()
 	if e.Reset {
 		st = emulationState{}
 	}
 	next := st.merge(e)
-	err := p.do(ctx, func(ctx context.Context) error {
-		calls, err := next.calls(p, e.Reset)
+	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		calls, err := next.calls(d, e.Reset)
 		if err != nil {
 			return err
 		}
 		for _, c := range calls {
 			for _, s := range c.sessions {
 				raw, _ := json.Marshal(c.params)
-				if _, err := rawCall(ctx, s.conn, c.method, raw); err != nil {
+				if _, err := s.Call(ctx, c.method, raw); err != nil {
 					return fmt.Errorf("%s: %w", c.method, err)
 				}
 			}
@@ -107,14 +122,14 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) (string, error) {
 	})
 	if err == nil && e.Geo != nil {
 		// Pages ask before they read the position: the answer is yes.
-		err = p.bc.browserCall(ctx, "Browser.grantPermissions", map[string]any{"permissions": []string{"geolocation"}}, nil)
+		err = browserCall(ctx, p.Context(), "Browser.grantPermissions", map[string]any{"permissions": []string{"geolocation"}}, nil)
 	}
 	if err != nil {
 		return "", err
 	}
-	p.mu.Lock()
-	p.emu = next
-	p.mu.Unlock()
+	now.mu.Lock()
+	now.st = next
+	now.mu.Unlock()
 	return p.ID + " emulates " + next.describe(), nil
 }
 

@@ -1,0 +1,153 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/mafredri/cdp"
+)
+
+// WorldName is the name of cdpmcp's isolated world, where the page model
+// lives: a feature's bindings and new-document scripts that must not be seen
+// (or broken) by the page's own code go in it.
+const WorldName = worldName
+
+// Slot returns the value a feature keeps on the page under key (a value of
+// an unexported type of the feature's), made by make on first use. It lives
+// as long as the page: what a tab emulates, for instance.
+func (d Door) Slot(key any, make func() any) any {
+	d.p.mu.Lock()
+	defer d.p.mu.Unlock()
+	if d.p.slots == nil {
+		d.p.slots = map[any]any{}
+	}
+	v, ok := d.p.slots[key]
+	if !ok {
+		v = make()
+		d.p.slots[key] = v
+	}
+	return v
+}
+
+// Sessions are the page's sessions that host documents: the page's own
+// first, then each out-of-process frame's. A feature sends what applies per
+// document (media, locale, a new-document script) to each.
+func (d Door) Sessions() []Session {
+	p := d.p
+	out := []Session{{p.s, p.c}}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range p.frames {
+		if f.info.Type == "iframe" {
+			out = append(out, Session{f.s, f.c})
+		}
+	}
+	return out
+}
+
+// Session is one protocol session of a page (Door.Sessions).
+type Session struct {
+	s *session
+	c *cdp.Client
+}
+
+// Client is the session's protocol client: the same client the session's
+// set-up calls got (ContextDoor.OnSessionSetup).
+func (s Session) Client() *cdp.Client { return s.c }
+
+// Call sends a method with raw params to the session and returns the raw
+// result; a protocol error is an *Error with the browser's message, as for
+// Page.Raw. It takes no lock: call it inside Door.Do.
+func (s Session) Call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	return rawCall(ctx, s.s.conn, method, params)
+}
+
+// ContextDoor is a feature package's door on a browser context (see Door):
+// a slot for its state there, calls of its own in the set-up of each new
+// document session of the context, and the bindings it listens to.
+type ContextDoor struct{ bc *BrowserContext }
+
+// Door opens the context's door for a feature package.
+func (bc *BrowserContext) Door() ContextDoor { return ContextDoor{bc} }
+
+// contextHooks is what features hang on a context (ContextDoor).
+type contextHooks struct {
+	mu       sync.Mutex
+	slots    map[any]any
+	setup    []func(ctx context.Context, c *cdp.Client) []func() error
+	bindings map[string]func(payload string)
+}
+
+// Slot returns the value a feature keeps on the context under key, made by
+// make on first use (make must not use the door). It lives as long as the
+// context: a storage state still to seed, for instance.
+func (d ContextDoor) Slot(key any, make func() any) any {
+	h := &d.bc.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.slots == nil {
+		h.slots = map[any]any{}
+	}
+	v, ok := h.slots[key]
+	if !ok {
+		v = make()
+		h.slots[key] = v
+	}
+	return v
+}
+
+// OnSessionSetup adds calls to the set-up of every document session the
+// context attaches from now on (a new tab's, an out-of-process frame's):
+// setup returns them for the session's client c. They are sent in order, one
+// request each, after the core's own and before the target runs, so a
+// new-document script added there runs before the page's scripts.
+func (d ContextDoor) OnSessionSetup(setup func(ctx context.Context, c *cdp.Client) []func() error) {
+	h := &d.bc.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.setup = append(h.setup, setup)
+}
+
+// OnBinding calls fn with the payload whenever a page of the context calls
+// the binding name (one the feature added in WorldName). fn runs on the
+// connection's read goroutine: it must not block or call the browser.
+func (d ContextDoor) OnBinding(name string, fn func(payload string)) {
+	h := &d.bc.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.bindings == nil {
+		h.bindings = map[string]func(string){}
+	}
+	h.bindings[name] = fn
+}
+
+// sessionSetup is the features' set-up calls for a new document session.
+func (bc *BrowserContext) sessionSetup(ctx context.Context, c *cdp.Client) []func() error {
+	bc.hooks.mu.Lock()
+	setup := append([]func(context.Context, *cdp.Client) []func() error(nil), bc.hooks.setup...)
+	bc.hooks.mu.Unlock()
+	var out []func() error
+	for _, fn := range setup {
+		out = append(out, fn(ctx, c)...)
+	}
+	return out
+}
+
+// onBinding hands a Runtime.bindingCalled event to the feature listening to
+// its binding, if any.
+func (bc *BrowserContext) onBinding(params json.RawMessage) {
+	var ev struct {
+		Name    string `json:"name"`
+		Payload string `json:"payload"`
+	}
+	if json.Unmarshal(params, &ev) != nil {
+		return
+	}
+	bc.hooks.mu.Lock()
+	fn := bc.hooks.bindings[ev.Name]
+	bc.hooks.mu.Unlock()
+	if fn != nil {
+		fn(ev.Payload)
+	}
+}

@@ -1,0 +1,89 @@
+// Package cdptest is what the tests of cdpclient's feature packages
+// (cdpclient/audit, cdpclient/state) run on: one fixtures server and one
+// headless browser per test binary (Main), a fresh page in its own browser
+// context per test (NewPage), so tests run in parallel. Only tests import it;
+// it imports cdpclient, fixtures and testbound.
+package cdptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
+)
+
+// The test binary's browser and fixtures server, set by Main.
+var (
+	Browser *cdpclient.Browser
+	Site    *fixtures.Server
+)
+
+// Main starts the fixtures server and the browser, runs the tests and
+// closes both; it returns the exit code: func TestMain(m *testing.M) {
+// os.Exit(cdptest.Main(m)) }.
+func Main(m *testing.M) int {
+	var err error
+	if Site, err = fixtures.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fixtures:", err)
+		return 1
+	}
+	defer Site.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
+	defer cancel()
+	// Pages name no host on the internet; should one, it fails at once.
+	noInternet := "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
+	Browser, err = cdpclient.Connect(ctx, cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{noInternet}}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "launch:", err)
+		return 1
+	}
+	code := m.Run()
+	Browser.Close()
+	return code
+}
+
+// NewContext returns a fresh browser context, closed when the test ends.
+func NewContext(t testing.TB) *cdpclient.BrowserContext {
+	t.Helper()
+	bc, err := Browser.NewContext(testbound.Context(t))
+	if err != nil {
+		t.Fatalf("NewContext: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
+		defer cancel()
+		_ = bc.Close(ctx)
+	})
+	return bc
+}
+
+// NewPage returns a blank page in a fresh browser context, closed when the
+// test ends.
+func NewPage(t testing.TB) *cdpclient.Page {
+	t.Helper()
+	p, err := NewContext(t).NewPage(testbound.Context(t))
+	if err != nil {
+		t.Fatalf("NewPage: %v", err)
+	}
+	return p
+}
+
+// Text is the textContent of the page's first element matching selector.
+func Text(t testing.TB, ctx context.Context, p *cdpclient.Page, selector string) string {
+	t.Helper()
+	sel, _ := json.Marshal(selector)
+	out, err := p.Evaluate(ctx, "document.querySelector("+string(sel)+").textContent", cdpclient.EvalOptions{})
+	if err != nil {
+		t.Fatalf("read %s: %v", selector, err)
+	}
+	var s string
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("read %s: %s is not a string", selector, out)
+	}
+	return s
+}
