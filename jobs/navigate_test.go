@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
@@ -50,7 +50,7 @@ func TestNavigateJob(t *testing.T) {
 			t.Errorf("trace line is not JSON: %s", line)
 		}
 	}
-	var har cdpclient.HAR
+	var har network.HAR
 	b, err := os.ReadFile(done.Artifacts.NetworkLog)
 	if err != nil || json.Unmarshal(b, &har) != nil {
 		t.Fatalf("HAR %q: %v", done.Artifacts.NetworkLog, err)

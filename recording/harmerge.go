@@ -4,12 +4,12 @@ import (
 	"sort"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 )
 
 // mergeHAR adds another tab's log to h: its pages renamed after the tab
 // (p2_page_1), its entries pointing at them, every entry in order of start.
-func mergeHAR(h *cdpclient.HAR, tab string, other *cdpclient.HAR) {
+func mergeHAR(h *network.HAR, tab string, other *network.HAR) {
 	for _, pg := range other.Log.Pages {
 		pg.ID = tab + "_" + pg.ID
 		pg.Title = tab + ": " + pg.Title

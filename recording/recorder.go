@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
@@ -57,8 +58,8 @@ type Recorder struct {
 	trace   *os.File
 	w       *bufio.Writer
 	lines   int
-	har     *cdpclient.HARRecorder // the first tab's
-	more    []tabHAR               // other tabs' (AddTab)
+	har     *network.HARRecorder // the first tab's
+	more    []tabHAR             // other tabs' (AddTab)
 	stopped bool
 	video   *video
 	origins []string
@@ -68,7 +69,7 @@ type Recorder struct {
 // tabHAR is the network log of a tab added to the recording.
 type tabHAR struct {
 	id  string
-	har *cdpclient.HARRecorder
+	har *network.HARRecorder
 }
 
 // traceEvents are the CDP events the trace keeps besides the network's.
@@ -95,7 +96,7 @@ func Start(ctx context.Context, page *cdpclient.Page, opts Options, first map[st
 		first["kind"] = "start"
 	}
 	r.Line(first)
-	if r.har, err = page.RecordHAR(traceEvents, func(ev cdpclient.Event) { r.event("", ev) }); err != nil {
+	if r.har, err = network.RecordHAR(page, traceEvents, func(ev cdpclient.Event) { r.event("", ev) }); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func Start(ctx context.Context, page *cdpclient.Page, opts Options, first map[st
 // AddTab records another tab's requests and events too (its trace lines
 // carry its id as "page"), from now on; the video stays the first tab's.
 func (r *Recorder) AddTab(page *cdpclient.Page, id string) error {
-	har, err := page.RecordHAR(traceEvents, func(ev cdpclient.Event) { r.event(id, ev) })
+	har, err := network.RecordHAR(page, traceEvents, func(ev cdpclient.Event) { r.event(id, ev) })
 	if err != nil {
 		return err
 	}

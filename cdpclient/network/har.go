@@ -1,4 +1,4 @@
-package cdpclient
+package network
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // harSensitive headers are left out of the log: they carry cookies and
@@ -25,7 +27,7 @@ type HARRecorder struct {
 	docs      map[string]bool // request ids of main-frame documents
 	docStatus int
 	mainFrame string
-	onEvent   func(Event)
+	onEvent   func(cdpclient.Event)
 }
 
 type harReq struct {
@@ -73,10 +75,8 @@ var harEvents = []string{
 // RecordHAR starts recording the page's requests. onEvent, if not nil, sees
 // every event the recorder reads and those named in also (e.g. for a trace),
 // in order, on the recorder's goroutine. Stop ends the recording.
-func (p *Page) RecordHAR(also []string, onEvent func(Event)) (*HARRecorder, error) {
-	p.mu.Lock()
-	main := string(p.mainFrame)
-	p.mu.Unlock()
+func RecordHAR(p *cdpclient.Page, also []string, onEvent func(cdpclient.Event)) (*HARRecorder, error) {
+	main := p.Door().MainFrame()
 	r := &HARRecorder{open: map[string]*harReq{}, onEvent: onEvent, mainFrame: main, docs: map[string]bool{}}
 	stop, err := p.Tap(append(slices.Clone(harEvents), also...), r.event)
 	if err != nil {
@@ -114,7 +114,7 @@ func (r *HARRecorder) DocumentStatus() int {
 	return r.docStatus
 }
 
-func (r *HARRecorder) event(ev Event) {
+func (r *HARRecorder) event(ev cdpclient.Event) {
 	if r.onEvent != nil {
 		r.onEvent(ev)
 	}

@@ -1,4 +1,4 @@
-package cdpclient
+package network
 
 // HAR is an HTTP Archive 1.2 log (http://www.softwareishard.com/blog/har-12-spec/).
 type HAR struct {

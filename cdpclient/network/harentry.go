@@ -1,4 +1,4 @@
-package cdpclient
+package network
 
 import (
 	"net/url"

@@ -1,0 +1,9 @@
+// Package network is what cdpmcp does with a page's requests beyond the
+// core's log of them: a HAR 1.2 log of a tab's requests (RecordHAR, for a
+// recording).
+//
+// It is a feature on the core: it imports cdpclient's exported API (Page.Tap
+// for the page's events) and the doors cdpclient keeps for features
+// (cdpclient/door.go, doorhooks.go: Page.Door, BrowserContext.Door); cdpclient
+// never imports it.
+package network
