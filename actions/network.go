@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 )
 
 type requestArgs struct {
@@ -117,13 +118,13 @@ var RouteAction = define("route", "Answer this session's requests by URL pattern
 		}
 		switch a.Op {
 		case "add":
-			r := cdpclient.Route{Pattern: a.Pattern, Action: a.Action, Status: a.Status, ContentType: a.ContentType,
+			r := network.Route{Pattern: a.Pattern, Action: a.Action, Status: a.Status, ContentType: a.ContentType,
 				Body: a.Body, Headers: a.Headers, RemoveHeaders: a.RemoveHeaders}
-			if err := bc.AddRoute(ctx, r); err != nil {
+			if err := network.AddRoute(ctx, bc, r); err != nil {
 				return nil, err
 			}
 		case "remove":
-			n, err := bc.RemoveRoute(ctx, a.Pattern)
+			n, err := network.RemoveRoute(ctx, bc, a.Pattern)
 			if err != nil {
 				return nil, err
 			}
@@ -134,10 +135,10 @@ var RouteAction = define("route", "Answer this session's requests by URL pattern
 		default:
 			return nil, argErr("use add, list or remove", "op %q is not known", a.Op)
 		}
-		return &Result{Text: routeList(bc.Routes())}, nil
+		return &Result{Text: routeList(network.Routes(bc))}, nil
 	}).inGroup("network").describe("op", "remove without pattern removes all")
 
-func routeList(routes []cdpclient.Route) string {
+func routeList(routes []network.Route) string {
 	if len(routes) == 0 {
 		return "no routes"
 	}

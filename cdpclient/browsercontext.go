@@ -21,7 +21,6 @@ type BrowserContext struct {
 	// ownDownloads: the folder is cdpmcp's, removed with the context.
 	ownDownloads bool
 	hooks        contextHooks // what features hang on the context (doorhooks.go)
-	routes       routeTable   // requests answered by URL pattern (routes.go)
 
 	mu      sync.Mutex
 	pages   map[string]*Page

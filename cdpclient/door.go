@@ -15,7 +15,7 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit, cdpclient/state) imports cdpclient's exported
+// package (cdpclient/audit, state, network) imports cdpclient's exported
 // API and this door, never cdpclient's internals; cdpclient never imports a
 // feature.
 //
@@ -34,8 +34,9 @@ const CallTimeout = cdpCallTimeout
 //   - keep its own state on the page (Door.Slot) and send calls to each
 //     session hosting the page's documents (Door.Sessions);
 //   - on a browser context (BrowserContext.Door, doorhooks.go): keep its
-//     state there, add calls to the set-up of each new document session and
-//     listen to its bindings in cdpmcp's world (WorldName);
+//     state there, add calls to the set-up of each new document session,
+//     listen to its bindings in cdpmcp's world (WorldName) and answer the
+//     requests the origin rules let through (Intercept, OnPaused);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

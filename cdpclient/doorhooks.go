@@ -65,7 +65,8 @@ func (s Session) Call(ctx context.Context, method string, params json.RawMessage
 
 // ContextDoor is a feature package's door on a browser context (see Door):
 // a slot for its state there, calls of its own in the set-up of each new
-// document session of the context, and the bindings it listens to.
+// document session of the context, the bindings it listens to, and the
+// requests it answers (Intercept, OnPaused: intercept.go).
 type ContextDoor struct{ bc *BrowserContext }
 
 // Door opens the context's door for a feature package.
@@ -77,6 +78,10 @@ type contextHooks struct {
 	slots    map[any]any
 	setup    []func(ctx context.Context, c *cdp.Client) []func() error
 	bindings map[string]func(payload string)
+	// intercept: a feature asked for every request to be paused
+	// (Intercept); paused its answers (OnPaused, intercept.go).
+	intercept bool
+	paused    []func(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error)
 }
 
 // Slot returns the value a feature keeps on the context under key, made by

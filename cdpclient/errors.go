@@ -79,6 +79,10 @@ func argError(hint, format string, args ...any) *ArgError {
 	return &ArgError{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
+// ArgErrorf is an *ArgError with its message formatted and the hint that
+// fixes it, for feature packages.
+func ArgErrorf(hint, format string, args ...any) *ArgError { return argError(hint, format, args...) }
+
 var (
 	// ErrPageClosed is returned for a page that has been closed.
 	ErrPageClosed = &Error{Code: CodeNavigation, Msg: "the page is closed", Hint: "use listPages and switchPage, or newPage"}

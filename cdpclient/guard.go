@@ -28,8 +28,9 @@ func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {
 	return interceptEverything(ctx, c)
 }
 
-// pausedRequest is the part of Fetch.requestPaused the guard reads.
-type pausedRequest struct {
+// PausedRequest is the part of Fetch.requestPaused the guard reads, and hands
+// to a feature that answers requests (ContextDoor.OnPaused).
+type PausedRequest struct {
 	RequestID fetch.RequestID `json:"requestId"`
 	Request   struct {
 		URL     string            `json:"url"`
@@ -43,7 +44,7 @@ type pausedRequest struct {
 // is sent from another one. p, if not nil, is the page the request is for: it
 // learns what was refused and counts the request as in flight until answered.
 func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
-	var ev pausedRequest
+	var ev PausedRequest
 	if err := json.Unmarshal(params, &ev); err != nil {
 		return
 	}
@@ -63,8 +64,8 @@ func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 		var err error
 		routed := false
 		if verdict == nil && p != nil {
-			// The context's routes (routes.go), after the origin rules.
-			routed, err = p.bc.routed(ctx, c, &ev)
+			// A feature's answer (routes), after the origin rules.
+			routed, err = p.bc.answerPaused(ctx, c, &ev)
 		}
 		if verdict == nil && !routed {
 			err = c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))

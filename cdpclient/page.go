@@ -118,7 +118,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
 		func() error { return p.bc.b.enableGuard(ctx, c) },
-	}, append(p.bc.sessionSetup(ctx, c), p.bc.routeSetup(ctx, c)...)...)
+	}, append(p.bc.sessionSetup(ctx, c), p.bc.interceptSetup(ctx, c)...)...)
 }
 
 // init enables the domains the page model needs, resumes a paused target and then

@@ -1,6 +1,7 @@
 // Package network is what cdpmcp does with a page's requests beyond the
 // core's log of them: a HAR 1.2 log of a tab's requests (RecordHAR, for a
-// recording).
+// recording) and routes that answer a context's requests by URL pattern
+// (AddRoute, RemoveRoute, Routes), after the origin rules.
 //
 // It is a feature on the core: it imports cdpclient's exported API (Page.Tap
 // for the page's events) and the doors cdpclient keeps for features

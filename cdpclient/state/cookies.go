@@ -67,7 +67,7 @@ func SetCookies(ctx context.Context, bc *cdpclient.BrowserContext, cookies []Coo
 	params := make([]map[string]any, 0, len(cookies))
 	for _, c := range cookies {
 		if c.Name == "" {
-			return argError(`give the cookie a name, e.g. {"name":"session","value":"abc","url":"https://example.com"}`, "a cookie has no name")
+			return cdpclient.ArgErrorf(`give the cookie a name, e.g. {"name":"session","value":"abc","url":"https://example.com"}`, "a cookie has no name")
 		}
 		p := map[string]any{"name": c.Name, "value": c.Value, "httpOnly": c.HTTPOnly, "secure": c.Secure}
 		switch {
@@ -77,11 +77,11 @@ func SetCookies(ctx context.Context, bc *cdpclient.BrowserContext, cookies []Coo
 		case forURL != "":
 			u, err := url.Parse(forURL)
 			if err != nil || u.Host == "" {
-				return argError("give an absolute URL such as https://example.com/", "%q is not a URL a cookie can belong to", forURL)
+				return cdpclient.ArgErrorf("give an absolute URL such as https://example.com/", "%q is not a URL a cookie can belong to", forURL)
 			}
 			p["url"] = forURL
 		default:
-			return argError(`give the cookie's url (or domain), e.g. {"url":"https://example.com"}`, "cookie %q has no url or domain", c.Name)
+			return cdpclient.ArgErrorf(`give the cookie's url (or domain), e.g. {"url":"https://example.com"}`, "cookie %q has no url or domain", c.Name)
 		}
 		if c.Path != "" {
 			p["path"] = c.Path

@@ -136,22 +136,22 @@ func Emulate(ctx context.Context, p *cdpclient.Page, e Emulation) (string, error
 func (e Emulation) check() error {
 	if e.Device != "" {
 		if _, ok := Devices[e.Device]; !ok {
-			return argError("devices: "+strings.Join(DeviceNames(), ", "), "no device preset %q", e.Device)
+			return cdpclient.ArgErrorf("devices: "+strings.Join(DeviceNames(), ", "), "no device preset %q", e.Device)
 		}
 	}
 	if e.Width < 0 || e.Height < 0 || e.Width > 10000 || e.Height > 10000 || e.Scale < 0 || e.Scale > 10 {
-		return argError("give a viewport of 1 to 10000 CSS pixels a side and a scale up to 10", "viewport %d×%d at scale %g is out of range", e.Width, e.Height, e.Scale)
+		return cdpclient.ArgErrorf("give a viewport of 1 to 10000 CSS pixels a side and a scale up to 10", "viewport %d×%d at scale %g is out of range", e.Width, e.Height, e.Scale)
 	}
 	if e.Network != "" {
 		if _, ok := networkPresets[e.Network]; !ok {
-			return argError("use offline, slow3g, fast3g or online", "network %q is not known", e.Network)
+			return cdpclient.ArgErrorf("use offline, slow3g, fast3g or online", "network %q is not known", e.Network)
 		}
 	}
 	if e.CPU < 0 || e.CPU > 50 {
-		return argError("give a slowdown factor of 1 (none) to 50", "cpu %g is out of range", e.CPU)
+		return cdpclient.ArgErrorf("give a slowdown factor of 1 (none) to 50", "cpu %g is out of range", e.CPU)
 	}
 	if g := e.Geo; g != nil && (g.Latitude < -90 || g.Latitude > 90 || g.Longitude < -180 || g.Longitude > 180) {
-		return argError("latitude is -90 to 90, longitude -180 to 180", "position %g,%g is not on Earth", g.Latitude, g.Longitude)
+		return cdpclient.ArgErrorf("latitude is -90 to 90, longitude -180 to 180", "position %g,%g is not on Earth", g.Latitude, g.Longitude)
 	}
 	return nil
 }

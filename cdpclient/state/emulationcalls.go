@@ -21,7 +21,7 @@ func (st emulationState) calls(d cdpclient.Door, reset bool) ([]emuCall, error) 
 	}
 	if e.Width > 0 || e.Height > 0 || e.Scale > 0 || e.Mobile != nil {
 		if e.Width == 0 || e.Height == 0 {
-			return nil, argError("give both width and height (or a device)", "a viewport needs a width and a height")
+			return nil, cdpclient.ArgErrorf("give both width and height (or a device)", "a viewport needs a width and a height")
 		}
 		mobile := e.Mobile != nil && *e.Mobile
 		add("Emulation.setDeviceMetricsOverride", map[string]any{"width": e.Width, "height": e.Height,

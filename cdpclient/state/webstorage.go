@@ -30,16 +30,16 @@ func WebStorage(ctx context.Context, p *cdpclient.Page, kind, op, key, value str
 		kind = "local"
 	case "session":
 	default:
-		return nil, argError("use local or session", "storage kind %q is not known", kind)
+		return nil, cdpclient.ArgErrorf("use local or session", "storage kind %q is not known", kind)
 	}
 	switch op {
 	case "list", "clear":
 	case "get", "set", "delete":
 		if key == "" {
-			return nil, argError(fmt.Sprintf(`give the key, e.g. {"op":%q,"key":"theme"}`, op), "%s needs a key", op)
+			return nil, cdpclient.ArgErrorf(fmt.Sprintf(`give the key, e.g. {"op":%q,"key":"theme"}`, op), "%s needs a key", op)
 		}
 	default:
-		return nil, argError("use list, get, set, delete or clear", "storage operation %q is not known", op)
+		return nil, cdpclient.ArgErrorf("use list, get, set, delete or clear", "storage operation %q is not known", op)
 	}
 	var res StorageResult
 	d := p.Door()

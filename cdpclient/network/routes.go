@@ -1,24 +1,23 @@
-package cdpclient
+package network
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/fetch"
 )
 
 // Routes answer a session's requests by URL pattern: with a made-up response
 // (fulfill), a network error (abort), or sent on with headers changed
-// (modify). They ride on the origin guard's interception (guard.go): one
-// Fetch.enable for every request on every document session, never a narrower
-// second one, and the origin rules are checked first, so a route cannot reach
-// what the rules refuse. Without origin rules, interception is on only while
-// the context has routes.
+// (modify). They ride on the core's interception (ContextDoor.Intercept and
+// OnPaused): the origin rules are checked first, so a route cannot reach what
+// the rules refuse. Without origin rules, interception is on only while the
+// context has routes.
 
 // Route is one rule.
 type Route struct {
@@ -39,10 +38,24 @@ type Route struct {
 	re *regexp.Regexp
 }
 
-// routeTable is a context's routes, guarded by its own lock.
+// routeTable is a context's routes, guarded by its own lock, in the
+// context's slot (routesOf).
 type routeTable struct {
-	mu   sync.Mutex
-	list []*Route
+	hooked sync.Once // the answer is registered
+	mu     sync.Mutex
+	list   []*Route
+}
+
+// routesKey is the key of a context's routeTable in its slot.
+type routesKey struct{}
+
+// routesOf is the context's routes, answering its paused requests from
+// their first use.
+func routesOf(bc *cdpclient.BrowserContext) *routeTable {
+	d := bc.Door()
+	t := d.Slot(routesKey{}, func() any { return &routeTable{} }).(*routeTable)
+	t.hooked.Do(func() { d.OnPaused(t.routed) })
+	return t
 }
 
 // globRegexp turns a URL glob into an anchored regular expression.
@@ -65,51 +78,53 @@ func globRegexp(glob string) (*regexp.Regexp, error) {
 
 // AddRoute adds a route to the context (replacing one with the same
 // pattern), turning interception on for its tabs if it was off.
-func (bc *BrowserContext) AddRoute(ctx context.Context, r Route) error {
+func AddRoute(ctx context.Context, bc *cdpclient.BrowserContext, r Route) error {
 	switch r.Action {
 	case "fulfill", "abort", "modify":
 	default:
-		return argError("use fulfill, abort or modify", "route action %q is not known", r.Action)
+		return cdpclient.ArgErrorf("use fulfill, abort or modify", "route action %q is not known", r.Action)
 	}
 	if strings.TrimSpace(r.Pattern) == "" {
-		return argError(`give a URL pattern, e.g. "*/api/users*"`, "a route needs a pattern")
+		return cdpclient.ArgErrorf(`give a URL pattern, e.g. "*/api/users*"`, "a route needs a pattern")
 	}
 	if r.Status == 0 {
 		r.Status = 200
 	}
 	if r.Status < 100 || r.Status > 599 {
-		return argError("give an HTTP status of 100 to 599", "status %d is not an HTTP status", r.Status)
+		return cdpclient.ArgErrorf("give an HTTP status of 100 to 599", "status %d is not an HTTP status", r.Status)
 	}
 	re, err := globRegexp(r.Pattern)
 	if err != nil {
-		return argError(`use * for any characters, e.g. "*/api/*"`, "pattern %q: %v", r.Pattern, err)
+		return cdpclient.ArgErrorf(`use * for any characters, e.g. "*/api/*"`, "pattern %q: %v", r.Pattern, err)
 	}
 	r.re = re
-	bc.routes.mu.Lock()
-	was := len(bc.routes.list)
-	bc.routes.list = slicesDeleteRoute(bc.routes.list, r.Pattern)
-	bc.routes.list = append(bc.routes.list, &r)
-	bc.routes.mu.Unlock()
+	t := routesOf(bc)
+	t.mu.Lock()
+	was := len(t.list)
+	t.list = slicesDeleteRoute(t.list, r.Pattern)
+	t.list = append(t.list, &r)
+	t.mu.Unlock()
 	if was == 0 {
-		return bc.interceptAll(ctx, true)
+		return bc.Door().Intercept(ctx, true)
 	}
 	return nil
 }
 
 // RemoveRoute removes the route with the pattern ("" removes all) and
 // reports how many went.
-func (bc *BrowserContext) RemoveRoute(ctx context.Context, pattern string) (int, error) {
-	bc.routes.mu.Lock()
-	n := len(bc.routes.list)
+func RemoveRoute(ctx context.Context, bc *cdpclient.BrowserContext, pattern string) (int, error) {
+	t := routesOf(bc)
+	t.mu.Lock()
+	n := len(t.list)
 	if pattern == "" {
-		bc.routes.list = nil
+		t.list = nil
 	} else {
-		bc.routes.list = slicesDeleteRoute(bc.routes.list, pattern)
+		t.list = slicesDeleteRoute(t.list, pattern)
 	}
-	removed, left := n-len(bc.routes.list), len(bc.routes.list)
-	bc.routes.mu.Unlock()
+	removed, left := n-len(t.list), len(t.list)
+	t.mu.Unlock()
 	if removed > 0 && left == 0 {
-		return removed, bc.interceptAll(ctx, false)
+		return removed, bc.Door().Intercept(ctx, false)
 	}
 	return removed, nil
 }
@@ -125,67 +140,23 @@ func slicesDeleteRoute(list []*Route, pattern string) []*Route {
 }
 
 // Routes lists the context's routes, in the order they were added.
-func (bc *BrowserContext) Routes() []Route {
-	bc.routes.mu.Lock()
-	defer bc.routes.mu.Unlock()
-	out := make([]Route, len(bc.routes.list))
-	for i, r := range bc.routes.list {
+func Routes(bc *cdpclient.BrowserContext) []Route {
+	t := routesOf(bc)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Route, len(t.list))
+	for i, r := range t.list {
 		out[i] = *r
 	}
 	return out
 }
 
-// routing reports whether the context has routes.
-func (bc *BrowserContext) routing() bool {
-	bc.routes.mu.Lock()
-	defer bc.routes.mu.Unlock()
-	return len(bc.routes.list) > 0
-}
-
-// interceptAll turns interception on (or off) on every document session of
-// the context's tabs; with origin rules it is always on and stays so.
-func (bc *BrowserContext) interceptAll(ctx context.Context, on bool) error {
-	if !bc.b.policy.Empty() {
-		return nil
-	}
-	for _, p := range bc.Pages() {
-		for _, c := range p.documentSessions() {
-			var err error
-			if on {
-				err = interceptEverything(ctx, c)
-			} else {
-				err = c.Fetch.Disable(ctx)
-			}
-			if err != nil {
-				return fmt.Errorf("request interception: %w", err)
-			}
-		}
-	}
-	return nil
-}
-
-// interceptEverything is the one way cdpmcp enables Fetch: every request, at
-// the request stage (the guard's patterns).
-func interceptEverything(ctx context.Context, c *cdp.Client) error {
-	return c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}}))
-}
-
-// routeSetup is the call that turns interception on for a new document
-// session of a context with routes (the guard does it when origin rules are
-// set); nil otherwise.
-func (bc *BrowserContext) routeSetup(ctx context.Context, c *cdp.Client) []func() error {
-	if !bc.b.policy.Empty() || !bc.routing() {
-		return nil
-	}
-	return []func() error{func() error { return interceptEverything(ctx, c) }}
-}
-
 // routed answers a paused request the origin rules let through with the
 // first route matching its URL; it reports false when none matched.
-func (bc *BrowserContext) routed(ctx context.Context, c *cdp.Client, ev *pausedRequest) (bool, error) {
-	bc.routes.mu.Lock()
+func (t *routeTable) routed(ctx context.Context, c *cdp.Client, ev *cdpclient.PausedRequest) (bool, error) {
+	t.mu.Lock()
 	var r *Route
-	for _, x := range bc.routes.list {
+	for _, x := range t.list {
 		if x.re.MatchString(ev.Request.URL) {
 			x.Hits++
 			c := *x
@@ -193,7 +164,7 @@ func (bc *BrowserContext) routed(ctx context.Context, c *cdp.Client, ev *pausedR
 			break
 		}
 	}
-	bc.routes.mu.Unlock()
+	t.mu.Unlock()
 	if r == nil {
 		return false, nil
 	}

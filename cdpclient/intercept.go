@@ -1,0 +1,90 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/fetch"
+)
+
+// Interception: the origin guard (guard.go) pauses every request of every
+// document session while origin rules are set, and a feature that answers
+// requests (routes, in cdpclient/network) rides on the same interception:
+// one Fetch.enable for every request, never a narrower second one, and the
+// origin rules are checked first, so a feature cannot reach what the rules
+// refuse. Without origin rules, interception is on only while a feature
+// asks for it on the context (ContextDoor.Intercept).
+
+// interceptEverything is the one way cdpmcp enables Fetch: every request, at
+// the request stage (the guard's patterns).
+func interceptEverything(ctx context.Context, c *cdp.Client) error {
+	return c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}}))
+}
+
+// Intercept turns the pausing of every request on (or off) for the
+// context's tabs, now and for the document sessions it attaches later; with
+// origin rules it is always on and stays so. Paused requests the rules let
+// through go to the OnPaused answers.
+func (d ContextDoor) Intercept(ctx context.Context, on bool) error {
+	bc := d.bc
+	bc.hooks.mu.Lock()
+	bc.hooks.intercept = on
+	bc.hooks.mu.Unlock()
+	if !bc.b.policy.Empty() {
+		return nil
+	}
+	for _, p := range bc.Pages() {
+		for _, c := range p.documentSessions() {
+			var err error
+			if on {
+				err = interceptEverything(ctx, c)
+			} else {
+				err = c.Fetch.Disable(ctx)
+			}
+			if err != nil {
+				return fmt.Errorf("request interception: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// OnPaused adds an answer for the context's paused requests that the origin
+// rules let through: answer sends its own reply (Fetch.fulfillRequest,
+// failRequest or continueRequest on c) and reports true, or reports false to
+// leave the request to the next answer and, last, to go on unchanged. It
+// runs off the read goroutine, bounded by ctx.
+func (d ContextDoor) OnPaused(answer func(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error)) {
+	h := &d.bc.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.paused = append(h.paused, answer)
+}
+
+// interceptSetup is the call that turns interception on for a new document
+// session of a context a feature intercepts for (the guard does it when
+// origin rules are set); nil otherwise.
+func (bc *BrowserContext) interceptSetup(ctx context.Context, c *cdp.Client) []func() error {
+	bc.hooks.mu.Lock()
+	on := bc.hooks.intercept
+	bc.hooks.mu.Unlock()
+	if !bc.b.policy.Empty() || !on {
+		return nil
+	}
+	return []func() error{func() error { return interceptEverything(ctx, c) }}
+}
+
+// answerPaused gives a paused request the origin rules let through to the
+// features' answers, in order; it reports false when none answered.
+func (bc *BrowserContext) answerPaused(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error) {
+	bc.hooks.mu.Lock()
+	answers := append([]func(context.Context, *cdp.Client, *PausedRequest) (bool, error)(nil), bc.hooks.paused...)
+	bc.hooks.mu.Unlock()
+	for _, answer := range answers {
+		if done, err := answer(ctx, c, r); done || err != nil {
+			return done, err
+		}
+	}
+	return false, nil
+}
