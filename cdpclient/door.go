@@ -15,7 +15,7 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit, state, network) imports cdpclient's exported
+// package (cdpclient/audit, state, network, live) imports cdpclient's exported
 // API and this door, never cdpclient's internals; cdpclient never imports a
 // feature.
 //
@@ -37,6 +37,10 @@ const CallTimeout = cdpCallTimeout
 //     state there, add calls to the set-up of each new document session,
 //     listen to its bindings in cdpmcp's world (WorldName) and answer the
 //     requests the origin rules let through (Intercept, OnPaused);
+//   - run beside the actions, without their lock (doorlive.go): pass a
+//     person's input on (Door.Input), read guarded (Door.Guarded), and use
+//     the page session's client for a stream of its own (Door.Client,
+//     Usable, ViewportSize);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

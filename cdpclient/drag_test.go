@@ -62,3 +62,5 @@ func TestDragPointerSortable(t *testing.T) {
 		t.Errorf("feedback = %s", fb.JSON())
 	}
 }
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -75,8 +75,6 @@ type Page struct {
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 	slots       map[any]any                             // features' state on the page (Door.Slot)
 	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
-	cast        caster                                  // the tab's screencast, shared by its watchers
-	ownSize     [2]float64                              // the viewport before SetViewport, zero when not overridden (remoteinput.go)
 
 	ready   chan struct{}
 	initErr error

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/liveview"
 )
 
@@ -32,14 +33,14 @@ func TestViewerInput(t *testing.T) {
 	at := func(x, y float64) (float64, float64) { return s.Left + x, s.Top + y } // 1:1
 	mouse := func(typ string, x, y float64, buttons int) {
 		vx, vy := at(x, y)
-		ev := cdpclient.MouseEvent{Type: typ, X: vx, Y: vy, Buttons: buttons}
+		ev := live.MouseEvent{Type: typ, X: vx, Y: vy, Buttons: buttons}
 		if typ == "mousePressed" || typ == "mouseReleased" {
 			ev.Button, ev.ClickCount = "left", 1
 		}
 		if typ == "mouseWheel" {
 			ev.DeltaY = 120
 		}
-		if err := view.DispatchMouse(ctx, ev); err != nil {
+		if err := live.DispatchMouse(ctx, view, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -69,14 +70,14 @@ func TestViewerInput(t *testing.T) {
 	field := rect(t, tab, "#field")
 	mouse("mousePressed", field.X+10, field.Y+field.H/2, 1)
 	mouse("mouseReleased", field.X+10, field.Y+field.H/2, 0)
-	for _, k := range []cdpclient.KeyEvent{{Key: "h", Code: "KeyH", KeyCode: 72, Text: "h"}, {Up: true, Key: "h", Code: "KeyH", KeyCode: 72},
+	for _, k := range []live.KeyEvent{{Key: "h", Code: "KeyH", KeyCode: 72, Text: "h"}, {Up: true, Key: "h", Code: "KeyH", KeyCode: 72},
 		{Key: "Backspace", Code: "Backspace", KeyCode: 8}, {Up: true, Key: "Backspace", Code: "Backspace", KeyCode: 8},
 		{Key: "k", Code: "KeyK", KeyCode: 75, Text: "k"}, {Up: true, Key: "k", Code: "KeyK", KeyCode: 75}} {
-		if err := view.DispatchKey(ctx, k); err != nil {
+		if err := live.DispatchKey(ctx, view, k); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := view.InsertText(ctx, "日本"); err != nil {
+	if err := live.InsertText(ctx, view, "日本"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the typing", func() bool {
@@ -113,7 +114,7 @@ func TestViewerOnAPhone(t *testing.T) {
 	defer lv.Withdraw("phone")
 	ctx := testCtx(t)
 	view := newTab(t, person, "about:blank")
-	if err := view.SetViewport(ctx, 390, 844, 3, true); err != nil {
+	if err := live.SetViewport(ctx, view, 390, 844, 3, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := cdpclient.Outcome(view.Navigate(ctx, url, cdpclient.WaitLoad)); err != nil {
@@ -136,11 +137,11 @@ func TestViewerOnAPhone(t *testing.T) {
 		return [(r.left + r.width / 2 - visualViewport.offsetLeft) * z, (r.top + r.height / 2 - visualViewport.offsetTop) * z]; })()`, &mid)
 	waitFor(t, "the tap", func() bool {
 		s := viewer(t, view)
-		pt := []cdpclient.TouchPoint{{X: s.Left + mid[0], Y: s.Top + mid[1]}}
-		if err := view.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {
+		pt := []live.TouchPoint{{X: s.Left + mid[0], Y: s.Top + mid[1]}}
+		if err := live.DispatchTouch(ctx, view, "touchStart", pt, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := view.DispatchTouch(ctx, "touchEnd", nil, 0); err != nil {
+		if err := live.DispatchTouch(ctx, view, "touchEnd", nil, 0); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(500 * time.Millisecond) // apart enough not to be a double tap

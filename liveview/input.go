@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 )
 
 // inputEvent is one event the viewer sends, in the tab's CSS pixels. T says
@@ -102,11 +103,11 @@ func (of *offer) dispatchOne(ctx context.Context, ev inputEvent) error {
 		if err != nil {
 			return err
 		}
-		me := cdpclient.MouseEvent{X: x, Y: y, Buttons: ev.Bs & 7, Modifiers: ev.M & 15}
+		me := live.MouseEvent{X: x, Y: y, Buttons: ev.Bs & 7, Modifiers: ev.M & 15}
 		if ev.T == "w" {
 			me.Type = "mouseWheel"
 			me.DeltaX, me.DeltaY = math.Max(-maxCoord, math.Min(ev.DX, maxCoord)), math.Max(-maxCoord, math.Min(ev.DY, maxCoord))
-			return tab.DispatchMouse(ctx, me)
+			return live.DispatchMouse(ctx, tab, me)
 		}
 		switch ev.B {
 		case "", "left", "middle", "right":
@@ -125,12 +126,12 @@ func (of *offer) dispatchOne(ctx context.Context, ev inputEvent) error {
 		default:
 			return badInput("mouse event %q", ev.E)
 		}
-		return tab.DispatchMouse(ctx, me)
+		return live.DispatchMouse(ctx, tab, me)
 	case "k":
 		if len(ev.Key) > 32 || len(ev.Code) > 32 || utf8.RuneCountInString(ev.Text) > 2 {
 			return badInput("key %q", ev.Key)
 		}
-		ke := cdpclient.KeyEvent{Up: ev.E == "up", Key: ev.Key, Code: ev.Code, KeyCode: ev.KC, Text: ev.Text,
+		ke := live.KeyEvent{Up: ev.E == "up", Key: ev.Key, Code: ev.Code, KeyCode: ev.KC, Text: ev.Text,
 			Modifiers: ev.M & 15, Location: ev.Loc, AutoRepeat: ev.Rep}
 		if !ke.Up {
 			switch {
@@ -142,13 +143,13 @@ func (of *offer) dispatchOne(ctx context.Context, ev inputEvent) error {
 				of.typed.add(ev.Text)
 			}
 		}
-		return tab.DispatchKey(ctx, ke)
+		return live.DispatchKey(ctx, tab, ke)
 	case "i":
 		if ev.Text == "" || utf8.RuneCountInString(ev.Text) > maxInsertText {
 			return badInput("text of %d characters", utf8.RuneCountInString(ev.Text))
 		}
 		of.typed.add(ev.Text)
-		return tab.InsertText(ctx, ev.Text)
+		return live.InsertText(ctx, tab, ev.Text)
 	case "t":
 		typ := map[string]string{"start": "touchStart", "move": "touchMove", "end": "touchEnd", "cancel": "touchCancel"}[ev.E]
 		if typ == "" || len(ev.Points) > 10 {
@@ -157,7 +158,7 @@ func (of *offer) dispatchOne(ctx context.Context, ev inputEvent) error {
 		if typ == "touchStart" {
 			of.typed.cut()
 		}
-		pts := make([]cdpclient.TouchPoint, len(ev.Points))
+		pts := make([]live.TouchPoint, len(ev.Points))
 		for i, p := range ev.Points {
 			x, err := coord(p.X)
 			if err != nil {
@@ -167,9 +168,9 @@ func (of *offer) dispatchOne(ctx context.Context, ev inputEvent) error {
 			if err != nil {
 				return err
 			}
-			pts[i] = cdpclient.TouchPoint{X: x, Y: y, ID: p.ID}
+			pts[i] = live.TouchPoint{X: x, Y: y, ID: p.ID}
 		}
-		return tab.DispatchTouch(ctx, typ, pts, ev.M&15)
+		return live.DispatchTouch(ctx, tab, typ, pts, ev.M&15)
 	case "r":
 		return of.resize(ctx, ev.W, ev.H, ev.DPR, ev.Mobile)
 	case "d":
@@ -194,7 +195,7 @@ func (of *offer) resize(ctx context.Context, w, h, dpr float64, mobile bool) err
 	width := int(math.Max(minViewport, math.Min(w, maxViewport)))
 	height := int(math.Max(minViewport, math.Min(h, maxViewport)))
 	scale := math.Max(1, math.Min(dpr, maxDeviceScale))
-	if err := of.Tab.SetViewport(ctx, width, height, scale, mobile); err != nil {
+	if err := live.SetViewport(ctx, of.Tab, width, height, scale, mobile); err != nil {
 		return err
 	}
 	of.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/liveview"
@@ -146,20 +147,20 @@ func clickTabPoint(t testing.TB, view, tab *cdpclient.Page, x, y float64) {
 	s := viewer(t, view)
 	vx, vy := s.Left+x*s.Width/vp[0], s.Top+y*s.Height/vp[1]
 	ctx := testCtx(t)
-	for _, ev := range []cdpclient.MouseEvent{{Type: "mouseMoved", X: vx, Y: vy},
+	for _, ev := range []live.MouseEvent{{Type: "mouseMoved", X: vx, Y: vy},
 		{Type: "mousePressed", X: vx, Y: vy, Button: "left", Buttons: 1, ClickCount: 1},
 		{Type: "mouseReleased", X: vx, Y: vy, Button: "left", ClickCount: 1}} {
-		if err := view.DispatchMouse(ctx, ev); err != nil {
+		if err := live.DispatchMouse(ctx, view, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
 // rect is an element's box in a page's viewport.
-func rect(t testing.TB, p *cdpclient.Page, selector string) cdpclient.Box {
+func rect(t testing.TB, p *cdpclient.Page, selector string) live.Box {
 	t.Helper()
 	var r [4]float64
 	sel, _ := json.Marshal(selector)
 	eval(t, p, `(() => { const r = document.querySelector(`+string(sel)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &r)
-	return cdpclient.Box{X: r[0], Y: r[1], W: r[2], H: r[3]}
+	return live.Box{X: r[0], Y: r[1], W: r[2], H: r[3]}
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 )
 
 // Why an offer ended, as the person is told.
@@ -100,7 +102,7 @@ func (of *offer) end(why string) {
 	if resized && of.Tab.Usable() == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
-		if err := of.Tab.ResetViewport(ctx); err != nil {
+		if err := live.ResetViewport(ctx, of.Tab); err != nil {
 			slog.Debug("reset a tab's viewport after the live view", "offer", of.id, "err", err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 )
 
 // The frame stream is a sequence of messages, each a 4-byte big-endian length
@@ -24,7 +25,7 @@ type streamHeader struct {
 	Reason  string `json:"reason,omitempty"`
 	Expires int64  `json:"expires,omitempty"`
 	// A frame: its number and the tab's viewport in DIPs (see
-	// cdpclient.FrameMeta), the tab's URL, and an open JavaScript dialog.
+	// live.FrameMeta), the tab's URL, and an open JavaScript dialog.
 	N      int               `json:"n,omitempty"`
 	W      float64           `json:"w,omitempty"`
 	H      float64           `json:"h,omitempty"`
@@ -46,11 +47,11 @@ const maxFramePixels = 4096
 // instead of holding up the tab's screencast or anyone else's.
 type latest struct {
 	mu    sync.Mutex
-	f     *cdpclient.Frame
+	f     *live.Frame
 	ready chan struct{}
 }
 
-func (l *latest) put(f cdpclient.Frame) {
+func (l *latest) put(f live.Frame) {
 	l.mu.Lock()
 	l.f = &f
 	l.mu.Unlock()
@@ -60,7 +61,7 @@ func (l *latest) put(f cdpclient.Frame) {
 	}
 }
 
-func (l *latest) take() *cdpclient.Frame {
+func (l *latest) take() *live.Frame {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f := l.f
@@ -99,8 +100,8 @@ func (of *offer) serveFrames(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.URL.Query().Get(name))
 		return min(max(n, 100), maxFramePixels)
 	}
-	opts := cdpclient.ScreencastOptions{Format: "jpeg", Quality: 75, MaxWidth: size("w"), MaxHeight: size("h")}
-	stop, err := of.Tab.Screencast(r.Context(), opts, box.put)
+	opts := live.ScreencastOptions{Format: "jpeg", Quality: 75, MaxWidth: size("w"), MaxHeight: size("h")}
+	stop, err := live.Screencast(r.Context(), of.Tab, opts, box.put)
 	if err != nil {
 		send(streamHeader{End: endClosed}, nil)
 		return

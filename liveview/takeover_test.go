@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/liveview"
@@ -44,11 +45,11 @@ func typeKeys(t *testing.T, p *cdpclient.Page, text string) {
 			code = "Minus"
 		}
 		for _, up := range []bool{false, true} {
-			ev := cdpclient.KeyEvent{Up: up, Key: k, Code: code, KeyCode: int(strings.ToUpper(k)[0])}
+			ev := live.KeyEvent{Up: up, Key: k, Code: code, KeyCode: int(strings.ToUpper(k)[0])}
 			if !up {
 				ev.Text = k
 			}
-			if err := p.DispatchKey(ctx, ev); err != nil {
+			if err := live.DispatchKey(ctx, p, ev); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -94,7 +95,7 @@ func TestPersonSignsIn(t *testing.T) {
 	})
 	half := len(fixtures.LoginPassword) / 2
 	typeKeys(t, view, fixtures.LoginPassword[:half])
-	if err := view.InsertText(testCtx(t), fixtures.LoginPassword[half:]); err != nil { // as an input method would
+	if err := live.InsertText(testCtx(t), view, fixtures.LoginPassword[half:]); err != nil { // as an input method would
 		t.Fatal(err)
 	}
 	waitFor(t, "the password to be typed", func() bool {

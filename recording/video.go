@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
@@ -42,16 +43,16 @@ func startVideo(ctx context.Context, page *cdpclient.Page, dir string) *video {
 	}
 	// Secret fields are painted over in every frame kept: a video shows none
 	// of what goes into them, whoever types it (the job, a person helping).
-	keep := func(f cdpclient.Frame) {
+	keep := func(f live.Frame) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		masked, err := page.MaskSecrets(ctx, f)
+		masked, err := live.MaskSecrets(ctx, page, f)
 		if err != nil {
 			return // the tab cannot be checked: the frame is not kept
 		}
 		v.frame(masked)
 	}
-	stop, err := page.Screencast(ctx, cdpclient.ScreencastOptions{Format: "jpeg", Quality: 70, MaxWidth: 1280, MaxHeight: 800}, keep)
+	stop, err := live.Screencast(ctx, page, live.ScreencastOptions{Format: "jpeg", Quality: 70, MaxWidth: 1280, MaxHeight: 800}, keep)
 	if err != nil {
 		v.err = err
 		return v
@@ -60,7 +61,7 @@ func startVideo(ctx context.Context, page *cdpclient.Page, dir string) *video {
 	return v
 }
 
-func (v *video) frame(f cdpclient.Frame) {
+func (v *video) frame(f live.Frame) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	path := filepath.Join(v.dir, fmt.Sprintf("%06d.jpg", len(v.frames)))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -155,19 +156,19 @@ func TestJobHandoffThroughMCP(t *testing.T) {
 	for _, r := range fixtures.LoginPassword {
 		k := string(r)
 		for _, up := range []bool{false, true} {
-			ev := cdpclient.KeyEvent{Up: up, Key: k}
+			ev := live.KeyEvent{Up: up, Key: k}
 			if !up {
 				ev.Text = k
 			}
-			if err := view.DispatchKey(ctx, ev); err != nil {
+			if err := live.DispatchKey(ctx, view, ev); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := view.DispatchKey(ctx, cdpclient.KeyEvent{Key: "Enter", Code: "Enter", KeyCode: 13, Text: "\r"}); err != nil {
+	if err := live.DispatchKey(ctx, view, live.KeyEvent{Key: "Enter", Code: "Enter", KeyCode: 13, Text: "\r"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := view.DispatchKey(ctx, cdpclient.KeyEvent{Up: true, Key: "Enter", Code: "Enter", KeyCode: 13}); err != nil {
+	if err := live.DispatchKey(ctx, view, live.KeyEvent{Up: true, Key: "Enter", Code: "Enter", KeyCode: 13}); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the site to accept the sign-in", func() bool {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/client"
@@ -133,21 +134,21 @@ func clickThrough(t *testing.T, view, tab *cdpclient.Page, x, y float64) {
 	evalJSON(t, view, `(() => { const r = document.getElementById('screen').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, &r)
 	vx, vy := r[0]+x*r[2]/vp[0], r[1]+y*r[3]/vp[1]
 	ctx := testCtx(t)
-	for _, ev := range []cdpclient.MouseEvent{{Type: "mouseMoved", X: vx, Y: vy},
+	for _, ev := range []live.MouseEvent{{Type: "mouseMoved", X: vx, Y: vy},
 		{Type: "mousePressed", X: vx, Y: vy, Button: "left", Buttons: 1, ClickCount: 1},
 		{Type: "mouseReleased", X: vx, Y: vy, Button: "left", ClickCount: 1}} {
-		if err := view.DispatchMouse(ctx, ev); err != nil {
+		if err := live.DispatchMouse(ctx, view, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-func boxOf(t *testing.T, p *cdpclient.Page, selector string) cdpclient.Box {
+func boxOf(t *testing.T, p *cdpclient.Page, selector string) live.Box {
 	t.Helper()
 	var r [4]float64
 	sel, _ := json.Marshal(selector)
 	evalJSON(t, p, `(() => { const r = document.querySelector(`+string(sel)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &r)
-	return cdpclient.Box{X: r[0], Y: r[1], W: r[2], H: r[3]}
+	return live.Box{X: r[0], Y: r[1], W: r[2], H: r[3]}
 }
 
 func tabText(t *testing.T, p *cdpclient.Page, expr string) string {

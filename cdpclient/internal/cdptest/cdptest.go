@@ -87,3 +87,18 @@ func Text(t testing.TB, ctx context.Context, p *cdpclient.Page, selector string)
 	}
 	return s
 }
+
+// Eval is the string an expression (awaited) gives, or its JSON when it is
+// not a string.
+func Eval(t testing.TB, ctx context.Context, p *cdpclient.Page, expr string) string {
+	t.Helper()
+	got, err := p.Evaluate(ctx, expr, cdpclient.EvalOptions{AwaitPromise: true})
+	if err != nil {
+		t.Fatalf("Evaluate(%q): %v", expr, err)
+	}
+	var s string
+	if json.Unmarshal([]byte(got), &s) != nil {
+		return got
+	}
+	return s
+}

@@ -1,22 +1,30 @@
-package cdpclient
+package live
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"image/jpeg"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
 )
 
+// One browser and one fixtures server per test binary (cdptest); each test
+// gets a fresh page in its own browser context so tests can run in parallel.
+func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
+
 // rectOf returns an element's box in the page's viewport.
-func rectOf(t *testing.T, p *Page, selector string) Box {
+func rectOf(t *testing.T, p *cdpclient.Page, selector string) Box {
 	t.Helper()
-	v, err := p.Evaluate(testContext(t), `(() => { const r = document.querySelector(`+jsString(selector)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, EvalOptions{})
+	sel, _ := json.Marshal(selector)
+	v, err := p.Evaluate(testbound.Context(t), `(() => { const r = document.querySelector(`+string(sel)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, cdpclient.EvalOptions{})
 	if err != nil {
 		t.Fatalf("rect of %s: %v", selector, err)
 	}
@@ -27,16 +35,14 @@ func rectOf(t *testing.T, p *Page, selector string) Box {
 	return Box{r[0], r[1], r[2], r[3]}
 }
 
-func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
-
 // Remote input is the browser's own: a click passed on solves a CAPTCHA in a
 // cross-site frame that ignores untrusted clicks, keys and inserted text type
 // into the focused field, and a tap presses what is under the finger.
 func TestRemoteInputIsTrusted(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+	p := cdptest.NewPage(t)
+	ctx := testbound.Context(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	captcha := rectOf(t, p, "#captcha")
@@ -49,7 +55,7 @@ func TestRemoteInputIsTrusted(t *testing.T) {
 			if typ == "mousePressed" {
 				ev.Buttons = 1
 			}
-			if err := p.DispatchMouse(ctx, ev); err != nil {
+			if err := DispatchMouse(ctx, p, ev); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -59,41 +65,41 @@ func TestRemoteInputIsTrusted(t *testing.T) {
 	click(pw.X+5, pw.Y+pw.H/2)
 	for _, k := range []KeyEvent{{Key: "a", Code: "KeyA", KeyCode: 65, Text: "a"}, {Key: "a", Code: "KeyA", KeyCode: 65, Up: true},
 		{Key: "B", Code: "KeyB", KeyCode: 66, Text: "B", Modifiers: 8}, {Key: "B", Code: "KeyB", KeyCode: 66, Up: true, Modifiers: 8}} {
-		if err := p.DispatchKey(ctx, k); err != nil {
+		if err := DispatchKey(ctx, p, k); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := p.InsertText(ctx, "çé"); err != nil {
+	if err := InsertText(ctx, p, "çé"); err != nil {
 		t.Fatal(err)
 	}
 	testbound.UntilNil(t, "the CAPTCHA to take a trusted click", func() error {
-		if evalString(t, ctx, p, `document.getElementById('captcha-state').textContent`) == "CAPTCHA solved" {
+		if cdptest.Eval(t, ctx, p, `document.getElementById('captcha-state').textContent`) == "CAPTCHA solved" {
 			return nil
 		}
-		return fmt.Errorf("untrusted clicks: %d", testSite.UntrustedCaptchaClicks())
+		return fmt.Errorf("untrusted clicks: %d", cdptest.Site.UntrustedCaptchaClicks())
 	})
-	if got := evalString(t, ctx, p, `document.getElementById('password').value`); got != "aBçé" {
+	if got := cdptest.Eval(t, ctx, p, `document.getElementById('password').value`); got != "aBçé" {
 		t.Errorf("typed %q, want aBçé", got)
 	}
 
-	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/anim.html?still"), WaitLoad)); err != nil {
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/anim.html?still"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	pad := rectOf(t, p, "#pad")
 	pt := []TouchPoint{{X: pad.X + 50, Y: pad.Y + 50, ID: 1}}
-	if err := p.DispatchTouch(ctx, "touchStart", pt, 0); err != nil {
+	if err := DispatchTouch(ctx, p, "touchStart", pt, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.DispatchTouch(ctx, "touchEnd", nil, 0); err != nil {
+	if err := DispatchTouch(ctx, p, "touchEnd", nil, 0); err != nil {
 		t.Fatal(err)
 	}
-	if got := evalString(t, ctx, p, `getComputedStyle(document.getElementById('pad')).backgroundColor`); got != "rgb(0, 200, 0)" {
+	if got := cdptest.Eval(t, ctx, p, `getComputedStyle(document.getElementById('pad')).backgroundColor`); got != "rgb(0, 200, 0)" {
 		t.Errorf("after a tap the pad is %s", got)
 	}
-	if err := p.DispatchMouse(ctx, MouseEvent{Type: "mouseWheel", X: 10, Y: 10, DeltaY: 100}); err != nil {
+	if err := DispatchMouse(ctx, p, MouseEvent{Type: "mouseWheel", X: 10, Y: 10, DeltaY: 100}); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.DispatchMouse(ctx, MouseEvent{Type: "drag"}); err == nil {
+	if err := DispatchMouse(ctx, p, MouseEvent{Type: "drag"}); err == nil {
 		t.Error("an unknown mouse event type was dispatched")
 	}
 }
@@ -101,24 +107,24 @@ func TestRemoteInputIsTrusted(t *testing.T) {
 // The viewport follows a viewer's window and comes back.
 func TestSetViewport(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+	p := cdptest.NewPage(t)
+	ctx := testbound.Context(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	before := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`)
-	if err := p.SetViewport(ctx, 640, 400, 2, false); err != nil {
+	before := cdptest.Eval(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`)
+	if err := SetViewport(ctx, p, 640, 400, 2, false); err != nil {
 		t.Fatal(err)
 	}
-	if got := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight, devicePixelRatio])`); got != "[640,400,2]" {
+	if got := cdptest.Eval(t, ctx, p, `JSON.stringify([innerWidth, innerHeight, devicePixelRatio])`); got != "[640,400,2]" {
 		t.Errorf("viewport %s, want [640,400,2]", got)
 	}
-	if err := p.ResetViewport(ctx); err != nil {
+	if err := ResetViewport(ctx, p); err != nil {
 		t.Fatal(err)
 	}
 	// The renderer takes the size back with its next frame.
 	testbound.UntilNil(t, "the viewport to be reset", func() error {
-		if got := evalString(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`); got != before {
+		if got := cdptest.Eval(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`); got != before {
 			return fmt.Errorf("viewport %s, want %s", got, before)
 		}
 		return nil
@@ -129,27 +135,27 @@ func TestSetViewport(t *testing.T) {
 // one into a text field, and in a same-origin frame.
 func TestSecretBoxes(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+	p := cdptest.NewPage(t)
+	ctx := testbound.Context(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	pw := rectOf(t, p, "#password")
-	boxes, _, _, err := p.SecretBoxes(ctx)
+	boxes, _, _, err := SecretBoxes(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]Box{pw}, boxes); diff != "" {
 		t.Errorf("boxes (-want +got):\n%s", diff)
 	}
-	evalString(t, ctx, p, `document.getElementById('password').type = 'text'; 'ok'`)
-	if boxes, _, _, err = p.SecretBoxes(ctx); err != nil || len(boxes) != 1 {
+	cdptest.Eval(t, ctx, p, `document.getElementById('password').type = 'text'; 'ok'`)
+	if boxes, _, _, err = SecretBoxes(ctx, p); err != nil || len(boxes) != 1 {
 		t.Errorf("after the field became a text field: %v %v", boxes, err)
 	}
-	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	if boxes, _, _, err = p.SecretBoxes(ctx); err != nil || len(boxes) != 0 {
+	if boxes, _, _, err = SecretBoxes(ctx, p); err != nil || len(boxes) != 0 {
 		t.Errorf("a page without password fields: %v %v", boxes, err)
 	}
 }
@@ -159,9 +165,9 @@ func TestSecretBoxes(t *testing.T) {
 // other stopped.
 func TestScreencastFansOut(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/anim.html"), WaitLoad)); err != nil {
+	p := cdptest.NewPage(t)
+	ctx := testbound.Context(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/anim.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	a, b := make(chan Frame, 100), make(chan Frame, 100)
@@ -173,7 +179,7 @@ func TestScreencastFansOut(t *testing.T) {
 			}
 		}
 	}
-	stopA, err := p.Screencast(ctx, ScreencastOptions{MaxWidth: 320, MaxHeight: 200}, put(a))
+	stopA, err := Screencast(ctx, p, ScreencastOptions{MaxWidth: 320, MaxHeight: 200}, put(a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +187,7 @@ func TestScreencastFansOut(t *testing.T) {
 	if first.Meta.DeviceWidth <= 0 || !strings.HasPrefix(string(first.Data[:3]), "\xff\xd8\xff") {
 		t.Fatalf("first frame: %+v, %d bytes", first.Meta, len(first.Data))
 	}
-	stopB, err := p.Screencast(ctx, ScreencastOptions{}, put(b))
+	stopB, err := Screencast(ctx, p, ScreencastOptions{}, put(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,15 +220,15 @@ func recvFrame(t *testing.T, c chan Frame) Frame {
 // rest of the picture is left as it was.
 func TestMaskSecrets(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/handoff/signin"), WaitLoad)); err != nil {
+	p := cdptest.NewPage(t)
+	ctx := testbound.Context(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	// A "show password" toggle: the field holds legible text.
-	evalString(t, ctx, p, `const f = document.getElementById('password'); f.value = 'WWWWWWWWWW'; f.type = 'text'; 'ok'`)
+	cdptest.Eval(t, ctx, p, `const f = document.getElementById('password'); f.value = 'WWWWWWWWWW'; f.type = 'text'; 'ok'`)
 	frames := make(chan Frame, 10)
-	stop, err := p.Screencast(ctx, ScreencastOptions{}, func(f Frame) {
+	stop, err := Screencast(ctx, p, ScreencastOptions{}, func(f Frame) {
 		select {
 		case frames <- f:
 		default:
@@ -233,7 +239,7 @@ func TestMaskSecrets(t *testing.T) {
 	}
 	defer stop()
 	f := recvFrame(t, frames)
-	masked, err := p.MaskSecrets(ctx, f)
+	masked, err := MaskSecrets(ctx, p, f)
 	if err != nil {
 		t.Fatal(err)
 	}

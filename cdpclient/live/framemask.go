@@ -1,4 +1,4 @@
-package cdpclient
+package live
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"math"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // maskColour paints over secret fields in recorded frames.
@@ -23,8 +25,8 @@ const maskPad = 4
 // another scroll offset than the frame's are moved by the difference. A frame
 // without such fields comes back as it is; one that cannot be checked (the tab
 // is gone) comes back with an error, to be dropped.
-func (p *Page) MaskSecrets(ctx context.Context, f Frame) (Frame, error) {
-	boxes, sx, sy, err := p.SecretBoxes(ctx)
+func MaskSecrets(ctx context.Context, p *cdpclient.Page, f Frame) (Frame, error) {
+	boxes, sx, sy, err := SecretBoxes(ctx, p)
 	if err != nil || len(boxes) == 0 {
 		return f, err
 	}

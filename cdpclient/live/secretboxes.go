@@ -1,8 +1,10 @@
-package cdpclient
+package live
 
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // Box is a rectangle in CSS pixels.
@@ -14,25 +16,23 @@ type Box struct{ X, Y, W, H float64 }
 // that masks them in screencast frames moves them by the difference to each
 // frame's own scroll offset. Fields in cross-site frames are not seen.
 // It runs no page code.
-func (p *Page) SecretBoxes(ctx context.Context) (boxes []Box, scrollX, scrollY float64, err error) {
-	if err := p.usable(); err != nil {
-		return nil, 0, 0, err
-	}
-	ctx, cancel := p.guard(ctx)
-	defer cancel()
+func SecretBoxes(ctx context.Context, p *cdpclient.Page) (boxes []Box, scrollX, scrollY float64, err error) {
 	var out struct {
 		Boxes  [][4]float64 `json:"boxes"`
 		SX, SY float64
 	}
-	err = p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
-		r, err := w.eval(ctx, "("+jsFunc("secretBoxes")+")()", true)
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(r.Value, &out)
+	d := p.Door()
+	err = d.Guarded(ctx, func(ctx context.Context) error {
+		return d.World(ctx, func(w *cdpclient.World) error {
+			r, err := w.Eval(ctx, "("+jsFuncs.Func("secretBoxes")+")()", true)
+			if err != nil {
+				return err
+			}
+			return json.Unmarshal(r.Value, &out)
+		})
 	})
 	if err != nil {
-		return nil, 0, 0, cause(ctx, err)
+		return nil, 0, 0, err
 	}
 	for _, b := range out.Boxes {
 		boxes = append(boxes, Box{X: b[0], Y: b[1], W: b[2], H: b[3]})

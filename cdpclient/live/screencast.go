@@ -1,8 +1,10 @@
-package cdpclient
+package live
 
 import (
 	"context"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // Frame is one screencast frame: a JPEG or PNG image of the tab, the time the
@@ -46,6 +48,7 @@ type ScreencastOptions struct {
 // the browser sends the next frame only after every fn has returned, so a slow
 // fn slows the stream instead of queueing frames. stop blocks until fn has
 // returned for the last time.
-func (p *Page) Screencast(ctx context.Context, opts ScreencastOptions, fn func(Frame)) (stop func(), err error) {
-	return p.cast.subscribe(ctx, p, opts, fn)
+func Screencast(ctx context.Context, p *cdpclient.Page, opts ScreencastOptions, fn func(Frame)) (stop func(), err error) {
+	c := p.Door().Slot(casterKey{}, func() any { return &caster{} }).(*caster)
+	return c.subscribe(ctx, p, opts, fn)
 }

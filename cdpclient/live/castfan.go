@@ -1,4 +1,4 @@
-package cdpclient
+package live
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
-// caster is a tab's one screencast, fanned out to its watchers. The zero
-// value is ready to use.
+// caster is a tab's one screencast, fanned out to its watchers, in the tab's
+// slot (Door.Slot). The zero value is ready to use.
 type caster struct {
 	// op serialises starting, restarting and stopping the browser's stream.
 	op sync.Mutex
@@ -24,6 +25,9 @@ type caster struct {
 	tapStop func()            // nil while not streaming
 	last    *Frame
 }
+
+// casterKey is the key of a tab's caster in its slot.
+type casterKey struct{}
 
 type castSub struct {
 	opts ScreencastOptions
@@ -44,7 +48,7 @@ func (s *castSub) deliver(f Frame, first bool) {
 	s.fn(f)
 }
 
-func (c *caster) subscribe(ctx context.Context, p *Page, opts ScreencastOptions, fn func(Frame)) (func(), error) {
+func (c *caster) subscribe(ctx context.Context, p *cdpclient.Page, opts ScreencastOptions, fn func(Frame)) (func(), error) {
 	c.op.Lock()
 	defer c.op.Unlock()
 	sub := &castSub{opts: opts, fn: fn}
@@ -128,7 +132,7 @@ func widest(a, b int) int {
 
 // apply starts the browser's stream, or restarts it when the watchers now need
 // other frames. c.op is held.
-func (c *caster) apply(ctx context.Context, p *Page) error {
+func (c *caster) apply(ctx context.Context, p *cdpclient.Page) error {
 	c.mu.Lock()
 	want, running, applied := c.merged(), c.tapStop != nil, c.applied
 	c.mu.Unlock()
@@ -136,7 +140,7 @@ func (c *caster) apply(ctx context.Context, p *Page) error {
 		return nil
 	}
 	if !running {
-		stop, err := p.Tap([]string{"Page.screencastFrame"}, func(ev Event) { c.onFrame(p, ev) })
+		stop, err := p.Tap([]string{"Page.screencastFrame"}, func(ev cdpclient.Event) { c.onFrame(p, ev) })
 		if err != nil {
 			return err
 		}
@@ -153,11 +157,11 @@ func (c *caster) apply(ctx context.Context, p *Page) error {
 	}
 	if running {
 		// The browser takes new parameters only on a new start.
-		if err := p.c.Page.StopScreencast(ctx); err != nil {
+		if err := p.Door().Client().Page.StopScreencast(ctx); err != nil {
 			return fmt.Errorf("Page.stopScreencast: %w", err)
 		}
 	}
-	if err := p.c.Page.StartScreencast(ctx, args); err != nil {
+	if err := p.Door().Client().Page.StartScreencast(ctx, args); err != nil {
 		return fmt.Errorf("Page.startScreencast: %w", err)
 	}
 	c.mu.Lock()
@@ -167,7 +171,7 @@ func (c *caster) apply(ctx context.Context, p *Page) error {
 }
 
 // stopStream ends the browser's stream. c.op is held.
-func (c *caster) stopStream(p *Page) {
+func (c *caster) stopStream(p *cdpclient.Page) {
 	c.mu.Lock()
 	stop := c.tapStop
 	c.tapStop, c.applied, c.last = nil, ScreencastOptions{}, nil
@@ -175,9 +179,9 @@ func (c *caster) stopStream(p *Page) {
 	if stop == nil {
 		return
 	}
-	if p.usable() == nil {
+	if p.Door().Usable() == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = p.c.Page.StopScreencast(ctx)
+		_ = p.Door().Client().Page.StopScreencast(ctx)
 		cancel()
 	}
 	stop()
@@ -185,7 +189,7 @@ func (c *caster) stopStream(p *Page) {
 
 // onFrame hands a frame to every watcher, then acknowledges it so the browser
 // sends the next.
-func (c *caster) onFrame(p *Page, ev Event) {
+func (c *caster) onFrame(p *cdpclient.Page, ev cdpclient.Event) {
 	var f struct {
 		Data      string `json:"data"`
 		SessionID int    `json:"sessionId"`
@@ -214,7 +218,7 @@ func (c *caster) onFrame(p *Page, ev Event) {
 			s.deliver(frame, false)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cdpclient.CallTimeout)
 	defer cancel()
-	_ = p.c.Page.ScreencastFrameAck(ctx, page.NewScreencastFrameAckArgs(f.SessionID))
+	_ = p.Door().Client().Page.ScreencastFrameAck(ctx, page.NewScreencastFrameAckArgs(f.SessionID))
 }
