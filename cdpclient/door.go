@@ -15,9 +15,9 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit, state, network, live) imports cdpclient's exported
-// API and this door, never cdpclient's internals; cdpclient never imports a
-// feature.
+// package (cdpclient/audit, state, network, live, pagefacts) imports
+// cdpclient's exported API and this door, never cdpclient's internals;
+// cdpclient never imports a feature.
 //
 // Through the door a feature may:
 //   - run an operation on the page under the page's rules (its action lock,

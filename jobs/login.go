@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 )
 
 // login signs in on the job's page. selectors are optional overrides:
@@ -84,8 +85,8 @@ func (t *taskRun) afterHuman(ctx context.Context, reason string) outcome {
 	return outcome{summary: "signed in with a person's help on " + t.page.URL(), finalURL: t.page.URL()}
 }
 
-func (t *taskRun) loginState(ctx context.Context) (*cdpclient.LoginFacts, error) {
-	facts, err := t.page.Facts(ctx, nil, cdpclient.FactOptions{Login: true})
+func (t *taskRun) loginState(ctx context.Context) (*pagefacts.Login, error) {
+	facts, err := pagefacts.Read(ctx, t.page, nil, pagefacts.Options{Login: true})
 	if err != nil {
 		return nil, err
 	}

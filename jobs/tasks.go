@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
 
@@ -130,7 +131,7 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 func readStructured(ctx context.Context, page *cdpclient.Page, selectors []string, schema json.RawMessage, model agentloop.Model) (*ExtractResult, error) {
 	var (
 		sch     *extract.Schema
-		queries []cdpclient.FactQuery
+		queries []pagefacts.Query
 		err     error
 	)
 	if len(schema) > 0 {
@@ -140,9 +141,9 @@ func readStructured(ctx context.Context, page *cdpclient.Page, selectors []strin
 		queries = extract.Queries(sch)
 	}
 	for i, s := range selectors {
-		queries = append(queries, cdpclient.FactQuery{Key: fmt.Sprintf("\x00sel%d", i), Selector: s})
+		queries = append(queries, pagefacts.Query{Key: fmt.Sprintf("\x00sel%d", i), Selector: s})
 	}
-	facts, err := page.Facts(ctx, queries, cdpclient.FactOptions{Structure: sch != nil})
+	facts, err := pagefacts.Read(ctx, page, queries, pagefacts.Options{Structure: sch != nil})
 	if err != nil {
 		return nil, err
 	}

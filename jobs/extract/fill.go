@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 )
 
 // Result is a filled schema and an account of it.
@@ -28,8 +28,8 @@ type Result struct {
 
 // Queries returns the selector queries the schema's x-selector properties
 // need; their keys are the properties' paths.
-func Queries(s *Schema) []cdpclient.FactQuery {
-	var out []cdpclient.FactQuery
+func Queries(s *Schema) []pagefacts.Query {
+	var out []pagefacts.Query
 	var walk func(s *Schema, path string)
 	walk = func(s *Schema, path string) {
 		for _, name := range s.order {
@@ -44,7 +44,7 @@ func Queries(s *Schema) []cdpclient.FactQuery {
 				}
 				continue
 			}
-			q := cdpclient.FactQuery{Key: p, Selector: ps.Selector, Attr: ps.Attribute}
+			q := pagefacts.Query{Key: p, Selector: ps.Selector, Attr: ps.Attribute}
 			fields := ps
 			if ps.main() == "array" && ps.Items != nil {
 				fields = ps.Items
@@ -52,7 +52,7 @@ func Queries(s *Schema) []cdpclient.FactQuery {
 			if fields.main() == "object" {
 				for _, fn := range fields.order {
 					if fs := fields.Properties[fn]; fs != nil && fs.Selector != "" {
-						q.Fields = append(q.Fields, cdpclient.FactQuery{Key: fn, Selector: fs.Selector, Attr: fs.Attribute})
+						q.Fields = append(q.Fields, pagefacts.Query{Key: fn, Selector: fs.Selector, Attr: fs.Attribute})
 					}
 				}
 			}
@@ -64,7 +64,7 @@ func Queries(s *Schema) []cdpclient.FactQuery {
 }
 
 // Fill fills schema s (raw is its JSON, for validation) from a page's facts.
-func Fill(s *Schema, raw json.RawMessage, facts *cdpclient.PageFacts) *Result {
+func Fill(s *Schema, raw json.RawMessage, facts *pagefacts.Facts) *Result {
 	f := &filler{facts: facts, res: &Result{Sources: map[string]string{}}, ld: ldNodes(facts.JSONLD)}
 	f.res.Notes = append(f.res.Notes, facts.Errors...)
 	f.res.Data = f.object(s, "", f.ld)
@@ -78,7 +78,7 @@ func Fill(s *Schema, raw json.RawMessage, facts *cdpclient.PageFacts) *Result {
 }
 
 type filler struct {
-	facts *cdpclient.PageFacts
+	facts *pagefacts.Facts
 	res   *Result
 	ld    []map[string]any
 }

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/google/go-cmp/cmp"
 )
 
-func fill(t *testing.T, schema string, facts *cdpclient.PageFacts) *Result {
+func fill(t *testing.T, schema string, facts *pagefacts.Facts) *Result {
 	t.Helper()
 	s, err := ParseSchema(json.RawMessage(schema))
 	if err != nil {
@@ -24,7 +24,7 @@ func TestFill(t *testing.T) {
 	cases := []struct {
 		name        string
 		schema      string
-		facts       cdpclient.PageFacts
+		facts       pagefacts.Facts
 		wantData    map[string]any
 		wantSources map[string]string
 		wantMissing []string
@@ -33,14 +33,14 @@ func TestFill(t *testing.T) {
 		{
 			name:        "json-ld with nested objects and nodes standing for names",
 			schema:      `{"type":"object","properties":{"name":{"type":"string"},"author":{"type":"string"},"yield":{"type":"integer","x-label":"recipeYield"},"nutrition":{"type":"object","properties":{"calories":{"type":"number"}}}}}`,
-			facts:       cdpclient.PageFacts{JSONLD: []json.RawMessage{ld}},
+			facts:       pagefacts.Facts{JSONLD: []json.RawMessage{ld}},
 			wantData:    map[string]any{"name": "Soup", "author": "Ann", "yield": int64(4), "nutrition": map[string]any{"calories": 240.0}},
 			wantSources: map[string]string{"name": "json-ld", "author": "json-ld", "yield": "json-ld", "nutrition.calories": "json-ld"},
 		},
 		{
 			name:        "nothing on the page is never invented",
 			schema:      `{"type":"object","properties":{"isbn":{"type":"string"},"pages":{"type":"integer"}},"required":["isbn"]}`,
-			facts:       cdpclient.PageFacts{Pairs: []cdpclient.FactPair{{Label: "Publisher", Value: "Acme", From: "text"}}},
+			facts:       pagefacts.Facts{Pairs: []pagefacts.Pair{{Label: "Publisher", Value: "Acme", From: "text"}}},
 			wantData:    map[string]any{},
 			wantSources: map[string]string{},
 			wantMissing: []string{"isbn", "pages"},
@@ -49,7 +49,7 @@ func TestFill(t *testing.T) {
 		{
 			name:        "a value that is not a number is left out and said so",
 			schema:      `{"type":"object","properties":{"price":{"type":"number"}}}`,
-			facts:       cdpclient.PageFacts{Pairs: []cdpclient.FactPair{{Label: "Price", Value: "call us", From: "dl"}}},
+			facts:       pagefacts.Facts{Pairs: []pagefacts.Pair{{Label: "Price", Value: "call us", From: "dl"}}},
 			wantData:    map[string]any{},
 			wantSources: map[string]string{},
 			wantMissing: []string{"price"},
@@ -58,7 +58,7 @@ func TestFill(t *testing.T) {
 		{
 			name:   "a table matched by its caption, keyed by its headers",
 			schema: `{"type":"object","properties":{"opening hours":{"type":"array"}}}`,
-			facts: cdpclient.PageFacts{Tables: []cdpclient.FactTable{
+			facts: pagefacts.Facts{Tables: []pagefacts.Table{
 				{Caption: "Prices", Headers: []string{"Item", "Price"}, Rows: [][]string{{"Tea", "2"}}},
 				{Caption: "Opening hours", Headers: []string{"Day", "Hours"}, Rows: [][]string{{"Mon", "9-5"}, {"Sun", ""}}},
 			}},
@@ -68,22 +68,22 @@ func TestFill(t *testing.T) {
 		{
 			name:        "meta tags and the main heading",
 			schema:      `{"type":"object","properties":{"title":{"type":"string"},"description":{"type":"string"},"author":{"type":"string"}}}`,
-			facts:       cdpclient.PageFacts{Title: "Doc title", Meta: map[string]string{"h1": "Main heading", "og:description": "About it", "author": "Bo"}},
+			facts:       pagefacts.Facts{Title: "Doc title", Meta: map[string]string{"h1": "Main heading", "og:description": "About it", "author": "Bo"}},
 			wantData:    map[string]any{"title": "Main heading", "description": "About it", "author": "Bo"},
 			wantSources: map[string]string{"title": "meta", "description": "meta", "author": "meta"},
 		},
 		{
 			name:   "schema.org names of a field: an offer's priceCurrency, an aggregate rating's ratingValue",
 			schema: `{"type":"object","properties":{"price":{"type":"number"},"currency":{"type":"string"},"rating":{"type":"number"}}}`,
-			facts: cdpclient.PageFacts{JSONLD: []json.RawMessage{json.RawMessage(`{"@type":"Product","name":"Kettle","offers":{"@type":"Offer","price":"34.90","priceCurrency":"EUR"}}`)},
-				Microdata: []cdpclient.MicrodataItem{{Props: map[string][]any{"aggregateRating": {map[string]any{"props": map[string]any{"ratingValue": []any{"4.6"}}}}}}}},
+			facts: pagefacts.Facts{JSONLD: []json.RawMessage{json.RawMessage(`{"@type":"Product","name":"Kettle","offers":{"@type":"Offer","price":"34.90","priceCurrency":"EUR"}}`)},
+				Microdata: []pagefacts.MicrodataItem{{Props: map[string][]any{"aggregateRating": {map[string]any{"props": map[string]any{"ratingValue": []any{"4.6"}}}}}}}},
 			wantData:    map[string]any{"price": 34.9, "currency": "EUR", "rating": 4.6},
 			wantSources: map[string]string{"price": "json-ld", "currency": "json-ld", "rating": "microdata"},
 		},
 		{
 			name:        "x-selector with no match is missing, with a note",
 			schema:      `{"type":"object","properties":{"sku":{"type":"string","x-selector":".sku"}}}`,
-			facts:       cdpclient.PageFacts{Selected: map[string][]any{}},
+			facts:       pagefacts.Facts{Selected: map[string][]any{}},
 			wantData:    map[string]any{},
 			wantSources: map[string]string{},
 			wantMissing: []string{"sku"},
@@ -134,8 +134,8 @@ func FuzzFill(f *testing.F) {
 			return
 		}
 		s, _ := ParseSchema(json.RawMessage(schema))
-		facts := &cdpclient.PageFacts{JSONLD: []json.RawMessage{json.RawMessage(ld)}, Pairs: []cdpclient.FactPair{{Label: label, Value: value, From: "text"}},
-			Tables: []cdpclient.FactTable{{Headers: []string{label}, Rows: [][]string{{value}}}}}
+		facts := &pagefacts.Facts{JSONLD: []json.RawMessage{json.RawMessage(ld)}, Pairs: []pagefacts.Pair{{Label: label, Value: value, From: "text"}},
+			Tables: []pagefacts.Table{{Headers: []string{label}, Rows: [][]string{{value}}}}}
 		r := Fill(s, json.RawMessage(schema), facts)
 		if r.Data == nil {
 			t.Fatal("nil data")

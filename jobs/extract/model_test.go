@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -92,7 +92,7 @@ func TestMergeModelChecksTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Fill(s, raw, &cdpclient.PageFacts{})
+	r := Fill(s, raw, &pagefacts.Facts{})
 	fields := r.Askable(s)
 	kept := r.MergeModel(`{"price": 4, "stock": "In Stock", "name": "Kettle"}`, fields, "The Kettle, only 4 euros. In Stock now.", raw)
 	if !slices.Equal(kept, []string{"name"}) || r.Data["price"] != nil || r.Data["stock"] != nil {
