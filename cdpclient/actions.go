@@ -16,7 +16,10 @@ const actionabilityWait = time.Second
 type need struct{ visible, enabled, editable bool }
 
 // actionable waits (up to actionabilityWait) until the element has the needed
-// states and returns the last state seen; otherwise a classified *Error.
+// states and returns the last state seen; otherwise a classified *Error. The
+// wait bounds the time between reads, never a read itself: on a loaded
+// machine a read may take longer than the whole wait, and an element that
+// was ready all along must not come out as "the call did not finish in time".
 func (e *Element) actionable(ctx context.Context, n need) (elementState, error) {
 	wctx, cancel := context.WithTimeout(ctx, actionabilityWait)
 	defer cancel()
@@ -24,7 +27,7 @@ func (e *Element) actionable(ctx context.Context, n need) (elementState, error) 
 	var last error
 	err := poll(wctx, 50*time.Millisecond, func() (bool, error) {
 		var err error
-		if st, err = e.state(wctx); err != nil {
+		if st, err = e.state(ctx); err != nil {
 			return false, err
 		}
 		switch {

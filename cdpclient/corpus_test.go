@@ -36,6 +36,10 @@ const visibleControls = `(snap) => {
     }
     return false;
   };
+  // The refs the snapshot lists, read once (testing each element against
+  // the whole text cost minutes of renderer time over the corpus).
+  const listed = new Set();
+  for (const m of snap.matchAll(/(?:^|[^0-9])([0-9]+)\[:\]</g)) listed.add(m[1]);
   let counted = 0;
   const missing = [];
   for (const root of roots) {
@@ -48,7 +52,7 @@ const visibleControls = `(snap) => {
       let ok = false;
       for (let a = el; a && !ok; a = a.parentElement || (a.getRootNode().host)) {
         const ref = __cdpmcp.refOf(a);
-        if (ref && new RegExp('(^|[^0-9])' + ref + '\\[:\\]<').test(snap)) ok = true;
+        if (ref && listed.has(String(ref))) ok = true;
       }
       if (!ok) missing.push(el.outerHTML.slice(0, 160));
     }

@@ -119,7 +119,7 @@ func (p *Page) waitScrolled(ctx context.Context, e *Element, before ScrollState,
 	defer cancel()
 	last, lastChange := before, time.Now()
 	_ = poll(wctx, 16*time.Millisecond, func() (bool, error) {
-		cur := p.docScroll(wctx, e)
+		cur := p.docScroll(ctx, e) // a slow read is not a stopped scroll
 		if cur.X == wantX && cur.Y == wantY {
 			return true, nil
 		}

@@ -16,7 +16,7 @@ import (
 )
 
 // A serve that runs no jobs and three workers share one PostgreSQL queue:
-// 60 jobs each run once on some worker; priorities hold across the fleet;
+// 30 jobs each run once on some worker; priorities hold across the fleet;
 // cancel and resume through the serve reach the worker that holds the job;
 // a worker killed with SIGKILL loses its jobs to the others (navigate runs
 // again, message fails "interrupted", nothing is sent); a profile signed in
@@ -42,9 +42,9 @@ func TestFleet(t *testing.T) {
 	}
 	navigate := map[string]any{"type": "navigate"}
 
-	t.Run("60 jobs, each run once", func(t *testing.T) {
+	t.Run("30 jobs, each run once", func(t *testing.T) {
 		var ids []string
-		for i := range 60 {
+		for i := range 30 {
 			ids = append(ids, submit(fmt.Sprint("once-", i), fmtURL("/jobs/page/once-%d", i), 5, navigate, nil))
 		}
 		done := waitStates(t, ctx, store, ids, jobs.Succeeded, jobs.Failed, jobs.Cancelled)
@@ -65,7 +65,7 @@ func TestFleet(t *testing.T) {
 			}
 			per[j.Worker]++
 		}
-		t.Logf("jobs per worker: %v; %d of 60 timed out loading their page", per, slow)
+		t.Logf("jobs per worker: %v; %d of 30 timed out loading their page", per, slow)
 		if len(per) != 3 {
 			t.Errorf("the jobs ran on %d workers, want all 3: %v", len(per), per)
 		}

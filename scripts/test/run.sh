@@ -17,7 +17,8 @@
 # Environment: GO (the go command), TEST_PKGS (the packages, ./...; those of
 # them not named as race packages run without -race), TEST_TIMEOUT (a
 # package's limit, 20m), TEST_PARALLEL (tests run at once in a package, 4),
-# TEST_P (packages run at once in each half, 1),
+# TEST_P (packages run at once in each half, 1), TEST_LOGS (a directory to
+# keep each half's whole go test -v log in),
 # CDPMCP_TEST_SCALE (passed on: multiplies the bound of every wait in the
 # tests).
 set -uo pipefail
@@ -132,6 +133,9 @@ if [ -n "$(ls -A "$run/t")" ]; then
 	echo "make test: the run left these temporary files (now removed):" >&2
 	(cd "$run/t" && find . -mindepth 1 -maxdepth 2 | head -20 | sed 's/^/  /') >&2
 	status=1
+fi
+if [ -n "${TEST_LOGS:-}" ]; then
+	mkdir -p "$TEST_LOGS" && cp "$run"/*.log "$TEST_LOGS"/
 fi
 rm -rf "$run"
 echo "make test: $((SECONDS - start)) s, $([ $status = 0 ] && echo passed || echo FAILED)" >&2
