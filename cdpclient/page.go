@@ -74,14 +74,14 @@ type Page struct {
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 	slots       map[any]any                             // features' state on the page (Door.Slot)
-	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
+	listeners   []PageListener                          // features' listeners to its events (doornet.go)
 
 	ready   chan struct{}
 	initErr error
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
-	return &Page{
+	p := &Page{
 		bc:        bc,
 		targetID:  info.TargetID,
 		info:      info,
@@ -97,6 +97,8 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		worldIDs:  map[string]runtime.ExecutionContextID{},
 		touched:   map[*frameSession]bool{},
 	}
+	p.listeners = newListeners(p)
+	return p
 }
 
 func (p *Page) setSession(s *session) {
