@@ -21,7 +21,6 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Page.frameNavigated":
 		var ev page.FrameNavigatedReply
 		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
-			p.noteEntry(string(ev.Frame.LoaderID), ev.Frame.URL)
 			p.mu.Lock()
 			p.mainFrame = ev.Frame.ID
 			p.info.URL = ev.Frame.URL
@@ -128,9 +127,6 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 			p.bc.onBinding(params)
 		}
 	default:
-		if session == "" && method == "Network.requestWillBeSent" {
-			p.onDocumentRequest(params)
-		}
 		p.logs.onEvent(method, params)
 	}
 }

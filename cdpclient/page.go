@@ -61,7 +61,6 @@ type Page struct {
 	changed     chan struct{} // closed and replaced on every state change
 	frames      map[string]*frameSession
 	logs        pageLogs
-	entryPosts  entryPosts // which history entries came from a post (entryposts.go)
 	refs        *refTable
 	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
