@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 )
 
 // Downloads lists the files the caller's pages downloaded.
@@ -66,7 +66,7 @@ var PDF = define("pdf", "Save the page as a PDF file (print layout) and answer i
 		if err != nil {
 			return nil, err
 		}
-		size, pages, err := p.PDF(ctx, path, cdpclient.PDFOptions{Landscape: a.Landscape, Background: a.Background, Format: a.Format})
+		size, pages, err := capture.PDF(ctx, p, path, capture.PDFOptions{Landscape: a.Landscape, Background: a.Background, Format: a.Format})
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 )
 
 const navTimeout = 30 * time.Second
@@ -108,7 +109,7 @@ func (e *Env) refuseRepost(ctx context.Context, p *cdpclient.Page, delta int, ac
 	if !e.ReadOnly {
 		return nil
 	}
-	posted, err := p.PostedEntry(ctx, delta)
+	posted, err := network.PostedEntry(ctx, p, delta)
 	if err != nil {
 		return permission(act, "read-only mode refused: the tab's history could not be read to tell whether that page came from a form post ("+err.Error()+")",
 			"navigate to the page's address instead (a plain GET)")

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 )
 
@@ -27,7 +26,7 @@ var RequestDetails = define("request", "One recent request of the page in detail
 		if err != nil {
 			return nil, err
 		}
-		d, err := p.Request(ctx, a.URL, a.Body)
+		d, err := network.Request(ctx, p, a.URL, a.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -35,7 +34,7 @@ var RequestDetails = define("request", "One recent request of the page in detail
 	}).inGroup("network")
 
 // requestText renders a request's details.
-func requestText(d *cdpclient.RequestDetail, bodies bool) string {
+func requestText(d *network.RequestDetail, bodies bool) string {
 	var b strings.Builder
 	status := fmt.Sprintf("%d %s", d.Status, d.StatusText)
 	switch {
@@ -67,12 +66,12 @@ func requestText(d *cdpclient.RequestDetail, bodies bool) string {
 		b.WriteString("\ntiming (ms): " + strings.Join(phases, ", "))
 	}
 	b.WriteString("\nrequest headers:")
-	for _, h := range cdpclient.SortedHeaders(d.RequestHeaders) {
+	for _, h := range network.SortedHeaders(d.RequestHeaders) {
 		b.WriteString("\n  " + h)
 	}
 	if len(d.ResponseHeaders) > 0 {
 		b.WriteString("\nresponse headers:")
-		for _, h := range cdpclient.SortedHeaders(d.ResponseHeaders) {
+		for _, h := range network.SortedHeaders(d.ResponseHeaders) {
 			b.WriteString("\n  " + h)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
@@ -142,7 +143,7 @@ var Screenshot = define("screenshot", "An image of the viewport, the whole page 
 		if err != nil {
 			return nil, err
 		}
-		data, mime, err := p.Screenshot(ctx, cdpclient.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
+		data, mime, err := capture.Screenshot(ctx, p, capture.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
 			Annotate: a.Annotate, InPlace: env.ReadOnly})
 		if err != nil {
 			return nil, err

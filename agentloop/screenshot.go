@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 )
 
 // screenshotQuality is the JPEG quality of step screenshots: labels stay
@@ -25,13 +26,13 @@ type shot struct {
 func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) *shot {
 	s := &shot{ch: make(chan *Image, 1)}
 	take := func() {
-		opts := cdpclient.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true}
-		data, mime, err := obs.page.Screenshot(ctx, opts)
+		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true}
+		data, mime, err := capture.Screenshot(ctx, obs.page, opts)
 		if err != nil && ctx.Err() == nil && !errors.As(err, new(*cdpclient.DialogOpenError)) {
 			// If the boxes cannot be read (a frame going away mid-way), a
 			// plain picture still shows the page.
 			opts.Annotate = false
-			data, mime, err = obs.page.Screenshot(ctx, opts)
+			data, mime, err = capture.Screenshot(ctx, obs.page, opts)
 		}
 		if err != nil {
 			if ctx.Err() == nil {

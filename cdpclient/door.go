@@ -37,6 +37,12 @@ const CallTimeout = cdpCallTimeout
 //     state there, add calls to the set-up of each new document session,
 //     listen to its bindings in cdpmcp's world (WorldName) and answer the
 //     requests the origin rules let through (Intercept, OnPaused);
+//   - picture the page (doorcapture.go): where an element is
+//     (Door.ElementClip) and the boxes of the refs a snapshot shows
+//     (Door.RefBoxes);
+//   - hear every event of each page's sessions from its first one
+//     (doornet.go: OnPageEvents, in the feature's init) and call a session
+//     a listener named (Door.Session);
 //   - run beside the actions, without their lock (doorlive.go): pass a
 //     person's input on (Door.Input), read guarded (Door.Guarded), and use
 //     the page session's client for a stream of its own (Door.Client,

@@ -11,6 +11,7 @@ import (
 // onEvent runs on the mux read goroutine for every event of the page's session.
 // It only records state; it never blocks and never calls CDP.
 func (p *Page) onEvent(method string, params json.RawMessage) {
+	p.tell("", method, params)
 	switch method {
 	case "Page.lifecycleEvent":
 		var ev page.LifecycleEventReply
@@ -20,7 +21,6 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Page.frameNavigated":
 		var ev page.FrameNavigatedReply
 		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
-			p.noteEntry(string(ev.Frame.LoaderID), ev.Frame.URL)
 			p.mu.Lock()
 			p.mainFrame = ev.Frame.ID
 			p.info.URL = ev.Frame.URL
@@ -100,6 +100,9 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 // requests the guard paused, console and network traffic. session is "" for the
 // page's own.
 func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, params json.RawMessage) {
+	if session != "" {
+		p.tell(session, method, params)
+	}
 	switch method {
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
@@ -124,11 +127,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 			p.bc.onBinding(params)
 		}
 	default:
-		if session == "" && method == "Network.requestWillBeSent" {
-			p.onDocumentRequest(params)
-		}
 		p.logs.onEvent(method, params)
-		p.reqs.onEvent(session, method, params)
 	}
 }
 

@@ -44,9 +44,6 @@ type NetworkEntry struct {
 	Loader   string
 	Frame    string // the frame that made the request
 	Duration time.Duration
-	// Response is what a document's response said (headers, TLS); nil for
-	// other requests.
-	Response *ResponseMeta
 }
 
 // pageLogs keeps the recent console messages and requests of a page and its frames.

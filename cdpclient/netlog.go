@@ -2,43 +2,14 @@ package cdpclient
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
 )
 
-// ResponseMeta is what a document's response said: its headers (names in
-// lower case) and how it was secured.
-type ResponseMeta struct {
-	Headers       map[string]string
-	SecurityState string
-	TLS           *TLSDetails
-}
-
-// TLSDetails describe a response's connection security.
-type TLSDetails struct {
-	Protocol    string  `json:"protocol"`
-	KeyExchange string  `json:"keyExchange,omitempty"`
-	Cipher      string  `json:"cipher"`
-	SubjectName string  `json:"subjectName"`
-	Issuer      string  `json:"issuer"`
-	ValidTo     float64 `json:"validTo"` // seconds since the epoch
-}
-
-func responseMeta(r netResponse) *ResponseMeta {
-	m := &ResponseMeta{Headers: make(map[string]string, len(r.Headers)), SecurityState: r.SecurityState, TLS: r.SecurityDetails}
-	for k, v := range r.Headers {
-		m.Headers[strings.ToLower(k)] = v
-	}
-	return m
-}
-
+// netResponse is what the log keeps of a response (a document's headers
+// and security are cdpclient/network's).
 type netResponse struct {
-	URL             string            `json:"url"`
-	Status          int               `json:"status"`
-	MimeType        string            `json:"mimeType"`
-	Headers         map[string]string `json:"headers"`
-	SecurityState   string            `json:"securityState"`
-	SecurityDetails *TLSDetails       `json:"securityDetails"`
+	Status   int    `json:"status"`
+	MimeType string `json:"mimeType"`
 }
 
 func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
@@ -83,9 +54,6 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 		l.mu.Lock()
 		if e := l.open[ev.RequestID]; e != nil {
 			e.Status, e.MIME = ev.Response.Status, ev.Response.MimeType
-			if e.Type == "Document" {
-				e.Response = responseMeta(ev.Response)
-			}
 		}
 		l.mu.Unlock()
 	case "Network.loadingFinished":

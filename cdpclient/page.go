@@ -61,7 +61,6 @@ type Page struct {
 	changed     chan struct{} // closed and replaced on every state change
 	frames      map[string]*frameSession
 	logs        pageLogs
-	entryPosts  entryPosts // which history entries came from a post (entryposts.go)
 	refs        *refTable
 	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
@@ -74,14 +73,14 @@ type Page struct {
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 	slots       map[any]any                             // features' state on the page (Door.Slot)
-	reqs        reqLog                                  // the latest requests' details (reqdetail.go)
+	listeners   []PageListener                          // features' listeners to its events (doornet.go)
 
 	ready   chan struct{}
 	initErr error
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
-	return &Page{
+	p := &Page{
 		bc:        bc,
 		targetID:  info.TargetID,
 		info:      info,
@@ -97,6 +96,8 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		worldIDs:  map[string]runtime.ExecutionContextID{},
 		touched:   map[*frameSession]bool{},
 	}
+	p.listeners = newListeners(p)
+	return p
 }
 
 func (p *Page) setSession(s *session) {

@@ -1,10 +1,7 @@
 package cdpclient
 
 import (
-	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -246,27 +243,5 @@ func TestClickCoveredByRef(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "Cookie notice") {
 		t.Errorf("obscured error does not name the banner: %v", err)
-	}
-}
-
-func TestAnnotatedScreenshot(t *testing.T) {
-	t.Parallel()
-	p, _ := openSnapshot(t)
-	ctx := testContext(t)
-	plain, _, err := p.Screenshot(ctx, ScreenshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	marked, _, err := p.Screenshot(ctx, ScreenshotOptions{Annotate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Equal(plain, marked) {
-		t.Fatal("annotated screenshot equals the plain one")
-	}
-	_ = os.WriteFile(filepath.Join(t.ArtifactDir(), "cdpmcp-annotated.png"), marked, 0o644) // kept with go test -artifacts
-	// The drawing is gone afterwards and took no clicks while there.
-	if n, _ := p.Evaluate(ctx, "document.querySelectorAll('[data-cdpmcp-annotations]').length", EvalOptions{}); n != "0" {
-		t.Errorf("annotation layer left in the page: %s", n)
 	}
 }

@@ -59,7 +59,7 @@ func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
 		}
 		return nil, frameBox{}, e.notVisible()
 	}
-	return e.inPlace(ctx) // screenshot.go
+	return e.inPlace(ctx) // doorcapture.go
 }
 
 // visiblePoint scrolls the element into view and returns the centre of its first

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
@@ -77,7 +78,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	out := &Extracted{FinalURL: page.URL(), Result: res.Result}
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	if png, _, err := page.Screenshot(sctx, cdpclient.ScreenshotOptions{}); err == nil {
+	if png, _, err := capture.Screenshot(sctx, page, capture.ScreenshotOptions{}); err == nil {
 		dir := q.artifactDir(tenant.Of(ctx), "extract-"+strings.TrimPrefix(newID(), "job-"))
 		if safefs.Dir(dir, "an extraction's artifacts folder") == nil {
 			path := filepath.Join(dir, "screenshot.png")

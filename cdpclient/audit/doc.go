@@ -12,6 +12,8 @@
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
 // door cdpclient keeps for features (cdpclient/door.go: Page.Door, World,
-// Browser.EgressProxy), and cdpclient's leaf packages (feedback, jsfunc,
-// origins, secrets); cdpclient never imports it.
+// Browser.EgressProxy), cdpclient's leaf packages (feedback, jsfunc,
+// origins, secrets) and the network feature (cdpclient/network: what a
+// document's response said, for the security audit); cdpclient never imports
+// it.
 package audit

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/network"
+	cdpnetwork "github.com/mafredri/cdp/protocol/network"
 )
 
 // SecurityReport is what a security audit found.
@@ -22,14 +23,14 @@ type SecurityReport struct {
 	URL string `json:"url"`
 	// State is the browser's verdict on the document's transport: secure,
 	// insecure, neutral (or "loopback", which browsers treat as secure).
-	State        string                `json:"state"`
-	TLS          *cdpclient.TLSDetails `json:"tls,omitempty"`
-	Headers      map[string]string     `json:"headers"` // the security headers present
-	Cookies      []CookieInfo          `json:"cookies,omitempty"`
-	ThirdParty   []string              `json:"thirdParty,omitempty"` // origins of other sites contacted
-	Console      []string              `json:"console,omitempty"`    // security messages and issues
-	MixedContent []string              `json:"mixedContent,omitempty"`
-	Findings     []Finding             `json:"findings"`
+	State        string              `json:"state"`
+	TLS          *network.TLSDetails `json:"tls,omitempty"`
+	Headers      map[string]string   `json:"headers"` // the security headers present
+	Cookies      []CookieInfo        `json:"cookies,omitempty"`
+	ThirdParty   []string            `json:"thirdParty,omitempty"` // origins of other sites contacted
+	Console      []string            `json:"console,omitempty"`    // security messages and issues
+	MixedContent []string            `json:"mixedContent,omitempty"`
+	Findings     []Finding           `json:"findings"`
 }
 
 // CookieInfo is a cookie the page can see, without its value.
@@ -59,11 +60,14 @@ func Security(ctx context.Context, p *cdpclient.Page) (*SecurityReport, error) {
 	}
 	rep := &SecurityReport{URL: p.URL(), Headers: map[string]string{}}
 	d := p.Door()
-	var doc *cdpclient.ResponseMeta
+	var doc *network.ResponseMeta
 	since := 0
 	for _, e := range d.Network(0) {
-		if d.MainDocument(e) && e.Response != nil {
-			doc, since = e.Response, e.Seq-1 // the latest document; redirects have no body
+		if !d.MainDocument(e) {
+			continue
+		}
+		if r := network.DocumentResponse(p, e); r != nil {
+			doc, since = r, e.Seq-1 // the latest document; redirects have no body
 		}
 	}
 	if doc == nil {
@@ -125,10 +129,10 @@ func transportFindings(u *url.URL, rep *SecurityReport) []Finding {
 // Secure, HttpOnly and SameSite attributes. Values are never read into the
 // report.
 func auditCookies(ctx context.Context, d cdpclient.Door, rep *SecurityReport) error {
-	var cookies *network.GetCookiesReply
+	var cookies *cdpnetwork.GetCookiesReply
 	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
 		var err error
-		cookies, err = c.Network.GetCookies(ctx, network.NewGetCookiesArgs().SetURLs([]string{rep.URL}))
+		cookies, err = c.Network.GetCookies(ctx, cdpnetwork.NewGetCookiesArgs().SetURLs([]string{rep.URL}))
 		return err
 	})
 	if err != nil {

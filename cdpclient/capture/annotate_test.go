@@ -1,11 +1,17 @@
-package cdpclient
+package capture
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
 	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/mafredri/cdp"
 )
 
 // countNodes is the number of nodes in the page's DOM, read in the page's world.
@@ -15,37 +21,42 @@ const countNodes = "document.querySelectorAll('*').length + ':' + document.body.
 // the page's DOM stays as it was, before and after a navigation, with frames.
 func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
+	p := cdptest.NewPage(t)
+	ctx := testbound.Context(t)
 	for _, path := range []string{"/behave/throw.html", "/behave/xframe.html"} {
-		if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
+		if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
 			t.Fatal(err)
 		}
-		s, err := p.Snapshot(ctx, SnapshotOptions{})
+		s, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := evalString(t, ctx, p, countNodes)
-		data, _, err := p.Screenshot(ctx, ScreenshotOptions{Annotate: true})
+		before := cdptest.Eval(t, ctx, p, countNodes)
+		data, _, err := Screenshot(ctx, p, ScreenshotOptions{Annotate: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if after := evalString(t, ctx, p, countNodes); after != before {
+		if after := cdptest.Eval(t, ctx, p, countNodes); after != before {
 			t.Errorf("%s: the page changed: %s → %s", path, before, after)
 		}
 		img, err := png.Decode(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}
-		boxes, err := p.refBoxes(ctx, false)
+		var boxes []cdpclient.RefBox
+		d := p.Door()
+		err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) (err error) {
+			boxes, err = d.RefBoxes(ctx, false)
+			return err
+		})
 		if err != nil || len(boxes) == 0 {
 			t.Fatalf("%s: boxes %v, %v (snapshot %s)", path, boxes, err, s)
 		}
 		for _, b := range boxes {
-			want := annotationColors[b.ref%len(annotationColors)]
+			want := annotationColors[b.Ref%len(annotationColors)]
 			// The left border, halfway down, has the box's colour.
-			if got := color.RGBAModel.Convert(img.At(int(b.x), int(b.y+b.h/2))).(color.RGBA); got != want {
-				t.Errorf("%s: ref %d at (%v,%v): colour %v, want %v", path, b.ref, b.x, b.y+b.h/2, got, want)
+			if got := color.RGBAModel.Convert(img.At(int(b.X), int(b.Y+b.H/2))).(color.RGBA); got != want {
+				t.Errorf("%s: ref %d at (%v,%v): colour %v, want %v", path, b.Ref, b.X, b.Y+b.H/2, got, want)
 			}
 		}
 	}
@@ -57,7 +68,7 @@ func TestDrawAnnotationsScalesToTheImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A 2× image of a 100×50 CSS pixel viewport, scrolled by (10, 10).
-	out, err := drawAnnotations(buf.Bytes(), "png", 0, []refBox{{ref: 7, x: 20, y: 20, w: 30, h: 20}}, point{X: 10, Y: 10}, 100)
+	out, err := drawAnnotations(buf.Bytes(), "png", 0, []cdpclient.RefBox{{Ref: 7, X: 20, Y: 20, W: 30, H: 20}}, point{X: 10, Y: 10}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

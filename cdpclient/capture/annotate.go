@@ -1,9 +1,7 @@
-package cdpclient
+package capture
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -12,64 +10,11 @@ import (
 	"image/png"
 	"strconv"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
-// refBox is where a ref's element is: a box in CSS pixels of the main frame's
-// viewport.
-type refBox struct {
-	ref        int
-	x, y, w, h float64
-}
-
-// refBoxes returns the boxes of the elements a snapshot shows, in every frame:
-// those in the viewport, or with whole those anywhere on the page. Refs come
-// from the page's latest snapshot; without one, a snapshot is taken first to
-// hand them out. It only reads: the page model's
-// world measures boxes, and nothing is added to the page.
-func (p *Page) refBoxes(ctx context.Context, whole bool) ([]refBox, error) {
-	p.mu.Lock()
-	lines := p.lastSnap
-	p.mu.Unlock()
-	if lines == nil || !p.refs.used() {
-		m, _, err := p.collect(ctx, Target{}, false)
-		if err != nil {
-			return nil, err
-		}
-		lines = m.Lines
-	}
-	// Only what the model can act on: refs of element lines, not of text
-	// blocks, frames or summarised groups.
-	shown := snapshot.ElementRefs(lines)
-	var all []refBox
-	for _, key := range p.refs.frames() {
-		var off point
-		if key.frame != p.mainFrame {
-			fb, err := p.frameBoxOf(ctx, key.frame)
-			if err != nil {
-				continue // the frame is gone or not laid out
-			}
-			off = fb.at
-		}
-		_ = p.withWorld(ctx, key, func(w *worldIn) error {
-			r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.boxes(%t)", whole), true)
-			if err != nil {
-				return err
-			}
-			var boxes [][5]float64
-			if err := json.Unmarshal(r.Value, &boxes); err != nil {
-				return err
-			}
-			for _, b := range boxes {
-				if shown[int(b[0])] {
-					all = append(all, refBox{ref: int(b[0]), x: b[1] + off.X, y: b[2] + off.Y, w: b[3], h: b[4]})
-				}
-			}
-			return nil
-		})
-	}
-	return all, nil
-}
+// point is a position in CSS pixels.
+type point struct{ X, Y float64 }
 
 // annotationColors are told apart easily; a box and its label share one.
 var annotationColors = []color.RGBA{
@@ -81,7 +26,7 @@ var annotationColors = []color.RGBA{
 // 000's visual context: a box and a label of the same colour, the label at the
 // box's top right) and re-encodes it in format. origin is the image's top-left
 // in viewport CSS pixels and cssWidth the width it shows, in CSS pixels.
-func drawAnnotations(data []byte, format string, quality int, boxes []refBox, origin point, cssWidth float64) ([]byte, error) {
+func drawAnnotations(data []byte, format string, quality int, boxes []cdpclient.RefBox, origin point, cssWidth float64) ([]byte, error) {
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode screenshot: %w", err)
@@ -93,14 +38,14 @@ func drawAnnotations(data []byte, format string, quality int, boxes []refBox, or
 	img := image.NewRGBA(src.Bounds())
 	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
 	for _, b := range boxes {
-		c := annotationColors[b.ref%len(annotationColors)]
-		r := image.Rect(int((b.x-origin.X)*scale), int((b.y-origin.Y)*scale),
-			int((b.x-origin.X+b.w)*scale), int((b.y-origin.Y+b.h)*scale))
+		c := annotationColors[b.Ref%len(annotationColors)]
+		r := image.Rect(int((b.X-origin.X)*scale), int((b.Y-origin.Y)*scale),
+			int((b.X-origin.X+b.W)*scale), int((b.Y-origin.Y+b.H)*scale))
 		if !r.Overlaps(img.Bounds()) {
 			continue
 		}
 		outline(img, r, c, 2)
-		label(img, r, strconv.Itoa(b.ref), c)
+		label(img, r, strconv.Itoa(b.Ref), c)
 	}
 	var out bytes.Buffer
 	if format == "jpeg" {

@@ -1,4 +1,4 @@
-package cdpclient
+package network
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp/protocol/page"
 )
 
 // Whether loading a history entry again (a reload, back, forward) would post a
@@ -17,6 +20,35 @@ import (
 // id, for every entry the tab's history holds (Chromium keeps 50), apart from
 // the network log a page can flood. An entry committed before cdpmcp saw it is
 // judged by its transition: a form submission may have been a post.
+
+// A tab's entries are learnt from its first event (the core's door for page
+// events, cdpclient/doornet.go).
+func init() {
+	cdpclient.OnPageEvents(func(d cdpclient.Door) cdpclient.PageListener {
+		e := entryPostsOf(d)
+		return func(session, method string, params json.RawMessage) {
+			if session != "" {
+				return // an out-of-process frame's: not the tab's history
+			}
+			switch method {
+			case "Network.requestWillBeSent":
+				e.onDocumentRequest(d, params)
+			case "Page.frameNavigated":
+				var ev page.FrameNavigatedReply
+				if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
+					e.noteEntry(d, string(ev.Frame.LoaderID), ev.Frame.URL)
+				}
+			}
+		}
+	})
+}
+
+// entryPostsKey is the key of a tab's entryPosts in its door's slot.
+type entryPostsKey struct{}
+
+func entryPostsOf(d cdpclient.Door) *entryPosts {
+	return d.Slot(entryPostsKey{}, func() any { return &entryPosts{} }).(*entryPosts)
+}
 
 // maxEntryRecords bounds the entries remembered: more than a tab's history.
 const maxEntryRecords = 128
@@ -92,7 +124,7 @@ func (e *entryPosts) posted(id int) (posted, known bool) {
 
 // onDocumentRequest records the method of a main-frame document request
 // (network event params); it runs on the read goroutine.
-func (p *Page) onDocumentRequest(params json.RawMessage) {
+func (e *entryPosts) onDocumentRequest(d cdpclient.Door, params json.RawMessage) {
 	var ev struct {
 		RequestID string `json:"requestId"`
 		LoaderID  string `json:"loaderId"`
@@ -105,28 +137,25 @@ func (p *Page) onDocumentRequest(params json.RawMessage) {
 	if json.Unmarshal(params, &ev) != nil || ev.Type != "Document" || ev.RequestID != ev.LoaderID {
 		return
 	}
-	p.mu.Lock()
-	main := string(p.mainFrame)
-	p.mu.Unlock()
-	if main == "" || ev.FrameID == main {
-		p.entryPosts.onRequest(ev.LoaderID, ev.Request.Method)
+	if main := d.MainFrame(); main == "" || ev.FrameID == main {
+		e.onRequest(ev.LoaderID, ev.Request.Method)
 	}
 }
 
 // noteEntry learns, off the read goroutine, which history entry the main
 // frame's new document (from loader, at url) is.
-func (p *Page) noteEntry(loader, url string) {
-	p.entryPosts.navigated(loader)
+func (e *entryPosts) noteEntry(d cdpclient.Door, loader, url string) {
+	e.navigated(loader)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		h, err := p.c.Page.GetNavigationHistory(ctx)
+		h, err := d.Client().Page.GetNavigationHistory(ctx)
 		if err != nil || h.CurrentIndex < 0 || h.CurrentIndex >= len(h.Entries) {
 			return
 		}
 		cur := h.Entries[h.CurrentIndex]
 		if stripFragment(cur.URL) == stripFragment(url) {
-			p.entryPosts.commit(cur.ID, loader)
+			e.commit(cur.ID, loader)
 		}
 	}()
 }
@@ -140,8 +169,10 @@ func stripFragment(u string) string {
 // reload) would load a document the page got by posting a form: doing so may
 // send the form again. It is decided by the entry (see entryPosts); an error
 // reading the history is returned, for the caller to refuse.
-func (p *Page) PostedEntry(ctx context.Context, delta int) (bool, error) {
-	h, err := p.c.Page.GetNavigationHistory(ctx)
+func PostedEntry(ctx context.Context, p *cdpclient.Page, delta int) (bool, error) {
+	d := p.Door()
+	e := entryPostsOf(d)
+	h, err := d.Client().Page.GetNavigationHistory(ctx)
 	if err != nil {
 		return false, fmt.Errorf("read history: %w", err)
 	}
@@ -150,11 +181,11 @@ func (p *Page) PostedEntry(ctx context.Context, delta int) (bool, error) {
 		return false, nil
 	}
 	entry := h.Entries[i]
-	if posted, known := p.entryPosts.posted(entry.ID); known {
+	if posted, known := e.posted(entry.ID); known {
 		return posted, nil
 	}
 	if delta == 0 { // the entry shown: its load was seen even if not yet tied to it
-		if posted, known := p.entryPosts.currentPosted(); known {
+		if posted, known := e.currentPosted(); known {
 			return posted, nil
 		}
 	}

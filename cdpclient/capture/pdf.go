@@ -1,4 +1,4 @@
-package cdpclient
+package capture
 
 import (
 	"bytes"
@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"syscall"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -28,14 +30,14 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page[^s]`)
 // PDF prints the page with the print stylesheet and writes the PDF to path,
 // returning its size in bytes and page count. The page sees it printed
 // (beforeprint and afterprint run).
-func (p *Page) PDF(ctx context.Context, path string, opts PDFOptions) (int, int, error) {
+func PDF(ctx context.Context, p *cdpclient.Page, path string, opts PDFOptions) (int, int, error) {
 	size, ok := paperSizes[opts.Format]
 	if !ok {
-		return 0, 0, argError("use Letter, A4 or Legal", "paper format %q is not known", opts.Format)
+		return 0, 0, cdpclient.ArgErrorf("use Letter, A4 or Legal", "paper format %q is not known", opts.Format)
 	}
 	var data []byte
-	err := p.do(ctx, func(ctx context.Context) error {
-		r, err := p.c.Page.PrintToPDF(ctx, page.NewPrintToPDFArgs().SetLandscape(opts.Landscape).
+	err := p.Door().Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+		r, err := c.Page.PrintToPDF(ctx, page.NewPrintToPDFArgs().SetLandscape(opts.Landscape).
 			SetPrintBackground(opts.Background).SetPaperWidth(size[0]).SetPaperHeight(size[1]))
 		if err != nil {
 			return fmt.Errorf("print to PDF: %w", err)
@@ -54,7 +56,7 @@ func (p *Page) PDF(ctx context.Context, path string, opts PDFOptions) (int, int,
 			_ = os.Remove(path) // cut short: not a PDF to hand out
 			return 0, 0, err    // INTERNAL: the disk is full
 		}
-		return 0, 0, argError("give a path in a folder that exists and can be written", "cannot write %s: %v", path, err)
+		return 0, 0, cdpclient.ArgErrorf("give a path in a folder that exists and can be written", "cannot write %s: %v", path, err)
 	}
 	return len(data), len(pdfPage.FindAll(data, -1)), nil
 }

@@ -1,0 +1,99 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
+)
+
+// ScreenshotOptions say what to capture.
+type ScreenshotOptions struct {
+	FullPage bool
+	Target   cdpclient.Target // capture just this element
+	Format   string           // png (default) or jpeg
+	Quality  int              // jpeg quality 0-100; 0 means 80
+	// Annotate draws each visible ref's number on its box, onto the image: the
+	// page is not touched.
+	Annotate bool
+	// InPlace captures the target where it is, beyond the viewport if it is
+	// there, without scrolling it into view (read-only mode: the page sees no
+	// scroll and nothing comes into its view).
+	InPlace bool
+}
+
+// Screenshot captures the viewport, the full page or one element and returns the
+// encoded image and its MIME type.
+func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) ([]byte, string, error) {
+	format := opts.Format
+	switch format {
+	case "", "png":
+		format = "png"
+	case "jpeg", "jpg":
+		format = "jpeg"
+	default:
+		return nil, "", cdpclient.ArgErrorf("use png or jpeg", "format %q is not png or jpeg", opts.Format)
+	}
+	if opts.Quality < 0 || opts.Quality > 100 {
+		return nil, "", cdpclient.ArgErrorf("quality is 0 to 100", "quality %d is out of range", opts.Quality)
+	}
+	if opts.FullPage && !opts.Target.IsZero() {
+		return nil, "", cdpclient.ArgErrorf("pass fullPage or a target, not both", "fullPage and an element target exclude each other")
+	}
+	var data []byte
+	d := p.Door()
+	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+		args := page.NewCaptureScreenshotArgs().SetFormat(format)
+		quality := opts.Quality
+		if quality == 0 {
+			quality = 80
+		}
+		if format == "jpeg" {
+			args.SetQuality(quality)
+		}
+		m, err := c.Page.GetLayoutMetrics(ctx)
+		if err != nil {
+			return fmt.Errorf("layout metrics: %w", err)
+		}
+		scroll := point{X: float64(m.CSSLayoutViewport.PageX), Y: float64(m.CSSLayoutViewport.PageY)}
+		// Where the image starts in viewport coordinates, and how wide it is.
+		origin, width := point{}, float64(m.CSSLayoutViewport.ClientWidth)
+		switch {
+		case opts.FullPage:
+			w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
+			args.SetClip(page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), 16384), Scale: 1}).
+				SetCaptureBeyondViewport(true)
+			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
+		case !opts.Target.IsZero():
+			clip, x, y, err := d.ElementClip(ctx, opts.Target, !opts.InPlace)
+			if err != nil {
+				return err
+			}
+			at := point{X: x, Y: y}
+			args.SetClip(clip)
+			if at.X < 0 || at.Y < 0 || at.X+clip.Width > float64(m.CSSLayoutViewport.ClientWidth) || at.Y+clip.Height > float64(m.CSSLayoutViewport.ClientHeight) {
+				args.SetCaptureBeyondViewport(true) // only in place: in view otherwise
+			}
+			origin, width = at, clip.Width
+		}
+		var boxes []cdpclient.RefBox
+		if opts.Annotate {
+			if boxes, err = d.RefBoxes(ctx, opts.FullPage); err != nil {
+				return err
+			}
+		}
+		r, err := c.Page.CaptureScreenshot(ctx, args)
+		if err != nil {
+			return fmt.Errorf("capture screenshot: %w", err)
+		}
+		data = r.Data
+		if opts.Annotate {
+			data, err = drawAnnotations(data, format, quality, boxes, origin, width)
+		}
+		return err
+	})
+	return data, "image/" + format, err
+}

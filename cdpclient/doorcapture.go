@@ -1,0 +1,138 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/page"
+)
+
+// What the door gives a feature that pictures the page (cdpclient/capture:
+// a screenshot of an element, numbered ref boxes drawn on an image): where
+// an element is, and where the elements a snapshot shows are. Call them
+// inside Door.Do.
+
+// ElementClip resolves t and returns its bounding box in page coordinates
+// (a screenshot's clip) and its top-left in viewport coordinates, scrolled
+// into view first unless not scroll (then where it is, in or out of the
+// viewport). An element not visible is an *Error (NOT_VISIBLE).
+func (d Door) ElementClip(ctx context.Context, t Target, scroll bool) (clip page.Viewport, x, y float64, err error) {
+	clip, at, err := d.p.elementClip(ctx, t, scroll)
+	return clip, at.X, at.Y, err
+}
+
+// RefBox is where a ref's element is: a box in CSS pixels of the main
+// frame's viewport.
+type RefBox struct {
+	Ref        int
+	X, Y, W, H float64
+}
+
+// RefBoxes returns the boxes of the elements a snapshot shows, in every
+// frame: those in the viewport, or with whole those anywhere on the page.
+// Refs come from the page's latest snapshot; without one, a snapshot is taken
+// first to hand them out. It only reads: the page model's world measures
+// boxes, and nothing is added to the page.
+func (d Door) RefBoxes(ctx context.Context, whole bool) ([]RefBox, error) {
+	p := d.p
+	p.mu.Lock()
+	lines := p.lastSnap
+	p.mu.Unlock()
+	if lines == nil || !p.refs.used() {
+		m, _, err := p.collect(ctx, Target{}, false)
+		if err != nil {
+			return nil, err
+		}
+		lines = m.Lines
+	}
+	// Only what the model can act on: refs of element lines, not of text
+	// blocks, frames or summarised groups.
+	shown := snapshot.ElementRefs(lines)
+	var all []RefBox
+	for _, key := range p.refs.frames() {
+		var off point
+		if key.frame != p.mainFrame {
+			fb, err := p.frameBoxOf(ctx, key.frame)
+			if err != nil {
+				continue // the frame is gone or not laid out
+			}
+			off = fb.at
+		}
+		_ = p.withWorld(ctx, key, func(w *worldIn) error {
+			r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.boxes(%t)", whole), true)
+			if err != nil {
+				return err
+			}
+			var boxes [][5]float64
+			if err := json.Unmarshal(r.Value, &boxes); err != nil {
+				return err
+			}
+			for _, b := range boxes {
+				if shown[int(b[0])] {
+					all = append(all, RefBox{Ref: int(b[0]), X: b[1] + off.X, Y: b[2] + off.Y, W: b[3], H: b[4]})
+				}
+			}
+			return nil
+		})
+	}
+	return all, nil
+}
+
+// elementClip scrolls the element into view (unless not scroll) and returns
+// its bounding box in page coordinates, and its top-left in viewport
+// coordinates.
+func (p *Page) elementClip(ctx context.Context, t Target, scroll bool) (page.Viewport, point, error) {
+	e, err := p.Resolve(ctx, t)
+	if err != nil {
+		return page.Viewport{}, point{}, err
+	}
+	inView := e.inView
+	if !scroll {
+		inView = e.inPlace
+	}
+	quads, fb, err := inView(ctx)
+	if err != nil {
+		return page.Viewport{}, point{}, err
+	}
+	if _, ok := firstCentre(quads); !ok {
+		return page.Viewport{}, point{}, e.notVisible()
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, quad := range quads {
+		for i := 0; i+1 < len(quad); i += 2 {
+			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
+			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
+		}
+	}
+	off := fb.at
+	m, err := p.c.Page.GetLayoutMetrics(ctx)
+	if err != nil {
+		return page.Viewport{}, point{}, fmt.Errorf("layout metrics: %w", err)
+	}
+	sx, sy := float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
+	at := point{X: minX + off.X, Y: minY + off.Y}
+	return page.Viewport{X: at.X + sx, Y: at.Y + sy, Width: maxX - minX, Height: maxY - minY, Scale: 1}, at, nil
+}
+
+// inPlace is inView without scrolling: the element's boxes where they are,
+// in and out of the viewport.
+func (e *Element) inPlace(ctx context.Context) ([]dom.Quad, frameBox, error) {
+	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
+	if err != nil {
+		if nodeGone(err) {
+			return nil, frameBox{}, e.gone()
+		}
+		return nil, frameBox{}, e.notVisible()
+	}
+	var fb frameBox
+	if e.frame != nil {
+		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
+			return nil, frameBox{}, err
+		}
+	}
+	return q.Quads, fb, nil
+}

@@ -1,0 +1,50 @@
+package network
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
+)
+
+// A page's request in detail: headers both ways, status, timing, bodies
+// (recorded from the page's first event, before anyone asked).
+func TestRequestDetails(t *testing.T) {
+	t.Parallel()
+	ctx := testbound.Context(t)
+	p := cdptest.NewPage(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/api.html"), cdpclient.WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	click := func(sel, want string) {
+		t.Helper()
+		if err := cdpclient.Outcome(p.Click(ctx, cdpclient.Target{Selector: sel}, cdpclient.ClickOptions{})); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		testbound.Until(t, "after "+sel+" the page shows "+want, func() bool {
+			got = cdptest.Text(t, ctx, p, "#out")
+			return strings.Contains(got, want)
+		})
+	}
+	click("#load", "200 real")
+	d, err := Request(ctx, p, "data.json", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != 200 || d.MIME != "application/json" || !strings.Contains(d.Body, `"real"`) || d.Method != "GET" ||
+		!strings.Contains(strings.Join(SortedHeaders(d.ResponseHeaders), "\n"), "Content-Type: application/json") || d.Timing == nil {
+		t.Errorf("request details: %+v", d)
+	}
+	click("#post", "200 posted")
+	if d, err := Request(ctx, p, "/parity/echo", true); err != nil || d.RequestBody != "q=hello+world" || !strings.Contains(d.Body, "q=hello world") {
+		t.Errorf("post details: %+v %v", d, err)
+	}
+	var e *cdpclient.Error
+	if _, err := Request(ctx, p, "never-requested", false); !errors.As(err, &e) || e.Code != cdpclient.CodeNotFound {
+		t.Errorf("a request never made: %v, want NOT_FOUND", err)
+	}
+}
