@@ -116,9 +116,10 @@ func TestCallAgentExchange(t *testing.T) {
 // line naming the stop and the endpoint that did not answer.
 func TestCallAgentModelNeverAnswers(t *testing.T) {
 	t.Parallel()
-	dead := httptest.NewServer(http.NotFoundHandler())
-	endpoint := dead.URL + "/v1"
-	dead.Close() // nothing listens there now
+	// Port 1 is below the ephemeral range, so no server of this machine's
+	// tests gets it (a closed test server's port can be another's a moment
+	// later: the call then met a 404, not a refusal).
+	endpoint := "http://127.0.0.1:1/v1"
 	r := runCLI(t, shortTemp(t), "call", "--headless", "--browser-arg="+newMarker("agent-dead"), "--llm-base-url", endpoint,
 		"run_browser_agent", `{"task":"open the home page"}`)
 	if r.code == 0 || !strings.Contains(r.stderr, "cdpmcp: run_browser_agent failed (model_error): model call to "+endpoint) ||
