@@ -37,8 +37,10 @@ func TestModelDragsCardOntoColumn(t *testing.T) {
 // get the rest; from gets the next part of the same value (the expression does
 // not run again), the last part ends the value; the server keeps no more than
 // the one answer.
+//
+// Not parallel: the heap it weighs is the whole test binary's, and the
+// corpus test beside it holds pages of its own.
 func TestEvaluateHugeAnswer(t *testing.T) {
-	t.Parallel()
 	c := newClient(t)
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
 	// 10,000,000 characters, counting its runs
