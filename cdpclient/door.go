@@ -15,7 +15,7 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit, state, network, live, pagefacts) imports
+// package (cdpclient/audit, state, network, live, pagefacts, input) imports
 // cdpclient's exported API and this door, never cdpclient's internals;
 // cdpclient never imports a feature.
 //
@@ -37,6 +37,11 @@ const CallTimeout = cdpCallTimeout
 //     state there, add calls to the set-up of each new document session,
 //     listen to its bindings in cdpmcp's world (WorldName) and answer the
 //     requests the origin rules let through (Intercept, OnPaused);
+//   - run an input action of its own through the action-and-observe cycle
+//     (doorinput.go): Door.Act, with its element resolved and handed over
+//     (Element.Actionable, ClickablePoint, Click, Call, Related, Client …),
+//     and what input needs on the way: Dispatched, ToFront, NavMark,
+//     Document, DescribeAt, OpenFileChooser;
 //   - run beside the actions, without their lock (doorlive.go): pass a
 //     person's input on (Door.Input), read guarded (Door.Guarded), and use
 //     the page session's client for a stream of its own (Door.Client,

@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
@@ -71,3 +72,20 @@ func testContext(t testing.TB) context.Context { return testbound.Context(t) }
 // outcome turns an action's feedback into the error a test checks: nil when the
 // action happened, an *Error with the feedback's code otherwise.
 func outcome(fb *feedback.Feedback, err error) error { return Outcome(fb, err) }
+
+// pageText reads an element's text through the page (for checking page state).
+func pageText(t *testing.T, ctx context.Context, p *Page, selector string) string {
+	t.Helper()
+	out, err := p.Evaluate(ctx, "document.querySelector("+jsString(selector)+").textContent", EvalOptions{})
+	if err != nil {
+		t.Fatalf("read %s: %v", selector, err)
+	}
+	var s string
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("read %s: %s is not a string", selector, out)
+	}
+	return s
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
