@@ -44,15 +44,7 @@ func open(t *testing.T, path string) (*cdpclient.Page, context.Context) {
 // evalString evaluates expr and returns its value as a Go string.
 func evalString(t *testing.T, ctx context.Context, p *cdpclient.Page, expr string) string {
 	t.Helper()
-	got, err := p.Evaluate(ctx, expr, cdpclient.EvalOptions{AwaitPromise: true})
-	if err != nil {
-		t.Fatalf("Evaluate(%q): %v", expr, err)
-	}
-	var s string
-	if json.Unmarshal([]byte(got), &s) != nil {
-		return got
-	}
-	return s
+	return cdptest.Eval(t, ctx, p, expr)
 }
 
 // pageText reads an element's text through the page (for checking page state).
