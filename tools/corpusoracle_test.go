@@ -1,16 +1,7 @@
-package cdpclient
+package tools
 
-import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
-	"testing"
-
-	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
-	"github.com/cdpmcp/cdpmcp/fixtures"
-	"github.com/cdpmcp/cdpmcp/internal/testbound"
-)
+// The oracles of the corpus test (corpus_test.go): what a person reads on each
+// page and what a person can click there, told apart from the page model.
 
 // visibleControls counts, independently of the page model, the links, buttons
 // and form controls a user can see (rendered, not clipped away, not a hidden
@@ -107,95 +98,4 @@ var corpusBounds = map[string]struct {
 	"wikipedia":                      {0.97, 13850},
 	"wordpress":                      {0.98, 2250},
 	"yahoo-4":                        {0.98, 2250},
-}
-
-// TestCorpus checks each of the 40 real-world pages: the default snapshot
-// carries the article a person reads within its token bound, and the full
-// snapshot lists every visible link, button and form control. The pages are
-// split in two tests that run beside each other (one took 5 minutes of a
-// loaded machine under the race detector, the package's longest test).
-func TestCorpus(t *testing.T) {
-	t.Parallel()
-	pages := fixtures.CorpusPages()
-	checkCorpus(t, pages[:len(pages)/2])
-}
-
-func TestCorpusSecondHalf(t *testing.T) {
-	t.Parallel()
-	pages := fixtures.CorpusPages()
-	checkCorpus(t, pages[len(pages)/2:])
-	if len(corpusBounds) != len(pages) {
-		t.Errorf("%d pages have bounds, want all %d", len(corpusBounds), len(pages))
-	}
-}
-
-func checkCorpus(t *testing.T, names []string) {
-	total, pages, tokens := 0, 0, 0
-	for _, name := range names {
-		// A fresh page for each (closed when its subtest ends): refs number on
-		// from a page's earlier documents, and longer numbers cost tokens.
-		t.Run(name, func(t *testing.T) {
-			p := newTestPage(t)
-			ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
-			defer cancel()
-			if err := corpusPage(ctx, t, p, name, &total, &tokens); err != nil {
-				t.Error(err)
-				return
-			}
-			pages++
-		})
-	}
-	t.Logf("%d pages, %d estimated tokens in the default snapshots, %d visible links, buttons and form controls checked", pages, tokens, total)
-	if pages != len(names) {
-		t.Errorf("checked %d of %d pages", pages, len(names))
-	}
-}
-
-func corpusPage(ctx context.Context, t *testing.T, p *Page, name string, total, tokens *int) error {
-	if err := outcome(p.Navigate(ctx, testSite.URL("/corpus/"+name+".html"), WaitLoad)); err != nil {
-		return fmt.Errorf("navigate: %w", err)
-	}
-	def, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	article, err := fixtures.CorpusArticle(name)
-	if err != nil {
-		return err
-	}
-	r := snapshot.MeasureReading(article, def)
-	n := snapshot.Estimate(def)
-	*tokens += n
-	b := corpusBounds[name]
-	if r.Recall < b.recall {
-		t.Errorf("%s: the default snapshot carries %.3f of the article, want ≥ %.2f; missing e.g. %q", name, r.Recall, b.recall, r.Missing)
-	}
-	if n > b.tokens {
-		t.Errorf("%s: the default snapshot costs %d estimated tokens, want ≤ %d", name, n, b.tokens)
-	}
-	snap, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
-	if err != nil {
-		return fmt.Errorf("full snapshot: %w", err)
-	}
-	var res struct {
-		Counted int      `json:"counted"`
-		Missing []string `json:"missing"`
-	}
-	arg, _ := json.Marshal("\n" + snap)
-	err = p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
-		r, err := w.eval(ctx, "("+visibleControls+")("+string(arg)+")", true)
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(r.Value, &res)
-	})
-	if err != nil {
-		return fmt.Errorf("count: %w", err)
-	}
-	*total += res.Counted
-	if len(res.Missing) > 0 {
-		t.Errorf("%s: %d of %d visible controls missing from the snapshot, e.g.:\n  %s", name, len(res.Missing), res.Counted,
-			strings.Join(res.Missing[:min(5, len(res.Missing))], "\n  "))
-	}
-	return nil
 }
