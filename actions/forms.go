@@ -5,6 +5,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 )
 
 type formField struct {
@@ -25,12 +26,12 @@ var FillForm = define("fillForm", "Fill many form fields in one call (text, sele
 		if len(a.Fields) == 0 {
 			return nil, argErr(`for example {"fields":[{"ref":"12","value":"Ada"},{"ref":"14","value":"true"}]}`, "argument %q needs at least one field", "fields")
 		}
-		fields := make([]cdpclient.FormField, len(a.Fields))
+		fields := make([]input.FormField, len(a.Fields))
 		for i, f := range a.Fields {
-			fields[i] = cdpclient.FormField{Target: cdpclient.Target{Ref: string(f.Ref), Selector: f.Selector}, Value: f.Value}
+			fields[i] = input.FormField{Target: cdpclient.Target{Ref: string(f.Ref), Selector: f.Selector}, Value: f.Value}
 		}
 		return env.onPage(ctx, a.Page, "fillForm", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.FillForm(ctx, fields)
+			return input.FillForm(ctx, p, fields)
 		})
 	}).inGroup("forms")
 

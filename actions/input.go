@@ -5,6 +5,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 )
 
 type clickArgs struct {
@@ -47,7 +48,7 @@ var Type = define("type", "Type text with real key events (autocomplete, key han
 			return nil, argErr(`for example {"ref":"12","text":"hello"}`, "argument %q is required", "text")
 		}
 		return env.onPage(ctx, a.Page, "type", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.Type(ctx, a.target(), *a.Text, a.Clear, a.Submit)
+			return input.Type(ctx, p, a.target(), *a.Text, a.Clear, a.Submit)
 		})
 	})
 
@@ -68,7 +69,7 @@ var Fill = define("fill", "Set a field's value in one step (fires input and chan
 			return nil, argErr(`for example {"ref":"12","value":"hello"} ("" clears the field)`, "argument %q is required", "value")
 		}
 		return env.onPage(ctx, a.Page, "fill", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.Fill(ctx, a.target(), *a.Value)
+			return input.Fill(ctx, p, a.target(), *a.Value)
 		})
 	})
 
@@ -86,7 +87,7 @@ var PressKey = define("pressKey", "Press a key or chord in the focused element o
 			return nil, err
 		}
 		return env.onPage(ctx, a.Page, "pressKey", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.PressKey(ctx, a.Key, a.target())
+			return input.PressKey(ctx, p, a.Key, a.target())
 		})
 	})
 
@@ -124,7 +125,7 @@ var SelectOption = define("selectOption", "Select options of a <select> by value
 			return nil, argErr(`for example {"ref":"7","values":["Blue"]}`, "argument %q needs at least one value", "values")
 		}
 		return env.onPage(ctx, a.Page, "selectOption", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.SelectOption(ctx, a.target(), a.Values)
+			return input.SelectOption(ctx, p, a.target(), a.Values)
 		})
 	})
 
@@ -143,7 +144,7 @@ var Scroll = define("scroll", "Wheel-scroll the page (or the area under ref), or
 			return nil, err
 		}
 		return env.onPage(ctx, a.Page, "scroll", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.Scroll(ctx, a.Direction, a.Amount, a.target())
+			return input.Scroll(ctx, p, a.Direction, a.Amount, a.target())
 		})
 	})
 
@@ -164,7 +165,7 @@ var UploadFile = define("uploadFile", "Set the files of an <input type=file> (pa
 			return nil, argErr(`for example {"ref":"9","paths":["/tmp/report.pdf"]}`, "argument %q needs at least one path", "paths")
 		}
 		return env.onPage(ctx, a.Page, "uploadFile", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.UploadFile(ctx, a.target(), a.Paths)
+			return input.UploadFile(ctx, p, a.target(), a.Paths)
 		})
 	})
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 )
 
 type dragArgs struct {
@@ -28,7 +29,7 @@ var Drag = define("drag", "Drag an element (or its handle) onto an element or a 
 		}
 		end := dropTarget(string(a.To))
 		return env.onPage(ctx, a.Page, "drag", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.Drag(ctx, a.target(), end)
+			return input.Drag(ctx, p, a.target(), end)
 		})
 	})
 
@@ -39,16 +40,16 @@ var (
 
 // dropTarget reads a drop target: a ref ("15"), a point ("320,240") or a CSS
 // selector (anything else: a selector never looks like either).
-func dropTarget(s string) cdpclient.DragEnd {
+func dropTarget(s string) input.DragEnd {
 	if refPattern.MatchString(s) {
-		return cdpclient.DragEnd{Target: cdpclient.Target{Ref: strings.TrimSpace(s)}}
+		return input.DragEnd{Target: cdpclient.Target{Ref: strings.TrimSpace(s)}}
 	}
 	if m := pointPattern.FindStringSubmatch(s); m != nil {
 		x, _ := strconv.ParseFloat(m[1], 64)
 		y, _ := strconv.ParseFloat(m[2], 64)
-		return cdpclient.DragEnd{X: x, Y: y, AtPoint: true}
+		return input.DragEnd{X: x, Y: y, AtPoint: true}
 	}
-	return cdpclient.DragEnd{Target: cdpclient.Target{Selector: s}}
+	return input.DragEnd{Target: cdpclient.Target{Selector: s}}
 }
 
 type mouseArgs struct {
@@ -73,9 +74,9 @@ var Mouse = define("mouse", "Use the mouse at x,y of the viewport, as a screensh
 		if a.X == nil || a.Y == nil {
 			return nil, argErr(`for example {"action":"click","x":120,"y":80}`, "arguments %q and %q are required", "x", "y")
 		}
-		in := cdpclient.MouseInput{Action: a.Action, X: *a.X, Y: *a.Y, ToX: a.ToX, ToY: a.ToY, DX: a.DX, DY: a.DY,
+		in := input.MouseInput{Action: a.Action, X: *a.X, Y: *a.Y, ToX: a.ToX, ToY: a.ToY, DX: a.DX, DY: a.DY,
 			Button: cdpclient.MouseButton(a.Button)}
 		return env.onPage(ctx, a.Page, "mouse", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.Mouse(ctx, in)
+			return input.Mouse(ctx, p, in)
 		})
 	}).inGroup("vision").describe("action", "what the mouse does")

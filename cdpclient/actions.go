@@ -20,10 +20,10 @@ type need struct{ visible, enabled, editable bool }
 // wait bounds the time between reads, never a read itself: on a loaded
 // machine a read may take longer than the whole wait, and an element that
 // was ready all along must not come out as "the call did not finish in time".
-func (e *Element) actionable(ctx context.Context, n need) (elementState, error) {
+func (e *Element) actionable(ctx context.Context, n need) (ElementState, error) {
 	wctx, cancel := context.WithTimeout(ctx, actionabilityWait)
 	defer cancel()
-	var st elementState
+	var st ElementState
 	var last error
 	err := poll(wctx, 50*time.Millisecond, func() (bool, error) {
 		var err error

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -105,92 +103,6 @@ func TestClickFailures(t *testing.T) {
 	}
 }
 
-func TestTypeFillKeys(t *testing.T) {
-	t.Parallel()
-	p, ctx := openActions(t)
-	if err := outcome(p.Type(ctx, Target{Selector: "#name"}, "Zoë 1!", true, false)); err != nil {
-		t.Fatalf("Type: %v", err)
-	}
-	if got := evalString(t, ctx, p, "name.value"); got != "Zoë 1!" {
-		t.Errorf("typed value = %q", got)
-	}
-	if err := outcome(p.Fill(ctx, Target{Selector: "#name"}, "Alice")); err != nil {
-		t.Fatalf("Fill: %v", err)
-	}
-	if got := evalString(t, ctx, p, "name.value"); got != "Alice" {
-		t.Errorf("filled value = %q", got)
-	}
-	if ev := evalString(t, ctx, p, "document.getElementById('events').textContent"); !strings.Contains(ev, "input") || !strings.Contains(ev, "change") {
-		t.Errorf("fill fired %q, want input and change", ev)
-	}
-	if err := outcome(p.Fill(ctx, Target{Selector: "#date"}, "2024-05-06")); err != nil || evalString(t, ctx, p, "date.value") != "2024-05-06" {
-		t.Errorf("Fill date: %v", err)
-	}
-	if err := outcome(p.Fill(ctx, Target{Selector: "#editor"}, "new text")); err != nil || evalString(t, ctx, p, "editor.innerText") != "new text" {
-		t.Errorf("Fill contenteditable: %v", err)
-	}
-	wantCode(t, outcome(p.Fill(ctx, Target{Selector: "#ro"}, "x")), CodeDisabled)
-	if err := outcome(p.Type(ctx, Target{Selector: "#name"}, " Smith", false, true)); err != nil {
-		t.Fatalf("Type submit: %v", err)
-	}
-	if got := evalString(t, ctx, p, "submitted.textContent"); got != "submitted Alice Smith" {
-		t.Errorf("submitted = %q", got)
-	}
-	for _, k := range []string{"a", "Shift+Tab", "ArrowLeft", "Control+A", "Enter"} {
-		if err := outcome(p.PressKey(ctx, k, Target{Selector: "#keys"})); err != nil {
-			t.Fatalf("PressKey(%q): %v", k, err)
-		}
-	}
-	want := "a/KeyA/ Shift/ShiftLeft/S Tab/Tab/S "
-	if got := evalString(t, ctx, p, "keylog.textContent"); !strings.HasPrefix(got, want) ||
-		!strings.Contains(got, "ArrowLeft/ArrowLeft/") || !strings.Contains(got, "a/KeyA/C") || !strings.Contains(got, "Enter/Enter/") {
-		t.Errorf("key log = %q", got)
-	}
-	var ae *ArgError
-	if err := outcome(p.PressKey(ctx, "Hyper+Q", Target{})); !errors.As(err, &ae) {
-		t.Errorf("bad key: got %v, want *ArgError", err)
-	}
-}
-
-func TestSelectUploadHoverScroll(t *testing.T) {
-	t.Parallel()
-	p, ctx := openActions(t)
-	fb, err := p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Blue"})
-	if err != nil || !fb.OK || fb.Delta == nil || fb.Delta.Value != "b" {
-		t.Fatalf("SelectOption = %s, %v", fb.JSON(), err)
-	}
-	wantCode(t, outcome(p.SelectOption(ctx, Target{Selector: "#color"}, []string{"Purple"})), CodeNotFound)
-
-	dir := t.TempDir()
-	f := filepath.Join(dir, "a.txt")
-	if err := os.WriteFile(f, []byte("hi"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := outcome(p.UploadFile(ctx, Target{Selector: "#file"}, []string{f})); err != nil {
-		t.Fatalf("UploadFile: %v", err)
-	}
-	if got := evalString(t, ctx, p, "count.textContent"); got != "a.txt" {
-		t.Errorf("uploaded = %q", got)
-	}
-	var ae *ArgError
-	if err := outcome(p.UploadFile(ctx, Target{Selector: "#file"}, []string{filepath.Join(dir, "missing")})); !errors.As(err, &ae) {
-		t.Errorf("missing file: got %v", err)
-	}
-	if err := outcome(p.Hover(ctx, Target{Selector: "#hoverme"})); err != nil {
-		t.Fatalf("Hover: %v", err)
-	}
-	if got := evalString(t, ctx, p, "hoverme.dataset.hovered"); got != "yes" {
-		t.Errorf("hovered = %q", got)
-	}
-	if err := outcome(p.Scroll(ctx, "down", 500, Target{})); err != nil || evalString(t, ctx, p, "String(scrollY >= 400)") != "true" {
-		t.Fatalf("Scroll down: %v", err)
-	}
-	fb, err = p.Scroll(ctx, "up", 5000, Target{})
-	if err != nil || fb.Delta == nil || !strings.HasPrefix(fb.Delta.Value, "y=0 ") {
-		t.Errorf("Scroll up = %s, %v", fb.JSON(), err)
-	}
-}
-
 func TestDialogs(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
@@ -242,42 +154,5 @@ func TestActOnBackgroundTab(t *testing.T) {
 	}
 	if got := evalString(t, ctx, p, "count.textContent"); got != "3" {
 		t.Errorf("count = %q", got)
-	}
-}
-
-// fill and type are seen by a framework that owns the field's value (React's
-// controlled inputs only change through their onChange).
-func TestFillReactControlledInputs(t *testing.T) {
-	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/react.html"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
-	if err := outcome(p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#name"}})); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Fill(ctx, Target{Selector: "#name"}, "Ada"); err != nil {
-		t.Fatal(err)
-	}
-	if err := outcome(p.Type(ctx, Target{Selector: "#email"}, "ada@example.com", false, false)); err != nil {
-		t.Fatal(err)
-	}
-	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Ada" {
-		t.Errorf("React saw the filled name as %q", got)
-	}
-	// The submit button React enables once both fields are set.
-	if err := outcome(p.Click(ctx, Target{Selector: "button"}, ClickOptions{})); err != nil {
-		t.Fatalf("click the enabled submit: %v", err)
-	}
-	if got := evalString(t, ctx, p, "document.querySelector('#sent').textContent"); got != "Sent by Ada <ada@example.com>" {
-		t.Errorf("React state after submit = %q", got)
-	}
-	// Filling again replaces React's value rather than appending to it.
-	if _, err := p.Fill(ctx, Target{Selector: "#name"}, "Grace"); err != nil {
-		t.Fatal(err)
-	}
-	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Grace" {
-		t.Errorf("after a second fill = %q", got)
 	}
 }

@@ -64,13 +64,8 @@ func TestCode0Success(t *testing.T) {
 	tg := Target{Ref: save}
 	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, `"Saved 3 items"`, fmt.Sprintf(`["%s","checked",true]`, agree), fmt.Sprintf(`"removed":["%s"]`, old))
-	// Typing makes a suggestion list appear: added elements, with new refs.
+	// (Typing that makes a suggestion list appear: cdpclient/input.)
 	q := Target{Ref: refOf(t, s, "Search")}
-	fb = act(t, "type")(p.Type(ctx, q, "ap", false, false))
-	wantFeedback(t, fb, CodeOK, `"<a>apple</a>"]`, `"<a>apricot</a>"]`)
-	if fb.Delta == nil || len(fb.Delta.Added) != 2 {
-		t.Errorf("added = %+v", fb.Delta)
-	}
 	// An action that changes nothing answers with nothing but ok.
 	fb = act(t, "hover")(p.Hover(ctx, q))
 	if fb.Delta != nil || !fb.OK {
@@ -138,15 +133,13 @@ func TestCode4Timeout(t *testing.T) {
 	wantFeedback(t, fb, CodeOK, "had not reached", "still loading")
 }
 
-// NAVIGATION: no page to go to, or the page went away. Typing that the page
-// itself interrupts by leaving did happen in part, and says how much.
+// NAVIGATION: no page to go to, or the page went away. (Typing that the page
+// itself interrupts by leaving: cdpclient/input.)
 func TestCode5Navigation(t *testing.T) {
 	t.Parallel()
 	p, ctx, s := codePage(t, "navigation")
 	q := Target{Ref: refOf(t, s, "Query")}
-	fb := act(t, "type")(p.Type(ctx, q, "abcdefghijklmnop", false, false))
-	wantFeedback(t, fb, CodeOK, "navigated away after", "/second.html")
-	fb = act(t, "goForward")(p.GoForward(ctx, WaitLoad))
+	fb := act(t, "goForward")(p.GoForward(ctx, WaitLoad))
 	wantFeedback(t, fb, CodeNavigation, "no page to go forward to")
 	if err := p.Close(ctx); err != nil {
 		t.Fatal(err)

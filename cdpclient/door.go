@@ -15,7 +15,7 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit, state, network, live, pagefacts) imports
+// package (cdpclient/audit, state, network, live, pagefacts, input) imports
 // cdpclient's exported API and this door, never cdpclient's internals;
 // cdpclient never imports a feature.
 //
@@ -43,6 +43,11 @@ const CallTimeout = cdpCallTimeout
 //   - hear every event of each page's sessions from its first one
 //     (doornet.go: OnPageEvents, in the feature's init) and call a session
 //     a listener named (Door.Session);
+//   - run an input action of its own through the action-and-observe cycle
+//     (doorinput.go): Door.Act, with its element resolved and handed over
+//     (Element.Actionable, ClickablePoint, Click, Call, Related, Client …),
+//     and what input needs on the way: Dispatched, ToFront, NavMark,
+//     Document, DescribeAt, OpenFileChooser;
 //   - run beside the actions, without their lock (doorlive.go): pass a
 //     person's input on (Door.Input), read guarded (Door.Guarded), and use
 //     the page session's client for a stream of its own (Door.Client,

@@ -174,24 +174,6 @@ func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...
 	return nil
 }
 
-// callObject runs a page function with the element as this and returns the
-// object it answers, kept in the operation's object group.
-func (e *Element) callObject(ctx context.Context, fn string) (runtime.RemoteObjectID, error) {
-	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc(fn)).
-		SetObjectID(e.object).SetObjectGroup(e.p.group()))
-	switch {
-	case err != nil && nodeGone(err):
-		return "", e.gone()
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", fn, err)
-	case r.ExceptionDetails != nil:
-		return "", &Error{Code: CodeJSError, Msg: fn + ": " + exceptionText(r.ExceptionDetails)}
-	case r.Result.ObjectID == nil:
-		return "", fmt.Errorf("%s: no object", fn)
-	}
-	return *r.Result.ObjectID, nil
-}
-
 func (e *Element) gone() error {
 	what := "the element"
 	if e.ref != "" {
@@ -201,8 +183,8 @@ func (e *Element) gone() error {
 		Hint: "the page changed; take a new snapshot and use the new ref"}
 }
 
-// elementState is what actions check before acting.
-type elementState struct {
+// ElementState is what actions check before acting.
+type ElementState struct {
 	Connected bool   `json:"connected"`
 	Visible   bool   `json:"visible"`
 	Disabled  bool   `json:"disabled"`
@@ -211,11 +193,12 @@ type elementState struct {
 	Tag       string `json:"tag"`
 	Type      string `json:"type"`
 	Text      string `json:"text"`
-	// Secret: the field's value is secret (see noteSecret).
+	// Secret: the field's value is secret (a password field, one that was
+	// one, one named or marked for a password or a one-time code).
 	Secret bool `json:"secret"`
 }
 
-func (s elementState) describe() string {
+func (s ElementState) describe() string {
 	tag := s.Tag
 	if s.Type != "" {
 		tag += " type=" + s.Type
@@ -223,8 +206,8 @@ func (s elementState) describe() string {
 	return "<" + tag + ">" + s.Text + "</" + s.Tag + ">"
 }
 
-func (e *Element) state(ctx context.Context) (elementState, error) {
-	var s elementState
+func (e *Element) state(ctx context.Context) (ElementState, error) {
+	var s ElementState
 	if err := e.call(ctx, "state", &s); err != nil {
 		return s, err
 	}

@@ -51,7 +51,7 @@ type Page struct {
 	dialog      *Dialog
 	dialogC     *cdp.Client      // the session that reported the dialog
 	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
-	chooser     chan fileChooser // where a file chooser goes while an upload waits for one
+	chooser     chan FileChooser // where a file chooser goes while an upload waits for one
 	busySince   time.Time        // when a script began to keep the page from answering; zero if not
 	progress    atomic.Int64     // when a sliced page-model walk last reported progress (unix ns)
 	walkLimit   time.Duration    // if set, bounds a page-model walk below walkMax (tests)
@@ -71,7 +71,6 @@ type Page struct {
 	groups      int                                     // object groups handed out
 	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
-	pointer     pointerState                            // buttons held by the mouse tools, and where (mouse.go)
 	slots       map[any]any                             // features' state on the page (Door.Slot)
 	listeners   []PageListener                          // features' listeners to its events (doornet.go)
 

@@ -53,13 +53,22 @@ type frameBox struct {
 // inView scrolls the element into view and returns its content quads, in its
 // frame's viewport, and where that frame sits.
 func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
-	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
-		if nodeGone(err) {
-			return nil, frameBox{}, e.gone()
-		}
-		return nil, frameBox{}, e.notVisible()
+	if err := e.scrollIntoView(ctx); err != nil {
+		return nil, frameBox{}, err
 	}
 	return e.inPlace(ctx) // doorcapture.go
+}
+
+// scrollIntoView scrolls the element into view: NOT_FOUND when it is gone
+// or has no box.
+func (e *Element) scrollIntoView(ctx context.Context) error {
+	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
+		if nodeGone(err) {
+			return e.gone()
+		}
+		return e.notVisible()
+	}
+	return nil
 }
 
 // visiblePoint scrolls the element into view and returns the centre of its first
@@ -246,8 +255,6 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 
 // rect is a box in CSS pixels of the main frame's viewport.
 type rect struct{ X, Y, W, H float64 }
-
-func (r rect) centre() point { return point{X: r.X + r.W/2, Y: r.Y + r.H/2} }
 
 // boundsOf is the box around quads, moved by off.
 func boundsOf(quads []dom.Quad, off point) (rect, bool) {

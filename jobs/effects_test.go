@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
@@ -89,7 +90,7 @@ func TestLogin(t *testing.T) {
 		t.Fatalf("waiting job's tab: %v", err)
 	}
 	ctx := testCtx(t)
-	if err := cdpclient.Outcome(tab.Type(ctx, cdpclient.Target{Selector: "#password"}, fixtures.LoginPassword, true, true)); err != nil {
+	if err := cdpclient.Outcome(input.Type(ctx, tab, cdpclient.Target{Selector: "#password"}, fixtures.LoginPassword, true, true)); err != nil {
 		t.Fatalf("the person types: %v", err)
 	}
 	testbound.Until(t, "the tab to reach /jobs/account", func() bool { return strings.HasSuffix(tab.URL(), "/jobs/account") })

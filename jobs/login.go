@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 )
 
@@ -39,7 +40,7 @@ func (t *taskRun) login(ctx context.Context) outcome {
 	if user := sel(0, state.User); t.job.Task.Username != "" && user != "" {
 		target := cdpclient.Target{Selector: user}
 		if err := t.act(ctx, "type", target, func(ctx context.Context) (*feedback.Feedback, error) {
-			return t.page.Type(ctx, target, t.job.Task.Username, true, false)
+			return input.Type(ctx, t.page, target, t.job.Task.Username, true, false)
 		}); err != nil {
 			return outcome{err: err}
 		}
@@ -47,7 +48,7 @@ func (t *taskRun) login(ctx context.Context) outcome {
 	pw := cdpclient.Target{Selector: sel(1, "input[type=password]")}
 	submit := sel(2, "")
 	if err := t.act(ctx, "type", pw, func(ctx context.Context) (*feedback.Feedback, error) {
-		return t.page.Type(ctx, pw, t.secret, true, submit == "")
+		return input.Type(ctx, t.page, pw, t.secret, true, submit == "")
 	}); err != nil {
 		return outcome{err: err}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -188,7 +189,7 @@ func (t *taskRun) message(ctx context.Context) outcome {
 	send := cdpclient.Target{Selector: t.job.Task.Selectors[1]}
 	t.r.progress(0.6, "typing the message")
 	if err := t.act(ctx, "type", field, func(ctx context.Context) (*feedback.Feedback, error) {
-		return t.page.Type(ctx, field, t.job.Task.Text, true, false)
+		return input.Type(ctx, t.page, field, t.job.Task.Text, true, false)
 	}); err != nil {
 		return outcome{err: err}
 	}

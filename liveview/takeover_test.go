@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/fixtures"
@@ -174,7 +175,7 @@ func TestViewEnds(t *testing.T) {
 	if err := cdpclient.Outcome(view.Click(ctx, cdpclient.Target{Selector: "#giveup"}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatal(err)
 	}
-	if err := cdpclient.Outcome(view.Type(ctx, cdpclient.Target{Selector: "#giveup-reason"}, "no code on my phone", false, true)); err != nil {
+	if err := cdpclient.Outcome(input.Type(ctx, view, cdpclient.Target{Selector: "#giveup-reason"}, "no code on my phone", false, true)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the view to close", func() bool { s = ended(t, view); return s.ended })

@@ -1,8 +1,10 @@
-package cdpclient
+package input
 
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // keyDef describes one key of a US keyboard as DOM and Windows name it.
@@ -47,12 +49,11 @@ var namedKeys = map[string]keyDef{
 	"Meta":        {Key: "Meta", Code: "MetaLeft", KeyCode: 91, Location: 1},
 }
 
-// keyAliases maps other common spellings to the names above (lower case).
+// keyAliases maps other common spellings to the names above (lower case);
+// the modifiers' are the core's (cdpclient.Modifier).
 var keyAliases = map[string]string{
 	"return": "Enter", "esc": "Escape", "del": "Delete", "up": "ArrowUp", "down": "ArrowDown",
-	"left": "ArrowLeft", "right": "ArrowRight", "ctrl": "Control", "control": "Control",
-	"cmd": "Meta", "command": "Meta", "super": "Meta", "win": "Meta", "option": "Alt",
-	"controlormeta": "Control", "pgup": "PageUp", "pgdn": "PageDown", "spacebar": "Space",
+	"left": "ArrowLeft", "right": "ArrowRight", "pgup": "PageUp", "pgdn": "PageDown", "spacebar": "Space",
 }
 
 // usPunctuation lists the printable keys that are not letters or digits: the
@@ -119,7 +120,7 @@ type chord struct {
 // "Control+A", "Shift+Tab", "a", "+". Names are case-insensitive for named keys.
 func parseChord(s string) (chord, error) {
 	if s == "" {
-		return chord{}, argError("name a key such as Enter, Tab, ArrowDown, Escape or a chord like Control+A", "no key given")
+		return chord{}, cdpclient.ArgErrorf("name a key such as Enter, Tab, ArrowDown, Escape or a chord like Control+A", "no key given")
 	}
 	var parts []string
 	if s == "+" {
@@ -140,7 +141,7 @@ func parseChord(s string) (chord, error) {
 		last := i == len(parts)-1
 		if !last {
 			if mod == 0 {
-				return chord{}, argError("put modifiers (Control, Shift, Alt, Meta) before the key, e.g. Control+Shift+K",
+				return chord{}, cdpclient.ArgErrorf("put modifiers (Control, Shift, Alt, Meta) before the key, e.g. Control+Shift+K",
 					"%q in %q is not a modifier", part, s)
 			}
 			c.mods |= mod
@@ -164,7 +165,7 @@ func parseChord(s string) (chord, error) {
 
 func lookupKey(name string) (keyDef, int, error) {
 	if name == "" {
-		return keyDef{}, 0, argError("write chords like Control+A", "empty key name in chord")
+		return keyDef{}, 0, cdpclient.ArgErrorf("write chords like Control+A", "empty key name in chord")
 	}
 	if utf8.RuneCountInString(name) == 1 {
 		r, _ := utf8.DecodeRuneInString(name)
@@ -173,13 +174,16 @@ func lookupKey(name string) (keyDef, int, error) {
 		}
 		return keyDef{Key: name, Text: name}, 0, nil
 	}
+	if bit, canon, ok := cdpclient.Modifier(name); ok {
+		return namedKeys[canon], bit, nil
+	}
 	canon := name
 	if alias, ok := keyAliases[strings.ToLower(name)]; ok {
 		canon = alias
 	}
 	for k, d := range namedKeys {
 		if strings.EqualFold(k, canon) {
-			return d, modifierBit(k), nil
+			return d, 0, nil
 		}
 	}
 	if len(name) >= 2 && (name[0] == 'F' || name[0] == 'f') {
@@ -196,7 +200,7 @@ func lookupKey(name string) (keyDef, int, error) {
 			return keyDef{Key: f, Code: f, KeyCode: 111 + n}, 0, nil
 		}
 	}
-	return keyDef{}, 0, argError("use a key name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown, F5, a single character, or a chord like Control+A",
+	return keyDef{}, 0, cdpclient.ArgErrorf("use a key name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown, F5, a single character, or a chord like Control+A",
 		"%q is not a key name", name)
 }
 

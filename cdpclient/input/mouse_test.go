@@ -1,9 +1,11 @@
-package cdpclient
+package input
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -13,7 +15,7 @@ func TestMouseOnCanvas(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/canvas.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/canvas.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	steps := []MouseInput{
@@ -27,7 +29,7 @@ func TestMouseOnCanvas(t *testing.T) {
 		{Action: "drag", X: 81, Y: 81, ToX: 301, ToY: 281},
 	}
 	for _, in := range steps {
-		fb, err := p.Mouse(ctx, in)
+		fb, err := Mouse(ctx, p, in)
 		if err := outcome(fb, err); err != nil {
 			t.Fatalf("%+v: %v", in, err)
 		}
@@ -48,8 +50,8 @@ func TestMouseOnCanvas(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("canvas log (-want +got):\n%s", diff)
 	}
-	_, err := p.Mouse(ctx, MouseInput{Action: "click", X: 5000, Y: 10})
-	if ae, ok := err.(*ArgError); !ok || !strings.Contains(ae.Hint, "the viewport is") {
+	_, err := Mouse(ctx, p, MouseInput{Action: "click", X: 5000, Y: 10})
+	if ae, ok := err.(*cdpclient.ArgError); !ok || !strings.Contains(ae.Hint, "the viewport is") {
 		t.Errorf("a click outside the viewport: %v", err)
 	}
 }

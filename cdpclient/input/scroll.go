@@ -1,14 +1,16 @@
-package cdpclient
+package input
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
-
-	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
 // ScrollState says where a scroll container (or the page) is scrolled to and how
@@ -27,43 +29,41 @@ type ScrollState struct {
 // or brings the target into view with "to_element", and reports what happened
 // (content loaded as it came into view, too). amount 0 means most of a viewport.
 // delta.value says where it stopped: "y=… above=… below=…".
-func (p *Page) Scroll(ctx context.Context, direction string, amount int, t Target) (*feedback.Feedback, error) {
+func Scroll(ctx context.Context, page *cdpclient.Page, direction string, amount int, t cdpclient.Target) (*feedback.Feedback, error) {
 	if err := checkScroll(direction, amount, t); err != nil {
 		return nil, err
 	}
-	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, run: func(ctx context.Context, e *Element) (string, error) {
+	p := on(page)
+	return p.d.Act(ctx, cdpclient.InputAction{Target: t, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
 		st, err := p.scroll(ctx, direction, amount, e)
 		return fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below), err
 	}})
 }
 
-func checkScroll(direction string, amount int, t Target) error {
+func checkScroll(direction string, amount int, t cdpclient.Target) error {
 	switch direction {
 	case "up", "down", "left", "right":
 	case "to_element":
 		if t.IsZero() {
-			return argError("pass the ref or selector of the element to scroll to", "to_element needs a target")
+			return cdpclient.ArgErrorf("pass the ref or selector of the element to scroll to", "to_element needs a target")
 		}
 	default:
-		return argError("use up, down, left, right or to_element", "direction %q is not a scroll direction", direction)
+		return cdpclient.ArgErrorf("use up, down, left, right or to_element", "direction %q is not a scroll direction", direction)
 	}
 	if amount < 0 {
-		return argError("give a positive amount of pixels", "amount %d is negative", amount)
+		return cdpclient.ArgErrorf("give a positive amount of pixels", "amount %d is negative", amount)
 	}
 	return nil
 }
 
 // scroll does the scrolling for Scroll; e is the target or nil.
-func (p *Page) scroll(ctx context.Context, direction string, amount int, e *Element) (ScrollState, error) {
+func (p *tab) scroll(ctx context.Context, direction string, amount int, e *cdpclient.Element) (ScrollState, error) {
 	var st ScrollState
 	if direction == "to_element" {
-		if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
-			if nodeGone(err) {
-				return st, e.gone()
-			}
-			return st, e.notVisible()
+		if err := e.ScrollIntoView(ctx); err != nil {
+			return st, err
 		}
-		markDispatched(ctx)
+		p.d.Dispatched(ctx)
 		return st, p.readScroll(ctx, nil, &st)
 	}
 	vp, err := p.c.Page.GetLayoutMetrics(ctx)
@@ -71,9 +71,9 @@ func (p *Page) scroll(ctx context.Context, direction string, amount int, e *Elem
 		return st, err
 	}
 	w, h := float64(vp.CSSLayoutViewport.ClientWidth), float64(vp.CSSLayoutViewport.ClientHeight)
-	at := point{X: w / 2, Y: h / 2}
+	at := cdpclient.Point{X: w / 2, Y: h / 2}
 	if e != nil {
-		if at, _, err = e.visiblePoint(ctx); err != nil {
+		if at, err = e.VisiblePoint(ctx); err != nil {
 			return st, err
 		}
 	}
@@ -111,14 +111,14 @@ func wheelDelta(direction string, amount, w, h float64) (dx, dy float64) {
 // waitScrolled waits until a wheel scroll of (dx, dy) from before has been applied:
 // the position reaches its target, or stops moving for 100 ms. Smooth scrolling
 // animates, so this can take a few frames; it gives up after one second.
-func (p *Page) waitScrolled(ctx context.Context, e *Element, before ScrollState, dx, dy float64) {
+func (p *tab) waitScrolled(ctx context.Context, e *cdpclient.Element, before ScrollState, dx, dy float64) {
 	clamp := func(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 	wantX := int(clamp(float64(before.X)+dx, float64(before.X-before.Left), float64(before.X+before.Right)))
 	wantY := int(clamp(float64(before.Y)+dy, float64(before.Y-before.Above), float64(before.Y+before.Below)))
 	wctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	last, lastChange := before, time.Now()
-	_ = poll(wctx, 16*time.Millisecond, func() (bool, error) {
+	_ = cdpclient.Poll(wctx, 16*time.Millisecond, func() (bool, error) {
 		cur := p.docScroll(ctx, e) // a slow read is not a stopped scroll
 		if cur.X == wantX && cur.Y == wantY {
 			return true, nil
@@ -130,19 +130,38 @@ func (p *Page) waitScrolled(ctx context.Context, e *Element, before ScrollState,
 	})
 }
 
-func (p *Page) docScroll(ctx context.Context, e *Element) ScrollState {
+func (p *tab) docScroll(ctx context.Context, e *cdpclient.Element) ScrollState {
 	var st ScrollState
 	_ = p.readScroll(ctx, e, &st)
 	return st
 }
 
-func (p *Page) readScroll(ctx context.Context, e *Element, st *ScrollState) error {
+func (p *tab) readScroll(ctx context.Context, e *cdpclient.Element, st *ScrollState) error {
 	if e != nil {
-		return e.call(ctx, "scrollState", st)
+		return call(ctx, e, "scrollState", st)
 	}
-	r, err := p.evalFunc(ctx, jsFunc("scrollState"), true)
+	expr, err := jsfunc.Call(funcs.Func("scrollState"))
 	if err != nil {
 		return err
 	}
-	return decodeValue(r, st)
+	return p.d.World(ctx, func(w *cdpclient.World) error {
+		r, err := w.Eval(ctx, expr, true)
+		if err != nil || len(r.Value) == 0 {
+			return err
+		}
+		return json.Unmarshal(r.Value, st)
+	})
+}
+
+// mouseWheel scrolls by (dx, dy) CSS pixels with the pointer at (x, y).
+func (p *tab) mouseWheel(ctx context.Context, x, y, dx, dy float64) error {
+	if err := p.d.ToFront(ctx); err != nil {
+		return err
+	}
+	p.d.Dispatched(ctx)
+	ev := cdpinput.NewDispatchMouseEventArgs("mouseWheel", x, y).SetDeltaX(dx).SetDeltaY(dy)
+	if err := p.c.Input.DispatchMouseEvent(ctx, ev); err != nil {
+		return fmt.Errorf("mouse wheel: %w", err)
+	}
+	return nil
 }

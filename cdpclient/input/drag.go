@@ -1,4 +1,4 @@
-package cdpclient
+package input
 
 import (
 	"context"
@@ -6,8 +6,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
-	"github.com/mafredri/cdp/protocol/input"
+	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
 // Drag and drop as a person does it: press on the source, move in steps, let go
@@ -33,7 +34,7 @@ const (
 // DragEnd is where a drag ends: an element, or a point of the viewport in CSS
 // pixels when AtPoint is set.
 type DragEnd struct {
-	Target  Target
+	Target  cdpclient.Target
 	X, Y    float64
 	AtPoint bool
 }
@@ -41,16 +42,17 @@ type DragEnd struct {
 // Drag drags the source element to an element or a point and reports what
 // moved: delta.value says where the dragged item was and is now (the list or
 // column it sits in, its position), or that nothing moved.
-func (p *Page) Drag(ctx context.Context, from Target, to DragEnd) (*feedback.Feedback, error) {
+func Drag(ctx context.Context, page *cdpclient.Page, from cdpclient.Target, to DragEnd) (*feedback.Feedback, error) {
 	if !to.AtPoint && to.Target.IsZero() {
-		return nil, argError(`give the drop target, e.g. {"ref":"12","to":"15"} or a point "x,y"`, "no drop target given")
+		return nil, cdpclient.ArgErrorf(`give the drop target, e.g. {"ref":"12","to":"15"} or a point "x,y"`, "no drop target given")
 	}
-	return p.onElement(ctx, from, lateFrame, func(ctx context.Context, e *Element) (string, error) {
-		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
+	p := on(page)
+	return p.d.Act(ctx, cdpclient.InputAction{Target: from, NeedTarget: true, LateMs: cdpclient.LateFrame, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+		if _, err := e.Actionable(ctx, cdpclient.Need{Visible: true, Enabled: true}); err != nil {
 			return "", err
 		}
-		item, before := e.dragItem(ctx)
-		start, err := e.clickablePoint(ctx)
+		item, before := dragItem(ctx, e)
+		start, err := e.ClickablePoint(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -59,35 +61,19 @@ func (p *Page) Drag(ctx context.Context, from Target, to DragEnd) (*feedback.Fee
 				pt := point{X: to.X, Y: to.Y}
 				return pt, p.inViewport(ctx, pt)
 			}
-			te, err := p.Resolve(ctx, to.Target)
+			te, err := p.page.Resolve(ctx, to.Target)
 			if err != nil {
 				return point{}, err
 			}
-			box, err := te.viewBox(ctx)
+			box, err := te.ViewBox(ctx)
 			return dropPoint(start, box), err
 		}
 		html5, err := p.dragPath(ctx, start, dest, e)
 		if err != nil {
 			return "", err
 		}
-		return item.moved(ctx, before, html5), nil
-	})
-}
-
-// rootElement is the main frame's document element, in cdpmcp's world: where
-// a drag at coordinates is watched.
-func (p *Page) rootElement(ctx context.Context) (*Element, error) {
-	r, err := p.evalFunc(ctx, "() => document.documentElement", false)
-	if err != nil {
-		return nil, err
-	}
-	if r.Result.ObjectID == nil {
-		return nil, fmt.Errorf("the page has no document element")
-	}
-	p.mu.Lock()
-	key := frameKey{frame: p.mainFrame}
-	p.mu.Unlock()
-	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
+		return moved(ctx, item, before, html5), nil
+	}})
 }
 
 // dragPath presses the left button at from, moves to the point dest gives (in
@@ -95,14 +81,14 @@ func (p *Page) rootElement(ctx context.Context) (*Element, error) {
 // scrolled into view then is where the drop lands. watch is an element of the
 // frame where an HTML5 drag would start. html5 reports that the page started
 // one, which was then delivered as drag events.
-func (p *Page) dragPath(ctx context.Context, from point, dest func(context.Context) (point, error), watch *Element) (html5 bool, err error) {
-	if err := p.toFront(ctx); err != nil {
+func (p *tab) dragPath(ctx context.Context, from point, dest func(context.Context) (point, error), watch *cdpclient.Element) (html5 bool, err error) {
+	if err := p.d.ToFront(ctx); err != nil {
 		return false, err
 	}
 	if err := p.pointerTo(ctx, from); err != nil {
 		return false, err
 	}
-	if err := watch.call(ctx, "dragWatch", nil); err != nil {
+	if err := call(ctx, watch, "dragWatch", nil); err != nil {
 		return false, err
 	}
 	sctx, cancel := context.WithCancel(ctx)
@@ -112,30 +98,30 @@ func (p *Page) dragPath(ctx context.Context, from point, dest func(context.Conte
 		return false, fmt.Errorf("drag events: %w", err)
 	}
 	defer intercepted.Close()
-	if err := p.c.Input.SetInterceptDrags(ctx, input.NewSetInterceptDragsArgs(true)); err != nil {
+	if err := p.c.Input.SetInterceptDrags(ctx, cdpinput.NewSetInterceptDragsArgs(true)); err != nil {
 		return false, fmt.Errorf("intercept drags: %w", err)
 	}
 	stopIntercept := func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cdpclient.CallTimeout)
 		defer cancel()
-		_ = p.c.Input.SetInterceptDrags(ctx, input.NewSetInterceptDragsArgs(false))
+		_ = p.c.Input.SetInterceptDrags(ctx, cdpinput.NewSetInterceptDragsArgs(false))
 	}
-	if err := p.press(ctx, from, input.MouseButtonLeft, 1); err != nil {
+	if err := p.press(ctx, from, cdpinput.MouseButtonLeft, 1); err != nil {
 		stopIntercept()
 		return false, err
 	}
 	to, err := dest(ctx)
 	if err != nil {
 		stopIntercept()
-		_ = p.release(context.WithoutCancel(ctx), from, input.MouseButtonLeft, 1)
+		_ = p.release(context.WithoutCancel(ctx), from, cdpinput.MouseButtonLeft, 1)
 		return false, err
 	}
 	first := towards(from, to, dragStartMove)
 	err = p.pointerTo(ctx, first)
-	var data *input.DragData
+	var data *cdpinput.DragData
 	if err == nil {
 		var started bool
-		if err = watch.call(ctx, "dragStarted", &started); err == nil && started {
+		if err = call(ctx, watch, "dragStarted", &started); err == nil && started {
 			data = p.interceptedDrag(ctx, intercepted)
 		}
 	}
@@ -151,7 +137,7 @@ func (p *Page) dragPath(ctx context.Context, from point, dest func(context.Conte
 
 // interceptedDrag waits (up to dragInterceptWait) for the drag the page
 // started to reach the browser, and returns its data; nil if it never came.
-func (p *Page) interceptedDrag(ctx context.Context, c input.DragInterceptedClient) *input.DragData {
+func (p *tab) interceptedDrag(ctx context.Context, c cdpinput.DragInterceptedClient) *cdpinput.DragData {
 	wctx, cancel := context.WithTimeout(ctx, dragInterceptWait)
 	defer cancel()
 	select {
@@ -168,7 +154,7 @@ func (p *Page) interceptedDrag(ctx context.Context, c input.DragInterceptedClien
 
 // pointerDrag moves with the left button held from a to b in steps, and lets go
 // at b.
-func (p *Page) pointerDrag(ctx context.Context, a, b point) error {
+func (p *tab) pointerDrag(ctx context.Context, a, b point) error {
 	n := steps(a, b)
 	for i := 1; i <= n; i++ {
 		if err := p.pointerTo(ctx, lerp(a, b, float64(i)/float64(n))); err != nil {
@@ -180,16 +166,16 @@ func (p *Page) pointerDrag(ctx context.Context, a, b point) error {
 	if err := p.pointerTo(ctx, b); err != nil {
 		return err
 	}
-	return p.release(ctx, b, input.MouseButtonLeft, 1)
+	return p.release(ctx, b, cdpinput.MouseButtonLeft, 1)
 }
 
 // html5Drag delivers an intercepted HTML5 drag: it enters at a, passes over the
 // way to b and drops at b. The page's drop and dragend handlers run then; the
 // mouse button counts as released.
-func (p *Page) html5Drag(ctx context.Context, a, b point, data input.DragData) error {
+func (p *tab) html5Drag(ctx context.Context, a, b point, data cdpinput.DragData) error {
 	send := func(typ string, pt point) error {
-		markDispatched(ctx)
-		if err := p.c.Input.DispatchDragEvent(ctx, input.NewDispatchDragEventArgs(typ, pt.X, pt.Y, data)); err != nil {
+		p.d.Dispatched(ctx)
+		if err := p.c.Input.DispatchDragEvent(ctx, cdpinput.NewDispatchDragEventArgs(typ, pt.X, pt.Y, data)); err != nil {
 			return fmt.Errorf("drag %s: %w", typ, err)
 		}
 		return nil
@@ -204,10 +190,11 @@ func (p *Page) html5Drag(ctx context.Context, a, b point, data input.DragData) e
 		}
 	}
 	err := send("drop", b)
-	p.mu.Lock()
-	p.pointer.buttons &^= 1
-	p.pointer.at = b
-	p.mu.Unlock()
+	ptr := p.pointer()
+	ptr.mu.Lock()
+	ptr.buttons &^= 1
+	ptr.at = b
+	ptr.mu.Unlock()
 	return err
 }
 
@@ -215,8 +202,8 @@ func (p *Page) html5Drag(ctx context.Context, a, b point, data input.DragData) e
 // in the direction of travel (a quarter of its size), as a person drags an
 // item until it has passed the one whose place it takes; a list that swaps
 // items as the pointer crosses their middles swaps this one too.
-func dropPoint(a point, box rect) point {
-	c := box.centre()
+func dropPoint(a point, box cdpclient.Rect) point {
+	c := point{X: box.X + box.W/2, Y: box.Y + box.H/2}
 	dx, dy := c.X-a.X, c.Y-a.Y
 	if math.Abs(dy) >= math.Abs(dx) {
 		c.Y += math.Copysign(box.H/4, dy)

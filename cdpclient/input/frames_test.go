@@ -1,9 +1,12 @@
-package cdpclient
+package input
 
 import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 )
 
 // Three levels of frames, each from the other site (127.0.0.1 ⇄ localhost) and
@@ -14,28 +17,28 @@ func TestNestedCrossSiteFrames(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/nest.html?d=3"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/nest.html?d=3"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := p.Snapshot(ctx, SnapshotOptions{})
+	snap, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := func(re string) Target {
+	ref := func(re string) cdpclient.Target {
 		m := regexp.MustCompile(`(?m)^(\d+)\[:\]` + re).FindStringSubmatch(snap)
 		if m == nil {
 			t.Fatalf("no %s in snapshot:\n%s", re, snap)
 		}
-		return Target{Ref: m[1]}
+		return cdpclient.Target{Ref: m[1]}
 	}
 	steps := []struct {
 		name string
 		run  func() error
 	}{
-		{"type", func() error { return outcome(p.Type(ctx, ref(`<input`), "Ada", true, false)) }},
-		{"select", func() error { return outcome(p.SelectOption(ctx, ref(`<select`), []string{"Pro"})) }},
-		{"click", func() error { return outcome(p.Click(ctx, ref(`<button>Send`), ClickOptions{})) }},
-		{"shadow click", func() error { return outcome(p.Click(ctx, ref(`<button>Shadow`), ClickOptions{})) }},
+		{"type", func() error { return outcome(Type(ctx, p, ref(`<input`), "Ada", true, false)) }},
+		{"select", func() error { return outcome(SelectOption(ctx, p, ref(`<select`), []string{"Pro"})) }},
+		{"click", func() error { return outcome(p.Click(ctx, ref(`<button>Send`), cdpclient.ClickOptions{})) }},
+		{"shadow click", func() error { return outcome(p.Click(ctx, ref(`<button>Shadow`), cdpclient.ClickOptions{})) }},
 		{"hover", func() error { return outcome(p.Hover(ctx, ref(`<button>Send`))) }},
 	}
 	for _, s := range steps {
@@ -43,7 +46,7 @@ func TestNestedCrossSiteFrames(t *testing.T) {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 	}
-	after, err := p.Snapshot(ctx, SnapshotOptions{})
+	after, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,17 +64,17 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/nest.html?d=1"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/nest.html?d=1"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	inputRef := regexp.MustCompile(`(?m)^(\d+)\[:\]<input`)
-	inner := testSite.URL("/parity/nest.html?d=0")
+	inner := cdptest.Site.URL("/parity/nest.html?d=0")
 	for _, change := range []struct{ name, script string }{
 		{"navigated to the page's own site", `document.querySelector('iframe').src = ` + jsString(inner)},
 		{"replaced by a cross-site frame", `(() => { const old = document.querySelector('iframe'); const f = document.createElement('iframe');
 			f.src = old.src.replace('127.0.0.1', 'localhost'); old.replaceWith(f); })()`},
 	} {
-		snap, err := p.Snapshot(ctx, SnapshotOptions{})
+		snap, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,27 +82,27 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 		if old == nil {
 			t.Fatalf("no input:\n%s", snap)
 		}
-		if _, err := p.Evaluate(ctx, change.script, EvalOptions{}); err != nil {
+		if _, err := p.Evaluate(ctx, change.script, cdpclient.EvalOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		// Refs are never reused: the new document's input has a new one.
 		var now []string
-		err = poll(ctx, 50*time.Millisecond, func() (bool, error) {
-			snap, err = p.Snapshot(ctx, SnapshotOptions{})
+		err = cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
+			snap, err = p.Snapshot(ctx, cdpclient.SnapshotOptions{})
 			now = inputRef.FindStringSubmatch(snap)
 			return err == nil && now != nil && now[1] != old[1], err
 		})
 		if err != nil {
 			t.Fatalf("%s: no new input: %v\n%s", change.name, err, snap)
 		}
-		err = outcome(p.Click(ctx, Target{Ref: old[1]}, ClickOptions{}))
-		if e, ok := err.(*Error); !ok || e.Code != CodeNotFound {
+		err = outcome(p.Click(ctx, cdpclient.Target{Ref: old[1]}, cdpclient.ClickOptions{}))
+		if e, ok := err.(*cdpclient.Error); !ok || e.Code != cdpclient.CodeNotFound {
 			t.Errorf("%s: the old ref: %v", change.name, err)
 		}
-		if err := outcome(p.Type(ctx, Target{Ref: now[1]}, "Grace", true, true)); err != nil {
+		if err := outcome(Type(ctx, p, cdpclient.Target{Ref: now[1]}, "Grace", true, true)); err != nil {
 			t.Errorf("%s: type into the new frame: %v", change.name, err)
 		}
-		if after, _ := p.Snapshot(ctx, SnapshotOptions{}); !regexp.MustCompile(`(?m)^_\[:\]sent Grace Basic$`).MatchString(after) {
+		if after, _ := p.Snapshot(ctx, cdpclient.SnapshotOptions{}); !regexp.MustCompile(`(?m)^_\[:\]sent Grace Basic$`).MatchString(after) {
 			t.Errorf("%s: the form was not sent:\n%s", change.name, after)
 		}
 	}

@@ -1,9 +1,10 @@
-package cdpclient
+package input
 
 import (
 	"errors"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -40,14 +41,14 @@ func TestParseChord(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "Hyper", "A+Control", "Control+", "Control+Foo", "F99", "++A"} {
-		var ae *ArgError
+		var ae *cdpclient.ArgError
 		if _, err := parseChord(bad); !errors.As(err, &ae) {
-			t.Errorf("parseChord(%q) = %v, want an ArgError", bad, err)
+			t.Errorf("parseChord(%q) = %v, want an cdpclient.ArgError", bad, err)
 		}
 	}
 }
 
-// FuzzParseChord: any key string parses or is refused with an ArgError that has
+// FuzzParseChord: any key string parses or is refused with an cdpclient.ArgError that has
 // a hint; never a panic.
 func FuzzParseChord(f *testing.F) {
 	for _, s := range []string{"Enter", "Control+A", "Shift+Control+ArrowLeft", "+", "Control++", "a", "é", "F12", "", "++", "Meta+Shift+z"} {
@@ -56,7 +57,7 @@ func FuzzParseChord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := parseChord(s)
 		if err != nil {
-			var ae *ArgError
+			var ae *cdpclient.ArgError
 			if !errors.As(err, &ae) || ae.Hint == "" {
 				t.Fatalf("parseChord(%q): %v (%T)", s, err, err)
 			}

@@ -1,11 +1,10 @@
-package cdpclient
+package input
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 )
 
 // What a drag moved: the item a drag of an element carries, and where it sat
@@ -30,22 +29,23 @@ func (pl *place) String() string {
 
 // dragItem returns what a drag of e moves (e, or the list item it is a handle
 // of) and where it is now. On failure the item is e, its place unknown.
-func (e *Element) dragItem(ctx context.Context) (*Element, *place) {
+func dragItem(ctx context.Context, e *cdpclient.Element) (*cdpclient.Element, *place) {
 	item := e
-	if obj, err := e.callObject(ctx, "dragItem"); err == nil {
-		c := *e
-		c.object, c.backend, c.ref = obj, 0, ""
-		item = &c
+	if it, err := related(ctx, e, "dragItem"); err == nil && it != nil {
+		item = it
 	}
 	var pl place
-	if err := item.call(ctx, "placeOf", &pl); err != nil {
+	if err := call(ctx, item, "placeOf", &pl); err != nil {
 		return item, nil
 	}
 	return item, &pl
 }
 
+// placeOfLater is placeOf read 30 ms from now.
+var placeOfLater = "function() { return new Promise((r) => setTimeout(() => r((" + funcs.Func("placeOf") + ").call(this)), 30)); }"
+
 // moved says what the drag did to the item: where it went, or that it stayed.
-func (e *Element) moved(ctx context.Context, before *place, html5 bool) string {
+func moved(ctx context.Context, e *cdpclient.Element, before *place, html5 bool) string {
 	how := "pointer drag"
 	if html5 {
 		how = "HTML5 drag"
@@ -56,17 +56,12 @@ func (e *Element) moved(ctx context.Context, before *place, html5 bool) string {
 	// The page's handlers may move the item a moment after the drop (a
 	// framework re-rendering): read its place once that moment has passed.
 	var after place
-	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(
-		"function() { return new Promise((r) => setTimeout(() => r(("+jsFunc("placeOf")+").call(this)), 30)); }").
-		SetObjectID(e.object).SetReturnByValue(true).SetAwaitPromise(true))
-	if err != nil || r.ExceptionDetails != nil || (r.Result.Value != nil && json.Unmarshal(r.Result.Value, &after) != nil) {
+	if err := e.Call(ctx, "placeOf", placeOfLater, &after); err != nil {
 		return how + " done"
 	}
 	name := fmt.Sprintf("%q", before.Name)
-	if b, err := e.backendID(ctx); err == nil {
-		if ref, ok := e.p.refForNode(ctx, e.key, b); ok {
-			name = fmt.Sprintf("%d %q", ref, before.Name)
-		}
+	if ref, ok := e.Ref(ctx); ok {
+		name = fmt.Sprintf("%d %q", ref, before.Name)
 	}
 	switch {
 	case after.Gone:

@@ -1,25 +1,12 @@
-package cdpclient
+package input
 
 import (
-	"context"
-	"encoding/json"
 	"strings"
 	"testing"
-)
 
-// pageText reads an element's text through the page (for checking page state).
-func pageText(t *testing.T, ctx context.Context, p *Page, selector string) string {
-	t.Helper()
-	out, err := p.Evaluate(ctx, "document.querySelector("+jsString(selector)+").textContent", EvalOptions{})
-	if err != nil {
-		t.Fatalf("read %s: %v", selector, err)
-	}
-	var s string
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("read %s: %s is not a string", selector, out)
-	}
-	return s
-}
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+)
 
 // An HTML5 drag carries the data the page put in dataTransfer to the drop
 // target; feedback says what moved.
@@ -27,10 +14,10 @@ func TestDragHTML5Kanban(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/kanban.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/kanban.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	fb, err := p.Drag(ctx, Target{Selector: "#c2"}, DragEnd{Target: Target{Selector: "#done"}})
+	fb, err := Drag(ctx, p, cdpclient.Target{Selector: "#c2"}, DragEnd{Target: cdpclient.Target{Selector: "#done"}})
 	if err := outcome(fb, err); err != nil {
 		t.Fatal(err)
 	}
@@ -48,10 +35,10 @@ func TestDragPointerSortable(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/sortable.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/sortable.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	fb, err := p.Drag(ctx, Target{Selector: "li[data-id=a] .handle"}, DragEnd{Target: Target{Selector: "li[data-id=d]"}})
+	fb, err := Drag(ctx, p, cdpclient.Target{Selector: "li[data-id=a] .handle"}, DragEnd{Target: cdpclient.Target{Selector: "li[data-id=d]"}})
 	if err := outcome(fb, err); err != nil {
 		t.Fatal(err)
 	}
@@ -62,5 +49,3 @@ func TestDragPointerSortable(t *testing.T) {
 		t.Errorf("feedback = %s", fb.JSON())
 	}
 }
-
-func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -1,4 +1,4 @@
-package cdpclient
+package input
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -15,15 +17,15 @@ func TestFillForm(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	p := newTestPage(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/form.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/form.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	avatar := filepath.Join(t.TempDir(), "me.png")
 	if err := os.WriteFile(avatar, []byte("png"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sel := func(s string) Target { return Target{Selector: s} }
-	fb, err := p.FillForm(ctx, []FormField{
+	sel := func(s string) cdpclient.Target { return cdpclient.Target{Selector: s} }
+	fb, err := FillForm(ctx, p, []FormField{
 		{sel("#name"), "Ada Lovelace"},
 		{sel("#email"), "ada@example.com"},
 		{sel("#country"), "France"},
@@ -41,7 +43,7 @@ func TestFillForm(t *testing.T) {
 	if fb.Delta == nil || fb.Delta.Value != "filled 10 fields" {
 		t.Errorf("feedback = %s", fb.JSON())
 	}
-	if err := outcome(p.Click(ctx, sel("#submit"), ClickOptions{})); err != nil {
+	if err := outcome(p.Click(ctx, sel("#submit"), cdpclient.ClickOptions{})); err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Split(pageText(t, ctx, p, "#out"), "\n")
@@ -55,16 +57,16 @@ func TestFillForm(t *testing.T) {
 	// A field that cannot be set stops the action there: the ones before it
 	// are set (ok, the failure among the errors); the first failing is a
 	// failure.
-	fb, err = p.FillForm(ctx, []FormField{{sel("#name"), "Grace"}, {sel("#country"), "Narnia"}, {sel("#bio"), "never"}})
+	fb, err = FillForm(ctx, p, []FormField{{sel("#name"), "Grace"}, {sel("#country"), "Narnia"}, {sel("#bio"), "never"}})
 	if err := outcome(fb, err); err != nil || len(fb.Errors) == 0 || !strings.Contains(fb.Errors[0], `field 2 of 3 (selector "#country"): no option ["Narnia"]`) ||
 		!strings.Contains(fb.Hint, "United States") {
 		t.Errorf("a failing second field: %v %s", err, fb.JSON())
 	}
-	fb, err = p.FillForm(ctx, []FormField{{sel("#basic"), "gold"}})
+	fb, err = FillForm(ctx, p, []FormField{{sel("#basic"), "gold"}})
 	if err := outcome(fb, err); err == nil || !strings.Contains(err.Error(), `no radio "gold"`) {
 		t.Errorf("a failing first field: %v", err)
 	}
-	if _, err := p.FillForm(ctx, []FormField{{sel("#news"), "maybe"}}); err == nil || !strings.Contains(err.Error(), "not a checkbox value") {
+	if _, err := FillForm(ctx, p, []FormField{{sel("#news"), "maybe"}}); err == nil || !strings.Contains(err.Error(), "not a checkbox value") {
 		t.Errorf("a bad checkbox value: %v", err)
 	}
 }

@@ -1,0 +1,324 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/input"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+)
+
+// What the door gives the input actions beyond the core's click and hover
+// (cdpclient/input: typing and keys, fill and forms, select, drag, the mouse
+// at coordinates, scrolling, uploads): an action run through the
+// action-and-observe cycle with its element resolved (Door.Act), and, during
+// that action, the element's handle: whether it can take the action
+// (Actionable), where to click it (ClickablePoint, Click), its page
+// functions (Call, Related) and its protocol session (Client, Object).
+
+// LateFrame is how long an action waits for a first change a handler makes
+// in the next frame, when it changed nothing at once (InputAction.LateMs).
+const LateFrame = lateFrame
+
+// InputAction is one input action of a feature (Door.Act).
+type InputAction struct {
+	// Target is the element resolved before Run, once (the watch and the
+	// action share it); zero for an action on no element.
+	Target Target
+	// NeedTarget refuses a zero Target with an argument error.
+	NeedTarget bool
+	// LateMs is how long to wait for a first change the action sets off
+	// asynchronously (a handler's timer, a file read) when it changed
+	// nothing at once; 0 waits for none.
+	LateMs int
+	// Run does the action; e is the resolved Target (nil without one).
+	// value, when not empty, is reported as delta.value.
+	Run func(ctx context.Context, e *Element) (value string, err error)
+}
+
+// Act runs an input action through the action-and-observe cycle, as Click
+// runs: under the page's action lock, gated (dialogs, a busy page), guarded
+// (a dialog it opens, a crash, the tab closing), watched, and answered with
+// what happened. Run must call Dispatched before its first input reaches the
+// page: from then on the action happened, whatever follows. The error is
+// non-nil only for bad arguments (*ArgError) and a cancelled ctx.
+func (d Door) Act(ctx context.Context, a InputAction) (*feedback.Feedback, error) {
+	if a.NeedTarget {
+		if err := requireTarget(a.Target); err != nil {
+			return nil, err
+		}
+	}
+	return d.p.perform(ctx, action{kind: actInput, target: a.Target, resolve: true, lateMs: a.LateMs, run: a.Run})
+}
+
+// Dispatched records that input of the running action reached the page.
+func (d Door) Dispatched(ctx context.Context) { markDispatched(ctx) }
+
+// ToFront brings the page's tab to the front, where input events go at once.
+func (d Door) ToFront(ctx context.Context) error { return d.p.toFront(ctx) }
+
+// NavMark is the main frame's count of loads and documents: while it stays
+// the same, the page has not started to leave.
+type NavMark struct{ loads, docs int }
+
+// NavMark is the page's NavMark now.
+func (d Door) NavMark() NavMark {
+	m := d.p.navMark()
+	return NavMark{m.loads, m.docs}
+}
+
+// Document is the main frame's document element in cdpmcp's world (where a
+// drag at coordinates is watched), inside an action.
+func (d Door) Document(ctx context.Context) (*Element, error) {
+	p := d.p
+	r, err := p.evalFunc(ctx, "() => document.documentElement", false)
+	if err != nil {
+		return nil, err
+	}
+	if r.Result.ObjectID == nil {
+		return nil, fmt.Errorf("the page has no document element")
+	}
+	p.mu.Lock()
+	key := frameKey{frame: p.mainFrame}
+	p.mu.Unlock()
+	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
+}
+
+// DescribeAt names what is under a point of the viewport, for feedback: "on
+// 12[:]<button>Save</button>" (handing out a ref); empty when it cannot tell.
+func (d Door) DescribeAt(ctx context.Context, pt Point) string {
+	p := d.p
+	hit, err := nodeAt(ctx, p.c, pt.X, pt.Y)
+	if err != nil {
+		return ""
+	}
+	e := &Element{p: p, c: p.c, backend: hit.BackendNodeID, key: frameKey{frame: hit.FrameID}}
+	var desc string
+	err = p.withWorld(ctx, e.key, func(w *worldIn) error {
+		e.c, e.world = w.c, w.id
+		obj, err := e.resolveHere(ctx, e.backend)
+		if err != nil {
+			return err
+		}
+		e.object = obj
+		st, err := e.state(ctx)
+		desc = st.describe()
+		return err
+	})
+	if err != nil {
+		return ""
+	}
+	if ref, ok := p.refForNode(ctx, e.key, e.backend); ok {
+		return fmt.Sprintf("on %d[:]%s", ref, desc)
+	}
+	return "on " + desc
+}
+
+// ParseButton reads a mouse button's name (left when empty).
+func ParseButton(b MouseButton) (input.MouseButton, error) { return parseButton(b) }
+
+// ButtonMask is a button's bit in the buttons a mouse event says are held.
+func ButtonMask(b input.MouseButton) int { return buttonsMask(b) }
+
+// Modifier is the Input domain's bit of a modifier key's name (Alt,
+// Control, Meta, Shift, any case, or another spelling: Ctrl, Cmd, Option …).
+func Modifier(name string) (bit int, canonical string, ok bool) { return modifierKey(name) }
+
+// PageFunc is the source of one of the core's page functions (state), for a
+// feature to compose with its own.
+func PageFunc(name string) string { return jsFunc(name) }
+
+// Poll calls check at once and then every interval until check reports done
+// or an error, or ctx ends; the last check's error wins over ctx's.
+func Poll(ctx context.Context, interval time.Duration, check func() (done bool, err error)) error {
+	return poll(ctx, interval, check)
+}
+
+// Point is a position in CSS pixels of the main frame's viewport.
+type Point struct{ X, Y float64 }
+
+// Rect is a box in CSS pixels of the main frame's viewport.
+type Rect struct{ X, Y, W, H float64 }
+
+// Need says which states an action requires of its element.
+type Need struct{ Visible, Enabled, Editable bool }
+
+// Actionable waits a moment until the element has the needed states and
+// returns the last state seen; otherwise a classified *Error saying why not.
+func (e *Element) Actionable(ctx context.Context, n Need) (ElementState, error) {
+	return e.actionable(ctx, need{visible: n.Visible, enabled: n.Enabled, editable: n.Editable})
+}
+
+// ClickablePoint is where a click on the element lands: the centre of its
+// visible box, scrolled into view, checked to reach it and not a cover.
+func (e *Element) ClickablePoint(ctx context.Context) (Point, error) {
+	pt, err := e.clickablePoint(ctx)
+	return Point(pt), err
+}
+
+// Click clicks the element once with the left button, as Click does once it
+// found its element.
+func (e *Element) Click(ctx context.Context) error {
+	if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
+		return err
+	}
+	pt, err := e.clickablePoint(ctx)
+	if err != nil {
+		return err
+	}
+	return e.p.mouseClick(ctx, pt.X, pt.Y, input.MouseButtonLeft, 1, 0)
+}
+
+// ScrollIntoView scrolls the element into view (NOT_FOUND when it is gone
+// or has no box).
+func (e *Element) ScrollIntoView(ctx context.Context) error { return e.scrollIntoView(ctx) }
+
+// VisiblePoint scrolls the element into view and returns the centre of its
+// first visible box.
+func (e *Element) VisiblePoint(ctx context.Context) (Point, error) {
+	pt, _, err := e.visiblePoint(ctx)
+	return Point(pt), err
+}
+
+// ViewBox scrolls the element into view and returns its box.
+func (e *Element) ViewBox(ctx context.Context) (Rect, error) {
+	r, err := e.viewBox(ctx)
+	return Rect(r), err
+}
+
+// Call runs page function src (named name in errors) with the element as
+// this and decodes its JSON result into out (when out is not nil). An
+// argument that is a runtime.RemoteObjectID is passed as that object.
+func (e *Element) Call(ctx context.Context, name, src string, out any, args ...any) error {
+	return e.callSrc(ctx, name, src, out, args...)
+}
+
+// Related runs page function src with the element as this and returns a
+// handle to the element it answers, in the same frame; nil when it answers
+// null.
+func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*Element, error) {
+	callArgs := make([]runtime.CallArgument, len(args))
+	for i, a := range args {
+		j, err := json.Marshal(a)
+		if err != nil {
+			return nil, err
+		}
+		callArgs[i] = runtime.CallArgument{Value: j}
+	}
+	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
+		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.group()))
+	switch {
+	case err != nil && nodeGone(err):
+		return nil, e.gone()
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", name, err)
+	case r.ExceptionDetails != nil:
+		return nil, &Error{Code: CodeJSError, Msg: name + ": " + exceptionText(r.ExceptionDetails)}
+	case r.Result.ObjectID == nil:
+		return nil, nil
+	}
+	o := *e
+	o.object, o.backend, o.ref = *r.Result.ObjectID, 0, ""
+	return &o, nil
+}
+
+// Ref is the ref the page handed out for the element, if any.
+func (e *Element) Ref(ctx context.Context) (int, bool) {
+	b, err := e.backendID(ctx)
+	if err != nil {
+		return 0, false
+	}
+	return e.p.refForNode(ctx, e.key, b)
+}
+
+// Client is the protocol client of the session that hosts the element (the
+// page's or an out-of-process frame's).
+func (e *Element) Client() *cdp.Client { return e.c }
+
+// Object is the element's remote object in cdpmcp's world, valid during
+// the action.
+func (e *Element) Object() runtime.RemoteObjectID { return e.object }
+
+// FileChooser is a file chooser the page opened (Door.OpenFileChooser).
+type FileChooser struct {
+	c        *cdp.Client // the session of the frame that opened it
+	backend  dom.BackendNodeID
+	Multiple bool // it takes several files
+}
+
+// SetFiles answers the chooser with files (absolute paths).
+func (fc *FileChooser) SetFiles(ctx context.Context, paths []string) error {
+	if err := fc.c.DOM.SetFileInputFiles(ctx, dom.NewSetFileInputFilesArgs(paths).SetBackendNodeID(fc.backend)); err != nil {
+		return fmt.Errorf("set files: %w", err)
+	}
+	return nil
+}
+
+// OpenFileChooser runs open (a click on e that should open the page's file
+// chooser) with the chooser intercepted in the page's session and e's
+// frame's, and returns the chooser it opened; nil when none opened within
+// wait.
+func (d Door) OpenFileChooser(ctx context.Context, e *Element, wait time.Duration, open func(ctx context.Context) error) (*FileChooser, error) {
+	p := d.p
+	ch := make(chan FileChooser, 1)
+	p.mu.Lock()
+	p.chooser = ch
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.chooser = nil
+		p.mu.Unlock()
+	}()
+	clients := []*cdp.Client{p.c}
+	if e.frame != nil {
+		clients = append(clients, e.frame.c)
+	}
+	for _, c := range clients {
+		if err := c.Page.SetInterceptFileChooserDialog(ctx, page.NewSetInterceptFileChooserDialogArgs(true)); err != nil {
+			return nil, fmt.Errorf("intercept file chooser: %w", err)
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+			defer cancel()
+			_ = c.Page.SetInterceptFileChooserDialog(ctx, page.NewSetInterceptFileChooserDialogArgs(false))
+		}()
+	}
+	if err := open(ctx); err != nil {
+		return nil, err
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case fc := <-ch:
+		return &fc, nil
+	case <-t.C:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// onFileChooser hands a file chooser the page opened to the upload waiting for
+// it (there is none when the page opened it on its own: it stays closed).
+func (p *Page) onFileChooser(c *cdp.Client, params json.RawMessage) {
+	var ev page.FileChooserOpenedReply
+	if json.Unmarshal(params, &ev) != nil || ev.BackendNodeID == nil {
+		return
+	}
+	p.mu.Lock()
+	ch := p.chooser
+	p.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	select {
+	case ch <- FileChooser{c: c, backend: *ev.BackendNodeID, Multiple: ev.Mode == "selectMultiple"}:
+	default:
+	}
+}

@@ -1,0 +1,138 @@
+package input
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+)
+
+// The input actions on the actions fixture: typing, filling, keys, selects,
+// uploads and scrolling, each checked in the page's own state.
+
+func TestTypeFillKeys(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/actions.html")
+	if err := outcome(Type(ctx, p, cdpclient.Target{Selector: "#name"}, "Zoë 1!", true, false)); err != nil {
+		t.Fatalf("Type: %v", err)
+	}
+	if got := evalString(t, ctx, p, "name.value"); got != "Zoë 1!" {
+		t.Errorf("typed value = %q", got)
+	}
+	if err := outcome(Fill(ctx, p, cdpclient.Target{Selector: "#name"}, "Alice")); err != nil {
+		t.Fatalf("Fill: %v", err)
+	}
+	if got := evalString(t, ctx, p, "name.value"); got != "Alice" {
+		t.Errorf("filled value = %q", got)
+	}
+	if ev := evalString(t, ctx, p, "document.getElementById('events').textContent"); !strings.Contains(ev, "input") || !strings.Contains(ev, "change") {
+		t.Errorf("fill fired %q, want input and change", ev)
+	}
+	if err := outcome(Fill(ctx, p, cdpclient.Target{Selector: "#date"}, "2024-05-06")); err != nil || evalString(t, ctx, p, "date.value") != "2024-05-06" {
+		t.Errorf("Fill date: %v", err)
+	}
+	if err := outcome(Fill(ctx, p, cdpclient.Target{Selector: "#editor"}, "new text")); err != nil || evalString(t, ctx, p, "editor.innerText") != "new text" {
+		t.Errorf("Fill contenteditable: %v", err)
+	}
+	wantCode(t, outcome(Fill(ctx, p, cdpclient.Target{Selector: "#ro"}, "x")), cdpclient.CodeDisabled)
+	if err := outcome(Type(ctx, p, cdpclient.Target{Selector: "#name"}, " Smith", false, true)); err != nil {
+		t.Fatalf("Type submit: %v", err)
+	}
+	if got := evalString(t, ctx, p, "submitted.textContent"); got != "submitted Alice Smith" {
+		t.Errorf("submitted = %q", got)
+	}
+	for _, k := range []string{"a", "Shift+Tab", "ArrowLeft", "Control+A", "Enter"} {
+		if err := outcome(PressKey(ctx, p, k, cdpclient.Target{Selector: "#keys"})); err != nil {
+			t.Fatalf("PressKey(%q): %v", k, err)
+		}
+	}
+	want := "a/KeyA/ Shift/ShiftLeft/S Tab/Tab/S "
+	if got := evalString(t, ctx, p, "keylog.textContent"); !strings.HasPrefix(got, want) ||
+		!strings.Contains(got, "ArrowLeft/ArrowLeft/") || !strings.Contains(got, "a/KeyA/C") || !strings.Contains(got, "Enter/Enter/") {
+		t.Errorf("key log = %q", got)
+	}
+	var ae *cdpclient.ArgError
+	if err := outcome(PressKey(ctx, p, "Hyper+Q", cdpclient.Target{})); !errors.As(err, &ae) {
+		t.Errorf("bad key: got %v, want *cdpclient.ArgError", err)
+	}
+}
+
+func TestSelectUploadHoverScroll(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/actions.html")
+	fb, err := SelectOption(ctx, p, cdpclient.Target{Selector: "#color"}, []string{"Blue"})
+	if err != nil || !fb.OK || fb.Delta == nil || fb.Delta.Value != "b" {
+		t.Fatalf("SelectOption = %s, %v", fb.JSON(), err)
+	}
+	wantCode(t, outcome(SelectOption(ctx, p, cdpclient.Target{Selector: "#color"}, []string{"Purple"})), cdpclient.CodeNotFound)
+
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(f, []byte("hi"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := outcome(UploadFile(ctx, p, cdpclient.Target{Selector: "#file"}, []string{f})); err != nil {
+		t.Fatalf("UploadFile: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "a.txt" {
+		t.Errorf("uploaded = %q", got)
+	}
+	var ae *cdpclient.ArgError
+	if err := outcome(UploadFile(ctx, p, cdpclient.Target{Selector: "#file"}, []string{filepath.Join(dir, "missing")})); !errors.As(err, &ae) {
+		t.Errorf("missing file: got %v", err)
+	}
+	if err := outcome(p.Hover(ctx, cdpclient.Target{Selector: "#hoverme"})); err != nil {
+		t.Fatalf("Hover: %v", err)
+	}
+	if got := evalString(t, ctx, p, "hoverme.dataset.hovered"); got != "yes" {
+		t.Errorf("hovered = %q", got)
+	}
+	if err := outcome(Scroll(ctx, p, "down", 500, cdpclient.Target{})); err != nil || evalString(t, ctx, p, "String(scrollY >= 400)") != "true" {
+		t.Fatalf("Scroll down: %v", err)
+	}
+	fb, err = Scroll(ctx, p, "up", 5000, cdpclient.Target{})
+	if err != nil || fb.Delta == nil || !strings.HasPrefix(fb.Delta.Value, "y=0 ") {
+		t.Errorf("Scroll up = %s, %v", fb.JSON(), err)
+	}
+}
+
+// fill and type are seen by a framework that owns the field's value (React's
+// controlled inputs only change through their onChange).
+func TestFillReactControlledInputs(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/react.html"), cdpclient.WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	if err := outcome(p.WaitFor(ctx, cdpclient.WaitSpec{Target: cdpclient.Target{Selector: "#name"}})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Fill(ctx, p, cdpclient.Target{Selector: "#name"}, "Ada"); err != nil {
+		t.Fatal(err)
+	}
+	if err := outcome(Type(ctx, p, cdpclient.Target{Selector: "#email"}, "ada@example.com", false, false)); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Ada" {
+		t.Errorf("React saw the filled name as %q", got)
+	}
+	// The submit button React enables once both fields are set.
+	if err := outcome(p.Click(ctx, cdpclient.Target{Selector: "button"}, cdpclient.ClickOptions{})); err != nil {
+		t.Fatalf("click the enabled submit: %v", err)
+	}
+	if got := evalString(t, ctx, p, "document.querySelector('#sent').textContent"); got != "Sent by Ada <ada@example.com>" {
+		t.Errorf("React state after submit = %q", got)
+	}
+	// Filling again replaces React's value rather than appending to it.
+	if _, err := Fill(ctx, p, cdpclient.Target{Selector: "#name"}, "Grace"); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, p, "document.querySelector('#echo').textContent"); got != "Hello Grace" {
+		t.Errorf("after a second fill = %q", got)
+	}
+}

@@ -1,0 +1,59 @@
+package input
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+)
+
+// Typing on the outcome-code pages (fixtures/pages/codes): the feedback says
+// what really happened.
+
+// act returns a function that checks an action's answer (done) and logs it.
+func act(t *testing.T, name string) func(*feedback.Feedback, error) *feedback.Feedback {
+	return func(fb *feedback.Feedback, err error) *feedback.Feedback {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		fb.Act = name
+		t.Logf("%s → %s", name, fb.JSON())
+		if !fb.OK {
+			t.Fatalf("%s failed: %s", name, fb.JSON())
+		}
+		return fb
+	}
+}
+
+func wantInFeedback(t *testing.T, fb *feedback.Feedback, in ...string) {
+	t.Helper()
+	for _, s := range in {
+		if !strings.Contains(fb.JSON(), s) {
+			t.Errorf("feedback lacks %q: %s", s, fb.JSON())
+		}
+	}
+}
+
+// Typing makes a suggestion list appear: added elements, with new refs.
+func TestTypeShowsWhatAppeared(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/codes/ok.html")
+	q := cdpclient.Target{Ref: refOf(t, snapshot(t, ctx, p, cdpclient.SnapshotOptions{}), "Search")}
+	fb := act(t, "type")(Type(ctx, p, q, "ap", false, false))
+	wantInFeedback(t, fb, `"<a>apple</a>"]`, `"<a>apricot</a>"]`)
+	if fb.Delta == nil || len(fb.Delta.Added) != 2 {
+		t.Errorf("added = %+v", fb.Delta)
+	}
+}
+
+// Typing that the page itself interrupts by leaving did happen in part, and
+// says how much.
+func TestTypeIntoAPageThatLeaves(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/codes/navigation.html")
+	q := cdpclient.Target{Ref: refOf(t, snapshot(t, ctx, p, cdpclient.SnapshotOptions{}), "Query")}
+	fb := act(t, "type")(Type(ctx, p, q, "abcdefghijklmnop", false, false))
+	wantInFeedback(t, fb, "navigated away after", "/second.html")
+}
