@@ -19,18 +19,7 @@ func TestRequestDetails(t *testing.T) {
 	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/api.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	click := func(sel, want string) {
-		t.Helper()
-		if err := cdpclient.Outcome(p.Click(ctx, cdpclient.Target{Selector: sel}, cdpclient.ClickOptions{})); err != nil {
-			t.Fatal(err)
-		}
-		var got string
-		testbound.Until(t, "after "+sel+" the page shows "+want, func() bool {
-			got = cdptest.Text(t, ctx, p, "#out")
-			return strings.Contains(got, want)
-		})
-	}
-	click("#load", "200 real")
+	clickShows(t, ctx, p, "#load", "200 real")
 	d, err := Request(ctx, p, "data.json", true)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +28,7 @@ func TestRequestDetails(t *testing.T) {
 		!strings.Contains(strings.Join(SortedHeaders(d.ResponseHeaders), "\n"), "Content-Type: application/json") || d.Timing == nil {
 		t.Errorf("request details: %+v", d)
 	}
-	click("#post", "200 posted")
+	clickShows(t, ctx, p, "#post", "200 posted")
 	if d, err := Request(ctx, p, "/parity/echo", true); err != nil || d.RequestBody != "q=hello+world" || !strings.Contains(d.Body, "q=hello world") {
 		t.Errorf("post details: %+v %v", d, err)
 	}

@@ -19,35 +19,24 @@ func TestRoutes(t *testing.T) {
 	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/api.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	click := func(sel, want string) {
-		t.Helper()
-		if err := cdpclient.Outcome(p.Click(ctx, cdpclient.Target{Selector: sel}, cdpclient.ClickOptions{})); err != nil {
-			t.Fatal(err)
-		}
-		var got string
-		testbound.Until(t, "after "+sel+" the page shows "+want, func() bool {
-			got = cdptest.Text(t, ctx, p, "#out")
-			return strings.Contains(got, want)
-		})
-	}
-	click("#load", "200 real")
+	clickShows(t, ctx, p, "#load", "200 real")
 
 	hits := cdptest.Site.Hits("/parity/data.json")
 	if err := AddRoute(ctx, bc, Route{Pattern: "*/parity/data.json", Action: "fulfill", ContentType: "application/json", Body: `{"items":["mocked"]}`}); err != nil {
 		t.Fatal(err)
 	}
-	click("#load", "200 mocked")
+	clickShows(t, ctx, p, "#load", "200 mocked")
 	if err := AddRoute(ctx, bc, Route{Pattern: "*/parity/data.json", Action: "abort"}); err != nil {
 		t.Fatal(err)
 	}
-	click("#load", "failed: Failed to fetch")
+	clickShows(t, ctx, p, "#load", "failed: Failed to fetch")
 	if cdptest.Site.Hits("/parity/data.json") != hits {
 		t.Errorf("a routed request reached the server")
 	}
 	if err := AddRoute(ctx, bc, Route{Pattern: "*/headers", Action: "modify", Headers: map[string]string{"X-Added": "yes"}, RemoveHeaders: []string{"x-page"}}); err != nil {
 		t.Fatal(err)
 	}
-	click("#headers", "X-Added: yes")
+	clickShows(t, ctx, p, "#headers", "X-Added: yes")
 	if got := cdptest.Text(t, ctx, p, "#out"); strings.Contains(got, "X-Page") {
 		t.Errorf("a removed header arrived: %q", got)
 	}
@@ -58,7 +47,7 @@ func TestRoutes(t *testing.T) {
 	if n, err := RemoveRoute(ctx, bc, ""); err != nil || n != 2 {
 		t.Fatalf("remove all: %d %v", n, err)
 	}
-	click("#load", "200 real")
+	clickShows(t, ctx, p, "#load", "200 real")
 	if err := AddRoute(ctx, bc, Route{Pattern: "*", Action: "teleport"}); err == nil {
 		t.Error("an unknown route action was taken")
 	}
