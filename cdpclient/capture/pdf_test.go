@@ -9,7 +9,6 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
-	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
@@ -18,11 +17,7 @@ func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
 // unknown paper format is the caller's mistake and writes nothing.
 func TestPDF(t *testing.T) {
 	t.Parallel()
-	ctx := testbound.Context(t)
-	p := cdptest.NewPage(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/api.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/parity/api.html")
 	path := filepath.Join(t.TempDir(), "page.pdf")
 	size, pages, err := PDF(ctx, p, path, PDFOptions{Format: "A4"})
 	if err != nil {

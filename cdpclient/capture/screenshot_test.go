@@ -17,11 +17,7 @@ import (
 // plain one, and leaves nothing in the page.
 func TestAnnotatedScreenshot(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/snapshot.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/snapshot.html")
 	// The cross-site frame loads after the page; wait for its button.
 	if err := cdpclient.Outcome(p.WaitFor(ctx, cdpclient.WaitSpec{Target: cdpclient.Target{Selector: "#cross"}})); err != nil {
 		t.Fatal(err)

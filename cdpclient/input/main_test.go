@@ -33,12 +33,7 @@ func outcome(fb *feedback.Feedback, err error) error { return cdpclient.Outcome(
 // open returns a new page showing the fixture at path.
 func open(t *testing.T, path string) (*cdpclient.Page, context.Context) {
 	t.Helper()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
-		t.Fatalf("Navigate: %v", err)
-	}
-	return p, ctx
+	return cdptest.Open(t, path)
 }
 
 // evalString evaluates expr and returns its value as a Go string.

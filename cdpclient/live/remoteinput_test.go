@@ -40,11 +40,7 @@ func rectOf(t *testing.T, p *cdpclient.Page, selector string) Box {
 // into the focused field, and a tap presses what is under the finger.
 func TestRemoteInputIsTrusted(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/handoff/signin")
 	captcha := rectOf(t, p, "#captcha")
 	click := func(x, y float64) {
 		for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
@@ -107,11 +103,7 @@ func TestRemoteInputIsTrusted(t *testing.T) {
 // The viewport follows a viewer's window and comes back.
 func TestSetViewport(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/home.html")
 	before := cdptest.Eval(t, ctx, p, `JSON.stringify([innerWidth, innerHeight])`)
 	if err := SetViewport(ctx, p, 640, 400, 2, false); err != nil {
 		t.Fatal(err)
@@ -135,11 +127,7 @@ func TestSetViewport(t *testing.T) {
 // one into a text field, and in a same-origin frame.
 func TestSecretBoxes(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/handoff/signin")
 	pw := rectOf(t, p, "#password")
 	boxes, _, _, err := SecretBoxes(ctx, p)
 	if err != nil {
@@ -165,11 +153,7 @@ func TestSecretBoxes(t *testing.T) {
 // other stopped.
 func TestScreencastFansOut(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/anim.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/handoff/anim.html")
 	a, b := make(chan Frame, 100), make(chan Frame, 100)
 	put := func(c chan Frame) func(Frame) {
 		return func(f Frame) {
@@ -220,11 +204,7 @@ func recvFrame(t *testing.T, c chan Frame) Frame {
 // rest of the picture is left as it was.
 func TestMaskSecrets(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/handoff/signin")
 	// A "show password" toggle: the field holds legible text.
 	cdptest.Eval(t, ctx, p, `const f = document.getElementById('password'); f.value = 'WWWWWWWWWW'; f.type = 'text'; 'ok'`)
 	frames := make(chan Frame, 10)

@@ -7,18 +7,13 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
-	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // A page's request in detail: headers both ways, status, timing, bodies
 // (recorded from the page's first event, before anyone asked).
 func TestRequestDetails(t *testing.T) {
 	t.Parallel()
-	ctx := testbound.Context(t)
-	p := cdptest.NewPage(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/api.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/parity/api.html")
 	clickShows(t, ctx, p, "#load", "200 real")
 	d, err := Request(ctx, p, "data.json", true)
 	if err != nil {

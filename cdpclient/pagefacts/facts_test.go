@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
-	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,11 +19,7 @@ func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
 // label/value pairs and meta; without Structure only the queries are read.
 func TestReadProductFacts(t *testing.T) {
 	t.Parallel()
-	ctx := testbound.Context(t)
-	p := cdptest.NewPage(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/jobs/product.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/jobs/product.html")
 	queries := []Query{{Key: "h1", Selector: "h1"}, {Key: "none", Selector: ".nothing-here"},
 		{Key: "reviews", Selector: ".review", Fields: []Query{{Key: "who", Selector: ".who"}, {Key: "stars", Selector: ".stars"}}}}
 	f, err := Read(ctx, p, queries, Options{Structure: true})
@@ -77,11 +71,7 @@ func TestReadProductFacts(t *testing.T) {
 // where the user name goes.
 func TestReadLoginFacts(t *testing.T) {
 	t.Parallel()
-	ctx := testbound.Context(t)
-	p := cdptest.NewPage(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/handoff/signin"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/handoff/signin")
 	f, err := Read(ctx, p, nil, Options{Login: true})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
-	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,11 +13,7 @@ import (
 // network and CPU as the page sees them; reset gives the browser's own back.
 func TestEmulate(t *testing.T) {
 	t.Parallel()
-	ctx := testbound.Context(t)
-	p := cdptest.NewPage(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/home.html")
 	read := `JSON.stringify([screen.width, screen.height, devicePixelRatio, navigator.userAgent.includes('iPhone'),
 		matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('(prefers-reduced-motion: reduce)').matches,
 		Intl.DateTimeFormat().resolvedOptions().timeZone, new Intl.NumberFormat().format(1234.5), navigator.onLine, navigator.maxTouchPoints > 0])`

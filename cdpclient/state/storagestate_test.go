@@ -19,11 +19,7 @@ func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
 // reads the same preferences before its scripts run.
 func TestStorageStateRoundTrip(t *testing.T) {
 	t.Parallel()
-	ctx := testbound.Context(t)
-	p := cdptest.NewPage(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/signin?user=ada"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/signin?user=ada")
 	if _, err := WebStorage(ctx, p, "local", "set", "theme", "dark"); err != nil {
 		t.Fatal(err)
 	}

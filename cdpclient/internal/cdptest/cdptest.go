@@ -73,6 +73,17 @@ func NewPage(t testing.TB) *cdpclient.Page {
 	return p
 }
 
+// Open returns a page in a fresh browser context showing the fixture at path
+// (loaded), and the test's context.
+func Open(t testing.TB, path string) (*cdpclient.Page, context.Context) {
+	t.Helper()
+	p, ctx := NewPage(t), testbound.Context(t)
+	if err := cdpclient.Outcome(p.Navigate(ctx, Site.URL(path), cdpclient.WaitLoad)); err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	return p, ctx
+}
+
 // Text is the textContent of the page's first element matching selector.
 func Text(t testing.TB, ctx context.Context, p *cdpclient.Page, selector string) string {
 	t.Helper()
