@@ -11,8 +11,10 @@ import (
 
 // Routes answer requests by URL pattern: a made-up response, a network
 // error, headers changed on the way; the server sees only what goes on.
+//
+// Not parallel: it counts the fixture server's hits on /parity/data.json,
+// which TestRequestDetails loads too.
 func TestRoutes(t *testing.T) {
-	t.Parallel()
 	ctx := testbound.Context(t)
 	p := cdptest.NewPage(t)
 	bc := p.Context()
