@@ -30,6 +30,17 @@ func TestEveryFunctionOnAPage(t *testing.T) {
 			}
 		}
 	}
+	// tabsShow checks the prompt's Available tabs: a background tab by the
+	// title its page set, not its address.
+	tabsShow := func(want string) func(t *testing.T) {
+		return func(t *testing.T) {
+			t.Helper()
+			obs, err := r.observe(testCtx(t))
+			if err != nil || !strings.Contains(obs.tabs, want) {
+				t.Errorf("Available tabs = %q (err %v), want a line %q", obs.tabs, err, want)
+			}
+		}
+	}
 	tests := []struct {
 		name string
 		// args may hold %d for the index of the element whose line contains target.
@@ -59,7 +70,10 @@ func TestEveryFunctionOnAPage(t *testing.T) {
 		{name: "click_element", args: `{"index": %d}`, target: "Save", breaks: true, result: `"dialog":{"type":"alert","msg":"Saved!"}`},
 		{name: "handle_dialog", args: `{"accept": true}`, check: js("count.textContent", `"alerted"`)},
 		{name: "open_tab", args: `{"url": "` + home + `"}`, breaks: true, result: "p2", check: js("location.pathname", `"/home.html"`)},
-		{name: "switch_tab", args: `{"index": 0}`, breaks: true, check: js("location.pathname", `"/agent/actions.html"`)},
+		{name: "switch_tab", args: `{"index": 0}`, breaks: true, check: func(t *testing.T) {
+			js("location.pathname", `"/agent/actions.html"`)(t)
+			tabsShow("\n1: Fixtures home — " + home)(t)
+		}},
 		{name: "close_tab", args: `{"index": 1}`, breaks: true, result: "closed p2"},
 		{name: "click_element", args: `{"index": %d}`, target: "Next page", breaks: true, result: `"url":"/home.html"`},
 		{name: "go_back", args: `{}`, breaks: true, check: js("location.pathname", `"/agent/actions.html"`)},

@@ -82,14 +82,17 @@ func elementList(text, url string) string {
 // tabList renders the open tabs for the prompt, "index: title — url" (the
 // current one without its URL, which the prompt gives already), and
 // returns their page ids in the same order. The current page's title is read
-// from its document; the others' from the browser, which may lag a moment.
+// from its document; the others' from the browser, which does not wait for a
+// background tab's page.
 func tabList(ctx context.Context, bc *cdpclient.BrowserContext, cur *cdpclient.Page) (string, []string) {
 	var b strings.Builder
 	var ids []string
 	for i, p := range bc.Pages() {
-		title := p.Title()
+		var title string
 		if p == cur {
 			title = p.DocumentTitle(ctx)
+		} else {
+			title = p.Title(ctx)
 		}
 		if title == "" || strings.HasSuffix(p.URL(), title) {
 			title = "(no title)"

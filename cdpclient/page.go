@@ -197,13 +197,6 @@ func (p *Page) URL() string {
 	return p.info.URL
 }
 
-// Title is the page's current title.
-func (p *Page) Title() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.info.Title
-}
-
 // Context returns the browser context the page belongs to.
 func (p *Page) Context() *BrowserContext { return p.bc }
 

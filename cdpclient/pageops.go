@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/mafredri/cdp/protocol/target"
@@ -13,31 +14,48 @@ import (
 // titleWait bounds reading the title: a page stuck in a script does not answer.
 const titleWait = time.Second
 
-// DocumentTitle reads document.title from the page (without running page code),
-// falling back to the title the browser last reported when the page cannot
-// answer.
+// DocumentTitle reads document.title from the page (without running page code).
+// When the page cannot answer in time (stuck in a script, or slow on a loaded
+// machine) it asks the browser, which knows the tab's title without the page.
 func (p *Page) DocumentTitle(ctx context.Context) string {
 	if p.usable() != nil || p.busy() {
-		return p.Title()
+		return p.Title(ctx)
 	}
 	ctx, cancel := p.guard(ctx)
 	defer cancel()
-	ctx, cancelWait := context.WithTimeout(ctx, titleWait)
+	evalCtx, cancelWait := context.WithTimeout(ctx, titleWait)
 	defer cancelWait()
 	// Read in cdpmcp's world: a getter the page defines on document runs
 	// only in the page's own world.
 	var t string
-	err := p.withWorld(ctx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
-		r, err := w.eval(ctx, "document.title", true)
+	err := p.withWorld(evalCtx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+		r, err := w.eval(evalCtx, "document.title", true)
 		if err != nil {
 			return err
 		}
 		return json.Unmarshal(r.Value, &t)
 	})
 	if err != nil {
-		return p.Title()
+		slog.Debug("title read from the browser", "page", p.ID, "why", err)
+		return p.Title(ctx)
 	}
 	return t
+}
+
+// Title is the tab's title as the browser shows it, without asking the page:
+// document.title once the page set one, else its address. (The title in
+// targetInfoChanged is not it: Chromium sends that event when a navigation
+// commits, not when the title changes.)
+func (p *Page) Title(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, titleWait)
+	defer cancel()
+	r, err := p.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(p.targetID))
+	if err != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.info.Title
+	}
+	return r.TargetInfo.Title
 }
 
 // Close closes the tab and waits until it is gone.
