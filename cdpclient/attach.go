@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 )
 
 // ErrRemoteEndpoint is returned (wrapped in a *SetupError) for a non-loopback
@@ -112,7 +114,7 @@ func dialError(ctx context.Context, endpoint string, err error) error {
 		return err
 	}
 	if endpoint == "" {
-		return &LaunchError{Err: err, Hint: "the browser started but refused its DevTools connection; call again"}
+		return &browserproc.LaunchError{Err: err, Hint: "the browser started but refused its DevTools connection; call again"}
 	}
 	return &SetupError{Msg: fmt.Sprintf("cannot open the browser's DevTools connection at %s (--cdp-endpoint): %v", endpoint, err), Err: err,
 		Hint: "check that Chrome runs with --remote-debugging-port and that --cdp-endpoint names it; cdpmcp tries again on the next call"}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -94,13 +95,13 @@ func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
 // one the browser picks).
 func startDebuggableBrowserOn(t *testing.T, port string) (string, *exec.Cmd) {
 	t.Helper()
-	exe, err := FindBrowser("")
+	exe, err := browserproc.FindBrowser("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=" + port, "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
-		append(requiredFlags, testSite.URL("/second.html"))...)...)
+		append(browserproc.RequiredFlags(), testSite.URL("/second.html"))...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func startDebuggableBrowserOn(t *testing.T, port string) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
-		RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
+		browserproc.RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
 	})
 	// A browser given its port answers on it; one that chose writes it down.
 	chosen := port

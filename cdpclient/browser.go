@@ -192,7 +192,7 @@ func (b *Browser) Alive() bool {
 // and its temporary profile removed; an attached browser is left running. Close
 // blocks until all of that is done.
 func (b *Browser) Close() {
-	if b.proc != nil && !b.proc.disposable && b.client != nil && b.Alive() {
+	if b.proc != nil && !b.proc.Disposable() && b.client != nil && b.Alive() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2e9)
 		_ = b.client.Browser.Close(ctx)
 		cancel()

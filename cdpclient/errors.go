@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -106,7 +107,7 @@ func Classify(err error) *Error {
 		d   *DialogOpenError
 		b   *BusyError
 		c   *ConnectionError
-		le  *LaunchError
+		le  *browserproc.LaunchError
 		se  *SetupError
 		up  *UnknownPageError
 		re  *rpcc.ResponseError

@@ -1,5 +1,9 @@
 // Package browserproc is the browser as a process, below the DevTools
-// protocol: the flags a user may add to it (UnsafeArgs, NetworkArgs).
+// protocol: where it is installed (FindBrowser), the flags a user may add to
+// it (UnsafeArgs, NetworkArgs), starting it on its profile with the flags that
+// keep it quiet and waiting for its DevTools endpoint (Launch), and ending it
+// with what it leaves behind (Process.Close, RemoveSingletonDir). A browser
+// that cannot be started is a *LaunchError whose hint names what to fix.
 //
 // It is a library the core (cdpclient) imports, like cdpclient/procgroup: it
 // imports the standard library, procgroup and internal/children, never

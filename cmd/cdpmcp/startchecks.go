@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/children"
 )
@@ -50,7 +51,7 @@ func removeAbandonedProfiles() {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
-		cdpclient.RemoveSingletonDir(d.Path)
+		browserproc.RemoveSingletonDir(d.Path)
 		if err := os.RemoveAll(d.Path); err == nil {
 			slog.Info("removed the temporary profile a cdpmcp that died left", "dir", d.Path)
 		}
