@@ -17,24 +17,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
-func TestResolveEndpointRefusesRemote(t *testing.T) {
-	t.Parallel()
-	ctx := testContext(t)
-	for _, ep := range []string{"http://192.0.2.1:9222", "ws://example.com:9222/devtools/browser/x", "http://[2001:db8::1]:9222"} {
-		if _, err := resolveEndpoint(ctx, ep, false); !errors.Is(err, ErrRemoteEndpoint) {
-			t.Errorf("resolveEndpoint(%q) = %v, want ErrRemoteEndpoint", ep, err)
-		}
-	}
-	for _, ep := range []string{"", "9222", "ftp://127.0.0.1:9222"} {
-		if _, err := resolveEndpoint(ctx, ep, false); err == nil {
-			t.Errorf("resolveEndpoint(%q) accepted", ep)
-		}
-	}
-	if got, err := resolveEndpoint(ctx, "ws://127.0.0.1:9/devtools/browser/abc/", false); err != nil || got != "ws://127.0.0.1:9/devtools/browser/abc" {
-		t.Errorf("ws endpoint = %q, %v", got, err)
-	}
-}
-
 // A browser started by someone else (here: by the test, with
 // --remote-debugging-port) is attached to, its tabs are picked up, and it keeps
 // running when we disconnect.

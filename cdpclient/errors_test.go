@@ -43,7 +43,7 @@ func TestClassify(t *testing.T) {
 		{"reconnect failed", &ConnectionError{Attached: "http://127.0.0.1:9222", Reconnect: errors.New("connection refused")}, CodeBrowserGone},
 		{"shut down", ErrBrowserClosed, CodeBrowserGone},
 		{"no browser", &browserproc.LaunchError{Err: errors.New("no browser found"), Hint: "install chromium"}, CodeBrowserUnavailable},
-		{"endpoint", &SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},
+		{"endpoint", &browserproc.SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},
 		{"permission", &Error{Code: CodePermission, Msg: "blocked"}, CodePermission},
 		{"argument", argError("use a CSS selector", "%q is not valid", "##"), CodeValidation},
 	}

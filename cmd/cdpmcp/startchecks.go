@@ -65,8 +65,8 @@ func removeAbandonedProfiles() {
 func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	err := cdpclient.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
-	var se *cdpclient.SetupError
+	err := browserproc.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+	var se *browserproc.SetupError
 	switch {
 	case err == nil:
 		slog.Debug("the browser endpoint answers", "endpoint", opts.Endpoint)
