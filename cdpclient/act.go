@@ -142,11 +142,8 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	rctx, stop := ctx, func() {}
 	switch a.kind {
 	case actNavigation:
-		// Leaving the page past its dialogs, as a person who asked to go
-		// elsewhere would: a "leave site?" prompt accepted, others dismissed
-		// (and a script that opens them without end stopped).
 		var cancel func()
-		rctx, cancel = p.guardExcept(rctx, func(d *Dialog) bool { return p.leavePast(ctx, d, o) })
+		rctx, cancel = p.leavingGuard(ctx, o)
 		defer cancel()
 	case actDialog:
 	default:
@@ -162,6 +159,15 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	}
 	value, err := a.run(rctx, e)
 	err = cause(rctx, err)
+	if errors.Is(err, errLoadAnew) {
+		// The page it was leaving was stopped for its dialogs: the tab has
+		// a new renderer to load in.
+		o.revived = true
+		actx, cancel := p.leavingGuard(ctx, o)
+		value, err = a.run(actx, e)
+		err = cause(actx, err)
+		cancel()
+	}
 	stop()
 	switch {
 	case isArgErr(err):
@@ -186,6 +192,16 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		fb.Delta.Value = value
 	}
 	return fb, nil
+}
+
+// leavingGuard is a navigation's guard: it leaves the page past its dialogs,
+// as a person who asked to go elsewhere would: a "leave site?" prompt
+// accepted, others dismissed, and a script that opens them without end
+// stopped (which ends the context with errLoadAnew).
+func (p *Page) leavingGuard(ctx context.Context, o *observation) (context.Context, context.CancelFunc) {
+	actx, again := context.WithCancelCause(ctx)
+	gctx, cancel := p.guardExcept(actx, func(d *Dialog) bool { return p.leavePast(ctx, d, o, again) })
+	return gctx, func() { cancel(); again(nil) }
 }
 
 func isArgErr(err error) bool {

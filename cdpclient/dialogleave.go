@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -86,6 +87,12 @@ func (p *Page) stopRenderer(ctx context.Context) {
 	p.mu.Lock()
 	p.stopping = true
 	p.mu.Unlock()
+	// A navigation in flight holds back every command for the renderer until
+	// it commits, which the renderer, held by its dialogs, never lets it do:
+	// the browser cancels it first (it runs no page code to do so).
+	stopCtx, cancelStop := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
+	_ = p.c.Page.StopLoading(stopCtx)
+	cancelStop()
 	crashCtx, cancelCrash := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
 	go func() {
 		defer cancelCrash()
@@ -109,11 +116,17 @@ func (p *Page) stopRenderer(ctx context.Context) {
 	}
 }
 
+// errLoadAnew ends a navigation whose page was stopped for its dialogs
+// without end while the navigation waited on it (leavePast): the navigation
+// stopped with it, and runs again in the tab's new renderer.
+var errLoadAnew = errors.New("the renderer of the page being left was stopped: navigate again")
+
 // leavePast closes a dialog of the page a navigation is leaving (see leave),
 // noting it in the observation, and reports whether it did: one the page the
 // navigation arrived at opens is its answer's to report. One more in a row
-// than endlessDialogs stops the renderer (see leaveDialogs).
-func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation) bool {
+// than endlessDialogs stops the renderer (see leaveDialogs), and with it the
+// navigation, which again (errLoadAnew) ends.
+func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation, again context.CancelCauseFunc) bool {
 	if d.Type != "beforeunload" && p.navMark().docs > o.nav.docs {
 		return false
 	}
@@ -129,6 +142,7 @@ func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation) bool {
 		p.stopRenderer(ctx)
 		o.setDialogClosed(&feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160),
 			Closed: fmt.Sprintf("dismissed, and the page opened another each time (%d): its renderer was stopped to leave it", n)})
+		again(errLoadAnew)
 		return true
 	}
 	closed, err := p.leave(ctx, d)

@@ -54,8 +54,10 @@ func (o *observation) happened(st *actState, err error) error {
 	switch {
 	case err == nil, errors.As(err, &inc):
 		return err
-	case isDialogErr(err) && !o.dialogBefore:
-		return nil // the action opened a dialog, which stopped the page mid-way
+	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.navMark().docs > o.nav.docs):
+		// The action opened a dialog, which stopped the page mid-way; a
+		// navigation happened only if a document arrived.
+		return nil
 	case st.dispatched.Load():
 		// Input reached the page: the action happened, whatever went wrong after.
 		c := Classify(err)
