@@ -1,0 +1,65 @@
+package cdpclient
+
+import (
+	"context"
+
+	"github.com/mafredri/cdp/protocol/dom"
+)
+
+// What the door gives the features that read the page and run the caller's
+// code (cdpclient/find, content, eval, passthrough): the page model's lines
+// and the worlds that hold refs (find), an element's box as it is (find's
+// boxes), the caller's script run without the busy watchdog and stopped
+// when it runs out of time (eval), a selector the page refused (content),
+// and which targets a browser context owns (the cdp passthrough's
+// confinement).
+
+// ModelLines runs the page model over the whole page and returns its lines
+// in the snapshot's format, frames and shadow roots spliced in, handing out
+// refs as a snapshot does. Call it inside Door.Do.
+func (d Door) ModelLines(ctx context.Context) ([]string, error) {
+	m, _, err := d.p.collect(ctx, Target{}, false)
+	if err != nil {
+		return nil, err
+	}
+	return m.Lines, nil
+}
+
+// RefWorlds runs fn in the isolated world of the main frame, then in that
+// of each other frame the page handed out refs in (in no set order), as
+// World does for the main frame; a world whose fn fails is passed over.
+// Call it inside Door.Do.
+func (d Door) RefWorlds(ctx context.Context, fn func(*World) error) {
+	p := d.p
+	p.mu.Lock()
+	keys := []frameKey{{frame: p.mainFrame}}
+	p.mu.Unlock()
+	for _, k := range p.refs.frames() {
+		if k != keys[0] {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		_ = p.withWorld(ctx, k, func(w *worldIn) error { return fn(&World{p: p, w: w, key: k}) })
+	}
+}
+
+// Box is the element's box in CSS pixels of the main frame's viewport as it
+// is now, without scrolling; an element without one is NOT_VISIBLE.
+func (e *Element) Box(ctx context.Context) (Rect, error) {
+	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
+	if err != nil {
+		return Rect{}, err
+	}
+	var fb frameBox
+	if e.frame != nil {
+		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
+			return Rect{}, err
+		}
+	}
+	r, ok := boundsOf(q.Quads, fb.at)
+	if !ok {
+		return Rect{}, e.notVisible()
+	}
+	return Rect(r), nil
+}
