@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
+	"github.com/cdpmcp/cdpmcp/cdpclient/content"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
@@ -112,7 +113,7 @@ var GetContent = define("getContent", "The page's main content as Markdown (the 
 		if a.Format == "" {
 			a.Format = "markdown"
 		}
-		out, err := p.Content(ctx, a.Selector, a.Format)
+		out, err := content.Get(ctx, p, a.Selector, a.Format)
 		if err != nil {
 			return nil, err
 		}

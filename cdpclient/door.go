@@ -16,8 +16,8 @@ const CallTimeout = cdpCallTimeout
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
 // package (cdpclient/audit, state, network, live, pagefacts, capture, input,
-// find) imports cdpclient's exported API and this door, never cdpclient's
-// internals; cdpclient never imports a feature.
+// find, content) imports cdpclient's exported API and this door, never
+// cdpclient's internals; cdpclient never imports a feature.
 //
 // Through the door a feature may:
 //   - run an operation on the page under the page's rules (its action lock,
@@ -52,9 +52,10 @@ const CallTimeout = cdpCallTimeout
 //     person's input on (Door.Input), read guarded (Door.Guarded), and use
 //     the page session's client for a stream of its own (Door.Client,
 //     Usable, ViewportSize);
-//   - read the page as the find tool does (doorread.go): the page model's
-//     lines (Door.ModelLines), the worlds of the frames that hold refs
-//     (Door.RefWorlds), an element's box as it is (Element.Box);
+//   - read the page as the find and getContent tools do (doorread.go): the
+//     page model's lines (Door.ModelLines), the worlds of the frames that
+//     hold refs (Door.RefWorlds), an element's box as it is (Element.Box),
+//     a selector the page refused as not CSS (SelectorError);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // What the door gives the features that read the page and run the caller's
@@ -62,4 +63,11 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 		return Rect{}, e.notVisible()
 	}
 	return Rect(r), nil
+}
+
+// SelectorError is the argument error for an exception the page function
+// query (PageFunc) threw because selector is not valid CSS; nil for any
+// other exception.
+func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
+	return selectorErr(selector, exc)
 }

@@ -195,14 +195,3 @@ func readableJSON(raw json.RawMessage) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
-
-// decodeValue decodes a by-value evaluation result into out.
-func decodeValue(r *runtime.EvaluateReply, out any) error {
-	if r.ExceptionDetails != nil {
-		return &Error{Code: CodeJSError, Msg: exceptionText(r.ExceptionDetails)}
-	}
-	if len(r.Result.Value) == 0 {
-		return nil
-	}
-	return json.Unmarshal(r.Result.Value, out)
-}
