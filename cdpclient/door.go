@@ -16,7 +16,7 @@ const CallTimeout = cdpCallTimeout
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
 // package (cdpclient/audit, state, network, live, pagefacts, capture, input,
-// find, content) imports cdpclient's exported API and this door, never
+// find, content, eval) imports cdpclient's exported API and this door, never
 // cdpclient's internals; cdpclient never imports a feature.
 //
 // Through the door a feature may:
@@ -56,6 +56,11 @@ const CallTimeout = cdpCallTimeout
 //     page model's lines (Door.ModelLines), the worlds of the frames that
 //     hold refs (Door.RefWorlds), an element's box as it is (Element.Box),
 //     a selector the page refused as not CSS (SelectorError);
+//   - run the caller's own script (doorread.go, for evaluate): Door.Script,
+//     under the page's rules without the busy watchdog, stopping a script
+//     still running near the call's deadline (*ScriptTimeout); the
+//     operation's object group (Door.Group); an element in its frame's main
+//     world (Element.MainWorld) and its NOT_FOUND once gone (Element.Gone);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

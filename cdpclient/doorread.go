@@ -3,6 +3,7 @@ package cdpclient
 import (
 	"context"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
@@ -63,6 +64,33 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 		return Rect{}, e.notVisible()
 	}
 	return Rect(r), nil
+}
+
+// Script runs fn, the caller's own script (evaluate), under the page's rules
+// as Do does but without the busy watchdog: a script of the caller's keeps
+// the page from answering the watchdog's probes as a stuck one does.
+// Instead it may run until shortly before ctx's deadline; one still running
+// then is stopped, and Script answers a *ScriptTimeout saying so. Inside an
+// action it is Do. c is the page session's client.
+func (d Door) Script(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
+	return d.p.doScript(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
+}
+
+// Group is the object group of the running operation: objects made in it,
+// in any world, are released when the operation ends.
+func (d Door) Group() string { return d.p.group() }
+
+// MainWorld is a handle to the element in its frame's main world, where the
+// page's own scripts live (and the caller's functions run).
+func (e *Element) MainWorld(ctx context.Context) (*Element, error) { return e.mainWorld(ctx) }
+
+// Gone is the element's NOT_FOUND error when err, from a call on the
+// element, says it is no longer in the page; nil otherwise.
+func (e *Element) Gone(err error) error {
+	if nodeGone(err) {
+		return e.gone()
+	}
+	return nil
 }
 
 // SelectorError is the argument error for an exception the page function

@@ -171,7 +171,7 @@ func runVector(ctx context.Context, r *vectorRun) {
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
-		s, err := p.Evaluate(ctx, "document.getElementById('status')?.textContent ?? 'gone'", EvalOptions{})
+		s, err := evaluate(ctx, p, "document.getElementById('status')?.textContent ?? 'gone'")
 		if err != nil || !strings.Contains(s, "running") {
 			break
 		}
