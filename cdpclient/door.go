@@ -16,8 +16,8 @@ const CallTimeout = cdpCallTimeout
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
 // package (cdpclient/audit, state, network, live, pagefacts, capture, input,
-// find, content, eval) imports cdpclient's exported API and this door, never
-// cdpclient's internals; cdpclient never imports a feature.
+// find, content, eval, passthrough) imports cdpclient's exported API and
+// this door, never cdpclient's internals; cdpclient never imports a feature.
 //
 // Through the door a feature may:
 //   - run an operation on the page under the page's rules (its action lock,
@@ -61,6 +61,9 @@ const CallTimeout = cdpCallTimeout
 //     still running near the call's deadline (*ScriptTimeout); the
 //     operation's object group (Door.Group); an element in its frame's main
 //     world (Element.MainWorld) and its NOT_FOUND once gone (Element.Gone);
+//   - on a browser context, for the cdp passthrough's confinement
+//     (doorread.go): its id (ContextDoor.ID) and which targets it owns
+//     (ContextDoor.Owns, OwnsTarget: asked of the browser);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

@@ -6,6 +6,7 @@ import (
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
 )
 
 // What the door gives the features that read the page and run the caller's
@@ -98,4 +99,33 @@ func (e *Element) Gone(err error) error {
 // other exception.
 func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
 	return selectorErr(selector, exc)
+}
+
+// ID is the browser's id of the context: "" for the browser's default
+// context.
+func (d ContextDoor) ID() string { return d.bc.id }
+
+// Owns says whether a target belongs to the context. The default context
+// owns every target that is not in a context cdpmcp created for a session.
+func (d ContextDoor) Owns(info target.Info) bool {
+	bc := d.bc
+	ctxID := ""
+	if info.BrowserContextID != nil {
+		ctxID = string(*info.BrowserContextID)
+	}
+	if bc.id != "" {
+		return ctxID == bc.id
+	}
+	bc.b.mu.Lock()
+	defer bc.b.mu.Unlock()
+	_, other := bc.b.contexts[ctxID]
+	return !other
+}
+
+// OwnsTarget asks the browser whether the target id belongs to the context:
+// workers and frames count as well as tabs; a target that does not exist
+// (or that the browser cannot tell of) does not.
+func (d ContextDoor) OwnsTarget(ctx context.Context, id target.ID) bool {
+	r, err := d.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(id))
+	return err == nil && d.Owns(r.TargetInfo)
 }
