@@ -13,26 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
-
-func TestResolveEndpointRefusesRemote(t *testing.T) {
-	t.Parallel()
-	ctx := testContext(t)
-	for _, ep := range []string{"http://192.0.2.1:9222", "ws://example.com:9222/devtools/browser/x", "http://[2001:db8::1]:9222"} {
-		if _, err := resolveEndpoint(ctx, ep, false); !errors.Is(err, ErrRemoteEndpoint) {
-			t.Errorf("resolveEndpoint(%q) = %v, want ErrRemoteEndpoint", ep, err)
-		}
-	}
-	for _, ep := range []string{"", "9222", "ftp://127.0.0.1:9222"} {
-		if _, err := resolveEndpoint(ctx, ep, false); err == nil {
-			t.Errorf("resolveEndpoint(%q) accepted", ep)
-		}
-	}
-	if got, err := resolveEndpoint(ctx, "ws://127.0.0.1:9/devtools/browser/abc/", false); err != nil || got != "ws://127.0.0.1:9/devtools/browser/abc" {
-		t.Errorf("ws endpoint = %q, %v", got, err)
-	}
-}
 
 // A browser started by someone else (here: by the test, with
 // --remote-debugging-port) is attached to, its tabs are picked up, and it keeps
@@ -94,13 +77,13 @@ func startDebuggableBrowser(t *testing.T) (string, *exec.Cmd) {
 // one the browser picks).
 func startDebuggableBrowserOn(t *testing.T, port string) (string, *exec.Cmd) {
 	t.Helper()
-	exe, err := FindBrowser("")
+	exe, err := browserproc.FindBrowser("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(exe, append([]string{"--remote-debugging-port=" + port, "--user-data-dir=" + dir, "--headless", "--no-sandbox"},
-		append(requiredFlags, testSite.URL("/second.html"))...)...)
+		append(browserproc.RequiredFlags(), testSite.URL("/second.html"))...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -108,7 +91,7 @@ func startDebuggableBrowserOn(t *testing.T, port string) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
-		RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
+		browserproc.RemoveSingletonDir(dir) // a killed browser leaves it in TMPDIR
 	})
 	// A browser given its port answers on it; one that chose writes it down.
 	chosen := port

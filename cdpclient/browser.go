@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
@@ -81,7 +82,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, err
 	}
 	if opts.Endpoint != "" {
-		wsURL, err = resolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+		wsURL, err = browserproc.ResolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
 	} else {
 		proc, err = launch(ctx, opts.Launch, egressFlags(proxy))
 		if proc != nil {
@@ -99,7 +100,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 			proc.close()
 		}
 		closeEgress(proxy)
-		return nil, dialError(ctx, opts.Endpoint, err)
+		return nil, browserproc.DialError(ctx, opts.Endpoint, err)
 	}
 	b := &Browser{
 		m:        m,
@@ -192,7 +193,7 @@ func (b *Browser) Alive() bool {
 // and its temporary profile removed; an attached browser is left running. Close
 // blocks until all of that is done.
 func (b *Browser) Close() {
-	if b.proc != nil && !b.proc.disposable && b.client != nil && b.Alive() {
+	if b.proc != nil && !b.proc.Disposable() && b.client != nil && b.Alive() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2e9)
 		_ = b.client.Browser.Close(ctx)
 		cancel()

@@ -62,8 +62,8 @@ func (b *Browser) lossReason() string {
 		return "the connection to the browser at " + b.m.attached + " had closed" + because(b.connCause())
 	}
 	select {
-	case <-b.proc.exited:
-		return "the browser cdpmcp launched had exited (" + b.proc.cmd.ProcessState.String() + ")"
+	case <-b.proc.Exited():
+		return "the browser cdpmcp launched had exited (" + b.proc.ExitStatus() + ")"
 	case <-time.After(2 * time.Second): // its connection may close just before it exits
 	}
 	return "the connection to the browser cdpmcp launched had closed" + because(b.connCause())

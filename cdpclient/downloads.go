@@ -25,7 +25,7 @@ func (b *Browser) setupDownloads(ctx context.Context, root string) error {
 	b.downloadsRoot = root
 	dir := root
 	if dir == "" && b.proc != nil {
-		dir = filepath.Join(b.proc.profile, "cdpmcp-downloads", "default")
+		dir = filepath.Join(b.proc.Profile(), "cdpmcp-downloads", "default")
 	}
 	return b.setDownloadFolder(ctx, b.def, dir)
 }
@@ -40,7 +40,7 @@ func (b *Browser) isolateDownloads(ctx context.Context, bc *BrowserContext) erro
 		}
 		dir = filepath.Join(b.downloadsRoot, bc.id)
 	case b.proc != nil:
-		dir = filepath.Join(b.proc.profile, "cdpmcp-downloads", bc.id)
+		dir = filepath.Join(b.proc.Profile(), "cdpmcp-downloads", bc.id)
 		bc.ownDownloads = true
 	}
 	return b.setDownloadFolder(ctx, bc, dir)

@@ -74,7 +74,7 @@ func TestEgressAttached(t *testing.T) {
 		case r.srv.Hits() != 0:
 			t.Logf("own context, %s (a documented gap): %v", r.v.name, r.srv.Log())
 		}
-		_ = r.srv.Close()
+		r.close()
 	}
 	for _, r := range defRuns {
 		var requests []string
@@ -88,6 +88,6 @@ func TestEgressAttached(t *testing.T) {
 		} else if len(requests) != 0 {
 			t.Errorf("default context, %s: the Fetch guard let through %v", r.v.name, requests)
 		}
-		_ = r.srv.Close()
+		r.close()
 	}
 }

@@ -29,15 +29,20 @@ type networkVector struct {
 	// QUIC, no DNS, features off in headless Chromium); the control run does
 	// not expect them to, but the guarded run still requires zero.
 	silent bool
+	// alone vectors take the page away (a navigation, a form, a download a
+	// cross-origin link makes a navigation) or its requests (a service worker
+	// claims the page and its workers): no other vector shares their page.
+	alone bool
 }
 
 var networkVectors = []networkVector{
-	{name: "navigate"}, {name: "fetch"}, {name: "xhr"}, {name: "img"}, {name: "script"}, {name: "style"},
+	{name: "navigate", alone: true}, {name: "fetch"}, {name: "xhr"}, {name: "img"}, {name: "script"}, {name: "style"},
 	{name: "font"}, {name: "cssimport"}, {name: "iframe"}, {name: "object"}, {name: "media"}, {name: "svgimage"},
-	{name: "form"}, {name: "popup", click: true}, {name: "popupform", click: true}, {name: "redirect"}, {name: "refresh"},
+	{name: "form", alone: true}, {name: "popup", click: true}, {name: "popupform", click: true},
+	{name: "redirect", alone: true}, {name: "refresh", alone: true},
 	{name: "eventsource"}, {name: "websocket"}, {name: "websocketstream"}, {name: "webtransport"},
-	{name: "webrtc"}, {name: "beacon"}, {name: "ping"}, {name: "download"}, {name: "worker"},
-	{name: "workerimport"}, {name: "sharedworker"}, {name: "serviceworker"}, {name: "worklet"},
+	{name: "webrtc"}, {name: "beacon"}, {name: "ping"}, {name: "download", alone: true}, {name: "worker"},
+	{name: "workerimport"}, {name: "sharedworker"}, {name: "serviceworker", alone: true}, {name: "worklet"},
 	{name: "dynamicimport"}, {name: "dataframe"}, {name: "srcdoc"}, {name: "speculationprefetch"},
 	{name: "speculationprerender"}, {name: "prefetch"}, {name: "preload"}, {name: "modulepreload"},
 	{name: "preconnect", defaultContext: true}, {name: "dnsprefetch", silent: true}, {name: "icon", silent: true},
@@ -87,7 +92,7 @@ func TestEgressHoldsEveryVector(t *testing.T) {
 		case r.b == open && hits > 0:
 			reached = append(reached, r.v.name)
 		}
-		_ = r.srv.Close()
+		r.close()
 	}
 	t.Logf("without rules, %d vectors reached the watched origin: %s", len(reached), strings.Join(reached, " "))
 	if guarded.EgressRefused() == 0 {
@@ -103,29 +108,46 @@ type vectorRun struct {
 	err error
 }
 
+// close stops the run's watched server, if it started.
+func (r *vectorRun) close() {
+	if r.srv != nil {
+		_ = r.srv.Close()
+	}
+}
+
+// vectorsPerPage is how many vectors that leave the page alone share one: a
+// tab and a context cost more than the vectors they carry.
+const vectorsPerPage = 9
+
 // runVectors runs every vector in each browser, in fresh contexts, or in the
 // default context where the map says so (and for vectors that need it), a few
-// tabs at a time: two cores run the whole suite. Each vector has the test
-// bound of its own (not ctx's, which the whole run would share: it takes
-// minutes on a busy machine).
+// tabs at a time: two cores run the whole suite. Vectors share a page where
+// they can (pageGroups), each against its own watched server, so a hit is
+// still the vector's own. Each page has the test bound of its own (not ctx's,
+// which the whole run would share: it takes minutes on a busy machine).
 func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Browser]bool) []*vectorRun {
 	var (
 		wg    sync.WaitGroup
 		out   []*vectorRun
 		slots = make(chan struct{}, 3) // more at once: page set-ups time out on a busy machine
 	)
-	for _, v := range vectors {
-		for b, def := range browsers {
-			r := &vectorRun{v: v, b: b, def: def || v.defaultContext}
-			out = append(out, r)
+	for b, def := range browsers {
+		var runs []*vectorRun
+		for _, v := range vectors {
+			runs = append(runs, &vectorRun{v: v, b: b, def: def || v.defaultContext})
+		}
+		out = append(out, runs...)
+		for _, page := range pageGroups(runs) {
 			wg.Go(func() {
 				slots <- struct{}{}
 				defer func() { <-slots }()
-				// Each vector has a bound of its own from when its turn
-				// comes: ninety of them share two cores.
-				vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), testbound.Bound())
+				pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), testbound.Bound())
 				defer cancel()
-				runVector(vctx, r)
+				if err := runPage(pctx, page); err != nil {
+					for _, r := range page {
+						r.err = err
+					}
+				}
 			})
 		}
 	}
@@ -133,19 +155,59 @@ func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Brow
 	return out
 }
 
-// runVector opens the hostile page with one vector in a fresh context of b,
-// waits until the page has tried it, and closes the tab for on-close vectors.
-func runVector(ctx context.Context, r *vectorRun) {
-	b := r.b
-	if r.srv, r.err = watched.Start(); r.err != nil {
-		return
+// pageGroups puts the runs that can share a page together: those that take
+// the page away, and those that wait for a click (a popup uses up the click's
+// activation, so a second one is blocked), one to a page; those that fire on
+// close and those of the default context each a page of their own kind; the
+// rest vectorsPerPage to a page.
+func pageGroups(runs []*vectorRun) [][]*vectorRun {
+	var groups [][]*vectorRun
+	kinds := map[string][]*vectorRun{}
+	var order []string
+	for _, r := range runs {
+		if r.v.alone || r.v.click {
+			groups = append(groups, []*vectorRun{r})
+			continue
+		}
+		kind := fmt.Sprint(r.v.onClose, r.def)
+		if len(kinds[kind]) == vectorsPerPage {
+			groups = append(groups, kinds[kind])
+			kinds[kind] = nil
+		}
+		if kinds[kind] == nil {
+			order = append(order, kind)
+		}
+		kinds[kind] = append(kinds[kind], r)
 	}
-	bc := b.Default()
-	if !r.def {
+	for _, kind := range order {
+		if len(kinds[kind]) > 0 {
+			groups = append(groups, kinds[kind])
+			kinds[kind] = nil
+		}
+	}
+	return groups
+}
+
+// runPage opens the hostile page with a group's vectors in a fresh context of
+// their browser (or its default context), each aimed at a watched server of
+// its own, waits until the page has tried them, clicks #go for the vectors
+// that wait for a click, and closes the tab for the on-close ones.
+func runPage(ctx context.Context, page []*vectorRun) error {
+	first := page[0]
+	var names, evils []string
+	for _, r := range page {
 		var err error
-		if bc, err = b.NewContext(ctx); err != nil {
-			r.err = err
-			return
+		if r.srv, err = watched.Start(); err != nil {
+			return err
+		}
+		names = append(names, r.v.name)
+		evils = append(evils, r.srv.Base)
+	}
+	bc := first.b.Default()
+	if !first.def {
+		var err error
+		if bc, err = first.b.NewContext(ctx); err != nil {
+			return err
 		}
 		defer func() {
 			cctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(10*time.Second))
@@ -155,39 +217,68 @@ func runVector(ctx context.Context, r *vectorRun) {
 	}
 	p, err := bc.NewPage(ctx)
 	if err != nil {
-		r.err = err
-		return
+		return err
 	}
-	if r.def {
+	if first.def {
 		defer func() { _ = p.Close(context.Background()) }()
 	}
-	u := testSite.URL("/attack/hostile.html") + "?evil=" + url.QueryEscape(r.srv.Base) + "&v=" + r.v.name
+	u := testSite.URL("/attack/hostile.html") + "?v=" + strings.Join(names, ",") + "&evil=" + url.QueryEscape(strings.Join(evils, ","))
 	nctx, cancel := context.WithTimeout(ctx, testbound.Scale(10*time.Second))
 	err = outcome(p.Navigate(nctx, u, WaitLoad))
 	cancel()
 	if err != nil {
-		r.err = fmt.Errorf("open the hostile page: %w", err)
-		return
+		return fmt.Errorf("open the hostile page: %w", err)
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
 		s, err := evaluate(ctx, p, "document.getElementById('status')?.textContent ?? 'gone'")
+		if strings.Contains(s, "unknown vector") {
+			return fmt.Errorf("the hostile page says %s", s)
+		}
 		if err != nil || !strings.Contains(s, "running") {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if r.v.click {
+	if first.v.click {
 		if err := outcome(p.Click(ctx, Target{Selector: "#go"}, ClickOptions{})); err != nil {
-			r.err = err
+			return err
+		}
+	}
+	if !first.v.onClose {
+		settle(page)
+		return nil
+	}
+	time.Sleep(700 * time.Millisecond) // what the page set up to send on close
+	if err := p.Close(ctx); err != nil {
+		return err
+	}
+	settle(page)
+	return nil
+}
+
+// settle waits for what a page's vectors started (ICE gathering, prefetches,
+// workers): at least 700 ms, then until every vector that is not silent has
+// reached its server (a run without rules) or the patience is spent (a run
+// with rules, whose zeros then held for as long as the hits without rules
+// could take to come).
+func settle(page []*vectorRun) {
+	start := time.Now()
+	patience := testbound.Scale(3 * time.Second)
+	for {
+		time.Sleep(50 * time.Millisecond)
+		waited := time.Since(start)
+		if waited >= patience || waited >= 700*time.Millisecond && allReached(page) {
 			return
 		}
 	}
-	time.Sleep(700 * time.Millisecond) // what the vector started: ICE gathering, prefetch, workers
-	if r.v.onClose {
-		if err := p.Close(ctx); err != nil {
-			r.err = err
+}
+
+func allReached(page []*vectorRun) bool {
+	for _, r := range page {
+		if !r.v.silent && r.srv.Hits() == 0 {
+			return false
 		}
-		time.Sleep(300 * time.Millisecond)
 	}
+	return true
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -106,8 +108,8 @@ func Classify(err error) *Error {
 		d   *DialogOpenError
 		b   *BusyError
 		c   *ConnectionError
-		le  *LaunchError
-		se  *SetupError
+		le  *browserproc.LaunchError
+		se  *browserproc.SetupError
 		up  *UnknownPageError
 		re  *rpcc.ResponseError
 		arg *ArgError
@@ -165,4 +167,25 @@ func nodeGone(err error) bool {
 	m := re.Message
 	return strings.Contains(m, "Could not find node") || strings.Contains(m, "No node with given id") ||
 		strings.Contains(m, "Node is detached") || strings.Contains(m, "Cannot find object with id") || protocolGone(m)
+}
+
+// internalError is the classification of a failure nothing else explains:
+// cdpmcp's own, never the page's.
+func internalError(err error) *Error {
+	if errors.Is(err, syscall.ENOSPC) {
+		return &Error{Code: CodeInternal, Msg: err.Error(), Err: err,
+			Hint: "the disk is full: free space on it (df -h shows which), then call again"}
+	}
+	return &Error{Code: CodeInternal, Msg: err.Error(), Err: err,
+		Hint: "this is not the page's doing: call again; if it repeats, run cdpmcp with --log-level debug and report what it logs"}
+}
+
+// closer is what rpcc's errors for a closed connection or stream implement.
+type closer interface{ Closed() bool }
+
+// sessionEnded reports a call cut short because its CDP session (a tab's or
+// a frame's) ended while the browser's connection stayed up.
+func sessionEnded(err error) bool {
+	var c closer
+	return errors.As(err, &c) && c.Closed()
 }

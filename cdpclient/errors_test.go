@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -41,8 +42,8 @@ func TestClassify(t *testing.T) {
 		{"session ended", fmt.Errorf("click: %w", &closedConn{io.EOF}), CodeNavigation},
 		{"reconnect failed", &ConnectionError{Attached: "http://127.0.0.1:9222", Reconnect: errors.New("connection refused")}, CodeBrowserGone},
 		{"shut down", ErrBrowserClosed, CodeBrowserGone},
-		{"no browser", &LaunchError{Err: errors.New("no browser found"), Hint: launchHint}, CodeBrowserUnavailable},
-		{"endpoint", &SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},
+		{"no browser", &browserproc.LaunchError{Err: errors.New("no browser found"), Hint: "install chromium"}, CodeBrowserUnavailable},
+		{"endpoint", &browserproc.SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},
 		{"permission", &Error{Code: CodePermission, Msg: "blocked"}, CodePermission},
 		{"argument", argError("use a CSS selector", "%q is not valid", "##"), CodeValidation},
 	}

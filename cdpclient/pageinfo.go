@@ -17,10 +17,10 @@ func (p *Page) OpenerID() string {
 // PID is the process id of a browser this process launched (the leader of its
 // process group), or 0 for an attached browser.
 func (b *Browser) PID() int {
-	if b.proc == nil || b.proc.cmd.Process == nil {
+	if b.proc == nil {
 		return 0
 	}
-	return b.proc.cmd.Process.Pid
+	return b.proc.PID()
 }
 
 // ID is the browser's id for an isolated context, "" for the default one.

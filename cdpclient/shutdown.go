@@ -13,7 +13,7 @@ func (b *Browser) Shutdown(ctx context.Context) {
 	if b.proc != nil && b.Alive() {
 		if _, err := b.Raw(ctx, "Browser.close", nil); err == nil {
 			select {
-			case <-b.proc.exited:
+			case <-b.proc.Exited():
 			case <-ctx.Done():
 			}
 		}

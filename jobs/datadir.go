@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
@@ -124,7 +124,7 @@ func (d *DataDir) endOrphans() {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		// Only the browser's main process leads its group (cdpclient starts
+		// Only the browser's main process leads its group (browserproc starts
 		// it with Setpgid); its renderers are in that group.
 		if !procgroup.Leader(pid) {
 			continue
@@ -142,14 +142,14 @@ func (d *DataDir) endOrphans() {
 	}
 	if entries, err := os.ReadDir(d.runDir()); err == nil {
 		for _, e := range entries {
-			cdpclient.RemoveSingletonDir(filepath.Join(d.runDir(), e.Name()))
+			browserproc.RemoveSingletonDir(filepath.Join(d.runDir(), e.Name()))
 			_ = os.RemoveAll(filepath.Join(d.runDir(), e.Name()))
 		}
 	}
 	profiles, _ := filepath.Glob(filepath.Join(d.Path, "profiles", "*"))
 	tenants, _ := filepath.Glob(filepath.Join(d.Path, "tenants", "*", "profiles", "*"))
 	for _, dir := range append(profiles, tenants...) {
-		cdpclient.RemoveSingletonDir(dir)
+		browserproc.RemoveSingletonDir(dir)
 		for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
 			_ = os.Remove(filepath.Join(dir, lock))
 		}

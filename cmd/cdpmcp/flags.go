@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
@@ -168,13 +169,13 @@ func configFrom(c *cli.Context) (config, error) {
 	if cfg.browser.Dialogs, err = cdpclient.ParseDialogPolicy(c.String("dialogs")); err != nil {
 		return cfg, fmt.Errorf("--dialogs: %w", err)
 	}
-	if bad := cdpclient.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
+	if bad := browserproc.UnsafeArgs(cfg.browser.Launch.Args); len(bad) > 0 && !c.Bool("allow-unsafe-browser-args") {
 		return cfg, fmt.Errorf("--browser-arg %s weakens the browser's security, takes over what cdpmcp manages or is not a flag (a URL opened before cdpmcp's guards); pass --allow-unsafe-browser-args to use it anyway", strings.Join(bad, " "))
 	}
-	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && !policy.Empty() {
+	if bad := browserproc.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && !policy.Empty() {
 		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --allowed-origins or --blocked-origins: cdpmcp routes every connection of the browser through its own proxy to enforce them", strings.Join(bad, " "))
 	}
-	if bad := cdpclient.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && cfg.http != "" && egress.Exposed(cfg.http) {
+	if bad := browserproc.NetworkArgs(cfg.browser.Launch.Args); len(bad) > 0 && cfg.http != "" && egress.Exposed(cfg.http) {
 		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --http %s: listening beyond loopback, cdpmcp routes every connection of the browser through its own proxy so pages never reach its port through this machine's addresses", strings.Join(bad, " "), cfg.http)
 	}
 	if err := parityConfigFrom(c, &cfg); err != nil {

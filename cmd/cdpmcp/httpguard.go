@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
@@ -22,7 +22,7 @@ func listenAddr(addr string, tokens bool) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if !cdpclient.IsLoopbackHost(host) && !tokens {
+	if !browserproc.IsLoopbackHost(host) && !tokens {
 		return "", fmt.Errorf("--http %s listens beyond this machine; set --auth-token too, or use 127.0.0.1", addr)
 	}
 	return net.JoinHostPort(host, port), nil
@@ -58,5 +58,5 @@ func allowedOrigin(origin, host string) bool {
 	if err != nil || u.Host == "" {
 		return false // includes "null"
 	}
-	return cdpclient.IsLoopbackHost(u.Hostname()) || strings.EqualFold(u.Host, host)
+	return browserproc.IsLoopbackHost(u.Hostname()) || strings.EqualFold(u.Host, host)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/children"
 )
@@ -50,7 +51,7 @@ func removeAbandonedProfiles() {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
-		cdpclient.RemoveSingletonDir(d.Path)
+		browserproc.RemoveSingletonDir(d.Path)
 		if err := os.RemoveAll(d.Path); err == nil {
 			slog.Info("removed the temporary profile a cdpmcp that died left", "dir", d.Path)
 		}
@@ -64,8 +65,8 @@ func removeAbandonedProfiles() {
 func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	err := cdpclient.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
-	var se *cdpclient.SetupError
+	err := browserproc.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+	var se *browserproc.SetupError
 	switch {
 	case err == nil:
 		slog.Debug("the browser endpoint answers", "endpoint", opts.Endpoint)

@@ -1,4 +1,4 @@
-package cdpclient
+package browserproc
 
 import (
 	"os"
@@ -61,7 +61,7 @@ func missing(want, got []string) []string {
 
 // docs/security.md lists every flag the check refuses.
 func TestSecurityDocListsUnsafeFlags(t *testing.T) {
-	b, err := os.ReadFile("../docs/security.md")
+	b, err := os.ReadFile("../../docs/security.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cdpclient
+package browserproc
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // that one only when it exits on its own).
 func TestKilledBrowserLeavesNoTempDir(t *testing.T) {
 	t.Parallel()
-	p, err := launch(testContext(t), LaunchOptions{Headless: true}, nil)
+	p, err := Launch(testbound.Context(t), Options{Headless: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestKilledBrowserLeavesNoTempDir(t *testing.T) {
 	})
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.exited
-	p.close()
+	p.Close()
 	for _, dir := range []string{p.profile, filepath.Dir(socket)} {
 		if _, err := os.Stat(dir); !os.IsNotExist(err) {
 			t.Errorf("%s is still there after the killed browser was closed (%v)", dir, err)
@@ -38,7 +38,7 @@ func TestKilledBrowserLeavesNoTempDir(t *testing.T) {
 func TestKilledBrowserOnOwnProfileLeavesNoTempDir(t *testing.T) {
 	t.Parallel()
 	profile := t.TempDir()
-	p, err := launch(testContext(t), LaunchOptions{Headless: true, UserDataDir: profile}, nil)
+	p, err := Launch(testbound.Context(t), Options{Headless: true, UserDataDir: profile}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestKilledBrowserOnOwnProfileLeavesNoTempDir(t *testing.T) {
 	})
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.exited
-	p.close()
+	p.Close()
 	if _, err := os.Stat(filepath.Dir(socket)); !os.IsNotExist(err) {
 		t.Errorf("%s is still there after the killed browser was closed (%v)", filepath.Dir(socket), err)
 	}

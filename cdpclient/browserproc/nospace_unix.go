@@ -1,6 +1,6 @@
 //go:build unix
 
-package cdpclient
+package browserproc
 
 import "syscall"
 

@@ -1,11 +1,11 @@
-package cdpclient
+package browserproc
 
 import "fmt"
 
 // startFailed explains a browser that did not come up: what happened, the
 // last lines of its stderr, and a full disk under its profile (a browser that
 // cannot write its profile hangs at start rather than exit).
-func (p *process) startFailed(what error, hint string) *LaunchError {
+func (p *Process) startFailed(what error, hint string) *LaunchError {
 	err := fmt.Errorf("%w; its last lines: %s", what, p.stderr.lastLines(5))
 	if p.profile != "" && noSpace(p.profile) {
 		err = fmt.Errorf("%w; the disk holding its profile %s is full", err, p.profile)

@@ -1,4 +1,4 @@
-package cdpclient
+package browserproc
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package cdpclient
+package browserproc
 
 import (
 	"context"
@@ -18,10 +18,12 @@ var ErrRemoteEndpoint = errors.New("the CDP endpoint is not on this machine (loo
 
 const endpointHint = "pass --cdp-endpoint as http://127.0.0.1:PORT, PORT being Chrome's --remote-debugging-port, or as its ws:// URL"
 
-// resolveEndpoint turns a user-given endpoint into the browser websocket URL.
-// http(s)://host:port is looked up through /json/version; ws(s):// is used as is.
-// Its failures are *SetupError, naming the flag to fix.
-func resolveEndpoint(ctx context.Context, endpoint string, allowRemote bool) (string, error) {
+// ResolveEndpoint turns a user-given endpoint (--cdp-endpoint) into the
+// browser's websocket URL: http(s)://host:port is looked up through
+// /json/version; ws(s):// is used as is. An endpoint not on this machine is
+// refused unless allowRemote. Its failures are *SetupError, naming the flag to
+// fix.
+func ResolveEndpoint(ctx context.Context, endpoint string, allowRemote bool) (string, error) {
 	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(endpoint), "/"))
 	if err != nil || u.Host == "" {
 		return "", &SetupError{Msg: fmt.Sprintf("--cdp-endpoint %q is not a URL", endpoint), Hint: endpointHint, Err: err, Permanent: true}
@@ -105,9 +107,11 @@ func IsLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// dialError explains a failure to open the browser's websocket: for an
-// endpoint the user gave, what to fix in --cdp-endpoint.
-func dialError(ctx context.Context, endpoint string, err error) error {
+// DialError explains a failure to open the websocket of the browser at
+// endpoint ("" for one Launch started): for an endpoint the user gave, what to
+// fix in --cdp-endpoint (a *SetupError); else a *LaunchError. An error of a
+// ctx that ended is returned as it is.
+func DialError(ctx context.Context, endpoint string, err error) error {
 	if ctx.Err() != nil {
 		return err
 	}
@@ -122,7 +126,7 @@ func dialError(ctx context.Context, endpoint string, err error) error {
 // endpoint (within ctx), for a server to say at start that it does not. Its
 // errors are *SetupError.
 func CheckEndpoint(ctx context.Context, endpoint string, allowRemote bool) error {
-	ws, err := resolveEndpoint(ctx, endpoint, allowRemote)
+	ws, err := ResolveEndpoint(ctx, endpoint, allowRemote)
 	if err != nil {
 		return err
 	}

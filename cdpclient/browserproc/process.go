@@ -1,0 +1,89 @@
+package browserproc
+
+import (
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+)
+
+// Process is a browser started by Launch, running in its own process group.
+type Process struct {
+	cmd     *exec.Cmd
+	tempDir string // removed on close; empty when the user chose the profile
+	profile string // the --user-data-dir in use
+	// disposable browsers are killed at once on close: their profile goes.
+	disposable bool
+	wsURL      string
+	exited     chan struct{}
+	stderr     *tailBuffer
+
+	closeOnce sync.Once
+}
+
+// Endpoint is the browser's DevTools websocket URL.
+func (p *Process) Endpoint() string { return p.wsURL }
+
+// Exited is closed once the browser's main process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// ExitStatus says how the browser exited ("exit status 1", "signal: killed");
+// read it once Exited is closed.
+func (p *Process) ExitStatus() string { return p.cmd.ProcessState.String() }
+
+// PID is the process id of the browser, the leader of its process group.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// Profile is the --user-data-dir the browser runs on.
+func (p *Process) Profile() string { return p.profile }
+
+// Disposable reports whether the browser's profile is thrown away when it
+// closes (a temporary one, or Options.Disposable): Close ends it at once.
+func (p *Process) Disposable() bool { return p.disposable }
+
+// Close ends the whole process group (SIGTERM, then SIGKILL after 3 s; a
+// disposable browser SIGKILL at once), waits for the main process and removes
+// a temporary profile. It is safe to call more than once.
+func (p *Process) Close() {
+	p.closeOnce.Do(func() {
+		pgid := p.cmd.Process.Pid
+		if p.disposable {
+			procgroup.Kill(pgid) // nothing of its profile is kept: no need to let it save
+		} else {
+			procgroup.Terminate(pgid)
+		}
+		select {
+		case <-p.exited:
+		case <-time.After(3 * time.Second):
+			procgroup.Kill(pgid)
+			<-p.exited
+		}
+		// Children (renderers, zygotes) may outlive the main process briefly.
+		deadline := time.Now().Add(2 * time.Second)
+		for procgroup.Alive(pgid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if procgroup.Alive(pgid) {
+			procgroup.Kill(pgid)
+		}
+		RemoveSingletonDir(p.profile) // left in TMPDIR by a browser that had to be killed
+		p.removeTemp()
+	})
+}
+
+func (p *Process) removeTemp() {
+	if p.tempDir == "" {
+		return
+	}
+	// Chromium may still be flushing files while it dies; retry briefly.
+	for range 20 {
+		if err := os.RemoveAll(p.tempDir); err == nil {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	slog.Warn("could not remove temporary profile", "dir", p.tempDir)
+}
