@@ -121,7 +121,7 @@ bench: deps
 ## node (NODE_PATH=.../node_modules) it also counts real o200k tokens.
 readbench: deps
 	@mkdir -p results/readbench
-	CDPMCP_READBENCH_DIR=$(CURDIR)/results/readbench $(GO) test -run '^$$' -bench '^BenchmarkReading$$' -benchtime 10x -timeout 10m ./cdpclient
+	CDPMCP_READBENCH_DIR=$(CURDIR)/results/readbench $(GO) test -run '^$$' -bench '^BenchmarkReading$$' -benchtime 10x -timeout 10m ./cdpclient/content
 	@cat results/readbench/table.md
 	@if node -e "require.resolve('gpt-tokenizer')" 2>/dev/null; then node scripts/readbench/o200k.mjs results/readbench | tail -2; \
 	else echo "make readbench: gpt-tokenizer not found; set NODE_PATH to count o200k tokens" >&2; fi

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/find"
 	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 )
 
@@ -54,7 +55,7 @@ var Find = define("find", "Find elements by text, or by role and name, across fr
 		if err != nil {
 			return nil, err
 		}
-		out, err := p.Find(ctx, cdpclient.FindQuery{Text: a.Text, Role: a.Role, Name: a.Name, Box: a.Box})
+		out, err := find.Find(ctx, p, find.Query{Text: a.Text, Role: a.Role, Name: a.Name, Box: a.Box})
 		if err != nil {
 			return nil, err
 		}

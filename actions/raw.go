@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/passthrough"
 )
 
 type cdpArgs struct {
@@ -39,8 +40,8 @@ var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns it
 		if a.Page == "browser" {
 			level = cdppolicy.Browser
 		}
-		// Refused before the browser is touched (or launched); cdpclient checks
-		// again and applies the method's scope.
+		// Refused before the browser is touched (or launched); the
+		// passthrough checks again and applies the method's scope.
 		_, err := cdppolicy.Check(method, level, env.ReadOnly, a.Params)
 		var out json.RawMessage
 		if err == nil {
@@ -68,11 +69,11 @@ func (e *Env) sendRaw(ctx context.Context, page, method string, params json.RawM
 		if err != nil {
 			return nil, err
 		}
-		return bc.BrowserCDP(ctx, method, params, e.ReadOnly)
+		return passthrough.Browser(ctx, bc, method, params, e.ReadOnly)
 	}
 	p, err := e.Page(ctx, page)
 	if err != nil {
 		return nil, err
 	}
-	return p.CDP(ctx, method, params, e.ReadOnly)
+	return passthrough.Page(ctx, p, method, params, e.ReadOnly)
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
+	"github.com/cdpmcp/cdpmcp/cdpclient/content"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
@@ -35,14 +37,14 @@ var Evaluate = define("evaluate", "Run page JavaScript, return its value as JSON
 		if err != nil {
 			return nil, err
 		}
-		opts := cdpclient.EvalOptions{Target: a.target(), AwaitPromise: a.AwaitPromise == nil || *a.AwaitPromise, SideEffectFree: env.ReadOnly}
+		opts := eval.Options{Target: a.target(), AwaitPromise: a.AwaitPromise == nil || *a.AwaitPromise, SideEffectFree: env.ReadOnly}
 		key := fmt.Sprintf("%q %q %q %t", a.Expression, a.Ref, a.Selector, opts.AwaitPromise)
 		out, ok := "", false
 		if a.From > 0 {
 			out, ok = keptText(p, key)
 		}
 		if !ok {
-			if out, err = p.Evaluate(ctx, a.Expression, opts); err != nil {
+			if out, err = eval.Evaluate(ctx, p, a.Expression, opts); err != nil {
 				return nil, err
 			}
 			if len(out) > maxTextResult {
@@ -112,7 +114,7 @@ var GetContent = define("getContent", "The page's main content as Markdown (the 
 		if a.Format == "" {
 			a.Format = "markdown"
 		}
-		out, err := p.Content(ctx, a.Selector, a.Format)
+		out, err := content.Get(ctx, p, a.Selector, a.Format)
 		if err != nil {
 			return nil, err
 		}

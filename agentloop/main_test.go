@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -76,7 +77,7 @@ func evalOn(t *testing.T, env *actions.Env, expr string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := p.Evaluate(testCtx(t), expr, cdpclient.EvalOptions{AwaitPromise: true})
+	out, err := eval.Evaluate(testCtx(t), p, expr, eval.Options{AwaitPromise: true})
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", expr, err)
 	}

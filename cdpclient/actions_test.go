@@ -21,7 +21,7 @@ func openActions(t *testing.T) (*Page, context.Context) {
 // evalString evaluates expr and returns its value as a Go string.
 func evalString(t *testing.T, ctx context.Context, p *Page, expr string) string {
 	t.Helper()
-	got, err := p.Evaluate(ctx, expr, EvalOptions{AwaitPromise: true})
+	got, err := evaluate(ctx, p, expr)
 	if err != nil {
 		t.Fatalf("Evaluate(%q): %v", expr, err)
 	}
@@ -112,7 +112,7 @@ func TestDialogs(t *testing.T) {
 	if d := p.Dialog(); d == nil || d.Message != "hello alert" {
 		t.Fatalf("Dialog() = %+v", d)
 	}
-	_, err = p.Evaluate(ctx, "1+1", EvalOptions{})
+	_, err = evaluate(ctx, p, "1+1")
 	var de *DialogOpenError
 	if !errors.As(err, &de) {
 		t.Fatalf("evaluate with dialog open: %v", err)
@@ -140,7 +140,7 @@ func TestDialogs(t *testing.T) {
 func TestActOnBackgroundTab(t *testing.T) {
 	t.Parallel()
 	p, ctx := openActions(t)
-	if _, err := p.Evaluate(ctx, "window.open('/second.html'); 1", EvalOptions{}); err != nil {
+	if _, err := evaluate(ctx, p, "window.open('/second.html'); 1"); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the opener after the popup: %s", evalString(t, ctx, p, "document.visibilityState"))

@@ -15,9 +15,9 @@ const CallTimeout = cdpCallTimeout
 
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
-// package (cdpclient/audit, state, network, live, pagefacts, input) imports
-// cdpclient's exported API and this door, never cdpclient's internals;
-// cdpclient never imports a feature.
+// package (cdpclient/audit, state, network, live, pagefacts, capture, input,
+// find, content, eval, passthrough) imports cdpclient's exported API and
+// this door, never cdpclient's internals; cdpclient never imports a feature.
 //
 // Through the door a feature may:
 //   - run an operation on the page under the page's rules (its action lock,
@@ -52,6 +52,18 @@ const CallTimeout = cdpCallTimeout
 //     person's input on (Door.Input), read guarded (Door.Guarded), and use
 //     the page session's client for a stream of its own (Door.Client,
 //     Usable, ViewportSize);
+//   - read the page as the find and getContent tools do (doorread.go): the
+//     page model's lines (Door.ModelLines), the worlds of the frames that
+//     hold refs (Door.RefWorlds), an element's box as it is (Element.Box),
+//     a selector the page refused as not CSS (SelectorError);
+//   - run the caller's own script (doorread.go, for evaluate): Door.Script,
+//     under the page's rules without the busy watchdog, stopping a script
+//     still running near the call's deadline (*ScriptTimeout); the
+//     operation's object group (Door.Group); an element in its frame's main
+//     world (Element.MainWorld) and its NOT_FOUND once gone (Element.Gone);
+//   - on a browser context, for the cdp passthrough's confinement
+//     (doorread.go): its id (ContextDoor.ID) and which targets it owns
+//     (ContextDoor.Owns, OwnsTarget: asked of the browser);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

@@ -45,7 +45,11 @@ func (d Door) Guarded(ctx context.Context, fn func(ctx context.Context) error) e
 
 // ViewportSize is the tab's viewport in CSS pixels.
 func (d Door) ViewportSize(ctx context.Context) (w, h float64, err error) {
-	return d.p.viewportSize(ctx)
+	m, err := d.p.c.Page.GetLayoutMetrics(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("layout metrics: %w", err)
+	}
+	return float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight), nil
 }
 
 // Usable is nil while the page can be used, else why not (closed, crashed).

@@ -29,7 +29,7 @@ func TestDownloadsPerContext(t *testing.T) {
 		}
 		script := `(() => { const a = document.createElement('a'); a.href = 'data:text/plain,` + name + `';
 			a.download = '` + name + `'; document.body.appendChild(a); a.click(); return 1 })()`
-		if _, err := p.Evaluate(ctx, script, EvalOptions{}); err != nil {
+		if _, err := evaluate(ctx, p, script); err != nil {
 			t.Fatal(err)
 		}
 		testbound.UntilNil(t, name+" downloaded into "+dir, func() error {

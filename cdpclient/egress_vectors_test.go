@@ -231,7 +231,7 @@ func runPage(ctx context.Context, page []*vectorRun) error {
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
-		s, err := p.Evaluate(ctx, "document.getElementById('status')?.textContent ?? 'gone'", EvalOptions{})
+		s, err := evaluate(ctx, p, "document.getElementById('status')?.textContent ?? 'gone'")
 		if strings.Contains(s, "unknown vector") {
 			return fmt.Errorf("the hostile page says %s", s)
 		}

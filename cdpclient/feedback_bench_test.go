@@ -22,7 +22,7 @@ const bigPageChange = `(() => {
 // watching and returns the observation with the DOM changes collected.
 func observeBigChange(ctx context.Context, b *testing.B, p *Page) *observation {
 	ws := p.watchStart(ctx, actInput, nil)
-	if _, err := p.Evaluate(ctx, bigPageChange, EvalOptions{}); err != nil {
+	if _, err := evaluate(ctx, p, bigPageChange); err != nil {
 		b.Fatal(err)
 	}
 	o := &observation{p: p, kind: actInput, mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark()}
@@ -66,7 +66,7 @@ func BenchmarkFeedbackCollectBig(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		ws := p.watchStart(ctx, actInput, nil)
-		if _, err := p.Evaluate(ctx, bigPageChange, EvalOptions{}); err != nil {
+		if _, err := evaluate(ctx, p, bigPageChange); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

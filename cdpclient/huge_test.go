@@ -30,7 +30,7 @@ func TestSnapshotHugePage(t *testing.T) {
 	if err := outcome(p.Navigate(testContext(t), testSite.URL("/huge.html?rows=50000"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	n, err := p.Evaluate(testContext(t), "document.getElementsByTagName('*').length", EvalOptions{})
+	n, err := evaluate(testContext(t), p, "document.getElementsByTagName('*').length")
 	if count, _ := strconv.Atoi(n); err != nil || count < 200000 {
 		t.Fatalf("elements: %s %v", n, err)
 	}
@@ -48,7 +48,7 @@ func TestSnapshotHugePage(t *testing.T) {
 	if !strings.Contains(s, "snapshot {from: ") {
 		t.Errorf("the cut is not reported:\n%s", s[len(s)-300:])
 	}
-	if got, err := p.Evaluate(testContext(t), "document.querySelectorAll('li').length", EvalOptions{}); err != nil || got != "50000" {
+	if got, err := evaluate(testContext(t), p, "document.querySelectorAll('li').length"); err != nil || got != "50000" {
 		t.Errorf("evaluate after the snapshot: %s %v", got, err)
 	}
 	ref := regexp.MustCompile(`(\d+)\[:\]<a>open 3</a>`).FindStringSubmatch(s)
@@ -58,7 +58,7 @@ func TestSnapshotHugePage(t *testing.T) {
 	if err := outcome(p.Click(testContext(t), Target{Ref: ref[1]}, ClickOptions{})); err != nil {
 		t.Errorf("click by ref: %v", err)
 	}
-	if got, err := p.Evaluate(testContext(t), "location.hash", EvalOptions{}); err != nil || got != `"#r3"` {
+	if got, err := evaluate(testContext(t), p, "location.hash"); err != nil || got != `"#r3"` {
 		t.Errorf("after the click: %s %v", got, err)
 	}
 }
@@ -104,17 +104,17 @@ func TestEvaluateLongScript(t *testing.T) {
 	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := p.Evaluate(call(t), "(() => { const t = Date.now(); while (Date.now() - t < 3500) {} return 'done'; })()", EvalOptions{})
+	got, err := evaluate(call(t), p, "(() => { const t = Date.now(); while (Date.now() - t < 3500) {} return 'done'; })()")
 	if err != nil || got != `"done"` {
 		t.Errorf("a 3.5 s expression: %s %v", got, err)
 	}
 	short, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, err = p.Evaluate(short, "while (true) {}", EvalOptions{})
+	_, err = evaluate(short, p, "while (true) {}")
 	if err == nil || !strings.Contains(err.Error(), "was stopped") {
 		t.Errorf("an endless expression: %v", err)
 	}
-	if got, err := p.Evaluate(call(t), "document.title", EvalOptions{}); err != nil || got == "" {
+	if got, err := evaluate(call(t), p, "document.title"); err != nil || got == "" {
 		t.Errorf("evaluate after the endless one: %s %v", got, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // One browser and one fixtures server per test binary; each test gets a fresh page
@@ -71,3 +72,59 @@ func testContext(t testing.TB) context.Context { return testbound.Context(t) }
 // outcome turns an action's feedback into the error a test checks: nil when the
 // action happened, an *Error with the feedback's code otherwise.
 func outcome(fb *feedback.Feedback, err error) error { return Outcome(fb, err) }
+
+// evaluate runs expr in the page's main frame as the evaluate tool runs a
+// caller's expression (doScript: under the page's rules, with no busy
+// watchdog, stopped with a *ScriptTimeout when it runs out of time), awaits
+// a promise, and returns the value as JSON ("undefined" for none). The
+// evaluate tool is cdpclient/eval, which the core's own tests cannot import;
+// they read and change their pages through this.
+func evaluate(ctx context.Context, p *Page, expr string) (string, error) {
+	var out string
+	err := p.doScript(ctx, func(ctx context.Context) error {
+		r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetObjectGroup(p.group()).
+			SetAwaitPromise(true).SetUserGesture(true).SetReplMode(true).SetReturnByValue(true))
+		if err != nil {
+			return fmt.Errorf("evaluate: %w", err)
+		}
+		out, err = jsonValue(&r.Result, r.ExceptionDetails)
+		return err
+	})
+	return out, err
+}
+
+// evaluateOn calls fn, a function of an element such as (el) => el.id, with
+// the element ref names, in the main world of the element's frame and in its
+// frame's session, and returns the value as JSON.
+func evaluateOn(ctx context.Context, p *Page, ref, fn string) (string, error) {
+	var out string
+	err := p.do(ctx, func(ctx context.Context) error {
+		e, err := p.Resolve(ctx, Target{Ref: ref})
+		if err == nil {
+			e, err = e.mainWorld(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).SetObjectID(e.object).
+			SetArguments([]runtime.CallArgument{{ObjectID: &e.object}}).SetObjectGroup(p.group()).SetReturnByValue(true))
+		if err != nil {
+			return fmt.Errorf("call function: %w", err)
+		}
+		out, err = jsonValue(&r.Result, r.ExceptionDetails)
+		return err
+	})
+	return out, err
+}
+
+// jsonValue is a by-value result's JSON, or the exception it threw as a
+// JS_ERROR.
+func jsonValue(r *runtime.RemoteObject, exc *runtime.ExceptionDetails) (string, error) {
+	if exc != nil {
+		return "", &Error{Code: CodeJSError, Msg: exceptionText(exc)}
+	}
+	if len(r.Value) == 0 {
+		return "undefined", nil
+	}
+	return string(r.Value), nil
+}

@@ -261,11 +261,6 @@ func redirectHop(e NetworkEntry) bool {
 	return e.Type == "Document" && e.Status >= 300 && e.Status < 400 && e.Failed == "" && e.Blocked == ""
 }
 
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
-}
-
 // Outcome turns an action's answer into an error for callers that only need to
 // know whether it happened (the job horde): nil when it did, an *Error with the
 // feedback's code, message and hint when it did not.

@@ -115,7 +115,7 @@ func TestSnapshotRefs(t *testing.T) {
 	ctx := testContext(t)
 	home := refOf(t, s1, "Home")
 	// Same element, same ref; a new element gets a new number.
-	if _, err := p.Evaluate(ctx, `document.getElementById('dynamic').innerHTML = '<button id="added">Added later</button>'`, EvalOptions{}); err != nil {
+	if _, err := evaluate(ctx, p, `document.getElementById('dynamic').innerHTML = '<button id="added">Added later</button>'`); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
@@ -150,14 +150,14 @@ func TestSnapshotRefs(t *testing.T) {
 	}
 	for i := range emails {
 		// (fill through the ref: cdpclient/input's frame tests.)
-		if _, err := p.Evaluate(ctx, "(el) => { el.value = 'f@x.io'; }", EvalOptions{Target: Target{Ref: emails[i]}}); err != nil {
+		if _, err := evaluateOn(ctx, p, emails[i], "(el) => { el.value = 'f@x.io'; }"); err != nil {
 			t.Fatalf("set the value in frame %d: %v", i, err)
 		}
 		if err := outcome(p.Click(ctx, Target{Ref: buttons[i]}, ClickOptions{})); err != nil {
 			t.Fatalf("click in frame %d: %v", i, err)
 		}
 		// An object result is serialised in the element's own frame session.
-		got, err := p.Evaluate(ctx, "(el) => ({id: el.id, value: el.value})", EvalOptions{Target: Target{Ref: emails[i]}})
+		got, err := evaluateOn(ctx, p, emails[i], "(el) => ({id: el.id, value: el.value})")
 		if err != nil || got != `{"id":"fe","value":"f@x.io"}` {
 			t.Errorf("evaluate on the element in frame %d = %s, %v", i, got, err)
 		}
@@ -170,7 +170,7 @@ func TestSnapshotRefs(t *testing.T) {
 		t.Errorf("frames after clicks: %d clicked, want 2:\n%s", n, s3)
 	}
 	// A removed element's ref fails as NOT_FOUND and hits nothing else.
-	if _, err := p.Evaluate(ctx, `document.getElementById('added').remove(); document.getElementById('dynamic').innerHTML = '<button>Replacement</button>'`, EvalOptions{}); err != nil {
+	if _, err := evaluate(ctx, p, `document.getElementById('added').remove(); document.getElementById('dynamic').innerHTML = '<button>Replacement</button>'`); err != nil {
 		t.Fatal(err)
 	}
 	err = outcome(p.Click(ctx, Target{Ref: added}, ClickOptions{}))
@@ -211,13 +211,13 @@ func TestSnapshotScopeBudgetDiff(t *testing.T) {
 	if !strings.Contains(small, "more elements") || !strings.Contains(small, "follow") || !strings.Contains(small, "snapshot {from: ") {
 		t.Errorf("budget 150 without an honest closing line:\n%s", small)
 	}
-	if _, err := p.Evaluate(ctx, `document.querySelector('h1').textContent = 'Changed title'; document.getElementById('dynamic').innerHTML = '<button>Fresh</button>'`, EvalOptions{}); err != nil {
+	if _, err := evaluate(ctx, p, `document.querySelector('h1').textContent = 'Changed title'; document.getElementById('dynamic').innerHTML = '<button>Fresh</button>'`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1}); err != nil { // the baseline
 		t.Fatal(err)
 	}
-	if _, err := p.Evaluate(ctx, `document.getElementById('dynamic').innerHTML = '<button>Newer</button>'`, EvalOptions{}); err != nil {
+	if _, err := evaluate(ctx, p, `document.getElementById('dynamic').innerHTML = '<button>Newer</button>'`); err != nil {
 		t.Fatal(err)
 	}
 	d, err := p.Snapshot(ctx, SnapshotOptions{Diff: true})

@@ -31,7 +31,7 @@ func TestSnapshotTargets(t *testing.T) {
 		"[:]<div drop>Drop a card here to archive it</div>")
 	wantNotIn(t, s, "<ul")
 	for name, id := range map[string]string{"To do": `"todo"`, "Doing": `"doing"`, "Done": `"done"`} {
-		got, err := p.Evaluate(ctx, "(el) => el.id", EvalOptions{Target: Target{Ref: headingRef(t, s, name)}})
+		got, err := evaluateOn(ctx, p, headingRef(t, s, name), "(el) => el.id")
 		if err != nil || got != id {
 			t.Errorf("the ref on the %q heading is %s (%v), want the section %s", name, got, err, id)
 		}

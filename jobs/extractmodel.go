@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/content"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
 
@@ -19,7 +20,7 @@ func askModel(ctx context.Context, model agentloop.Model, page *cdpclient.Page, 
 	if len(fields) == 0 {
 		return
 	}
-	text, err := page.Content(ctx, "body", "text")
+	text, err := content.Get(ctx, page, "body", "text")
 	if err != nil {
 		res.Notes = append(res.Notes, "the page's text could not be read for the model: "+err.Error())
 		return

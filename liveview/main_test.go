@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	cdpeval "github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -86,7 +87,7 @@ func newTab(t testing.TB, mgr *cdpclient.Manager, url string) *cdpclient.Page {
 // eval evaluates expr on p and decodes its JSON value into out.
 func eval(t testing.TB, p *cdpclient.Page, expr string, out any) {
 	t.Helper()
-	v, err := p.Evaluate(testCtx(t), expr, cdpclient.EvalOptions{AwaitPromise: true})
+	v, err := cdpeval.Evaluate(testCtx(t), p, expr, cdpeval.Options{AwaitPromise: true})
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}

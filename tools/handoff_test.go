@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/live"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/liveview"
@@ -102,7 +103,7 @@ func personTab(t *testing.T, url string) *cdpclient.Page {
 
 func evalJSON(t *testing.T, p *cdpclient.Page, expr string, out any) {
 	t.Helper()
-	v, err := p.Evaluate(testCtx(t), expr, cdpclient.EvalOptions{AwaitPromise: true})
+	v, err := eval.Evaluate(testCtx(t), p, expr, eval.Options{AwaitPromise: true})
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}

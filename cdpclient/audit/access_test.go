@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -76,7 +77,7 @@ func TestAuditAccessibilityFixtures(t *testing.T) {
 				t.Errorf("contrast finding without its measured ratio: %+v", f)
 			}
 			// The ref names the same element as the selector.
-			got, err := p.Evaluate(ctx, "(el) => el === document.querySelector("+quoteJS(f.Selector)+")", cdpclient.EvalOptions{Target: cdpclient.Target{Ref: f.Ref}})
+			got, err := eval.Evaluate(ctx, p, "(el) => el === document.querySelector("+quoteJS(f.Selector)+")", eval.Options{Target: cdpclient.Target{Ref: f.Ref}})
 			if err != nil || got != "true" {
 				t.Errorf("ref %s of %s is not %s: %s %v", f.Ref, f.Rule, f.Selector, got, err)
 			}

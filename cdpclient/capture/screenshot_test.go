@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
@@ -42,7 +43,7 @@ func TestAnnotatedScreenshot(t *testing.T) {
 	}
 	_ = os.WriteFile(filepath.Join(t.ArtifactDir(), "cdpmcp-annotated.png"), marked, 0o644) // kept with go test -artifacts
 	// The drawing is gone afterwards and took no clicks while there.
-	if n, _ := p.Evaluate(ctx, "document.querySelectorAll('[data-cdpmcp-annotations]').length", cdpclient.EvalOptions{}); n != "0" {
+	if n, _ := eval.Evaluate(ctx, p, "document.querySelectorAll('[data-cdpmcp-annotations]').length", eval.Options{}); n != "0" {
 		t.Errorf("annotation layer left in the page: %s", n)
 	}
 }

@@ -2,7 +2,8 @@
 // passthrough may send, in every mode: an allowlist (anything not named here
 // is refused), a shorter one of reading methods for read-only mode, and for
 // the methods that can reach beyond the caller's own browser context or the
-// origin rules, what cdpclient must check or rewrite before sending them.
+// origin rules, what the passthrough (cdpclient/passthrough) must check or
+// rewrite before sending them.
 // It is pure: no browser, no tool names.
 package cdppolicy
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/find"
 )
 
 // In the innermost of three cross-site frames, the box find gives is where a
@@ -13,7 +14,7 @@ import (
 func TestMouseOnAFoundBox(t *testing.T) {
 	t.Parallel()
 	p, ctx := open(t, "/parity/nest.html?d=3")
-	got, err := p.Find(ctx, cdpclient.FindQuery{Role: "button", Name: "shadow", Box: true})
+	got, err := find.Find(ctx, p, find.Query{Role: "button", Name: "shadow", Box: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestMouseOnAFoundBox(t *testing.T) {
 	var after string
 	if err := cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
 		var err error
-		after, err = p.Find(ctx, cdpclient.FindQuery{Text: "pressed"})
+		after, err = find.Find(ctx, p, find.Query{Text: "pressed"})
 		return regexp.MustCompile(`(?m)^\d+\[:\]<span>pressed</span>$`).MatchString(after), err
 	}); err != nil {
 		t.Errorf("a click at the box's centre did not reach the button (%v):\n%s", err, after)

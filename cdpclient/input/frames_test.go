@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 )
 
@@ -82,7 +83,7 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 		if old == nil {
 			t.Fatalf("no input:\n%s", snap)
 		}
-		if _, err := p.Evaluate(ctx, change.script, cdpclient.EvalOptions{}); err != nil {
+		if _, err := eval.Evaluate(ctx, p, change.script, eval.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		// Refs are never reused: the new document's input has a new one.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 )
 
@@ -56,7 +57,7 @@ func TestSnapshotKeepsScreen(t *testing.T) {
 		}
 		// Scroll as a person does, a screen at a time, until post 95 loads.
 		for range 60 {
-			if n, _ := p.Evaluate(ctx, "String(!!document.getElementById('post-95'))", cdpclient.EvalOptions{}); n == `"true"` {
+			if n, _ := eval.Evaluate(ctx, p, "String(!!document.getElementById('post-95'))", eval.Options{}); n == `"true"` {
 				break
 			}
 			if err := outcome(Scroll(ctx, p, "down", 2000, cdpclient.Target{})); err != nil {

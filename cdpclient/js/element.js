@@ -81,9 +81,3 @@ function clickPoint() {
   }
   return { x: Math.round(x + ox), y: Math.round(y + oy), ok };
 }
-
-// same reports whether o is this very object: === runs no page code, not even a
-// proxy's trap.
-function same(o) {
-  return this === o;
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
 func rectOf(t *testing.T, p *cdpclient.Page, selector string) Box {
 	t.Helper()
 	sel, _ := json.Marshal(selector)
-	v, err := p.Evaluate(testbound.Context(t), `(() => { const r = document.querySelector(`+string(sel)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, cdpclient.EvalOptions{})
+	v, err := eval.Evaluate(testbound.Context(t), p, `(() => { const r = document.querySelector(`+string(sel)+`).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, eval.Options{})
 	if err != nil {
 		t.Fatalf("rect of %s: %v", selector, err)
 	}

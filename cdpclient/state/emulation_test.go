@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -18,7 +19,7 @@ func TestEmulate(t *testing.T) {
 		matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('(prefers-reduced-motion: reduce)').matches,
 		Intl.DateTimeFormat().resolvedOptions().timeZone, new Intl.NumberFormat().format(1234.5), navigator.onLine, navigator.maxTouchPoints > 0])`
 	look := func() string {
-		out, err := p.Evaluate(ctx, read, cdpclient.EvalOptions{})
+		out, err := eval.Evaluate(ctx, p, read, eval.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +39,7 @@ func TestEmulate(t *testing.T) {
 	if diff := cmp.Diff(`"[393,852,3,true,true,true,\"Asia/Tokyo\",\"1.234,5\",false,true]"`, look()); diff != "" {
 		t.Errorf("what the page sees (-want +got):\n%s", diff)
 	}
-	pos, err := p.Evaluate(ctx, `new Promise((ok, no) => navigator.geolocation.getCurrentPosition((p) => ok(p.coords.latitude + ',' + p.coords.longitude), (e) => no(new Error(e.message))))`, cdpclient.EvalOptions{AwaitPromise: true})
+	pos, err := eval.Evaluate(ctx, p, `new Promise((ok, no) => navigator.geolocation.getCurrentPosition((p) => ok(p.coords.latitude + ',' + p.coords.longitude), (e) => no(new Error(e.message))))`, eval.Options{AwaitPromise: true})
 	if err != nil || pos != `"48.85,2.35"` {
 		t.Errorf("geolocation = %s %v", pos, err)
 	}

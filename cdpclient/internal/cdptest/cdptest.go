@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
@@ -88,7 +89,7 @@ func Open(t testing.TB, path string) (*cdpclient.Page, context.Context) {
 func Text(t testing.TB, ctx context.Context, p *cdpclient.Page, selector string) string {
 	t.Helper()
 	sel, _ := json.Marshal(selector)
-	out, err := p.Evaluate(ctx, "document.querySelector("+string(sel)+").textContent", cdpclient.EvalOptions{})
+	out, err := eval.Evaluate(ctx, p, "document.querySelector("+string(sel)+").textContent", eval.Options{})
 	if err != nil {
 		t.Fatalf("read %s: %v", selector, err)
 	}
@@ -103,7 +104,7 @@ func Text(t testing.TB, ctx context.Context, p *cdpclient.Page, selector string)
 // not a string.
 func Eval(t testing.TB, ctx context.Context, p *cdpclient.Page, expr string) string {
 	t.Helper()
-	got, err := p.Evaluate(ctx, expr, cdpclient.EvalOptions{AwaitPromise: true})
+	got, err := eval.Evaluate(ctx, p, expr, eval.Options{AwaitPromise: true})
 	if err != nil {
 		t.Fatalf("Evaluate(%q): %v", expr, err)
 	}

@@ -1,23 +1,22 @@
-package cdpclient
+package eval
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/rpcc"
 )
 
-// EvalOptions modify Evaluate.
-type EvalOptions struct {
+// Options modify Evaluate.
+type Options struct {
 	// Target, if set, is passed to the expression, which must then be a function
 	// such as (el) => el.value.
-	Target Target
+	Target cdpclient.Target
 	// AwaitPromise waits for a returned promise and gives its value.
 	AwaitPromise bool
 	// SideEffectFree refuses expressions that may change the page (CDP's
@@ -25,29 +24,33 @@ type EvalOptions struct {
 	SideEffectFree bool
 }
 
-// Evaluate runs a JavaScript expression in the page's main frame and returns its
-// value as text: JSON, with what JSON cannot carry written as JavaScript prints it
-// or described (see valueReader). Reading the value runs no page code. An
-// expression that evaluates to a function is called with no arguments; a
-// returned promise is awaited (up to ctx's deadline) unless AwaitPromise is
-// false. A throw or rejection is an *Error with CodeJSError naming the message
-// and the first stack frame.
-func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions) (string, error) {
+// Evaluate runs a JavaScript expression in p's main frame and returns its
+// value as text: JSON, with what JSON cannot carry written as JavaScript
+// prints it or described (see valueReader). Reading the value runs no page
+// code. An expression that evaluates to a function is called with no
+// arguments; a returned promise is awaited (up to ctx's deadline) unless
+// AwaitPromise is false. A throw or rejection is an *Error with CodeJSError
+// naming the message and the first stack frame. It runs as the caller's
+// script (Door.Script): an expression still running shortly before ctx's
+// deadline is stopped, and the answer says so (TIMEOUT).
+func Evaluate(ctx context.Context, p *cdpclient.Page, expression string, opts Options) (string, error) {
 	if strings.TrimSpace(expression) == "" {
-		return "", argError("pass a JavaScript expression such as document.title", "expression is empty")
+		return "", cdpclient.ArgErrorf("pass a JavaScript expression such as document.title", "expression is empty")
 	}
+	d := p.Door()
 	var out string
-	err := p.doScript(ctx, func(ctx context.Context) error {
+	err := d.Script(ctx, func(ctx context.Context, c *cdp.Client) error {
+		// c is the session that holds res: the page's, or the target
+		// element's frame's.
 		var (
 			res *runtime.RemoteObject
 			exc *runtime.ExceptionDetails
 			err error
-			c   = p.c // the session that holds res
 		)
 		if opts.Target.IsZero() {
-			res, exc, err = p.evalExpression(ctx, expression, opts)
+			res, exc, err = evalExpression(ctx, c, d.Group(), expression, opts)
 		} else {
-			c, res, exc, err = p.evalOnElement(ctx, expression, opts)
+			c, res, exc, err = evalOnElement(ctx, p, d.Group(), expression, opts)
 		}
 		if err == nil && exc == nil && opts.AwaitPromise && res.Subtype != nil && *res.Subtype == "promise" && res.ObjectID != nil {
 			res, exc, err = awaitPromise(ctx, c, *res.ObjectID)
@@ -56,18 +59,18 @@ func (p *Page) Evaluate(ctx context.Context, expression string, opts EvalOptions
 			return err
 		}
 		if exc != nil {
-			return p.evalException(exc, opts)
+			return evalException(exc, opts)
 		}
 		out, err = readValue(ctx, c, res)
 		return err
 	})
-	var late *ScriptTimeout
+	var late *cdpclient.ScriptTimeout
 	if errors.As(err, &late) {
 		hint := "it may wait for something that never happens; return sooner, or raise the call's timeout (--timeout)"
 		if late.Stopped {
 			hint = "avoid endless loops; split long work (it runs on the page's main thread) or raise the call's timeout (--timeout)"
 		}
-		return "", &Error{Code: CodeTimeout, Msg: late.Error(), Err: err, Hint: hint}
+		return "", &cdpclient.Error{Code: cdpclient.CodeTimeout, Msg: late.Error(), Err: err, Hint: hint}
 	}
 	return out, err
 }
@@ -81,13 +84,15 @@ func awaitPromise(ctx context.Context, c *cdp.Client, id runtime.RemoteObjectID)
 	return &r.Result, r.ExceptionDetails, nil
 }
 
-func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
-	args := runtime.NewEvaluateArgs(expr).SetObjectGroup(p.group()).SetAwaitPromise(opts.AwaitPromise).
+// evalExpression evaluates expr in the page's main world with the page
+// session's client c, objects in group; a function it evaluates to is called.
+func evalExpression(ctx context.Context, c *cdp.Client, group, expr string, opts Options) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+	args := runtime.NewEvaluateArgs(expr).SetObjectGroup(group).SetAwaitPromise(opts.AwaitPromise).
 		SetUserGesture(!opts.SideEffectFree).SetReplMode(true)
 	if opts.SideEffectFree {
 		args.SetThrowOnSideEffect(true)
 	}
-	r, err := p.c.Runtime.Evaluate(ctx, args)
+	r, err := c.Runtime.Evaluate(ctx, args)
 	if err != nil {
 		return nil, nil, fmt.Errorf("evaluate: %w", err)
 	}
@@ -96,11 +101,11 @@ func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions
 	}
 	// A function (e.g. "() => document.title"): call it.
 	call := runtime.NewCallFunctionOnArgs("function() { return this(); }").SetObjectID(*r.Result.ObjectID).
-		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(!opts.SideEffectFree)
+		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(group).SetUserGesture(!opts.SideEffectFree)
 	if opts.SideEffectFree {
 		call.SetThrowOnSideEffect(true)
 	}
-	cr, err := p.c.Runtime.CallFunctionOn(ctx, call)
+	cr, err := c.Runtime.CallFunctionOn(ctx, call)
 	if err != nil {
 		return nil, nil, fmt.Errorf("call function: %w", err)
 	}
@@ -109,49 +114,50 @@ func (p *Page) evalExpression(ctx context.Context, expr string, opts EvalOptions
 
 // evalOnElement calls expr with the target element, in the session of the
 // element's frame, which it returns with the result.
-func (p *Page) evalOnElement(ctx context.Context, expr string, opts EvalOptions) (*cdp.Client, *runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+func evalOnElement(ctx context.Context, p *cdpclient.Page, group, expr string, opts Options) (*cdp.Client, *runtime.RemoteObject, *runtime.ExceptionDetails, error) {
 	e, err := p.Resolve(ctx, opts.Target)
 	if err == nil {
-		e, err = e.mainWorld(ctx) // the page's world, where its globals are
+		e, err = e.MainWorld(ctx) // the page's world, where its globals are
 	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	call := runtime.NewCallFunctionOnArgs(expr).SetObjectID(e.object).
-		SetArguments([]runtime.CallArgument{{ObjectID: &e.object}}).
-		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(p.group()).SetUserGesture(!opts.SideEffectFree)
+	obj := e.Object()
+	call := runtime.NewCallFunctionOnArgs(expr).SetObjectID(obj).
+		SetArguments([]runtime.CallArgument{{ObjectID: &obj}}).
+		SetAwaitPromise(opts.AwaitPromise).SetObjectGroup(group).SetUserGesture(!opts.SideEffectFree)
 	if opts.SideEffectFree {
 		call.SetThrowOnSideEffect(true)
 	}
-	r, err := e.c.Runtime.CallFunctionOn(ctx, call)
+	r, err := e.Client().Runtime.CallFunctionOn(ctx, call)
 	if err != nil {
 		var re *rpcc.ResponseError
 		if errors.As(err, &re) && (strings.Contains(re.Message, "does not evaluate to a function") || strings.Contains(re.Message, "SyntaxError")) {
-			return nil, nil, nil, argError("with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent",
+			return nil, nil, nil, cdpclient.ArgErrorf("with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent",
 				"expression is not a function")
 		}
-		if nodeGone(err) {
-			return nil, nil, nil, e.gone()
+		if gone := e.Gone(err); gone != nil {
+			return nil, nil, nil, gone
 		}
 		return nil, nil, nil, fmt.Errorf("call function: %w", err)
 	}
-	return e.c, &r.Result, r.ExceptionDetails, nil
+	return e.Client(), &r.Result, r.ExceptionDetails, nil
 }
 
-func (p *Page) evalException(exc *runtime.ExceptionDetails, opts EvalOptions) error {
-	msg := exceptionText(exc)
+func evalException(exc *runtime.ExceptionDetails, opts Options) error {
+	msg := cdpclient.ExceptionText(exc)
 	if !opts.Target.IsZero() && strings.HasPrefix(msg, "SyntaxError") {
-		return &Error{Code: CodeJSError, Msg: msg,
+		return &cdpclient.Error{Code: cdpclient.CodeJSError, Msg: msg,
 			Hint: "with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent"}
 	}
 	if opts.SideEffectFree && strings.Contains(msg, "side-effect") {
-		return &Error{Code: CodePermission, Msg: "read-only mode refused the expression: it may change the page",
+		return &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "read-only mode refused the expression: it may change the page",
 			Hint: "only side-effect-free code runs in read-only mode; read with properties and document.querySelector (getElementById counts as a possible side effect)"}
 	}
 	if at := firstFrame(exc); at != "" {
 		msg += " (at " + at + ")"
 	}
-	return &Error{Code: CodeJSError, Msg: msg, Hint: "fix the expression; evaluate runs in the page's main frame"}
+	return &cdpclient.Error{Code: cdpclient.CodeJSError, Msg: msg, Hint: "fix the expression; evaluate runs in the page's main frame"}
 }
 
 // firstFrame is where an exception was thrown: "fn url:line:column", from the
@@ -173,36 +179,4 @@ func firstFrame(exc *runtime.ExceptionDetails) string {
 		return fmt.Sprintf("%s %s:%d:%d", name, f.URL, f.LineNumber+1, f.ColumnNumber+1)
 	}
 	return ""
-}
-
-// readableJSON re-encodes JSON without escaping non-ASCII text or HTML characters,
-// which costs a model fewer tokens and reads better.
-func readableJSON(raw json.RawMessage) string {
-	if len(raw) > 0 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) // a string without escapes reads as it is (a 10 MB one at once)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return string(raw)
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return string(raw)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// decodeValue decodes a by-value evaluation result into out.
-func decodeValue(r *runtime.EvaluateReply, out any) error {
-	if r.ExceptionDetails != nil {
-		return &Error{Code: CodeJSError, Msg: exceptionText(r.ExceptionDetails)}
-	}
-	if len(r.Result.Value) == 0 {
-		return nil
-	}
-	return json.Unmarshal(r.Result.Value, out)
 }

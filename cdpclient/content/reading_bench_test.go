@@ -1,4 +1,4 @@
-package cdpclient
+package content
 
 import (
 	"context"
@@ -10,9 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 )
+
+// One browser and one fixtures server per test binary (cdptest).
+func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
 
 // readingResult is one corpus page in the reading benchmark.
 type readingResult struct {
@@ -41,10 +46,10 @@ func BenchmarkReading(b *testing.B) {
 	for _, name := range fixtures.CorpusPages() {
 		var res readingResult
 		b.Run(name, func(b *testing.B) {
-			p := newBenchPage(b)
+			p := cdptest.NewPage(b)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			if err := outcome(p.Navigate(ctx, testSite.URL("/corpus/"+name+".html"), WaitLoad)); err != nil {
+			if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/corpus/"+name+".html"), cdpclient.WaitLoad)); err != nil {
 				b.Fatal(err)
 			}
 			article, err := fixtures.CorpusArticle(name)
@@ -55,7 +60,7 @@ func BenchmarkReading(b *testing.B) {
 			var times []time.Duration
 			for b.Loop() {
 				start := time.Now()
-				if s, err = p.Snapshot(ctx, SnapshotOptions{}); err != nil {
+				if s, err = p.Snapshot(ctx, cdpclient.SnapshotOptions{}); err != nil {
 					b.Fatal(err)
 				}
 				times = append(times, time.Since(start))
@@ -65,7 +70,7 @@ func BenchmarkReading(b *testing.B) {
 			res = readingResult{name: name, recall: r.Recall, tokens: snapshot.Estimate(s),
 				ms: float64(times[len(times)/2].Microseconds()) / 1000, missing: r.Missing}
 			start := time.Now()
-			md, err := p.Content(ctx, "", "markdown")
+			md, err := Get(ctx, p, "", "markdown")
 			if err != nil {
 				b.Fatal(err)
 			}

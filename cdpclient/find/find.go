@@ -1,4 +1,4 @@
-package cdpclient
+package find
 
 import (
 	"context"
@@ -8,17 +8,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
-	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp"
 )
 
-// maxFindMatches bounds the lines one Find answers.
-const maxFindMatches = 30
+// maxMatches bounds the lines one Find answers.
+const maxMatches = 30
 
-// FindQuery says what Find looks for: a text anywhere in a line of the page
+// Query says what Find looks for: a text anywhere in a line of the page
 // model, or an element by role and accessible name (as a person names it:
 // "button Save"), or both. Matching ignores case; names match in part.
-type FindQuery struct {
+type Query struct {
 	Text string
 	Role string
 	Name string
@@ -27,22 +28,23 @@ type FindQuery struct {
 	Box bool
 }
 
-// Find answers the lines of the page model (the snapshot's format, frames and
-// shadow roots included) that match, with the heading they sit under, without
-// the rest of the snapshot. Their refs work as a snapshot's do.
-func (p *Page) Find(ctx context.Context, q FindQuery) (string, error) {
+// Find answers the lines of p's page model (the snapshot's format, frames
+// and shadow roots included) that match, with the heading they sit under,
+// without the rest of the snapshot. Their refs work as a snapshot's do.
+func Find(ctx context.Context, p *cdpclient.Page, q Query) (string, error) {
 	if q.Text == "" && q.Role == "" && q.Name == "" {
-		return "", argError(`give text, or role and name, e.g. {"role":"button","name":"Save"}`, "nothing to find")
+		return "", cdpclient.ArgErrorf(`give text, or role and name, e.g. {"role":"button","name":"Save"}`, "nothing to find")
 	}
+	d := p.Door()
 	var out string
-	err := p.do(ctx, func(ctx context.Context) error {
-		m, _, err := p.collect(ctx, Target{}, false)
+	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		lines, err := d.ModelLines(ctx)
 		if err != nil {
 			return err
 		}
-		matches, heads, total := findLines(m.Lines, q)
+		matches, heads, total := findLines(lines, q)
 		if q.Text != "" {
-			p.refText(ctx, matches, q.Text)
+			refText(ctx, d, matches, q.Text)
 		}
 		var b strings.Builder
 		switch total {
@@ -61,7 +63,7 @@ func (p *Page) Find(ctx context.Context, q FindQuery) (string, error) {
 			}
 			b.WriteString("\n" + line)
 			if q.Box {
-				b.WriteString(p.boxNote(ctx, line))
+				b.WriteString(boxNote(ctx, p, line))
 			}
 		}
 		if total > len(matches) {
@@ -76,7 +78,7 @@ func (p *Page) Find(ctx context.Context, q FindQuery) (string, error) {
 	return out, err
 }
 
-func (q FindQuery) describe() string {
+func (q Query) describe() string {
 	var parts []string
 	if q.Role != "" {
 		parts = append(parts, "role "+q.Role)
@@ -93,9 +95,9 @@ func (q FindQuery) describe() string {
 // elementLine is a page-model line with an element: ref, tag, attributes, name.
 var elementLine = regexp.MustCompile(`^(\d+)\[:\]<([a-zA-Z][\w-]*)([^>]*)>(.*?)(?:</([a-zA-Z][\w-]*)>|$)`)
 
-// findLines returns the matching lines (at most maxFindMatches), the heading
+// findLines returns the matching lines (at most maxMatches), the heading
 // each sits under, and how many matched in all.
-func findLines(lines []string, q FindQuery) (matches, heads []string, total int) {
+func findLines(lines []string, q Query) (matches, heads []string, total int) {
 	head := ""
 	text, name, role := strings.ToLower(q.Text), strings.ToLower(q.Name), strings.ToLower(q.Role)
 	for _, line := range lines {
@@ -111,7 +113,7 @@ func findLines(lines []string, q FindQuery) (matches, heads []string, total int)
 		}
 		if ok {
 			total++
-			if len(matches) < maxFindMatches {
+			if len(matches) < maxMatches {
 				h := head
 				if isHead {
 					h = ""
@@ -194,53 +196,24 @@ func attrValue(attrs, name string) string {
 
 // boxNote is " [box=x,y,w,h]" for a line's element, in CSS pixels of the
 // viewport, saying when it is out of view; empty for a line without one.
-func (p *Page) boxNote(ctx context.Context, line string) string {
+func boxNote(ctx context.Context, p *cdpclient.Page, line string) string {
 	m := elementLine.FindStringSubmatch(line)
 	if m == nil {
 		return ""
 	}
-	e, err := p.resolveRef(ctx, m[1])
+	e, err := p.Resolve(ctx, cdpclient.Target{Ref: m[1]})
 	if err != nil {
 		return ""
 	}
-	r, err := e.currentBox(ctx)
+	r, err := e.Box(ctx)
 	if err != nil {
 		return " [no box: not rendered]"
 	}
 	note := fmt.Sprintf(" [box=%s,%s,%s,%s]", num(r.X), num(r.Y), num(r.W), num(r.H))
-	if vw, vh, err := p.viewportSize(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
+	if vw, vh, err := p.Door().ViewportSize(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
 		note += " (out of view: scroll to it first)"
 	}
 	return note
 }
 
 func num(f float64) string { return strconv.FormatFloat(math.Round(f), 'f', -1, 64) }
-
-// currentBox is the element's box in the main frame's viewport as it is now,
-// without scrolling.
-func (e *Element) currentBox(ctx context.Context) (rect, error) {
-	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
-	if err != nil {
-		return rect{}, err
-	}
-	var fb frameBox
-	if e.frame != nil {
-		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
-			return rect{}, err
-		}
-	}
-	r, ok := boundsOf(q.Quads, fb.at)
-	if !ok {
-		return rect{}, e.notVisible()
-	}
-	return r, nil
-}
-
-// viewportSize is the viewport's size in CSS pixels.
-func (p *Page) viewportSize(ctx context.Context) (w, h float64, err error) {
-	m, err := p.c.Page.GetLayoutMetrics(ctx)
-	if err != nil {
-		return 0, 0, fmt.Errorf("layout metrics: %w", err)
-	}
-	return float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight), nil
-}

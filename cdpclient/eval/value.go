@@ -1,4 +1,4 @@
-package cdpclient
+package eval
 
 import (
 	"bytes"
@@ -104,7 +104,7 @@ func (v *valueReader) circular(ctx context.Context, r *runtime.RemoteObject) boo
 		if a.Description == nil || r.Description == nil || *a.Description != *r.Description {
 			continue
 		}
-		same, err := v.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(jsFunc("same")).
+		same, err := v.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(sameSource).
 			SetObjectID(*a.ObjectID).SetArguments([]runtime.CallArgument{{ObjectID: r.ObjectID}}).SetReturnByValue(true))
 		if err == nil && string(same.Result.Value) == "true" {
 			return true
@@ -251,4 +251,30 @@ func (v *valueReader) entry(ctx context.Context, kind string, id runtime.RemoteO
 	}
 	v.b.WriteByte(']')
 	return nil
+}
+
+// readableJSON re-encodes JSON without escaping non-ASCII text or HTML characters,
+// which costs a model fewer tokens and reads better.
+func readableJSON(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) // a string without escapes reads as it is (a 10 MB one at once)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return string(raw)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(raw)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }

@@ -1,7 +1,7 @@
-// find's text search (cdpclient/find.go), in cdpmcp's isolated world: the
-// elements whose own text holds a text, each given a ref by the page model
-// (__cdpmcp.assign), so text the snapshot shows as context can be acted on
-// (a draggable card, a canvas label).
+// find's text search (cdpclient/find, findtext.go), in cdpmcp's isolated
+// world: the elements whose own text holds a text, each given a ref by the
+// page model (__cdpmcp.assign), so text the snapshot shows as context can be
+// acted on (a draggable card, a canvas label).
 
 // findText returns, in document order and shadow roots included, the deepest
 // visible elements whose text holds wanted (case-insensitive), at most max, as

@@ -1,0 +1,20 @@
+package content
+
+import (
+	"embed"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+)
+
+//go:embed js/*.js
+var jsFiles embed.FS
+
+// contentSource is the page function content (js/content.js) with the
+// core's query, which finds a selector's element through open shadow roots
+// as the core's own selectors do.
+var contentSource = func() string {
+	s := jsfunc.Load(jsFiles, "js")
+	s["query"] = cdpclient.PageFunc("query")
+	return s.With("content", "query")
+}()

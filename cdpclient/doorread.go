@@ -1,0 +1,131 @@
+package cdpclient
+
+import (
+	"context"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// What the door gives the features that read the page and run the caller's
+// code (cdpclient/find, content, eval, passthrough): the page model's lines
+// and the worlds that hold refs (find), an element's box as it is (find's
+// boxes), the caller's script run without the busy watchdog and stopped
+// when it runs out of time (eval), a selector the page refused (content),
+// and which targets a browser context owns (the cdp passthrough's
+// confinement).
+
+// ModelLines runs the page model over the whole page and returns its lines
+// in the snapshot's format, frames and shadow roots spliced in, handing out
+// refs as a snapshot does. Call it inside Door.Do.
+func (d Door) ModelLines(ctx context.Context) ([]string, error) {
+	m, _, err := d.p.collect(ctx, Target{}, false)
+	if err != nil {
+		return nil, err
+	}
+	return m.Lines, nil
+}
+
+// RefWorlds runs fn in the isolated world of the main frame, then in that
+// of each other frame the page handed out refs in (in no set order), as
+// World does for the main frame; a world whose fn fails is passed over.
+// Call it inside Door.Do.
+func (d Door) RefWorlds(ctx context.Context, fn func(*World) error) {
+	p := d.p
+	p.mu.Lock()
+	keys := []frameKey{{frame: p.mainFrame}}
+	p.mu.Unlock()
+	for _, k := range p.refs.frames() {
+		if k != keys[0] {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		_ = p.withWorld(ctx, k, func(w *worldIn) error { return fn(&World{p: p, w: w, key: k}) })
+	}
+}
+
+// Box is the element's box in CSS pixels of the main frame's viewport as it
+// is now, without scrolling; an element without one is NOT_VISIBLE.
+func (e *Element) Box(ctx context.Context) (Rect, error) {
+	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
+	if err != nil {
+		return Rect{}, err
+	}
+	var fb frameBox
+	if e.frame != nil {
+		if fb, err = e.p.frameBoxOf(ctx, frameIDOf(e.frame)); err != nil {
+			return Rect{}, err
+		}
+	}
+	r, ok := boundsOf(q.Quads, fb.at)
+	if !ok {
+		return Rect{}, e.notVisible()
+	}
+	return Rect(r), nil
+}
+
+// Script runs fn, the caller's own script (evaluate), under the page's rules
+// as Do does but without the busy watchdog: a script of the caller's keeps
+// the page from answering the watchdog's probes as a stuck one does.
+// Instead it may run until shortly before ctx's deadline; one still running
+// then is stopped, and Script answers a *ScriptTimeout saying so. Inside an
+// action it is Do. c is the page session's client.
+func (d Door) Script(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
+	return d.p.doScript(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
+}
+
+// Group is the object group of the running operation: objects made in it,
+// in any world, are released when the operation ends.
+func (d Door) Group() string { return d.p.group() }
+
+// MainWorld is a handle to the element in its frame's main world, where the
+// page's own scripts live (and the caller's functions run).
+func (e *Element) MainWorld(ctx context.Context) (*Element, error) { return e.mainWorld(ctx) }
+
+// Gone is the element's NOT_FOUND error when err, from a call on the
+// element, says it is no longer in the page; nil otherwise.
+func (e *Element) Gone(err error) error {
+	if nodeGone(err) {
+		return e.gone()
+	}
+	return nil
+}
+
+// SelectorError is the argument error for an exception the page function
+// query (PageFunc) threw because selector is not valid CSS; nil for any
+// other exception.
+func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
+	return selectorErr(selector, exc)
+}
+
+// ID is the browser's id of the context: "" for the browser's default
+// context.
+func (d ContextDoor) ID() string { return d.bc.id }
+
+// Owns says whether a target belongs to the context. The default context
+// owns every target that is not in a context cdpmcp created for a session.
+func (d ContextDoor) Owns(info target.Info) bool {
+	bc := d.bc
+	ctxID := ""
+	if info.BrowserContextID != nil {
+		ctxID = string(*info.BrowserContextID)
+	}
+	if bc.id != "" {
+		return ctxID == bc.id
+	}
+	bc.b.mu.Lock()
+	defer bc.b.mu.Unlock()
+	_, other := bc.b.contexts[ctxID]
+	return !other
+}
+
+// OwnsTarget asks the browser whether the target id belongs to the context:
+// workers and frames count as well as tabs; a target that does not exist
+// (or that the browser cannot tell of) does not.
+func (d ContextDoor) OwnsTarget(ctx context.Context, id target.ID) bool {
+	r, err := d.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(id))
+	return err == nil && d.Owns(r.TargetInfo)
+}
