@@ -60,11 +60,11 @@ func (p *Page) waitFor(ctx context.Context, w WaitSpec) error {
 			r, err := p.evalFunc(ctx, jsWith("waitFor", "query"), true, kind, value, string(w.State), remaining.Milliseconds())
 			switch {
 			case ctx.Err() != nil:
-				return p.waitTimeout(w)
+				return p.timedOut(ctx, w)
 			case err != nil:
 				// The document went away mid-wait (navigation): check the next one.
 				if err := sleepCtx(ctx, 25*time.Millisecond); err != nil {
-					return p.waitTimeout(w)
+					return p.timedOut(ctx, w)
 				}
 				continue
 			case r.ExceptionDetails != nil:
@@ -72,7 +72,7 @@ func (p *Page) waitFor(ctx context.Context, w WaitSpec) error {
 					return err
 				}
 				if err := sleepCtx(ctx, 25*time.Millisecond); err != nil {
-					return p.waitTimeout(w)
+					return p.timedOut(ctx, w)
 				}
 				continue
 			}
@@ -80,7 +80,7 @@ func (p *Page) waitFor(ctx context.Context, w WaitSpec) error {
 				return nil
 			}
 			if time.Until(deadlineOf(ctx)) < 20*time.Millisecond {
-				return p.waitTimeout(w)
+				return p.timedOut(ctx, w)
 			}
 		}
 	})
@@ -112,6 +112,27 @@ func (p *Page) waitForRef(ctx context.Context, w WaitSpec) error {
 		return p.waitTimeout(w)
 	}
 	return err
+}
+
+// selectorCheckWait bounds the one check of a selector's syntax made when a
+// wait for it ran out of time.
+const selectorCheckWait = 2 * time.Second
+
+// timedOut answers a wait for text or a selector that ran out of time. A
+// selector the page cannot parse is said to be invalid, not late: on a busy
+// machine the time can run out before the page answered a single check.
+func (p *Page) timedOut(ctx context.Context, w WaitSpec) error {
+	if w.Text == "" && w.Target.Selector != "" {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), selectorCheckWait)
+		defer cancel()
+		r, err := p.evalFunc(cctx, jsWith("waitFor", "query"), true, "selector", w.Target.Selector, string(w.State), 0)
+		if err == nil && r.ExceptionDetails != nil {
+			if err := selectorErr(w.Target.Selector, r.ExceptionDetails); err != nil {
+				return err
+			}
+		}
+	}
+	return p.waitTimeout(w)
 }
 
 func (p *Page) waitTimeout(w WaitSpec) error {

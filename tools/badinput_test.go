@@ -25,6 +25,8 @@ func TestBadInput(t *testing.T) {
 		{"no match", "click", map[string]any{"selector": "#missing"}, "no element matches"},
 		{"invalid selector", "click", map[string]any{"selector": "a[["}, "not a valid CSS selector"},
 		{"invalid selector in waitFor", "waitFor", map[string]any{"selector": "#a[", "timeoutMs": 500}, "not a valid CSS selector"},
+		// Out of time before a first check (a busy machine): still invalid, not late.
+		{"invalid selector in waitFor without time", "waitFor", map[string]any{"selector": "#a[", "timeoutMs": 1}, "not a valid CSS selector"},
 		{"stale or unknown ref", "click", map[string]any{"ref": "999"}, "ref 999"},
 		{"non-numeric ref", "click", map[string]any{"ref": "abc"}, "not a ref"},
 		{"malformed URL", "navigate", map[string]any{"url": "ht!tp://x y"}, "URL"},
