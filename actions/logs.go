@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 )
 
 const defaultLogLimit = 30
@@ -92,7 +93,7 @@ var Network = define("network", "Recent requests: method, status, URL, type, ms;
 
 // requestLine is one request in the network log: method, status, URL, type,
 // duration.
-func requestLine(e cdpclient.NetworkEntry, origin string) string {
+func requestLine(e pagelog.NetworkEntry, origin string) string {
 	status := fmt.Sprint(e.Status)
 	switch {
 	case e.Blocked != "":
@@ -109,14 +110,14 @@ func requestLine(e cdpclient.NetworkEntry, origin string) string {
 	return line
 }
 
-var netFilters = map[string]func(cdpclient.NetworkEntry) bool{
-	"":    func(cdpclient.NetworkEntry) bool { return true },
-	"all": func(cdpclient.NetworkEntry) bool { return true },
-	"failed": func(e cdpclient.NetworkEntry) bool {
+var netFilters = map[string]func(pagelog.NetworkEntry) bool{
+	"":    func(pagelog.NetworkEntry) bool { return true },
+	"all": func(pagelog.NetworkEntry) bool { return true },
+	"failed": func(e pagelog.NetworkEntry) bool {
 		return e.Failed != "" || e.Blocked != "" || e.Status >= 400
 	},
-	"api":      func(e cdpclient.NetworkEntry) bool { return e.Type == "XHR" || e.Type == "Fetch" },
-	"document": func(e cdpclient.NetworkEntry) bool { return e.Type == "Document" },
+	"api":      func(e pagelog.NetworkEntry) bool { return e.Type == "XHR" || e.Type == "Fetch" },
+	"document": func(e pagelog.NetworkEntry) bool { return e.Type == "Document" },
 }
 
 // tail keeps the last n lines, saying how many earlier ones were left out.

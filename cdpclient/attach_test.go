@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -140,7 +141,7 @@ func TestAttachedBrowserLost(t *testing.T) {
 		t.Errorf("a call on the dead browser's tab: %v %q (hint %q)", c.Code, c.Msg, c.Hint)
 	}
 	_, err = m.Browser(ctx)
-	var ce *ConnectionError
+	var ce *cdpconn.ConnectionError
 	if c := Classify(err); !errors.As(err, &ce) || c.Code != CodeBrowserGone || !strings.Contains(c.Msg, "lost the connection to the browser at "+endpoint) ||
 		!strings.Contains(c.Hint, "--remote-debugging-port") {
 		t.Errorf("after the attached browser died: %v %v (hint %q)", err, c.Code, c.Hint)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
@@ -23,7 +24,7 @@ type Options struct {
 	// AllowRemote permits an Endpoint that is not on loopback.
 	AllowRemote bool
 	// Tracer, if set, sees every CDP message.
-	Tracer Tracer
+	Tracer cdpconn.Tracer
 	// Origins, if it restricts anything, is enforced on every request the
 	// browser makes for us (see guard.go and egressguard.go).
 	Origins *origins.List
@@ -49,7 +50,7 @@ type Options struct {
 
 // Browser is one connected browser: launched by us or attached to.
 type Browser struct {
-	m       *mux
+	m       *cdpconn.Mux
 	root    *session
 	client  *cdp.Client
 	proc    *process // nil when attached
@@ -94,7 +95,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, err
 	}
 	reserveEndpoint(proxy, wsURL)
-	m, err := dialMux(ctx, wsURL, opts.Tracer, opts.Endpoint)
+	m, err := cdpconn.Dial(ctx, wsURL, opts.Tracer, opts.Endpoint)
 	if err != nil {
 		if proc != nil {
 			proc.close()
@@ -117,7 +118,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		b.secrets = secrets.New()
 	}
 	b.def = newBrowserContext(b, "", false)
-	if b.root, err = m.open("", b.onEvent); err != nil {
+	if b.root, err = b.open("", b.onEvent); err != nil {
 		b.Close()
 		return nil, err
 	}

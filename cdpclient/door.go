@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -118,16 +119,16 @@ func (d Door) MainFrame() string {
 }
 
 // MainDocument reports whether a request is for a document of the main frame.
-func (d Door) MainDocument(e NetworkEntry) bool { return d.p.mainDocument(e) }
+func (d Door) MainDocument(e pagelog.NetworkEntry) bool { return d.p.mainDocument(e) }
 
 // Mark is the page's log position now, for Network, Console and Pending.
 func (d Door) Mark() int { return d.p.logs.Mark() }
 
 // Network is the page's requests logged after mark (0: all it keeps).
-func (d Door) Network(mark int) []NetworkEntry { return d.p.logs.Network(mark) }
+func (d Door) Network(mark int) []pagelog.NetworkEntry { return d.p.logs.Network(mark) }
 
 // Console is the page's console messages logged after mark.
-func (d Door) Console(mark int) []ConsoleEntry { return d.p.logs.Console(mark) }
+func (d Door) Console(mark int) []pagelog.ConsoleEntry { return d.p.logs.Console(mark) }
 
 // Pending counts the requests started after mark that are still open.
 func (d Door) Pending(mark int) int { return d.p.logs.Pending(mark) }

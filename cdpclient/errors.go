@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -107,7 +108,7 @@ func Classify(err error) *Error {
 		e   *Error
 		d   *DialogOpenError
 		b   *BusyError
-		c   *ConnectionError
+		c   *cdpconn.ConnectionError
 		le  *browserproc.LaunchError
 		se  *browserproc.SetupError
 		up  *UnknownPageError
@@ -124,7 +125,7 @@ func Classify(err error) *Error {
 	case errors.As(err, &b):
 		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busyHint, Err: err}
 	case errors.As(err, &c): // before the set-up errors a failed reconnect wraps
-		return &Error{Code: CodeBrowserGone, Msg: c.Error(), Hint: c.hint(), Err: err}
+		return &Error{Code: CodeBrowserGone, Msg: c.Error(), Hint: connectionHint(c), Err: err}
 	case errors.As(err, &le):
 		return &Error{Code: CodeBrowserUnavailable, Msg: le.Error(), Hint: le.Hint, Err: err}
 	case errors.As(err, &se):

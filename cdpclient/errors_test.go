@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -37,10 +38,10 @@ func TestClassify(t *testing.T) {
 		{"disk full", fmt.Errorf("write trace: %w", &fs.PathError{Op: "write", Path: "/data/trace.jsonl", Err: syscall.ENOSPC}), CodeInternal},
 		{"thrown", &Error{Code: CodeJSError, Msg: "TypeError: x is undefined", Hint: "fix the expression"}, CodeJSError},
 		{"no document", &Error{Code: CodeNetworkError, Msg: "net::ERR_CONNECTION_REFUSED", Hint: "check the URL"}, CodeNetworkError},
-		{"connection", &ConnectionError{Err: errors.New("eof")}, CodeBrowserGone},
-		{"connection under rpcc", fmt.Errorf("click: %w", &closedConn{&ConnectionError{Err: io.EOF}}), CodeBrowserGone},
+		{"connection", &cdpconn.ConnectionError{Err: errors.New("eof")}, CodeBrowserGone},
+		{"connection under rpcc", fmt.Errorf("click: %w", &closedConn{&cdpconn.ConnectionError{Err: io.EOF}}), CodeBrowserGone},
 		{"session ended", fmt.Errorf("click: %w", &closedConn{io.EOF}), CodeNavigation},
-		{"reconnect failed", &ConnectionError{Attached: "http://127.0.0.1:9222", Reconnect: errors.New("connection refused")}, CodeBrowserGone},
+		{"reconnect failed", &cdpconn.ConnectionError{Attached: "http://127.0.0.1:9222", Reconnect: errors.New("connection refused")}, CodeBrowserGone},
 		{"shut down", ErrBrowserClosed, CodeBrowserGone},
 		{"no browser", &browserproc.LaunchError{Err: errors.New("no browser found"), Hint: "install chromium"}, CodeBrowserUnavailable},
 		{"endpoint", &browserproc.SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},

@@ -127,7 +127,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 			p.bc.onBinding(params)
 		}
 	default:
-		p.logs.onEvent(method, params)
+		p.logs.OnEvent(method, params)
 	}
 }
 

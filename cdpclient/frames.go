@@ -30,7 +30,7 @@ func autoAttachChildren(ctx context.Context, c *cdp.Client) error {
 
 func (p *Page) attachChild(parent string, ev *target.AttachedToTargetReply) {
 	f := &frameSession{info: ev.TargetInfo, ready: make(chan struct{}), parent: parent}
-	s, err := p.bc.b.m.open(string(ev.SessionID), func(method string, params json.RawMessage) {
+	s, err := p.bc.b.open(string(ev.SessionID), func(method string, params json.RawMessage) {
 		p.onSessionEvent(f.s.id, f.c, method, params)
 	})
 	if err != nil {
@@ -69,7 +69,7 @@ func (p *Page) detachChild(sessionID string) {
 	delete(p.frames, sessionID)
 	p.forgetWorldsLocked(sessionID)
 	p.mu.Unlock()
-	p.bc.b.m.dropID(sessionID)
+	p.bc.b.m.Drop(sessionID)
 }
 
 // frameSessionFor returns the child session that hosts frame id, if it is out of

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
@@ -56,7 +57,7 @@ func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
 	b, err := Connect(ctx, m.opts)
 	if err != nil {
 		if m.opts.Endpoint != "" && m.restarts > 0 && ctx.Err() == nil {
-			return nil, &ConnectionError{Attached: m.opts.Endpoint, Reconnect: err}
+			return nil, &cdpconn.ConnectionError{Attached: m.opts.Endpoint, Reconnect: err}
 		}
 		return nil, err
 	}

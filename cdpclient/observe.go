@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 )
 
 // observation is what an action's feedback is measured against: the page's
@@ -42,7 +43,7 @@ func (o *observation) setDialogClosed(d *feedback.Dialog) {
 func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
-		mark: p.logs.Mark(), errMark: p.errorsReported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
+		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
 		dialogBefore: p.Dialog() != nil, downloads: p.bc.b.downloadMark(),
 	}
 }
@@ -120,7 +121,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		err = nil
 	}
 	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...), origin)
-	p.markErrorsReported()
+	p.logs.MarkReported()
 	reqs, refused := o.requests(delta.URL != "")
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
@@ -182,8 +183,8 @@ func (o *observation) consoleErrors() []string {
 }
 
 // document is the main-frame document request the action led to, if any.
-func (o *observation) document() *NetworkEntry {
-	var doc *NetworkEntry
+func (o *observation) document() *pagelog.NetworkEntry {
+	var doc *pagelog.NetworkEntry
 	for _, e := range o.p.logs.Network(o.mark) {
 		if o.p.mainDocument(e) {
 			doc = &e
@@ -193,7 +194,7 @@ func (o *observation) document() *NetworkEntry {
 }
 
 // mainDocument reports whether a request is for a document of the main frame.
-func (p *Page) mainDocument(e NetworkEntry) bool {
+func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
 	p.mu.Lock()
 	main := string(p.mainFrame)
 	p.mu.Unlock()
@@ -206,10 +207,10 @@ func (p *Page) mainDocument(e NetworkEntry) bool {
 // to leave for a refused origin is a page that arrived). A click that lands on
 // a new page leaves out the redirects on the way, as the new URL shows where it
 // went.
-func (o *observation) requests(moved bool) ([]feedback.Request, *NetworkEntry) {
+func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.NetworkEntry) {
 	p := o.p
 	var reqs []feedback.Request
-	var refused *NetworkEntry
+	var refused *pagelog.NetworkEntry
 	firstDoc := true
 	for _, e := range p.logs.Network(o.mark) {
 		main := p.mainDocument(e)
@@ -257,7 +258,7 @@ func (o *observation) delta() *feedback.Delta {
 // redirectHop is a document request answered with a redirect: a step of the
 // navigation whose end the feedback shows as the new URL. A navigate keeps it:
 // there it says why the page is not at the URL asked for.
-func redirectHop(e NetworkEntry) bool {
+func redirectHop(e pagelog.NetworkEntry) bool {
 	return e.Type == "Document" && e.Status >= 300 && e.Status < 400 && e.Failed == "" && e.Blocked == ""
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
@@ -60,7 +61,7 @@ type Page struct {
 	closed      bool
 	changed     chan struct{} // closed and replaced on every state change
 	frames      map[string]*frameSession
-	logs        pageLogs
+	logs        *pagelog.Log
 	refs        *refTable
 	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
@@ -88,7 +89,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		changed:   make(chan struct{}),
 		frames:    map[string]*frameSession{},
 		ready:     make(chan struct{}),
-		logs:      newPageLogs(),
+		logs:      pagelog.New(),
 		refs:      newRefTable(),
 		isolated:  map[frameKey]runtime.ExecutionContextID{},
 		installed: map[runtime.ExecutionContextID]bool{},

@@ -57,7 +57,7 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	bc := b.contextFor(info)
 	b.mu.Unlock()
 	p := newPage(bc, info)
-	s, err := b.m.open(string(ev.SessionID), p.onEvent)
+	s, err := b.open(string(ev.SessionID), p.onEvent)
 	if err != nil {
 		slog.Warn("attach page", "target", info.TargetID, "err", err)
 		return
@@ -97,7 +97,7 @@ func (b *Browser) detach(sessionID string) {
 		}
 	}
 	b.mu.Unlock()
-	b.m.dropID(sessionID)
+	b.m.Drop(sessionID)
 	if gone != nil {
 		gone.markClosed()
 		gone.bc.remove(gone)

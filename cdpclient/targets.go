@@ -14,7 +14,7 @@ import (
 // attachWorker keeps a session to a non-page target only to guard its requests.
 func (b *Browser) attachWorker(ev *target.AttachedToTargetReply) {
 	var c *cdp.Client
-	s, err := b.m.open(string(ev.SessionID), func(method string, params json.RawMessage) {
+	s, err := b.open(string(ev.SessionID), func(method string, params json.RawMessage) {
 		if method == "Fetch.requestPaused" {
 			b.onPaused(c, params, nil)
 		}
@@ -40,7 +40,7 @@ func (b *Browser) releaseForeign(sessionID string, waiting bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 	defer cancel()
 	if waiting {
-		if s, err := b.m.open(sessionID, nil); err == nil {
+		if s, err := b.open(sessionID, nil); err == nil {
 			_ = rpcc.Invoke(ctx, "Runtime.runIfWaitingForDebugger", nil, nil, s.conn)
 			_ = s.conn.Close()
 		}

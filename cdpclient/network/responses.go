@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 )
 
 // maxDocumentResponses bounds the documents' responses a page keeps (its
@@ -42,7 +43,7 @@ func init() {
 // DocumentResponse is what the response to a document request of the page
 // said (entry from Door.Network), nil when it was no document, had no
 // response yet (a redirect's hop, a failure) or is too old to be kept.
-func DocumentResponse(p *cdpclient.Page, e cdpclient.NetworkEntry) *ResponseMeta {
+func DocumentResponse(p *cdpclient.Page, e pagelog.NetworkEntry) *ResponseMeta {
 	l := documentsOf(p.Door())
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -46,7 +46,7 @@ func (t *traceWriter) close() {
 	_ = t.f.Close()
 }
 
-// TraceCDP implements cdpclient.Tracer.
+// TraceCDP implements cdpconn.Tracer.
 func (t *traceWriter) TraceCDP(dir string, msg []byte) {
 	t.write(struct {
 		T   string          `json:"t"`

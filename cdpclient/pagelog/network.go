@@ -1,4 +1,4 @@
-package cdpclient
+package pagelog
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ type netResponse struct {
 	MimeType string `json:"mimeType"`
 }
 
-func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
+func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 	switch method {
 	case "Network.requestWillBeSent":
 		var ev struct {
@@ -91,7 +91,7 @@ func (l *pageLogs) onNetworkEvent(method string, params json.RawMessage) {
 	}
 }
 
-func (l *pageLogs) finishLocked(e *NetworkEntry) {
+func (l *Log) finishLocked(e *NetworkEntry) {
 	e.Done = true
 	e.Duration = time.Since(e.Time)
 	delete(l.open, e.ID)

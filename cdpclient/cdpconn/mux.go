@@ -1,4 +1,4 @@
-package cdpclient
+package cdpconn
 
 import (
 	"context"
@@ -24,10 +24,10 @@ type Tracer interface {
 	TraceCDP(dir string, msg []byte)
 }
 
-// mux multiplexes flattened CDP sessions over one websocket. Every session gets its
+// Mux multiplexes flattened CDP sessions over one websocket. Every session gets its
 // own *rpcc.Conn, so the typed cdp.Client works per page unchanged. Request ids are
 // rewritten to one connection-wide sequence so responses route without ambiguity.
-type mux struct {
+type Mux struct {
 	ws      *websocket.Conn
 	writeMu sync.Mutex
 	tracer  Tracer
@@ -35,7 +35,7 @@ type mux struct {
 
 	mu       sync.Mutex
 	pending  map[int64]pendingCall
-	sessions map[string]*session
+	sessions map[string]*Session
 	err      error // set once the websocket is gone
 	done     chan struct{}
 	// attached is the endpoint the user gave, for a browser cdpmcp did not
@@ -44,7 +44,7 @@ type mux struct {
 }
 
 type pendingCall struct {
-	s       *session
+	s       *Session
 	localID uint64
 }
 
@@ -65,9 +65,9 @@ type wireRequest struct {
 	SessionID string `json:"sessionId,omitempty"`
 }
 
-// dialMux connects to a browser websocket endpoint (ws://host:port/devtools/browser/…).
+// Dial connects to a browser websocket endpoint (ws://host:port/devtools/browser/…).
 // attached is the user's endpoint for a browser cdpmcp did not launch, else "".
-func dialMux(ctx context.Context, wsURL string, tracer Tracer, attached string) (*mux, error) {
+func Dial(ctx context.Context, wsURL string, tracer Tracer, attached string) (*Mux, error) {
 	d := websocket.Dialer{
 		ReadBufferSize:  64 << 10,
 		WriteBufferSize: maxMessageBytes,
@@ -77,11 +77,11 @@ func dialMux(ctx context.Context, wsURL string, tracer Tracer, attached string) 
 		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
 	}
 	ws.SetReadLimit(-1)
-	m := &mux{
+	m := &Mux{
 		ws:       ws,
 		tracer:   tracer,
 		pending:  make(map[int64]pendingCall),
-		sessions: make(map[string]*session),
+		sessions: make(map[string]*Session),
 		done:     make(chan struct{}),
 		attached: attached,
 	}
@@ -89,28 +89,32 @@ func dialMux(ctx context.Context, wsURL string, tracer Tracer, attached string) 
 	return m, nil
 }
 
+// Attached is the endpoint the user gave for a browser cdpmcp did not
+// launch, else "".
+func (m *Mux) Attached() string { return m.attached }
+
 // Done is closed when the websocket connection is gone.
-func (m *mux) Done() <-chan struct{} { return m.done }
+func (m *Mux) Done() <-chan struct{} { return m.done }
 
 // Err says why the connection ended, once Done is closed.
-func (m *mux) Err() error {
+func (m *Mux) Err() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.err
 }
 
 // Close closes the websocket; every session ends with it.
-func (m *mux) Close() error {
+func (m *Mux) Close() error {
 	err := m.ws.Close()
 	<-m.done
 	return err
 }
 
-// open registers a session (id "" is the browser itself) and returns its connection.
+// Open registers a session (id "" is the browser itself) and returns it.
 // onEvent, if not nil, sees every event of the session on the read goroutine before
 // the session's rpcc streams do; it must not block.
-func (m *mux) open(id string, onEvent func(method string, params json.RawMessage)) (*session, error) {
-	s := &session{id: id, m: m, onEvent: onEvent, q: newMsgQueue()}
+func (m *Mux) Open(id string, onEvent func(method string, params json.RawMessage)) (*Session, error) {
+	s := &Session{id: id, m: m, onEvent: onEvent, q: newMsgQueue()}
 	m.mu.Lock()
 	if m.err != nil {
 		m.mu.Unlock()
@@ -124,19 +128,19 @@ func (m *mux) open(id string, onEvent func(method string, params json.RawMessage
 	m.mu.Unlock()
 
 	conn, err := rpcc.DialContext(context.Background(), "mux:"+id,
-		rpcc.WithDialer(func(context.Context, string) (io.ReadWriteCloser, error) { return s, nil }),
-		rpcc.WithCodec(func(io.ReadWriter) rpcc.Codec { return s }),
+		rpcc.WithDialer(func(context.Context, string) (io.ReadWriteCloser, error) { return (*codec)(s), nil }),
+		rpcc.WithCodec(func(io.ReadWriter) rpcc.Codec { return (*codec)(s) }),
 	)
 	if err != nil {
-		m.drop(s)
+		m.forget(s)
 		return nil, err
 	}
 	s.conn = conn
 	return s, nil
 }
 
-// drop forgets a session and ends its connection. Calls still pending on it fail.
-func (m *mux) drop(s *session) {
+// forget forgets a session and ends its connection. Calls still pending on it fail.
+func (m *Mux) forget(s *Session) {
 	m.mu.Lock()
 	if m.sessions[s.id] == s {
 		delete(m.sessions, s.id)
@@ -150,17 +154,18 @@ func (m *mux) drop(s *session) {
 	s.q.close()
 }
 
-// dropID drops the session with the given id, if it is open.
-func (m *mux) dropID(id string) {
+// Drop drops the session with the given id, if it is open: its connection
+// ends and calls still pending on it fail.
+func (m *Mux) Drop(id string) {
 	m.mu.Lock()
 	s := m.sessions[id]
 	m.mu.Unlock()
 	if s != nil {
-		m.drop(s)
+		m.forget(s)
 	}
 }
 
-func (m *mux) write(s *session, r *rpcc.Request) error {
+func (m *Mux) write(s *Session, r *rpcc.Request) error {
 	gid := m.nextID.Add(1)
 	msg, err := json.Marshal(wireRequest{ID: gid, Method: r.Method, Params: r.Args, SessionID: s.id})
 	if err != nil {
@@ -193,7 +198,7 @@ func (m *mux) write(s *session, r *rpcc.Request) error {
 	return nil
 }
 
-func (m *mux) readLoop() {
+func (m *Mux) readLoop() {
 	var err error
 	for {
 		var data []byte
@@ -217,7 +222,7 @@ func (m *mux) readLoop() {
 	m.shutdown(&ConnectionError{Err: err, Attached: m.attached})
 }
 
-func (m *mux) route(msg *wireMessage) {
+func (m *Mux) route(msg *wireMessage) {
 	m.mu.Lock()
 	if msg.Method == "" {
 		p, ok := m.pending[msg.ID]
@@ -239,11 +244,11 @@ func (m *mux) route(msg *wireMessage) {
 	s.q.push(&rpcc.Response{Method: msg.Method, Args: msg.Params})
 }
 
-func (m *mux) shutdown(err error) {
+func (m *Mux) shutdown(err error) {
 	m.mu.Lock()
 	m.err = err
 	sessions := m.sessions
-	m.sessions = map[string]*session{}
+	m.sessions = map[string]*Session{}
 	m.pending = map[int64]pendingCall{}
 	m.mu.Unlock()
 	for _, s := range sessions {

@@ -1,0 +1,139 @@
+package pagelog
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	maxConsoleEntries = 500
+	maxNetworkEntries = 1000
+)
+
+// ConsoleEntry is one console message or uncaught exception of a page.
+type ConsoleEntry struct {
+	Seq    int
+	Time   time.Time
+	Level  string // "error", "warning", "info", "log", "debug"
+	Text   string
+	Source string // url:line when known
+	// Exception is set for uncaught exceptions.
+	Exception bool
+	// Network is set for the browser's reports of failed loads ("Failed to
+	// load resource"): the network log has them already.
+	Network bool
+}
+
+// NetworkEntry is one request of a page. A redirect ends one entry (with the
+// redirect's status) and starts another.
+type NetworkEntry struct {
+	Seq      int
+	ID       string
+	Time     time.Time
+	Method   string
+	URL      string
+	Type     string // Document, XHR, Fetch, Script, …
+	Status   int
+	MIME     string // the response's MIME type
+	Failed   string // error text when the request failed
+	Blocked  string // blocked reason, if the browser blocked it
+	Done     bool
+	Loader   string
+	Frame    string // the frame that made the request
+	Duration time.Duration
+}
+
+// Log keeps the recent console messages and requests of a page and its frames.
+// Its methods may be called concurrently.
+type Log struct {
+	mu       sync.Mutex
+	seq      int
+	reported int // console entries up to here were in some feedback
+	console  []ConsoleEntry
+	net      []*NetworkEntry
+	open     map[string]*NetworkEntry // by request id, until done
+}
+
+// New returns an empty log.
+func New() *Log {
+	return &Log{open: map[string]*NetworkEntry{}}
+}
+
+func (l *Log) addConsole(e ConsoleEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seq++
+	e.Seq = l.seq
+	e.Time = time.Now()
+	if len(l.console) >= maxConsoleEntries {
+		l.console = append(l.console[:0], l.console[len(l.console)-maxConsoleEntries/2:]...)
+	}
+	l.console = append(l.console, e)
+}
+
+// Mark returns the current sequence number: entries added later have a larger Seq.
+func (l *Log) Mark() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seq
+}
+
+// Console returns the console entries with Seq > since.
+func (l *Log) Console(since int) []ConsoleEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []ConsoleEntry
+	for _, e := range l.console {
+		if e.Seq > since {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Network returns copies of the requests with Seq > since.
+func (l *Log) Network(since int) []NetworkEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []NetworkEntry
+	for _, e := range l.net {
+		if e.Seq > since {
+			out = append(out, *e)
+		}
+	}
+	return out
+}
+
+// Pending counts requests that started after since and have no response yet.
+// A response whose body the page never reads never "finishes", so an answered
+// request does not count.
+func (l *Log) Pending(since int) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, e := range l.open {
+		// Streams never finish; blob: and data: loads are local and may
+		// never report an end.
+		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" &&
+			!strings.HasPrefix(e.URL, "blob:") && !strings.HasPrefix(e.URL, "data:") {
+			n++
+		}
+	}
+	return n
+}
+
+// Reported returns the console sequence number up to which errors have been
+// reported in feedback; later ones go into the next feedback.
+func (l *Log) Reported() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reported
+}
+
+// MarkReported records that every console entry so far was reported.
+func (l *Log) MarkReported() {
+	l.mu.Lock()
+	l.reported = l.seq
+	l.mu.Unlock()
+}

@@ -1,0 +1,145 @@
+package pagelog
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// feed hands the log events as the browser words them.
+func feed(l *Log, events ...string) {
+	for _, ev := range events {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(ev), &m); err != nil {
+			panic(ev + ": " + err.Error())
+		}
+		l.OnEvent(m.Method, m.Params)
+	}
+}
+
+func TestConsoleEntries(t *testing.T) {
+	l := New()
+	feed(l,
+		`{"method":"Runtime.consoleAPICalled","params":{"type":"warning","args":[{"type":"string","value":"low"},{"type":"number","value":3},{"type":"object","description":"Object"}],"stackTrace":{"callFrames":[{"url":"http://127.0.0.1/a.js","lineNumber":9}]}}}`,
+		`{"method":"Runtime.consoleAPICalled","params":{"type":"assert","args":[{"type":"undefined"}]}}`,
+		`{"method":"Runtime.exceptionThrown","params":{"exceptionDetails":{"text":"Uncaught","url":"http://127.0.0.1/b.js","lineNumber":4,"exception":{"type":"object","description":"Error: boom"}}}}`,
+		`{"method":"Log.entryAdded","params":{"entry":{"source":"network","level":"error","text":"Failed to load resource","url":"http://127.0.0.1/missing.png"}}}`,
+		`{"method":"Log.entryAdded","params":{"entry":{"source":"network","level":"error","text":"Failed to load resource","url":"http://127.0.0.1/favicon.ico"}}}`,
+		`{"method":"Runtime.consoleAPICalled","params":"not an object"}`,
+		`{"method":"Page.frameNavigated","params":{}}`,
+	)
+	got := l.Console(0)
+	want := []ConsoleEntry{
+		{Seq: 1, Level: "warning", Text: "low 3 Object", Source: "http://127.0.0.1/a.js:10"},
+		{Seq: 2, Level: "error", Text: "undefined"},
+		{Seq: 3, Level: "error", Text: "Uncaught Error: boom", Source: "http://127.0.0.1/b.js:5", Exception: true},
+		{Seq: 4, Level: "error", Text: "Failed to load resource", Source: "http://127.0.0.1/missing.png", Network: true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d entries, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].Time.IsZero() {
+			t.Errorf("entry %d has no time", i)
+		}
+		got[i].Time = want[i].Time
+		if got[i] != want[i] {
+			t.Errorf("entry %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	if after := l.Console(2); len(after) != 2 || after[0].Seq != 3 {
+		t.Errorf("Console(2) = %+v, want the entries after the mark", after)
+	}
+	if l.Reported() != 0 {
+		t.Errorf("Reported before any feedback = %d", l.Reported())
+	}
+	l.MarkReported()
+	if l.Reported() != l.Mark() || l.Mark() != 4 {
+		t.Errorf("after MarkReported: Reported %d, Mark %d; want 4", l.Reported(), l.Mark())
+	}
+}
+
+func TestNetworkEntries(t *testing.T) {
+	l := New()
+	sent := func(id, url, typ string, redirect int) string {
+		r := ""
+		if redirect != 0 {
+			r = fmt.Sprintf(`,"redirectResponse":{"status":%d,"mimeType":""}`, redirect)
+		}
+		return fmt.Sprintf(`{"method":"Network.requestWillBeSent","params":{"requestId":%q,"loaderId":"L1","frameId":"F1","request":{"url":%q,"method":"GET"},"type":%q%s}}`, id, url, typ, r)
+	}
+	feed(l,
+		sent("1", "http://127.0.0.1/old", "Document", 0),
+		sent("1", "http://127.0.0.1/new", "Document", 302),
+		`{"method":"Network.responseReceived","params":{"requestId":"1","response":{"status":200,"mimeType":"text/html"}}}`,
+		`{"method":"Network.loadingFinished","params":{"requestId":"1"}}`,
+		sent("2", "http://127.0.0.1/api", "Fetch", 0),
+		`{"method":"Network.loadingFailed","params":{"requestId":"2","errorText":"","canceled":true}}`,
+		sent("3", "http://127.0.0.1/blocked.js", "Script", 0),
+		`{"method":"Network.loadingFailed","params":{"requestId":"3","errorText":"net::ERR_BLOCKED_BY_CLIENT","blockedReason":"inspector"}}`,
+	)
+	mark := l.Mark()
+	feed(l,
+		sent("4", "http://127.0.0.1/slow", "XHR", 0),     // waiting: pending
+		sent("5", "http://127.0.0.1/answered", "XHR", 0), // answered, body unread: not pending
+		`{"method":"Network.responseReceived","params":{"requestId":"5","response":{"status":200,"mimeType":"application/json"}}}`,
+		sent("6", "http://127.0.0.1/events", "EventSource", 0),                  // a stream never ends
+		sent("7", "data:text/plain,hi", "Other", 0),                             // local
+		`{"method":"Network.loadingFinished","params":{"requestId":"unknown"}}`, // not ours
+	)
+
+	all := l.Network(0)
+	if len(all) != 8 {
+		t.Fatalf("got %d requests, want 8: %+v", len(all), all)
+	}
+	old, doc, api, blocked := all[0], all[1], all[2], all[3]
+	if old.URL != "http://127.0.0.1/old" || old.Status != 302 || !old.Done || old.ID != "1" {
+		t.Errorf("the redirected request: %+v", old)
+	}
+	if doc.URL != "http://127.0.0.1/new" || doc.Status != 200 || doc.MIME != "text/html" || !doc.Done ||
+		doc.Loader != "L1" || doc.Frame != "F1" || doc.Method != "GET" || doc.Type != "Document" {
+		t.Errorf("the document after the redirect: %+v", doc)
+	}
+	if api.Failed != "canceled" || !api.Done {
+		t.Errorf("the canceled fetch: %+v", api)
+	}
+	if blocked.Failed != "net::ERR_BLOCKED_BY_CLIENT" || blocked.Blocked != "inspector" {
+		t.Errorf("the blocked script: %+v", blocked)
+	}
+	if n := l.Pending(mark); n != 1 {
+		t.Errorf("Pending since the mark = %d, want 1 (the unanswered XHR only)", n)
+	}
+	if n := l.Pending(l.Mark()); n != 0 {
+		t.Errorf("Pending since now = %d, want 0", n)
+	}
+	if after := l.Network(mark); len(after) != 4 || after[0].URL != "http://127.0.0.1/slow" {
+		t.Errorf("Network(mark) = %+v, want the four requests after it", after)
+	}
+	// Entries are copies: changing one changes nothing in the log.
+	all[1].Status = 500
+	if l.Network(0)[1].Status != 200 {
+		t.Error("a caller's change to an entry reached the log")
+	}
+}
+
+// The log keeps the newest entries: at the limit it drops the older half.
+func TestLogsKeepTheNewest(t *testing.T) {
+	l := New()
+	for i := range maxConsoleEntries + 1 {
+		feed(l, fmt.Sprintf(`{"method":"Runtime.consoleAPICalled","params":{"type":"log","args":[{"type":"number","value":%d}]}}`, i))
+	}
+	c := l.Console(0)
+	if len(c) != maxConsoleEntries/2+1 || c[len(c)-1].Text != fmt.Sprint(maxConsoleEntries) || c[0].Text != fmt.Sprint(maxConsoleEntries/2) {
+		t.Errorf("after %d console entries: %d kept, %q … %q", maxConsoleEntries+1, len(c), c[0].Text, c[len(c)-1].Text)
+	}
+	for i := range maxNetworkEntries + 1 {
+		feed(l, fmt.Sprintf(`{"method":"Network.requestWillBeSent","params":{"requestId":"r%d","request":{"url":"http://127.0.0.1/%d","method":"GET"},"type":"Image"}}`, i, i))
+	}
+	n := l.Network(0)
+	if len(n) != maxNetworkEntries/2+1 || n[len(n)-1].URL != fmt.Sprintf("http://127.0.0.1/%d", maxNetworkEntries) {
+		t.Errorf("after %d requests: %d kept, the last %q", maxNetworkEntries+1, len(n), n[len(n)-1].URL)
+	}
+}
