@@ -65,7 +65,8 @@ type Browser struct {
 	setupContext  func(context.Context, *BrowserContext) error // Options.SetupContext
 
 	mu       sync.Mutex
-	front    *Page // the tab last brought to the front, if known
+	front    *Page // the tab last brought to the front; nil when not known
+	opened   int   // tabs attached so far: each one opens in front
 	pages    map[target.ID]*Page
 	waiters  map[target.ID]chan *Page
 	contexts map[string]*BrowserContext // created by us, by browserContextId

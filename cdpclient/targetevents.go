@@ -55,6 +55,11 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	}
 	b.mu.Lock()
 	bc := b.contextFor(info)
+	// The new tab is in front from now on, not once it is set up: an action
+	// on another tab meanwhile brings that one back (toFront).
+	b.front = nil
+	b.opened++
+	opened := b.opened
 	b.mu.Unlock()
 	p := newPage(bc, info)
 	s, err := b.open(string(ev.SessionID), p.onEvent)
@@ -70,7 +75,9 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 		if err == nil {
 			bc.add(p)
 			b.mu.Lock()
-			b.front = p // a new tab or popup opens in front
+			if b.front == nil && b.opened == opened {
+				b.front = p // no tab opened or came to the front since
+			}
 			b.mu.Unlock()
 		}
 		b.mu.Lock()
