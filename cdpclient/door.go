@@ -56,7 +56,8 @@ const CallTimeout = cdpCallTimeout
 //   - read the page as the find and getContent tools do (doorread.go): the
 //     page model's lines (Door.ModelLines), the worlds of the frames that
 //     hold refs (Door.RefWorlds), an element's box as it is (Element.Box),
-//     a selector the page refused as not CSS (SelectorError);
+//     a selector the page refused as not CSS (SelectorError), and a page
+//     function of its own called in cdpmcp's world (Door.CallInWorld);
 //   - run the caller's own script (doorread.go, for evaluate): Door.Script,
 //     under the page's rules without the busy watchdog, stopping a script
 //     still running near the call's deadline (*ScriptTimeout); the

@@ -2,6 +2,9 @@ package cdpclient
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
@@ -128,4 +131,26 @@ func (d ContextDoor) Owns(info target.Info) bool {
 func (d ContextDoor) OwnsTarget(ctx context.Context, id target.ID) bool {
 	r, err := d.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(id))
 	return err == nil && d.Owns(r.TargetInfo)
+}
+
+// CallInWorld calls page function fn with args (as JSON) in cdpmcp's isolated
+// world of the main frame, where the page's globals and prototypes neither run
+// nor lie, and answers its reply by value: the value, or the exception it
+// threw for the feature to word. Call it inside Door.Do.
+func (d Door) CallInWorld(ctx context.Context, fn string, args ...any) (*runtime.EvaluateReply, error) {
+	expr, err := jsfunc.Call(fn, args...)
+	if err != nil {
+		return nil, err
+	}
+	var r *runtime.EvaluateReply
+	err = d.World(ctx, func(w *World) error {
+		var err error
+		r, err = w.Client().Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.ID()).
+			SetReturnByValue(true).SetObjectGroup(w.Group()).SetAwaitPromise(true))
+		if err != nil {
+			return fmt.Errorf("evaluate: %w", err)
+		}
+		return nil
+	})
+	return r, err
 }

@@ -6,10 +6,8 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/reader"
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // Get returns p's page, or the first element matching selector, in format:
@@ -32,7 +30,9 @@ func Get(ctx context.Context, p *cdpclient.Page, selector, format string) (strin
 	var out *string
 	d := p.Door()
 	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
-		r, err := read(ctx, d, selector, raw)
+		// In cdpmcp's world, where an overridden innerText or querySelector
+		// neither runs nor lies.
+		r, err := d.CallInWorld(ctx, contentSource, selector, raw)
 		if err != nil {
 			return err
 		}
@@ -67,26 +67,4 @@ func Get(ctx context.Context, p *cdpclient.Page, selector, format string) (strin
 		return "", fmt.Errorf("getContent %s: %w", format, err)
 	}
 	return text, nil
-}
-
-// read runs the page function content in cdpmcp's isolated world of the
-// main frame, where the page's globals and prototypes (an overridden
-// innerText or querySelector) neither run nor lie, and answers its reply:
-// the HTML or text by value, or the exception it threw.
-func read(ctx context.Context, d cdpclient.Door, selector, format string) (*runtime.EvaluateReply, error) {
-	expr, err := jsfunc.Call(contentSource, selector, format)
-	if err != nil {
-		return nil, err
-	}
-	var r *runtime.EvaluateReply
-	err = d.World(ctx, func(w *cdpclient.World) error {
-		var err error
-		r, err = w.Client().Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.ID()).
-			SetReturnByValue(true).SetObjectGroup(w.Group()).SetAwaitPromise(true))
-		if err != nil {
-			return fmt.Errorf("evaluate: %w", err)
-		}
-		return nil
-	})
-	return r, err
 }

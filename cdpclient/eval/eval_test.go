@@ -19,21 +19,6 @@ import (
 // gets a fresh page in its own browser context.
 func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
 
-func wantCode(t *testing.T, err error, want cdpclient.Code) *cdpclient.Error {
-	t.Helper()
-	var e *cdpclient.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error = %v (%T), want *Error with code %v", err, err, want)
-	}
-	if e.Code != want {
-		t.Fatalf("code = %v (%v), want %v", e.Code, err, want)
-	}
-	if e.Hint == "" {
-		t.Errorf("error %q has no hint", err)
-	}
-	return e
-}
-
 // An expression that throws is JS_ERROR naming the message and where it was
 // thrown; read-only mode refuses one that may change the page (PERMISSION)
 // and reads what does not.
@@ -41,12 +26,12 @@ func TestEvaluateErrors(t *testing.T) {
 	t.Parallel()
 	p, ctx := cdptest.Open(t, "/codes/permission.html")
 	_, err := eval.Evaluate(ctx, p, "(function check() { throw new RangeError('bad total') })()", eval.Options{AwaitPromise: true})
-	wantCode(t, err, cdpclient.CodeJSError)
+	cdptest.WantCode(t, err, cdpclient.CodeJSError)
 	if !strings.Contains(err.Error(), "RangeError: bad total (at check") {
 		t.Errorf("exception without message and frame: %v", err)
 	}
 	_, err = eval.Evaluate(ctx, p, "document.querySelector('#p').textContent = 'changed'", eval.Options{SideEffectFree: true})
-	wantCode(t, err, cdpclient.CodePermission)
+	cdptest.WantCode(t, err, cdpclient.CodePermission)
 	if got, _ := eval.Evaluate(ctx, p, "document.querySelector('#p').textContent", eval.Options{SideEffectFree: true}); got != `"Read-only mode refuses side effects."` {
 		t.Errorf("read-only evaluate changed the page or failed to read: %s", got)
 	}
@@ -97,7 +82,7 @@ func TestEvaluateEndlessIsStopped(t *testing.T) {
 	short, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_, err := eval.Evaluate(short, p, "while (true) {}", eval.Options{})
-	if e := wantCode(t, err, cdpclient.CodeTimeout); !strings.Contains(e.Msg, "was stopped") || !strings.Contains(e.Hint, "endless loops") {
+	if e := cdptest.WantCode(t, err, cdpclient.CodeTimeout); !strings.Contains(e.Msg, "was stopped") || !strings.Contains(e.Hint, "endless loops") {
 		t.Errorf("an endless expression: %v (hint %q)", err, e.Hint)
 	}
 	if got, err := eval.Evaluate(testbound.Context(t), p, "document.title", eval.Options{}); err != nil || got == "" {

@@ -38,7 +38,7 @@ func TestTypeFillKeys(t *testing.T) {
 	if err := outcome(Fill(ctx, p, cdpclient.Target{Selector: "#editor"}, "new text")); err != nil || evalString(t, ctx, p, "editor.innerText") != "new text" {
 		t.Errorf("Fill contenteditable: %v", err)
 	}
-	wantCode(t, outcome(Fill(ctx, p, cdpclient.Target{Selector: "#ro"}, "x")), cdpclient.CodeDisabled)
+	cdptest.WantCode(t, outcome(Fill(ctx, p, cdpclient.Target{Selector: "#ro"}, "x")), cdpclient.CodeDisabled)
 	if err := outcome(Type(ctx, p, cdpclient.Target{Selector: "#name"}, " Smith", false, true)); err != nil {
 		t.Fatalf("Type submit: %v", err)
 	}
@@ -68,7 +68,7 @@ func TestSelectUploadHoverScroll(t *testing.T) {
 	if err != nil || !fb.OK || fb.Delta == nil || fb.Delta.Value != "b" {
 		t.Fatalf("SelectOption = %s, %v", fb.JSON(), err)
 	}
-	wantCode(t, outcome(SelectOption(ctx, p, cdpclient.Target{Selector: "#color"}, []string{"Purple"})), cdpclient.CodeNotFound)
+	cdptest.WantCode(t, outcome(SelectOption(ctx, p, cdpclient.Target{Selector: "#color"}, []string{"Purple"})), cdpclient.CodeNotFound)
 
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.txt")

@@ -3,7 +3,6 @@ package input
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"regexp"
 	"testing"
@@ -46,20 +45,6 @@ func evalString(t *testing.T, ctx context.Context, p *cdpclient.Page, expr strin
 func pageText(t *testing.T, ctx context.Context, p *cdpclient.Page, selector string) string {
 	t.Helper()
 	return cdptest.Text(t, ctx, p, selector)
-}
-
-func wantCode(t *testing.T, err error, want cdpclient.Code) {
-	t.Helper()
-	var e *cdpclient.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error = %v (%T), want *Error with code %v", err, err, want)
-	}
-	if e.Code != want {
-		t.Fatalf("code = %v (%v), want %v", e.Code, err, want)
-	}
-	if e.Hint == "" {
-		t.Errorf("error %q has no hint", err)
-	}
 }
 
 var lineRe = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)

@@ -6,9 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 // StorageResult is what a web-storage operation answers: the page's origin,
@@ -44,7 +42,7 @@ func WebStorage(ctx context.Context, p *cdpclient.Page, kind, op, key, value str
 	var res StorageResult
 	d := p.Door()
 	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
-		r, err := evalFunc(ctx, d, jsFuncs.Func("storageOp"), kind, op, key, value)
+		r, err := d.CallInWorld(ctx, jsFuncs.Func("storageOp"), kind, op, key, value)
 		if err != nil {
 			return err
 		}
@@ -55,25 +53,4 @@ func WebStorage(ctx context.Context, p *cdpclient.Page, kind, op, key, value str
 		return json.Unmarshal(r.Result.Value, &res)
 	})
 	return &res, err
-}
-
-// evalFunc calls page function fn with args (as JSON) in cdpmcp's isolated
-// world of the main frame, where the page's globals and prototypes neither
-// run nor lie, and answers by value. Call it inside Door.Do.
-func evalFunc(ctx context.Context, d cdpclient.Door, fn string, args ...any) (*runtime.EvaluateReply, error) {
-	expr, err := jsfunc.Call(fn, args...)
-	if err != nil {
-		return nil, err
-	}
-	var r *runtime.EvaluateReply
-	err = d.World(ctx, func(w *cdpclient.World) error {
-		var err error
-		r, err = w.Client().Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.ID()).
-			SetReturnByValue(true).SetObjectGroup(w.Group()).SetAwaitPromise(true))
-		if err != nil {
-			return fmt.Errorf("evaluate: %w", err)
-		}
-		return nil
-	})
-	return r, err
 }

@@ -8,6 +8,7 @@ package cdptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -113,4 +114,21 @@ func Eval(t testing.TB, ctx context.Context, p *cdpclient.Page, expr string) str
 		return got
 	}
 	return s
+}
+
+// WantCode fails the test unless err is a *cdpclient.Error with code want and
+// a hint, and returns it.
+func WantCode(t testing.TB, err error, want cdpclient.Code) *cdpclient.Error {
+	t.Helper()
+	var e *cdpclient.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error = %v (%T), want *Error with code %v", err, err, want)
+	}
+	if e.Code != want {
+		t.Fatalf("code = %v (%v), want %v", e.Code, err, want)
+	}
+	if e.Hint == "" {
+		t.Errorf("error %q has no hint", err)
+	}
+	return e
 }
