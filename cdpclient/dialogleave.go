@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
@@ -96,7 +97,7 @@ func (p *Page) stopRenderer(ctx context.Context) {
 	crashCtx, cancelCrash := context.WithTimeout(context.WithoutCancel(ctx), cdpCallTimeout)
 	go func() {
 		defer cancelCrash()
-		_, _ = rawCall(crashCtx, p.s.conn, "Page.crash", nil) // answered by the renderer's end
+		p.crashRenderer(crashCtx)
 	}()
 	ctx, cancel := context.WithTimeout(ctx, cdpCallTimeout)
 	defer cancel()
@@ -111,6 +112,31 @@ func (p *Page) stopRenderer(ctx context.Context) {
 		case <-ch:
 		case <-ctx.Done():
 			slog.Warn("the renderer of a page that opens dialogs without end did not stop", "page", p.ID)
+			return
+		}
+	}
+}
+
+// crashRenderer sends Page.crash, which the renderer's end answers. While a
+// navigation commits, the page's session has no page to crash for a moment
+// ("Not attached to an active page"): it asks again until it has, or the
+// renderer is gone.
+func (p *Page) crashRenderer(ctx context.Context) {
+	for {
+		_, err := rawCall(ctx, p.s.conn, "Page.crash", nil)
+		if err == nil || !strings.Contains(err.Error(), "Not attached to an active page") {
+			return
+		}
+		slog.Debug("the page to stop is between documents: asking again", "page", p.ID)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		p.mu.Lock()
+		stopping := p.stopping
+		p.mu.Unlock()
+		if !stopping {
 			return
 		}
 	}
