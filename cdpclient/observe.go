@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 )
@@ -62,9 +63,9 @@ func (o *observation) happened(st *actState, err error) error {
 	case st.dispatched.Load():
 		// Input reached the page: the action happened, whatever went wrong after.
 		c := Classify(err)
-		var busy *BusyError
-		if errors.As(err, &busy) {
-			return &Incomplete{Msg: busy.Error(), Hint: busyHint, Err: err}
+		var stuck *busy.Error
+		if errors.As(err, &stuck) {
+			return &Incomplete{Msg: stuck.Error(), Hint: busy.Hint, Err: err}
 		}
 		return &Incomplete{Msg: c.Msg, Hint: c.Hint, Err: err}
 	}
