@@ -201,3 +201,7 @@ func (b *Browser) EgressProxy() string {
 	}
 	return b.egress.URL()
 }
+
+// EgressRefused counts the connections the egress proxy refused (0 without
+// origin rules).
+func (b *Browser) EgressRefused() int64 { return b.egress.Refused() }
