@@ -127,7 +127,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
 		line := np.ID + " " + np.destination()
-		if why := np.blocked.latest(); why != "" {
+		if why := np.logs.LastRefusal(); why != "" {
 			line = np.ID + " blocked: " + why
 		}
 		fb.Opened = append(fb.Opened, line)
@@ -215,7 +215,7 @@ func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.Network
 	firstDoc := true
 	for _, e := range p.logs.Network(o.mark) {
 		main := p.mainDocument(e)
-		if why, ok := p.blocked.reason(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
+		if why, ok := p.logs.Refusal(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
 			e.Blocked = why
 			if main && firstDoc {
 				refused = &e

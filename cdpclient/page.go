@@ -70,7 +70,6 @@ type Page struct {
 	touched     map[*frameSession]bool                  // frames holding objects to release
 	grp         string                                  // object group of the running operation
 	groups      int                                     // object groups handed out
-	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	slots       map[any]any                             // features' state on the page (Door.Slot)
 	listeners   []PageListener                          // features' listeners to its events (doornet.go)
