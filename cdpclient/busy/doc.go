@@ -2,7 +2,7 @@
 // script (its main thread answers nothing) from one that is only slow on a
 // loaded machine, or held by a dialog, or busy with cdpmcp's own sliced
 // page-model walk, which reports progress (ProgressBinding). A call under
-// Watch.Guard that has gone busyAfter without an answer probes the page; a
+// Watch.Guard that has gone 2 s without an answer probes the page; a
 // page that misses a first probe, and then a longer second one while its
 // browser answers at once, is stuck: the call ends with an *Error and the
 // page is marked busy, so later calls answer at once (Watch.Check) until it
