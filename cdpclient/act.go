@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
@@ -155,7 +156,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	if a.kind == actInput || a.kind == actDialog {
 		// A navigation and a wait have deadlines of their own and leave the
 		// page free; input can hand the page to a script that never returns.
-		rctx, stop = p.watchdog(rctx)
+		rctx, stop = p.busy.Guard(rctx)
 	}
 	value, err := a.run(rctx, e)
 	err = cause(rctx, err)
@@ -176,8 +177,8 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		return nil, ctx.Err() // the caller gave up: no feedback to give
 	}
 	err = o.happened(st, err)
-	var busy *BusyError
-	if err == nil || !errors.As(err, &busy) {
+	var stuck *busy.Error
+	if err == nil || !errors.As(err, &stuck) {
 		if p.Dialog() != nil && !o.dialogBefore {
 			p.keepWatch(ws) // collected once the dialog is answered
 		} else {
@@ -237,10 +238,10 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 		o.dialogBefore = p.Dialog() != nil
 	}
 	if o.kind == actNavigation {
-		p.stopStuckScript()
+		p.busy.StopStuck()
 		return nil
 	}
-	return p.checkBusy(ctx)
+	return p.busy.Check()
 }
 
 // do runs fn, an operation that reads the page, under the page's action lock
@@ -261,7 +262,7 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	if nested {
 		return cause(gctx, fn(gctx))
 	}
-	wctx, stop := p.watchdog(gctx)
+	wctx, stop := p.busy.Guard(gctx)
 	defer stop()
 	return cause(wctx, cause(gctx, fn(wctx)))
 }
@@ -269,7 +270,7 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 // doScript is do for running a caller's script (evaluate): no watchdog, since
 // a script of ours keeps the page from answering probes as a stuck one does;
 // instead the script may run until shortly before ctx's deadline and is then
-// stopped (see scriptDeadline), with a *ScriptTimeout saying so.
+// stopped (see busy.ScriptDeadline), with a *busy.ScriptTimeout saying so.
 func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) error {
 	if stateOf(ctx, p) != nil {
 		return p.do(ctx, fn)
@@ -282,12 +283,12 @@ func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) err
 	}
 	gctx, cancel := p.guard(ctx)
 	defer cancel()
-	sctx, stop := scriptDeadline(gctx)
+	sctx, stop := busy.ScriptDeadline(gctx)
 	defer stop()
 	start := time.Now()
 	err := cause(gctx, fn(sctx))
 	if err != nil && sctx.Err() != nil && gctx.Err() == nil {
-		return p.stopScript(start)
+		return p.busy.StopScript(start)
 	}
 	return err
 }

@@ -56,7 +56,7 @@ type Browser struct {
 	proc    *process // nil when attached
 	policy  *origins.List
 	dialogs DialogPolicy
-	egress  *egress.Proxy // nil without origin rules
+	egress  *egress.Proxy // nil without origin rules (its methods take nil as none)
 	secrets *secrets.Registry
 	// downloadsRoot is Options.DownloadsDir; dl the downloads the browser
 	// reported (downloadlog.go).
@@ -79,29 +79,29 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		wsURL string
 		proc  *process
 	)
-	proxy, err := startEgress(opts)
+	proxy, err := egress.ForBrowser(opts.Origins, opts.Reserved)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Endpoint != "" {
 		wsURL, err = browserproc.ResolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
 	} else {
-		proc, err = launch(ctx, opts.Launch, egressFlags(proxy))
+		proc, err = launch(ctx, opts.Launch, proxy.LaunchFlags())
 		if proc != nil {
 			wsURL = proc.wsURL
 		}
 	}
 	if err != nil {
-		closeEgress(proxy)
+		_ = proxy.Close()
 		return nil, err
 	}
-	reserveEndpoint(proxy, wsURL)
+	proxy.ReserveEndpoint(wsURL)
 	m, err := cdpconn.Dial(ctx, wsURL, opts.Tracer, opts.Endpoint)
 	if err != nil {
 		if proc != nil {
 			proc.close()
 		}
-		closeEgress(proxy)
+		_ = proxy.Close()
 		return nil, browserproc.DialError(ctx, opts.Endpoint, err)
 	}
 	b := &Browser{
@@ -204,7 +204,7 @@ func (b *Browser) Close() {
 	if b.proc != nil {
 		b.proc.close()
 	}
-	closeEgress(b.egress)
+	_ = b.egress.Close()
 }
 
 // Default returns the browser's default context: the user's own tabs when
@@ -214,7 +214,9 @@ func (b *Browser) Default() *BrowserContext { return b.def }
 // NewContext creates an isolated browser context (own cookies, storage and pages).
 func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 	args := target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true)
-	proxyContext(b.egress, args)
+	if server, bypass := b.egress.ContextProxy(); server != "" {
+		args.SetProxyServer(server).SetProxyBypassList(bypass)
+	}
 	r, err := b.client.Target.CreateBrowserContext(ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("Target.createBrowserContext: %w", err)

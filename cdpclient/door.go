@@ -60,7 +60,7 @@ const CallTimeout = cdpCallTimeout
 //     function of its own called in cdpmcp's world (Door.CallInWorld);
 //   - run the caller's own script (doorread.go, for evaluate): Door.Script,
 //     under the page's rules without the busy watchdog, stopping a script
-//     still running near the call's deadline (*ScriptTimeout); the
+//     still running near the call's deadline (*busy.ScriptTimeout); the
 //     operation's object group (Door.Group); an element in its frame's main
 //     world (Element.MainWorld) and its NOT_FOUND once gone (Element.Gone);
 //   - on a browser context, for the cdp passthrough's confinement
@@ -201,3 +201,7 @@ func (b *Browser) EgressProxy() string {
 	}
 	return b.egress.URL()
 }
+
+// EgressRefused counts the connections the egress proxy refused (0 without
+// origin rules).
+func (b *Browser) EgressRefused() int64 { return b.egress.Refused() }

@@ -123,13 +123,6 @@ func (d Door) DescribeAt(ctx context.Context, pt Point) string {
 // ParseButton reads a mouse button's name (left when empty).
 func ParseButton(b MouseButton) (input.MouseButton, error) { return parseButton(b) }
 
-// ButtonMask is a button's bit in the buttons a mouse event says are held.
-func ButtonMask(b input.MouseButton) int { return buttonsMask(b) }
-
-// Modifier is the Input domain's bit of a modifier key's name (Alt,
-// Control, Meta, Shift, any case, or another spelling: Ctrl, Cmd, Option …).
-func Modifier(name string) (bit int, canonical string, ok bool) { return modifierKey(name) }
-
 // PageFunc is the source of one of the core's page functions (state), for a
 // feature to compose with its own.
 func PageFunc(name string) string { return jsFunc(name) }

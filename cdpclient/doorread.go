@@ -74,8 +74,8 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 // as Do does but without the busy watchdog: a script of the caller's keeps
 // the page from answering the watchdog's probes as a stuck one does.
 // Instead it may run until shortly before ctx's deadline; one still running
-// then is stopped, and Script answers a *ScriptTimeout saying so. Inside an
-// action it is Do. c is the page session's client.
+// then is stopped, and Script answers a *busy.ScriptTimeout saying so.
+// Inside an action it is Do. c is the page session's client.
 func (d Door) Script(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
 	return d.p.doScript(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
 }

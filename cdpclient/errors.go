@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/mafredri/cdp/rpcc"
 )
@@ -107,7 +108,7 @@ func Classify(err error) *Error {
 	var (
 		e   *Error
 		d   *DialogOpenError
-		b   *BusyError
+		b   *busy.Error
 		c   *cdpconn.ConnectionError
 		le  *browserproc.LaunchError
 		se  *browserproc.SetupError
@@ -123,7 +124,7 @@ func Classify(err error) *Error {
 	case errors.As(err, &d):
 		return &Error{Code: CodeObscured, Msg: d.Error(), Hint: "answer it with handleDialog (accept true or false) first", Err: err}
 	case errors.As(err, &b):
-		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busyHint, Err: err}
+		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busy.Hint, Err: err}
 	case errors.As(err, &c): // before the set-up errors a failed reconnect wraps
 		return &Error{Code: CodeBrowserGone, Msg: c.Error(), Hint: connectionHint(c), Err: err}
 	case errors.As(err, &le):

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/mafredri/cdp/rpcc"
 )
@@ -29,7 +30,7 @@ func TestClassify(t *testing.T) {
 		{"disabled", &Error{Code: CodeDisabled, Msg: "disabled"}, CodeDisabled},
 		{"dialog", &DialogOpenError{Dialog: Dialog{Type: "alert", Message: "hi"}}, CodeObscured},
 		{"deadline", context.DeadlineExceeded, CodeTimeout},
-		{"busy", &BusyError{Since: time.Now()}, CodeTimeout},
+		{"busy", &busy.Error{Since: time.Now()}, CodeTimeout},
 		{"closed", ErrPageClosed, CodeNavigation},
 		{"crashed", fmt.Errorf("click: %w", ErrPageCrashed), CodeNavigation},
 		{"context gone", fmt.Errorf("evaluate: %w", &rpcc.ResponseError{Code: -32000, Message: "Execution context was destroyed."}), CodeNavigation},

@@ -123,7 +123,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":
-		if !p.onProgress(params) {
+		if !p.busy.OnBinding(params) {
 			p.bc.onBinding(params)
 		}
 	default:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/mafredri/cdp"
@@ -51,7 +50,7 @@ func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 	verdict := b.policy.Check(ev.Request.URL)
 	if p != nil {
 		if verdict != nil {
-			p.blocked.add(ev.Request.URL, verdict.Error())
+			p.logs.Refuse(ev.Request.URL, verdict.Error())
 		}
 		p.paused.Add(1)
 	}
@@ -77,36 +76,6 @@ func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 			slog.Debug("answer paused request", "url", ev.Request.URL, "err", err)
 		}
 	}()
-}
-
-// blockedLog remembers why recent requests were refused, so feedback can say.
-type blockedLog struct {
-	mu      sync.Mutex
-	reasons map[string]string // URL → reason, bounded
-	last    string            // the latest reason
-}
-
-func (l *blockedLog) add(url, reason string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.reasons == nil || len(l.reasons) > 200 {
-		l.reasons = map[string]string{}
-	}
-	l.reasons[url] = reason
-	l.last = reason
-}
-
-func (l *blockedLog) latest() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.last
-}
-
-func (l *blockedLog) reason(url string) (string, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	r, ok := l.reasons[url]
-	return r, ok
 }
 
 // Policy returns the browser's origin policy (nil when none is set).

@@ -3,8 +3,8 @@ package cdpclient
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/inputnames"
 	"github.com/mafredri/cdp/protocol/input"
 )
 
@@ -18,26 +18,9 @@ type ClickOptions struct {
 	Modifiers  []string    // held keys: Alt, Control, Meta, Shift
 }
 
-func buttonsMask(b input.MouseButton) int {
-	switch b {
-	case input.MouseButtonLeft:
-		return 1
-	case input.MouseButtonRight:
-		return 2
-	case input.MouseButtonMiddle:
-		return 4
-	}
-	return 0
-}
-
 func parseButton(b MouseButton) (input.MouseButton, error) {
-	switch b {
-	case "", "left":
-		return input.MouseButtonLeft, nil
-	case "right":
-		return input.MouseButtonRight, nil
-	case "middle":
-		return input.MouseButtonMiddle, nil
+	if button, ok := inputnames.Button(string(b)); ok {
+		return button, nil
 	}
 	return "", argError("use left, right or middle", "button %q is not a mouse button", string(b))
 }
@@ -45,34 +28,13 @@ func parseButton(b MouseButton) (input.MouseButton, error) {
 func parseModifiers(names []string) (int, error) {
 	mods := 0
 	for _, n := range names {
-		bit, _, ok := modifierKey(n)
+		bit, _, ok := inputnames.Modifier(n)
 		if !ok {
 			return 0, argError("modifiers are Alt, Control, Meta and Shift", "%q is not a modifier key", n)
 		}
 		mods |= bit
 	}
 	return mods, nil
-}
-
-// modifiers are the modifier keys with their bits as CDP's Input domain
-// numbers them, and other spellings of their names (lower case).
-var (
-	modifiers       = map[string]int{"Alt": 1, "Control": 2, "Meta": 4, "Shift": 8}
-	modifierAliases = map[string]string{"ctrl": "Control", "control": "Control", "controlormeta": "Control",
-		"cmd": "Meta", "command": "Meta", "super": "Meta", "win": "Meta", "option": "Alt"}
-)
-
-// modifierKey reads a modifier key's name, in any case or another spelling.
-func modifierKey(name string) (bit int, canonical string, ok bool) {
-	if alias, found := modifierAliases[strings.ToLower(name)]; found {
-		name = alias
-	}
-	for k, b := range modifiers {
-		if strings.EqualFold(k, name) {
-			return b, k, true
-		}
-	}
-	return 0, "", false
 }
 
 // mouseClick moves to (x, y) and clicks there count times.
@@ -83,7 +45,7 @@ func (p *Page) mouseClick(ctx context.Context, x, y float64, button input.MouseB
 	markDispatched(ctx)
 	for i := 1; i <= count; i++ {
 		down := input.NewDispatchMouseEventArgs("mousePressed", x, y).SetButton(button).
-			SetButtons(buttonsMask(button)).SetClickCount(i).SetModifiers(mods)
+			SetButtons(inputnames.ButtonMask(button)).SetClickCount(i).SetModifiers(mods)
 		if err := p.c.Input.DispatchMouseEvent(ctx, down); err != nil {
 			return fmt.Errorf("mouse down: %w", err)
 		}

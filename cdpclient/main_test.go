@@ -75,7 +75,7 @@ func outcome(fb *feedback.Feedback, err error) error { return Outcome(fb, err) }
 
 // evaluate runs expr in the page's main frame as the evaluate tool runs a
 // caller's expression (doScript: under the page's rules, with no busy
-// watchdog, stopped with a *ScriptTimeout when it runs out of time), awaits
+// watchdog, stopped with a *busy.ScriptTimeout when it runs out of time), awaits
 // a promise, and returns the value as JSON ("undefined" for none). The
 // evaluate tool is cdpclient/eval, which the core's own tests cannot import;
 // they read and change their pages through this.

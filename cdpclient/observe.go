@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 )
@@ -62,9 +63,9 @@ func (o *observation) happened(st *actState, err error) error {
 	case st.dispatched.Load():
 		// Input reached the page: the action happened, whatever went wrong after.
 		c := Classify(err)
-		var busy *BusyError
-		if errors.As(err, &busy) {
-			return &Incomplete{Msg: busy.Error(), Hint: busyHint, Err: err}
+		var stuck *busy.Error
+		if errors.As(err, &stuck) {
+			return &Incomplete{Msg: stuck.Error(), Hint: busy.Hint, Err: err}
 		}
 		return &Incomplete{Msg: c.Msg, Hint: c.Hint, Err: err}
 	}
@@ -126,7 +127,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
 		line := np.ID + " " + np.destination()
-		if why := np.blocked.latest(); why != "" {
+		if why := np.logs.LastRefusal(); why != "" {
 			line = np.ID + " blocked: " + why
 		}
 		fb.Opened = append(fb.Opened, line)
@@ -214,7 +215,7 @@ func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.Network
 	firstDoc := true
 	for _, e := range p.logs.Network(o.mark) {
 		main := p.mainDocument(e)
-		if why, ok := p.blocked.reason(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
+		if why, ok := p.logs.Refusal(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
 			e.Blocked = why
 			if main && firstDoc {
 				refused = &e

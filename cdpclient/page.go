@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
@@ -36,7 +37,8 @@ type Page struct {
 	s        *session
 	c        *cdp.Client
 
-	actMu sync.Mutex // one action at a time
+	actMu sync.Mutex  // one action at a time
+	busy  *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
 
 	mu          sync.Mutex // guards the state below
 	info        target.Info
@@ -53,8 +55,6 @@ type Page struct {
 	dialogC     *cdp.Client      // the session that reported the dialog
 	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
 	chooser     chan FileChooser // where a file chooser goes while an upload waits for one
-	busySince   time.Time        // when a script began to keep the page from answering; zero if not
-	progress    atomic.Int64     // when a sliced page-model walk last reported progress (unix ns)
 	walkLimit   time.Duration    // if set, bounds a page-model walk below walkMax (tests)
 	crashed     bool
 	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
@@ -70,7 +70,6 @@ type Page struct {
 	touched     map[*frameSession]bool                  // frames holding objects to release
 	grp         string                                  // object group of the running operation
 	groups      int                                     // object groups handed out
-	blocked     blockedLog                              // requests the origin policy refused
 	paused      atomic.Int32                            // requests waiting for the guard's answer
 	slots       map[any]any                             // features' state on the page (Door.Slot)
 	listeners   []PageListener                          // features' listeners to its events (doornet.go)
@@ -97,6 +96,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		touched:   map[*frameSession]bool{},
 	}
 	p.listeners = newListeners(p)
+	p.busy = busy.New(busyProbe{p})
 	return p
 }
 
@@ -233,7 +233,7 @@ func (p *Page) uncrash() {
 	defer p.mu.Unlock()
 	if p.crashed {
 		p.crashed = false
-		p.busySince = time.Time{}
+		p.busy.Clear()
 		p.notifyLocked()
 	}
 }

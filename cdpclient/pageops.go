@@ -18,7 +18,7 @@ const titleWait = time.Second
 // When the page cannot answer in time (stuck in a script, or slow on a loaded
 // machine) it asks the browser, which knows the tab's title without the page.
 func (p *Page) DocumentTitle(ctx context.Context) string {
-	if p.usable() != nil || p.busy() {
+	if p.usable() != nil || p.busy.Busy() {
 		return p.Title(ctx)
 	}
 	ctx, cancel := p.guard(ctx)

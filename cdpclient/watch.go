@@ -67,7 +67,7 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs int) domChanges {
 	var all domChanges
 	for _, k := range ws.keys {
-		if p.usable() != nil || p.busy() {
+		if p.usable() != nil || p.busy.Busy() {
 			break
 		}
 		_ = p.withWorld(ctx, k, func(w *worldIn) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -190,7 +191,7 @@ var installSource = jsWith("bootstrap", "install", "installWatch", "query", "lin
 // world with the page model installed, while the document is created, so a
 // snapshot never waits for either.
 func installPageModel(ctx context.Context, c *cdp.Client) error {
-	if err := c.Runtime.AddBinding(ctx, runtime.NewAddBindingArgs(progressBinding).SetExecutionContextName(worldName)); err != nil {
+	if err := c.Runtime.AddBinding(ctx, runtime.NewAddBindingArgs(busy.ProgressBinding).SetExecutionContextName(worldName)); err != nil {
 		return err
 	}
 	_, err := c.Page.AddScriptToEvaluateOnNewDocument(ctx,

@@ -5,8 +5,9 @@
 // its session; events reach a session's onEvent on the read goroutine before
 // its rpcc streams; a Tracer sees every message both ways. A session says when
 // its next request has been written (Session.NextWrite), for callers that must
-// order requests without waiting for answers. A connection that is gone is a
-// *ConnectionError on every call and on Mux.Err.
+// order requests without waiting for answers. Tap hands a session's events
+// of some methods to a function, in the order the browser sent them. A
+// connection that is gone is a *ConnectionError on every call and on Mux.Err.
 //
 // It is a library the core (cdpclient) imports, like cdpclient/browserproc:
 // it imports the standard library, gorilla/websocket and mafredri/cdp's rpcc,

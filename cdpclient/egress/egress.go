@@ -99,8 +99,13 @@ func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 // URL is the proxy as a browser's --proxy-server value.
 func (p *Proxy) URL() string { return "http://" + p.Addr() }
 
-// Refused counts the destinations refused so far.
-func (p *Proxy) Refused() int64 { return p.refused.Load() }
+// Refused counts the destinations refused so far (0 for a nil p).
+func (p *Proxy) Refused() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.refused.Load()
+}
 
 // Reserve refuses a host:port on this machine as a destination whatever the
 // rules say: the browser's DevTools endpoint, cdpmcp's own HTTP listener, the
@@ -135,8 +140,11 @@ func (p *Proxy) isReserved(host, port string) bool {
 }
 
 // Close stops the proxy and ends every open tunnel; it returns once the
-// listener is closed.
+// listener is closed. A nil p has nothing to close.
 func (p *Proxy) Close() error {
+	if p == nil {
+		return nil
+	}
 	err := p.srv.Close()
 	p.mu.Lock()
 	for c := range p.tunnels {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/rpcc"
@@ -64,7 +65,7 @@ func Evaluate(ctx context.Context, p *cdpclient.Page, expression string, opts Op
 		out, err = readValue(ctx, c, res)
 		return err
 	})
-	var late *cdpclient.ScriptTimeout
+	var late *busy.ScriptTimeout
 	if errors.As(err, &late) {
 		hint := "it may wait for something that never happens; return sooner, or raise the call's timeout (--timeout)"
 		if late.Stopped {

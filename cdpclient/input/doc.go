@@ -6,6 +6,7 @@
 // cdpclient/doorinput.go) and answers with its feedback, as Click does.
 //
 // It is a feature package on cdpclient: it imports cdpclient's exported API,
-// its door and jsfunc, never cdpclient's internals, and cdpclient never
-// imports it. Its page functions are its own (js/*.js).
+// its door, jsfunc and inputnames (the names of buttons and modifiers),
+// never cdpclient's internals, and cdpclient never imports it. Its page
+// functions are its own (js/*.js).
 package input

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/inputnames"
 )
 
 // keyDef describes one key of a US keyboard as DOM and Windows name it.
@@ -50,7 +51,7 @@ var namedKeys = map[string]keyDef{
 }
 
 // keyAliases maps other common spellings to the names above (lower case);
-// the modifiers' are the core's (cdpclient.Modifier).
+// inputnames.Modifier reads the modifiers' own.
 var keyAliases = map[string]string{
 	"return": "Enter", "esc": "Escape", "del": "Delete", "up": "ArrowUp", "down": "ArrowDown",
 	"left": "ArrowLeft", "right": "ArrowRight", "pgup": "PageUp", "pgdn": "PageDown", "spacebar": "Space",
@@ -174,7 +175,7 @@ func lookupKey(name string) (keyDef, int, error) {
 		}
 		return keyDef{Key: name, Text: name}, 0, nil
 	}
-	if bit, canon, ok := cdpclient.Modifier(name); ok {
+	if bit, canon, ok := inputnames.Modifier(name); ok {
 		return namedKeys[canon], bit, nil
 	}
 	canon := name

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/inputnames"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
@@ -151,9 +152,9 @@ func (p *tab) pressOrRelease(ctx context.Context, typ string, pt point, b cdpinp
 	ptr := p.pointer()
 	ptr.mu.Lock()
 	if typ == "mousePressed" {
-		ptr.buttons |= cdpclient.ButtonMask(b)
+		ptr.buttons |= inputnames.ButtonMask(b)
 	} else {
-		ptr.buttons &^= cdpclient.ButtonMask(b)
+		ptr.buttons &^= inputnames.ButtonMask(b)
 	}
 	held := ptr.buttons
 	ptr.mu.Unlock()

@@ -53,6 +53,9 @@ type Log struct {
 	console  []ConsoleEntry
 	net      []*NetworkEntry
 	open     map[string]*NetworkEntry // by request id, until done
+
+	refused     map[string]string // URL → why the origin rules refused it (refused.go)
+	lastRefusal string
 }
 
 // New returns an empty log.
