@@ -65,6 +65,7 @@ func (e *Incomplete) Unwrap() error { return e.Err }
 // actState is the running action's state, reachable from its context.
 type actState struct {
 	p *Page
+	o *observation // an action's (perform), nil for an operation
 	// dispatched is set once input was sent to the page: from then on the
 	// action has happened, whatever follows.
 	dispatched atomic.Bool
@@ -111,6 +112,7 @@ func (p *Page) perform(ctx context.Context, a action) (*feedback.Feedback, error
 	ctx, st, end := p.beginAction(ctx)
 	defer end()
 	o := p.startObservation(a.kind)
+	st.o = o
 	fb, err := p.performObserved(ctx, st, o, a)
 	if fb != nil {
 		fb.Timing = time.Since(start).Milliseconds()

@@ -1,4 +1,4 @@
-package cdpclient
+package network
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -15,23 +17,21 @@ import (
 // one session never sees, nor can hand a page, another's downloaded files.
 func TestDownloadsPerContext(t *testing.T) {
 	t.Parallel()
-	ctx := testContext(t)
+	ctx := testbound.Context(t)
 	var dirs []string
 	for _, name := range []string{"a.txt", "b.txt"} {
-		p := newTestPage(t)
-		dir := p.Context().DownloadDir()
+		p := cdptest.NewPage(t)
+		dir := DownloadDir(p.Context())
 		if dir == "" {
 			t.Fatal("a context of a launched browser has no download folder")
 		}
 		dirs = append(dirs, dir)
-		if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+		if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
 			t.Fatal(err)
 		}
 		script := `(() => { const a = document.createElement('a'); a.href = 'data:text/plain,` + name + `';
 			a.download = '` + name + `'; document.body.appendChild(a); a.click(); return 1 })()`
-		if _, err := evaluate(ctx, p, script); err != nil {
-			t.Fatal(err)
-		}
+		cdptest.Eval(t, ctx, p, script)
 		testbound.UntilNil(t, name+" downloaded into "+dir, func() error {
 			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil && string(b) == name {
 				return nil
@@ -48,11 +48,11 @@ func TestDownloadsPerContext(t *testing.T) {
 			t.Errorf("%s holds the other context's %s", dirs[i], other)
 		}
 	}
-	bc, err := testBrowser.NewContext(ctx)
+	bc, err := cdptest.Browser.NewContext(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := bc.DownloadDir()
+	dir := DownloadDir(bc)
 	if err := bc.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
