@@ -13,11 +13,9 @@ import (
 // counts as having happened.
 type actKind int
 
-// Waits for late changes (see action.lateMs).
-const (
-	lateFrame  = 20  // a handler's follow-up in the next frame
-	lateUpload = 250 // a page reading the files it was given
-)
+// lateFrame is how long an action waits for a handler's follow-up in the
+// next frame, when it changed nothing at once (see action.lateMs).
+const lateFrame = 20
 
 const (
 	// actInput acts on the page as a user would; it happened once its input
