@@ -60,3 +60,51 @@ func TestDownloadsPerContext(t *testing.T) {
 		t.Errorf("download folder %s after its context closed: %v", dir, err)
 	}
 }
+
+// With a downloads folder (--downloads-dir), each new context saves into a
+// subfolder of it, kept after the context closes; when the folder is no
+// longer one, a new context fails with an error that names it, and no
+// context is left behind.
+func TestDownloadsDirSubfolders(t *testing.T) {
+	t.Parallel()
+	ctx := testbound.Context(t)
+	root := filepath.Join(t.TempDir(), "downloads")
+	b, err := cdpclient.Connect(ctx, cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, DownloadsDir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := DownloadDir(b.Default()); got != root {
+		t.Errorf("the default context saves into %q, want %q", got, root)
+	}
+	bc, err := b.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := DownloadDir(bc)
+	if dir != filepath.Join(root, bc.ID()) {
+		t.Errorf("a new context saves into %q, want a subfolder of %s", dir, root)
+	}
+	if err := bc.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("the subfolder %s of --downloads-dir did not stay: %v", dir, err)
+	}
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(root, []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if bc, err := b.NewContext(ctx); err == nil || !strings.Contains(err.Error(), "--downloads-dir") {
+		t.Errorf("a new context with --downloads-dir a file: %v, want an error naming it", err)
+		if bc != nil {
+			_ = bc.Close(ctx)
+		}
+	}
+	raw, err := b.Raw(ctx, "Target.getBrowserContexts", nil)
+	if err != nil || strings.Contains(string(raw), `"browserContextIds":["`) {
+		t.Errorf("contexts left in the browser: %s %v", raw, err)
+	}
+}
