@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 )
 
 // Downloads lists the files the caller's pages downloaded.
@@ -17,7 +18,7 @@ var Downloads = define("downloads", "List the files this session's pages downloa
 		if err != nil {
 			return nil, err
 		}
-		list := bc.Downloads()
+		list := network.Downloads(bc)
 		if len(list) == 0 {
 			return &Result{Text: "no downloads"}, nil
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/wait"
 )
 
 const (
@@ -42,9 +43,9 @@ var WaitFor = define("waitFor", "Wait until an element or text is visible, attac
 		}
 		defer cancel()
 		t := cdpclient.Target{Ref: string(a.Ref), Selector: a.Selector}
-		spec := cdpclient.WaitSpec{Target: t, Text: a.Text, State: cdpclient.WaitState(a.State)}
+		spec := wait.Spec{Target: t, Text: a.Text, State: wait.State(a.State)}
 		return env.onPage(ctx, a.Page, "waitFor", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return p.WaitFor(ctx, spec)
+			return wait.For(ctx, p, spec)
 		})
 	}).ownTimeout()
 

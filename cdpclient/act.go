@@ -14,11 +14,9 @@ import (
 // counts as having happened.
 type actKind int
 
-// Waits for late changes (see action.lateMs).
-const (
-	lateFrame  = 20  // a handler's follow-up in the next frame
-	lateUpload = 250 // a page reading the files it was given
-)
+// lateFrame is how long an action waits for a handler's follow-up in the
+// next frame, when it changed nothing at once (see action.lateMs).
+const lateFrame = 20
 
 const (
 	// actInput acts on the page as a user would; it happened once its input
@@ -66,6 +64,7 @@ func (e *Incomplete) Unwrap() error { return e.Err }
 // actState is the running action's state, reachable from its context.
 type actState struct {
 	p *Page
+	o *observation // an action's (perform), nil for an operation
 	// dispatched is set once input was sent to the page: from then on the
 	// action has happened, whatever follows.
 	dispatched atomic.Bool
@@ -112,6 +111,7 @@ func (p *Page) perform(ctx context.Context, a action) (*feedback.Feedback, error
 	ctx, st, end := p.beginAction(ctx)
 	defer end()
 	o := p.startObservation(a.kind)
+	st.o = o
 	fb, err := p.performObserved(ctx, st, o, a)
 	if fb != nil {
 		fb.Timing = time.Since(start).Milliseconds()

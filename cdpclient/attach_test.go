@@ -42,9 +42,7 @@ func TestAttachToRunningBrowser(t *testing.T) {
 		}
 		return found != nil
 	})
-	if err := outcome(found.WaitFor(ctx, WaitSpec{Text: "Second"})); err != nil {
-		t.Fatalf("the user's tab cannot be read: %v", err)
-	}
+	waitTrue(t, ctx, found, `document.body.innerText.includes("Second")`)
 	if title := found.DocumentTitle(ctx); title != "Second page" {
 		t.Errorf("title = %q", title)
 	}

@@ -38,7 +38,8 @@ type Options struct {
 	// fields (see BrowserContext.Secrets); else the browser keeps its own.
 	Secrets *secrets.Registry
 	// DownloadsDir, if set, is where downloads are saved: the default
-	// context's there, each isolated context's in a subfolder (downloads.go).
+	// context's there, each isolated context's in a subfolder
+	// (cdpclient/network).
 	DownloadsDir string
 	// SetupContext, if set, runs on the default context once connected and
 	// on every context cdpmcp creates, before it is used: a feature's
@@ -58,11 +59,8 @@ type Browser struct {
 	dialogs DialogPolicy
 	egress  *egress.Proxy // nil without origin rules (its methods take nil as none)
 	secrets *secrets.Registry
-	// downloadsRoot is Options.DownloadsDir; dl the downloads the browser
-	// reported (downloadlog.go).
-	downloadsRoot string
-	dl            downloadLog
-	setupContext  func(context.Context, *BrowserContext) error // Options.SetupContext
+	opts    Options
+	hooks   []Hooks // the features' (doordl.go)
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front; nil when not known
@@ -111,6 +109,8 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		dialogs:  opts.Dialogs,
 		egress:   proxy,
 		secrets:  opts.Secrets,
+		opts:     opts,
+		hooks:    featureHooks,
 		pages:    make(map[target.ID]*Page),
 		waiters:  make(map[target.ID]chan *Page),
 		contexts: make(map[string]*BrowserContext),
@@ -128,12 +128,12 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		b.Close()
 		return nil, err
 	}
-	if err := b.setupDownloads(ctx, opts.DownloadsDir); err != nil {
+	if err := b.setUp(ctx, b.def); err != nil {
 		b.Close()
 		return nil, err
 	}
-	if b.setupContext = opts.SetupContext; b.setupContext != nil {
-		if err := b.setupContext(ctx, b.def); err != nil {
+	if opts.SetupContext != nil {
+		if err := opts.SetupContext(ctx, b.def); err != nil {
 			b.Close()
 			return nil, err
 		}
@@ -222,15 +222,15 @@ func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 		return nil, fmt.Errorf("Target.createBrowserContext: %w", err)
 	}
 	bc := newBrowserContext(b, string(r.BrowserContextID), true)
-	if err := b.isolateDownloads(ctx, bc); err != nil {
+	if err := b.setUp(ctx, bc); err != nil {
 		_ = b.client.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(r.BrowserContextID))
 		return nil, err
 	}
 	b.mu.Lock()
 	b.contexts[bc.id] = bc
 	b.mu.Unlock()
-	if b.setupContext != nil {
-		if err := b.setupContext(ctx, bc); err != nil {
+	if b.opts.SetupContext != nil {
+		if err := b.opts.SetupContext(ctx, bc); err != nil {
 			_ = bc.Close(ctx)
 			return nil, err
 		}

@@ -14,13 +14,10 @@ import (
 // default context or an isolated one created for one client. Pages get short ids
 // (p1, p2, …) that are never reused within the context.
 type BrowserContext struct {
-	b         *Browser
-	id        string // browserContextId; "" for the default context
-	own       bool   // created by us: disposed on Close
-	downloads string // this context's download folder (downloads.go)
-	// ownDownloads: the folder is cdpmcp's, removed with the context.
-	ownDownloads bool
-	hooks        contextHooks // what features hang on the context (doorhooks.go)
+	b     *Browser
+	id    string       // browserContextId; "" for the default context
+	own   bool         // created by us: disposed on Close
+	hooks contextHooks // what features hang on the context (doorhooks.go)
 
 	mu      sync.Mutex
 	pages   map[string]*Page
@@ -254,7 +251,7 @@ func (bc *BrowserContext) Close(ctx context.Context) error {
 	b.mu.Lock()
 	delete(b.contexts, bc.id)
 	b.mu.Unlock()
-	defer bc.removeDownloads()
+	defer bc.closed()
 	if !b.Alive() {
 		return nil
 	}

@@ -17,7 +17,7 @@ const CallTimeout = cdpCallTimeout
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
 // package (cdpclient/audit, state, network, live, pagefacts, capture, input,
-// find, content, eval, passthrough) imports cdpclient's exported API and
+// find, content, eval, passthrough, wait) imports cdpclient's exported API and
 // this door, never cdpclient's internals; cdpclient never imports a feature.
 //
 // Through the door a feature may:
@@ -66,6 +66,12 @@ const CallTimeout = cdpCallTimeout
 //   - on a browser context, for the cdp passthrough's confinement
 //     (doorread.go): its id (ContextDoor.ID) and which targets it owns
 //     (ContextDoor.Owns, OwnsTarget: asked of the browser);
+//   - take part in the core's cycles (doordl.go: AddHooks, from its init):
+//     set up each browser context and act at its close, hear the browser's
+//     own events, and watch each action with an Observer that adds to its
+//     answer and may account for a navigation the browser aborted (a
+//     download); find the page of a frame (Browser.PageOfFrame), the
+//     browser's Options and Profile; run a wait through the cycle (Door.Wait);
 //   - word a thrown exception as cdpclient does (ExceptionText) and bound a
 //     clean-up call made after its context ended (CallTimeout).
 type Door struct{ p *Page }

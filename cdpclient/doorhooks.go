@@ -82,6 +82,7 @@ type contextHooks struct {
 	// (Intercept); paused its answers (OnPaused, intercept.go).
 	intercept bool
 	paused    []func(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error)
+	closed    []func() // what features do once the context is closed (doordl.go)
 }
 
 // Slot returns the value a feature keeps on the context under key, made by

@@ -93,6 +93,20 @@ func evaluate(ctx context.Context, p *Page, expr string) (string, error) {
 	return out, err
 }
 
+// waitTrue waits until expr, evaluated as evaluate does, is true: the
+// core's tests wait for a page's state through it (the waitFor tool is
+// cdpclient/wait, which they cannot import).
+func waitTrue(t testing.TB, ctx context.Context, p *Page, expr string) {
+	t.Helper()
+	testbound.UntilNil(t, expr, func() error {
+		got, err := evaluate(ctx, p, expr)
+		if err == nil && got != "true" {
+			err = fmt.Errorf("it is %s", got)
+		}
+		return err
+	})
+}
+
 // evaluateOn calls fn, a function of an element such as (el) => el.id, with
 // the element ref names, in the main world of the element's frame and in its
 // frame's session, and returns the value as JSON.

@@ -70,10 +70,10 @@ func (p *Page) navigation(ctx context.Context, run func(context.Context) error) 
 }
 
 func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
-	mark, downloads := p.navMark(), p.bc.b.downloadMark()
+	mark := p.navMark()
 	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
-	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" && p.downloadBegan(ctx, downloads, downloadBeginWait) {
-		return nil // the URL answered with a file: it downloads, the page stays
+	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" && p.abortedSeen(ctx) {
+		return nil // the URL answered with a file (a download), the page stays
 	}
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" {
 		// A navigation the page started itself (a redirect, a refresh) can

@@ -24,8 +24,8 @@ type observation struct {
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
-	downloads     int  // the browser's download count before the action
-	revived       bool // a navigation loading a crashed tab anew
+	observers     []Observer // the features' (doordl.go)
+	revived       bool       // a navigation loading a crashed tab anew
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
@@ -45,7 +45,7 @@ func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
 		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
-		dialogBefore: p.Dialog() != nil, downloads: p.bc.b.downloadMark(),
+		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
 
@@ -166,7 +166,9 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	if !delta.Empty() {
 		fb.Delta = delta
 	}
-	p.reportDownloads(ctx, fb, o.downloads)
+	for _, ob := range o.observers {
+		ob.Feedback(ctx, fb)
+	}
 	return fb
 }
 

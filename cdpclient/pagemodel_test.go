@@ -16,9 +16,7 @@ func openSnapshot(t *testing.T) (*Page, string) {
 		t.Fatal(err)
 	}
 	// The cross-site frame loads after the page; wait for its button.
-	if err := outcome(p.WaitFor(ctx, WaitSpec{Target: Target{Selector: "#cross"}})); err != nil {
-		t.Fatal(err)
-	}
+	waitTrue(t, ctx, p, `document.querySelector("#cross")?.getBoundingClientRect().width > 0`)
 	var s string
 	for range 50 {
 		var err error

@@ -12,6 +12,11 @@ import (
 
 // onEvent runs on the read goroutine for browser-level events.
 func (b *Browser) onEvent(method string, params json.RawMessage) {
+	for _, h := range b.hooks {
+		if h.BrowserEvent != nil {
+			h.BrowserEvent(b, method, params)
+		}
+	}
 	switch method {
 	case "Target.attachedToTarget":
 		var ev target.AttachedToTargetReply
@@ -25,8 +30,6 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 			return
 		}
 		b.detach(string(ev.SessionID))
-	case "Browser.downloadWillBegin", "Browser.downloadProgress":
-		b.onDownloadEvent(method, params)
 	case "Target.targetInfoChanged":
 		var ev target.InfoChangedReply
 		if err := json.Unmarshal(params, &ev); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/wait"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -20,7 +21,7 @@ func TestAnnotatedScreenshot(t *testing.T) {
 	t.Parallel()
 	p, ctx := cdptest.Open(t, "/snapshot.html")
 	// The cross-site frame loads after the page; wait for its button.
-	if err := cdpclient.Outcome(p.WaitFor(ctx, cdpclient.WaitSpec{Target: cdpclient.Target{Selector: "#cross"}})); err != nil {
+	if err := cdpclient.Outcome(wait.For(ctx, p, wait.Spec{Target: cdpclient.Target{Selector: "#cross"}})); err != nil {
 		t.Fatal(err)
 	}
 	testbound.Until(t, "the snapshot shows both frames' buttons", func() bool {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/wait"
 )
 
 // The input actions on the actions fixture: typing, filling, keys, selects,
@@ -109,7 +110,7 @@ func TestFillReactControlledInputs(t *testing.T) {
 	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/react.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	if err := outcome(p.WaitFor(ctx, cdpclient.WaitSpec{Target: cdpclient.Target{Selector: "#name"}})); err != nil {
+	if err := outcome(wait.For(ctx, p, wait.Spec{Target: cdpclient.Target{Selector: "#name"}})); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Fill(ctx, p, cdpclient.Target{Selector: "#name"}, "Ada"); err != nil {

@@ -1,4 +1,4 @@
-package cdpclient
+package network
 
 import (
 	"os"
@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/wait"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,10 +20,10 @@ import (
 // fetch it twice.
 func TestDownloadsAreReported(t *testing.T) {
 	t.Parallel()
-	ctx := testContext(t)
-	p := newTestPage(t)
-	dir := p.Context().DownloadDir()
-	if err := outcome(p.Navigate(ctx, testSite.URL("/parity/downloads.html"), WaitLoad)); err != nil {
+	ctx := testbound.Context(t)
+	p := cdptest.NewPage(t)
+	dir := DownloadDir(p.Context())
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/downloads.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -33,8 +37,8 @@ func TestDownloadsAreReported(t *testing.T) {
 		{"#thenNav", feedback.Download{Name: "receipt.pdf", Size: 900, MIME: "application/pdf"}, "id,name"},
 	}
 	for _, tt := range tests {
-		fb, err := p.Click(ctx, Target{Selector: tt.click}, ClickOptions{})
-		if err := outcome(fb, err); err != nil {
+		fb, err := p.Click(ctx, cdpclient.Target{Selector: tt.click}, cdpclient.ClickOptions{})
+		if err := cdpclient.Outcome(fb, err); err != nil {
 			t.Fatalf("%s: %v", tt.click, err)
 		}
 		tt.want.Path = filepath.Join(dir, tt.want.Name)
@@ -52,24 +56,24 @@ func TestDownloadsAreReported(t *testing.T) {
 		if tt.click == "#thenNav" {
 			// The page leaves a moment later (a timer): the answer does not
 			// wait for that, and the page gets there.
-			if err := outcome(p.WaitFor(ctx, WaitSpec{Text: "Thank you"})); err != nil {
+			if err := cdpclient.Outcome(wait.For(ctx, p, wait.Spec{Text: "Thank you"})); err != nil {
 				t.Errorf("download then navigate: %v (%s)", err, fb.JSON())
 			}
-			if err := outcome(p.Navigate(ctx, testSite.URL("/parity/downloads.html"), WaitLoad)); err != nil {
+			if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/downloads.html"), cdpclient.WaitLoad)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	before := testSite.Hits("/download")
-	fb, err := p.Navigate(ctx, testSite.URL("/download?name=direct.csv&size=10"), WaitLoad)
-	if err := outcome(fb, err); err != nil {
+	before := cdptest.Site.Hits("/download")
+	fb, err := p.Navigate(ctx, cdptest.Site.URL("/download?name=direct.csv&size=10"), cdpclient.WaitLoad)
+	if err := cdpclient.Outcome(fb, err); err != nil {
 		t.Fatalf("navigate to a file: %v", err)
 	}
-	if len(fb.Downloads) != 1 || fb.Downloads[0].Name != "direct.csv" || testSite.Hits("/download")-before != 1 {
-		t.Errorf("navigate to a file: %s (server hit %d times)", fb.JSON(), testSite.Hits("/download")-before)
+	if len(fb.Downloads) != 1 || fb.Downloads[0].Name != "direct.csv" || cdptest.Site.Hits("/download")-before != 1 {
+		t.Errorf("navigate to a file: %s (server hit %d times)", fb.JSON(), cdptest.Site.Hits("/download")-before)
 	}
 	var names []string
-	for _, d := range p.Context().Downloads() {
+	for _, d := range Downloads(p.Context()) {
 		names = append(names, d.Name+" "+d.State+" "+d.Page)
 	}
 	want := []string{"report.csv completed " + p.ID, "redirected.txt completed " + p.ID, "hello.txt completed " + p.ID,
