@@ -1,11 +1,11 @@
 // Package cdpclient speaks the Chrome DevTools Protocol: it launches or attaches to
 // Chromium, multiplexes page sessions over one websocket, and offers the page
-// operations (navigation, click and hover, waits, the page model and its
-// snapshots, raw protocol calls) that the MCP tools are built on. It and the
+// operations (navigation, click and hover, waits, refs and the elements they
+// name, raw protocol calls) that the MCP tools are built on. It and the
 // feature packages under it are the only ones that import mafredri/cdp; it
 // knows nothing of MCP.
 //
-// Features are packages on it (cdpclient/audit, input, eval, find …): they
+// Features are packages on it (cdpclient/audit, input, eval, pagemodel …): they
 // use its exported API and the one door it keeps for them, Page.Door
 // (door.go); it never imports them.
 package cdpclient

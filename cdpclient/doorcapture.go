@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -32,26 +31,12 @@ type RefBox struct {
 	X, Y, W, H float64
 }
 
-// RefBoxes returns the boxes of the elements a snapshot shows, in every
+// RefBoxes returns the boxes of the elements with the refs shown, in every
 // frame: those in the viewport, or with whole those anywhere on the page.
-// Refs come from the page's latest snapshot; without one, a snapshot is taken
-// first to hand them out. It only reads: the page model's world measures
-// boxes, and nothing is added to the page.
-func (d Door) RefBoxes(ctx context.Context, whole bool) ([]RefBox, error) {
+// It only reads: the page model's world measures boxes, and nothing is added
+// to the page.
+func (d Door) RefBoxes(ctx context.Context, shown map[int]bool, whole bool) ([]RefBox, error) {
 	p := d.p
-	p.mu.Lock()
-	lines := p.lastSnap
-	p.mu.Unlock()
-	if lines == nil || !p.refs.used() {
-		m, _, err := p.collect(ctx, Target{}, false)
-		if err != nil {
-			return nil, err
-		}
-		lines = m.Lines
-	}
-	// Only what the model can act on: refs of element lines, not of text
-	// blocks, frames or summarised groups.
-	shown := snapshot.ElementRefs(lines)
 	var all []RefBox
 	for _, key := range p.refs.frames() {
 		var off point

@@ -55,7 +55,6 @@ type Page struct {
 	chooser     chan FileChooser // where a file chooser goes while an upload waits for one
 	busySince   time.Time        // when a script began to keep the page from answering; zero if not
 	progress    atomic.Int64     // when a sliced page-model walk last reported progress (unix ns)
-	walkLimit   time.Duration    // if set, bounds a page-model walk below walkMax (tests)
 	crashed     bool
 	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
 	closed      bool
@@ -66,7 +65,6 @@ type Page struct {
 	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
 	worldIDs    map[string]runtime.ExecutionContextID   // isolated worlds by unique id
-	lastSnap    []string                                // last snapshot's lines, for diff
 	touched     map[*frameSession]bool                  // frames holding objects to release
 	grp         string                                  // object group of the running operation
 	groups      int                                     // object groups handed out

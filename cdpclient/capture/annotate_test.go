@@ -10,6 +10,8 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mafredri/cdp"
 )
@@ -27,7 +29,7 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
 			t.Fatal(err)
 		}
-		s, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+		s, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +48,11 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		var boxes []cdpclient.RefBox
 		d := p.Door()
 		err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) (err error) {
-			boxes, err = d.RefBoxes(ctx, false)
+			lines, err := pagemodel.Latest(ctx, p)
+			if err != nil {
+				return err
+			}
+			boxes, err = d.RefBoxes(ctx, snapshot.ElementRefs(lines), false)
 			return err
 		})
 		if err != nil || len(boxes) == 0 {

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -81,7 +83,13 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		}
 		var boxes []cdpclient.RefBox
 		if opts.Annotate {
-			if boxes, err = d.RefBoxes(ctx, opts.FullPage); err != nil {
+			// The refs of the latest snapshot's element lines: what the
+			// model can act on (not text blocks, frames or summarised groups).
+			lines, err := pagemodel.Latest(ctx, p)
+			if err != nil {
+				return err
+			}
+			if boxes, err = d.RefBoxes(ctx, snapshot.ElementRefs(lines), opts.FullPage); err != nil {
 				return err
 			}
 		}
