@@ -42,8 +42,7 @@ const CallTimeout = cdpCallTimeout
 //     frame's world (Door.InFrame), the frame an <iframe> shows
 //     (World.Child), the number and frame of a ref (Door.RefFrame);
 //   - picture the page (doorcapture.go): where an element is
-//     (Door.ElementClip) and the boxes of the refs a snapshot shows
-//     (Door.RefBoxes);
+//     (Door.ElementClip) and where a world's frame is (World.Origin);
 //   - hear every event of each page's sessions from its first one
 //     (doornet.go: OnPageEvents, in the feature's init) and call a session
 //     a listener named (Door.Session);

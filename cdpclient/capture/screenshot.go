@@ -81,7 +81,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			}
 			origin, width = at, clip.Width
 		}
-		var boxes []cdpclient.RefBox
+		var boxes []refBox
 		if opts.Annotate {
 			// The refs of the latest snapshot's element lines: what the
 			// model can act on (not text blocks, frames or summarised groups).
@@ -89,9 +89,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			if err != nil {
 				return err
 			}
-			if boxes, err = d.RefBoxes(ctx, snapshot.ElementRefs(lines), opts.FullPage); err != nil {
-				return err
-			}
+			boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), opts.FullPage)
 		}
 		r, err := c.Page.CaptureScreenshot(ctx, args)
 		if err != nil {
