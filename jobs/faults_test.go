@@ -27,7 +27,7 @@ import (
 func TestJobsWhenTheirBrowserDies(t *testing.T) {
 	t.Parallel()
 	path := t.TempDir()
-	q := openQueue(t, path, jobs.Config{MaxTabs: 2})
+	q := openLaunchingQueue(t, path, jobs.Config{MaxTabs: 2})
 	nav := q.submit(t, jobs.SubmitRequest{CorrelationID: "nav", URL: site.URL("/slow?ms=2500"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 	msg := q.submit(t, jobs.SubmitRequest{CorrelationID: "msg", URL: site.URL("/slow?ms=20000"),
 		Task: jobs.Task{Type: jobs.TaskMessage, Selectors: []string{"#message", "#send"}, Text: "hello"}})
@@ -126,7 +126,7 @@ func TestJobsWhenTheDiskFills(t *testing.T) {
 	}
 	t.Parallel()
 	path := mountTmpfs(t, 24<<20)
-	q := openQueue(t, path, jobs.Config{MaxTabs: 2})
+	q := openLaunchingQueue(t, path, jobs.Config{MaxTabs: 2})
 	a := q.submit(t, jobs.SubmitRequest{CorrelationID: "a", URL: site.URL("/slow?ms=2500"), Task: jobs.Task{Type: jobs.TaskNavigate, Video: true}})
 	q.waitLoading(t, a.ID)
 	filler := fill(t, path)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/pgtest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -27,7 +28,16 @@ var (
 	pg         *pgtest.Server
 	onPostgres bool
 	databases  sync.Map // data dir path → its database's URL
+	// shared is the DevTools endpoint of the browser the queues of most
+	// tests run their jobs in (Config.Endpoints): each job still gets a
+	// context of its own, and a launch costs more CPU than most tests'
+	// jobs. The tests of a queue's own browsers (one dying, the disk
+	// filling under its profile, profiles) launch theirs.
+	shared string
 )
+
+// testBrowserArgs keep the test browsers off every network but loopback.
+var testBrowserArgs = []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}
 
 // TestMain runs every test on the SQLite store, then the store's tests
 // (onBothStores) on PostgreSQL.
@@ -45,6 +55,15 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer pg.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
+	browser, err := browserproc.Launch(ctx, browserproc.Options{Headless: true, Disposable: true, Args: testBrowserArgs}, nil)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the shared browser:", err)
+		return 1
+	}
+	defer browser.Close()
+	shared = browser.Endpoint()
 	if code := m.Run(); code != 0 {
 		return code
 	}
@@ -118,7 +137,19 @@ type testQueue struct {
 	store jobs.Store
 }
 
+// openQueue opens a queue whose jobs run in the shared browser, unless cfg
+// names endpoints of its own.
 func openQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
+	t.Helper()
+	if cfg.Endpoints == nil {
+		cfg.Endpoints = []string{shared}
+	}
+	return openLaunchingQueue(t, path, cfg)
+}
+
+// openLaunchingQueue opens a queue that launches its jobs' browser itself,
+// the way cdpmcp serve does without --endpoints.
+func openLaunchingQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 	t.Helper()
 	dir, err := jobs.OpenDataDir(path)
 	if err != nil {
@@ -126,7 +157,7 @@ func openQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 	}
 	store := openStore(t, dir.Path)
 	cfg.Dir, cfg.Store = dir, store
-	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}}}
+	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: testBrowserArgs}}
 	q, err := jobs.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("jobs.Open: %v", err)

@@ -37,7 +37,7 @@ func BenchmarkThroughput(b *testing.B) {
 	bench := os.Getenv("CDPMCP_BENCH_DIR")
 	for b.Loop() {
 		dir := b.TempDir()
-		q := openQueue(&testing.T{}, dir, jobs.Config{MaxTabs: 4})
+		q := openLaunchingQueue(&testing.T{}, dir, jobs.Config{MaxTabs: 4})
 		// Warm up: the browser starts with the first job (not counted).
 		w, _, _ := q.Submit(b.Context(), jobs.SubmitRequest{CorrelationID: "warm", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 		waitDone(b, q, w.ID)

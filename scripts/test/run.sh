@@ -38,7 +38,8 @@ race=$($GO list "$@") || exit 1
 [ -n "${TEST_PKGS:-}" ] && race=$(grep -xF -f <($GO list $TEST_PKGS) <<<"$race")
 plain=$($GO list ${TEST_PKGS:-./...} | grep -vxF -f <(printf '%s\n' "$race"))
 
-# half runs go test -v on its packages with the run's marker and TMPDIR. Its
+# half runs go test -v on its packages with the run's marker and TMPDIR
+# (without go test's own vet: make lint has run all of go vet). Its
 # whole output goes to $run/<name>.log; the terminal gets it without the
 # lines of tests that ran and passed, each line after the half's name; its
 # exit status goes to $run/<name>.status.
@@ -48,7 +49,7 @@ half() {
 	local start=$SECONDS
 	echo "== $name: go test $*" >&2
 	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
-		$GO test -v -count=1 -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
+		$GO test -v -count=1 -vet=off -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
 		tee "$run/$name.log" |
 		grep --line-buffered -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP):)|^PASS$' |
 		sed -u "s/^/$name| /"
