@@ -23,7 +23,7 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # and its proxy, policy and secrets, tools, liveview) run under the race
 # detector. Every other package runs without it: cdpclient's pure packages
 # (snapshot, reader, feedback, origins) only took five times longer under it.
-RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
+RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/pagemodel ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
 
 .PHONY: deps test-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
@@ -109,7 +109,7 @@ $(STATICCHECK):
 ## fleet's (claim latency, jobs/min with 1-3 workers) are in fleetbench.
 bench: deps
 	$(GO) test -run '^$$' -bench . -skip FleetThroughput -benchtime 2s -timeout 20m ./cmd/cdpmcp ./tools
-	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 20m ./cdpclient
+	$(GO) test -run '^$$' -bench 'Snapshot|Feedback' -benchtime 20x -timeout 20m ./cdpclient ./cdpclient/pagemodel
 	$(GO) test -run '^$$' -bench 'AuditLinks' -benchtime 3x -timeout 20m ./cdpclient/audit
 	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 20m ./agentloop ./liveview
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 20m ./jobs

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
@@ -32,7 +33,7 @@ var Snapshot = define("snapshot", "The page as numbered elements (N[:]<tag>name<
 			return nil, err
 		}
 		scope := cdpclient.Target{Ref: string(a.Ref), Selector: a.Selector}
-		text, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{Scope: scope, MaxTokens: a.MaxTokens, From: a.From, Diff: a.Diff})
+		text, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{Scope: scope, MaxTokens: a.MaxTokens, From: a.From, Diff: a.Diff})
 		if err != nil {
 			return nil, err
 		}

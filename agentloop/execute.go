@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
 
 const (
@@ -194,7 +195,7 @@ func (s *stepCtx) newElements(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	text, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+	text, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 	if err != nil {
 		return errors.As(err, new(*cdpclient.DialogOpenError))
 	}

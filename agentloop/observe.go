@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
@@ -37,7 +38,7 @@ func (r *runner) observe(ctx context.Context) (*observation, error) {
 	}
 	obs := &observation{page: p, url: p.URL()}
 	obs.tabs, obs.tabIDs = tabList(ctx, bc, p)
-	text, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+	text, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 	var dialog *cdpclient.DialogOpenError
 	switch {
 	case errors.As(err, &dialog):

@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -22,11 +23,7 @@ func codePage(t *testing.T, name string) (*Page, context.Context, string) {
 	if err := outcome(p.Navigate(ctx, testSite.URL("/codes/"+name+".html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, ctx, s
+	return p, ctx, modelLines(t, ctx, p)
 }
 
 // act returns a function that checks an action's answer and logs it.
@@ -114,6 +111,26 @@ func TestCode3Obscured(t *testing.T) {
 	ok := Target{Ref: refOf(t, s, "OK")}
 	wantFeedback(t, act(t, "click")(p.Click(ctx, ok, ClickOptions{})), CodeOK)
 	wantFeedback(t, act(t, "click")(p.Click(ctx, buy, ClickOptions{})), CodeOK)
+}
+
+// A click by ref on a button under a cookie banner: OBSCURED, naming the
+// banner, with a hint to close it.
+func TestClickCoveredByRef(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/snapshot.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	err := outcome(p.Click(ctx, Target{Ref: refOf(t, modelLines(t, ctx, p), "Under the banner")}, ClickOptions{}))
+	wantCode(t, err, CodeObscured)
+	var e *Error
+	if errors.As(err, &e) && !strings.Contains(e.Hint, "close or dismiss") {
+		t.Errorf("hint = %q", e.Hint)
+	}
+	if !strings.Contains(err.Error(), "Cookie notice") {
+		t.Errorf("obscured error does not name the banner: %v", err)
+	}
 }
 
 // TIMEOUT: an action that did not happen in time. A navigation whose server

@@ -6,7 +6,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
@@ -17,8 +16,9 @@ const CallTimeout = cdpCallTimeout
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
 // package (cdpclient/audit, state, network, live, pagefacts, capture, input,
-// find, content, eval, passthrough, wait) imports cdpclient's exported API and
-// this door, never cdpclient's internals; cdpclient never imports a feature.
+// find, content, eval, passthrough, wait, pagemodel) imports cdpclient's
+// exported API and this door, never cdpclient's internals; cdpclient never
+// imports a feature.
 //
 // Through the door a feature may:
 //   - run an operation on the page under the page's rules (its action lock,
@@ -27,7 +27,7 @@ const CallTimeout = cdpCallTimeout
 //     own), Door.Navigation and, inside one, Door.Load;
 //   - work in the main frame's isolated world, where the page model lives:
 //     Door.World hands a World (its frame, client, context id and object
-//     group, Eval, HandOutRefs); Door.RefNumber checks a ref the page handed out;
+//     group, Eval, HandOutRefs);
 //   - read the page's logs from a mark: Door.Mark, Network, Console, Pending,
 //     and tell the main frame's documents: Door.MainFrame, MainDocument;
 //   - send its own requests through the browser's egress proxy, so the
@@ -38,9 +38,11 @@ const CallTimeout = cdpCallTimeout
 //     state there, add calls to the set-up of each new document session,
 //     listen to its bindings in cdpmcp's world (WorldName) and answer the
 //     requests the origin rules let through (Intercept, OnPaused);
+//   - walk the page's frames as the page model does (doormodel.go): a
+//     frame's world (Door.InFrame), the frame an <iframe> shows
+//     (World.Child), the number and frame of a ref (Door.RefFrame);
 //   - picture the page (doorcapture.go): where an element is
-//     (Door.ElementClip) and the boxes of the refs a snapshot shows
-//     (Door.RefBoxes);
+//     (Door.ElementClip) and where a world's frame is (World.Origin);
 //   - hear every event of each page's sessions from its first one
 //     (doornet.go: OnPageEvents, in the feature's init) and call a session
 //     a listener named (Door.Session);
@@ -54,10 +56,10 @@ const CallTimeout = cdpCallTimeout
 //     the page session's client for a stream of its own (Door.Client,
 //     Usable, ViewportSize);
 //   - read the page as the find and getContent tools do (doorread.go): the
-//     page model's lines (Door.ModelLines), the worlds of the frames that
-//     hold refs (Door.RefWorlds), an element's box as it is (Element.Box),
-//     a selector the page refused as not CSS (SelectorError), and a page
-//     function of its own called in cdpmcp's world (Door.CallInWorld);
+//     worlds of the frames that hold refs (Door.RefWorlds), an element's
+//     box as it is (Element.Box), a selector the page refused as not CSS
+//     (SelectorError), and a page function of its own called in cdpmcp's
+//     world (Door.CallInWorld);
 //   - run the caller's own script (doorread.go, for evaluate): Door.Script,
 //     under the page's rules without the busy watchdog, stopping a script
 //     still running near the call's deadline (*busy.ScriptTimeout); the
@@ -140,19 +142,11 @@ func (d Door) Console(mark int) []pagelog.ConsoleEntry { return d.p.logs.Console
 // Pending counts the requests started after mark that are still open.
 func (d Door) Pending(mark int) int { return d.p.logs.Pending(mark) }
 
-// RefNumber is the number of a ref the page handed out (an *ArgError for a
-// malformed ref, NOT_FOUND for one never handed out).
-func (d Door) RefNumber(ref string) (int, error) {
-	n, _, err := d.p.refFrame(ref)
-	return n, err
-}
-
 // World runs fn in the main frame's isolated world, with the page model
 // installed, retrying once with a fresh world when the frame navigated and the
 // old one vanished under it. Call it inside Do or DoLong.
 func (d Door) World(ctx context.Context, fn func(*World) error) error {
-	key := frameKey{frame: page.FrameID(d.MainFrame())}
-	return d.p.withWorld(ctx, key, func(w *worldIn) error { return fn(&World{p: d.p, w: w, key: key}) })
+	return d.InFrame(ctx, Frame{}, fn)
 }
 
 // World is a frame's isolated world during one operation.

@@ -2,19 +2,17 @@ package cdpclient
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
 // What the door gives a feature that pictures the page (cdpclient/capture:
 // a screenshot of an element, numbered ref boxes drawn on an image): where
-// an element is, and where the elements a snapshot shows are. Call them
-// inside Door.Do.
+// an element is, and where a frame's viewport is, to place the boxes its
+// world measures. Call them inside Door.Do.
 
 // ElementClip resolves t and returns its bounding box in page coordinates
 // (a screenshot's clip) and its top-left in viewport coordinates, scrolled
@@ -25,61 +23,15 @@ func (d Door) ElementClip(ctx context.Context, t Target, scroll bool) (clip page
 	return clip, at.X, at.Y, err
 }
 
-// RefBox is where a ref's element is: a box in CSS pixels of the main
-// frame's viewport.
-type RefBox struct {
-	Ref        int
-	X, Y, W, H float64
-}
-
-// RefBoxes returns the boxes of the elements a snapshot shows, in every
-// frame: those in the viewport, or with whole those anywhere on the page.
-// Refs come from the page's latest snapshot; without one, a snapshot is taken
-// first to hand them out. It only reads: the page model's world measures
-// boxes, and nothing is added to the page.
-func (d Door) RefBoxes(ctx context.Context, whole bool) ([]RefBox, error) {
-	p := d.p
-	p.mu.Lock()
-	lines := p.lastSnap
-	p.mu.Unlock()
-	if lines == nil || !p.refs.used() {
-		m, _, err := p.collect(ctx, Target{}, false)
-		if err != nil {
-			return nil, err
-		}
-		lines = m.Lines
+// Origin is where the world's frame's viewport starts in the main frame's
+// viewport: (0, 0) for the main frame; an error for a frame the core does
+// not locate (gone, not laid out, or a frame in the page's own session).
+func (w *World) Origin(ctx context.Context) (Point, error) {
+	if w.key.frame == page.FrameID(w.p.Door().MainFrame()) {
+		return Point{}, nil
 	}
-	// Only what the model can act on: refs of element lines, not of text
-	// blocks, frames or summarised groups.
-	shown := snapshot.ElementRefs(lines)
-	var all []RefBox
-	for _, key := range p.refs.frames() {
-		var off point
-		if key.frame != p.mainFrame {
-			fb, err := p.frameBoxOf(ctx, key.frame)
-			if err != nil {
-				continue // the frame is gone or not laid out
-			}
-			off = fb.at
-		}
-		_ = p.withWorld(ctx, key, func(w *worldIn) error {
-			r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.boxes(%t)", whole), true)
-			if err != nil {
-				return err
-			}
-			var boxes [][5]float64
-			if err := json.Unmarshal(r.Value, &boxes); err != nil {
-				return err
-			}
-			for _, b := range boxes {
-				if shown[int(b[0])] {
-					all = append(all, RefBox{Ref: int(b[0]), X: b[1] + off.X, Y: b[2] + off.Y, W: b[3], H: b[4]})
-				}
-			}
-			return nil
-		})
-	}
-	return all, nil
+	fb, err := w.p.frameBoxOf(ctx, w.key.frame)
+	return Point(fb.at), err
 }
 
 // elementClip scrolls the element into view (unless not scroll) and returns

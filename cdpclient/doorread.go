@@ -13,23 +13,11 @@ import (
 )
 
 // What the door gives the features that read the page and run the caller's
-// code (cdpclient/find, content, eval, passthrough): the page model's lines
-// and the worlds that hold refs (find), an element's box as it is (find's
-// boxes), the caller's script run without the busy watchdog and stopped
-// when it runs out of time (eval), a selector the page refused (content),
-// and which targets a browser context owns (the cdp passthrough's
-// confinement).
-
-// ModelLines runs the page model over the whole page and returns its lines
-// in the snapshot's format, frames and shadow roots spliced in, handing out
-// refs as a snapshot does. Call it inside Door.Do.
-func (d Door) ModelLines(ctx context.Context) ([]string, error) {
-	m, _, err := d.p.collect(ctx, Target{}, false)
-	if err != nil {
-		return nil, err
-	}
-	return m.Lines, nil
-}
+// code (cdpclient/find, content, eval, passthrough): the worlds that hold
+// refs (find), an element's box as it is (find's boxes), the caller's script
+// run without the busy watchdog and stopped when it runs out of time (eval),
+// a selector the page refused (content), and which targets a browser context
+// owns (the cdp passthrough's confinement).
 
 // RefWorlds runs fn in the isolated world of the main frame, then in that
 // of each other frame the page handed out refs in (in no set order), as

@@ -37,9 +37,7 @@ func openBig(b *testing.B) (*Page, context.Context) {
 	if err := outcome(p.Navigate(ctx, testSite.URL("/bench/big.html"), WaitLoad)); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := p.Snapshot(ctx, SnapshotOptions{}); err != nil {
-		b.Fatal(err)
-	}
+	modelLines(b, ctx, p) // refs for the elements the change keys by
 	return p, ctx
 }
 
@@ -74,4 +72,24 @@ func BenchmarkFeedbackCollectBig(b *testing.B) {
 			b.Fatal("no text changes seen")
 		}
 	}
+}
+
+func newBenchPage(b testing.TB) *Page {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	bc, err := testBrowser.NewContext(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = bc.Close(ctx)
+	})
+	p, err := bc.NewPage(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
 }

@@ -2,13 +2,17 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
@@ -107,30 +111,6 @@ func waitTrue(t testing.TB, ctx context.Context, p *Page, expr string) {
 	})
 }
 
-// evaluateOn calls fn, a function of an element such as (el) => el.id, with
-// the element ref names, in the main world of the element's frame and in its
-// frame's session, and returns the value as JSON.
-func evaluateOn(ctx context.Context, p *Page, ref, fn string) (string, error) {
-	var out string
-	err := p.do(ctx, func(ctx context.Context) error {
-		e, err := p.Resolve(ctx, Target{Ref: ref})
-		if err == nil {
-			e, err = e.mainWorld(ctx)
-		}
-		if err != nil {
-			return err
-		}
-		r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).SetObjectID(e.object).
-			SetArguments([]runtime.CallArgument{{ObjectID: &e.object}}).SetObjectGroup(p.group()).SetReturnByValue(true))
-		if err != nil {
-			return fmt.Errorf("call function: %w", err)
-		}
-		out, err = jsonValue(&r.Result, r.ExceptionDetails)
-		return err
-	})
-	return out, err
-}
-
 // jsonValue is a by-value result's JSON, or the exception it threw as a
 // JS_ERROR.
 func jsonValue(r *runtime.RemoteObject, exc *runtime.ExceptionDetails) (string, error) {
@@ -141,4 +121,47 @@ func jsonValue(r *runtime.RemoteObject, exc *runtime.ExceptionDetails) (string, 
 		return "undefined", nil
 	}
 	return string(r.Value), nil
+}
+
+// modelLines runs the page model in the main frame, handing out refs as a
+// snapshot does, and returns its lines (all of them, frames not walked into).
+// The snapshot is cdpclient/pagemodel, which the core's own tests cannot
+// import; they take the refs they act on from this.
+func modelLines(t testing.TB, ctx context.Context, p *Page) string {
+	t.Helper()
+	var res struct {
+		Lines []string `json:"lines"`
+		Last  int      `json:"last"`
+	}
+	d := p.Door()
+	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		return d.World(ctx, func(w *World) error {
+			return w.HandOutRefs(func(base int) (int, error) {
+				r, err := w.Eval(ctx, fmt.Sprintf("__cdpmcp.snapshot({base: %d})", base), true)
+				if err != nil {
+					return 0, err
+				}
+				err = json.Unmarshal(r.Value, &res)
+				return res.Last, err
+			})
+		})
+	})
+	if err != nil {
+		t.Fatalf("page model: %v", err)
+	}
+	return strings.Join(res.Lines, "\n")
+}
+
+var lineRe = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)
+
+// refOf finds the ref of the element line whose name is name.
+func refOf(t *testing.T, snap, name string) string {
+	t.Helper()
+	for _, m := range lineRe.FindAllStringSubmatch(snap, -1) {
+		if m[4] == name {
+			return m[1]
+		}
+	}
+	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
+	return ""
 }

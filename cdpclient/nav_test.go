@@ -43,11 +43,7 @@ func TestClickThroughRedirect(t *testing.T) {
 	if err := outcome(p.Navigate(ctx, testSite.URL("/post-redirect.html"), WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := p.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg := Target{Ref: refOf(t, s, "Sign in")}
+	tg := Target{Ref: refOf(t, modelLines(t, ctx, p), "Sign in")}
 	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, `"url":"/second.html"`)
 	if len(fb.Net) != 0 {

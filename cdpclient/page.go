@@ -55,7 +55,6 @@ type Page struct {
 	dialogC     *cdp.Client      // the session that reported the dialog
 	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
 	chooser     chan FileChooser // where a file chooser goes while an upload waits for one
-	walkLimit   time.Duration    // if set, bounds a page-model walk below walkMax (tests)
 	crashed     bool
 	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
 	closed      bool
@@ -66,7 +65,6 @@ type Page struct {
 	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
 	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
 	worldIDs    map[string]runtime.ExecutionContextID   // isolated worlds by unique id
-	lastSnap    []string                                // last snapshot's lines, for diff
 	touched     map[*frameSession]bool                  // frames holding objects to release
 	grp         string                                  // object group of the running operation
 	groups      int                                     // object groups handed out

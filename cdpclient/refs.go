@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/mafredri/cdp/protocol/dom"
@@ -67,6 +68,23 @@ func (t *refTable) lookup(ref int) (frameKey, bool) {
 	defer t.mu.Unlock()
 	k, ok := t.frame[ref]
 	return k, ok
+}
+
+// refFrame parses a ref and returns the frame it lives in.
+func (p *Page) refFrame(ref string) (int, frameKey, error) {
+	n, err := strconv.Atoi(ref)
+	if err != nil || n <= 0 {
+		return 0, frameKey{}, argError("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
+	}
+	k, ok := p.refs.lookup(n)
+	if !ok {
+		hint := "take a snapshot to get refs"
+		if p.refs.used() {
+			hint = "take a new snapshot: this ref was never handed out on this page"
+		}
+		return 0, frameKey{}, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: hint}
+	}
+	return n, k, nil
 }
 
 // resolveRef finds the element behind a ref and returns a handle in the main

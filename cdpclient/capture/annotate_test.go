@@ -10,6 +10,8 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mafredri/cdp"
 )
@@ -27,7 +29,7 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
 			t.Fatal(err)
 		}
-		s, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+		s, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,10 +45,13 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var boxes []cdpclient.RefBox
+		var boxes []refBox
 		d := p.Door()
-		err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) (err error) {
-			boxes, err = d.RefBoxes(ctx, false)
+		err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+			lines, err := pagemodel.Latest(ctx, p)
+			if err == nil {
+				boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), false)
+			}
 			return err
 		})
 		if err != nil || len(boxes) == 0 {
@@ -68,7 +73,7 @@ func TestDrawAnnotationsScalesToTheImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A 2× image of a 100×50 CSS pixel viewport, scrolled by (10, 10).
-	out, err := drawAnnotations(buf.Bytes(), "png", 0, []cdpclient.RefBox{{Ref: 7, X: 20, Y: 20, W: 30, H: 20}}, point{X: 10, Y: 10}, 100)
+	out, err := drawAnnotations(buf.Bytes(), "png", 0, []refBox{{Ref: 7, X: 20, Y: 20, W: 30, H: 20}}, point{X: 10, Y: 10}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

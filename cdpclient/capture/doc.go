@@ -6,5 +6,7 @@
 // It is a feature on the core: it imports cdpclient's exported API and the
 // door cdpclient keeps for features (cdpclient/door.go: Page.Door, Door.Do
 // for an operation under the page's rules; doorcapture.go: where an element
-// is, and the boxes of the refs a snapshot shows); cdpclient never imports it.
+// is, and where a frame's viewport starts; doorread.go: the worlds that hold
+// refs, where the page model measures their boxes), and cdpclient/pagemodel
+// for the refs the latest snapshot shows; cdpclient never imports it.
 package capture

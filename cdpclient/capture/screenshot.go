@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -79,11 +81,15 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			}
 			origin, width = at, clip.Width
 		}
-		var boxes []cdpclient.RefBox
+		var boxes []refBox
 		if opts.Annotate {
-			if boxes, err = d.RefBoxes(ctx, opts.FullPage); err != nil {
+			// The refs of the latest snapshot's element lines: what the
+			// model can act on (not text blocks, frames or summarised groups).
+			lines, err := pagemodel.Latest(ctx, p)
+			if err != nil {
 				return err
 			}
+			boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), opts.FullPage)
 		}
 		r, err := c.Page.CaptureScreenshot(ctx, args)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/wait"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
@@ -25,7 +26,7 @@ func TestAnnotatedScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	testbound.Until(t, "the snapshot shows both frames' buttons", func() bool {
-		s, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{MaxTokens: -1})
+		s, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{MaxTokens: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 )
@@ -60,7 +61,7 @@ func BenchmarkReading(b *testing.B) {
 			var times []time.Duration
 			for b.Loop() {
 				start := time.Now()
-				if s, err = p.Snapshot(ctx, cdpclient.SnapshotOptions{}); err != nil {
+				if s, err = pagemodel.Snapshot(ctx, p, pagemodel.Options{}); err != nil {
 					b.Fatal(err)
 				}
 				times = append(times, time.Since(start))

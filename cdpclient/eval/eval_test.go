@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -51,7 +52,7 @@ func TestEvaluateOnElementInFrames(t *testing.T) {
 	var refs [][]string
 	// The cross-site frame loads after the page.
 	if err := cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
-		s, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{MaxTokens: -1})
+		s, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{MaxTokens: -1})
 		refs = email.FindAllStringSubmatch(s, -1)
 		return len(refs) == 2, err
 	}); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp"
 )
@@ -38,7 +39,7 @@ func Find(ctx context.Context, p *cdpclient.Page, q Query) (string, error) {
 	d := p.Door()
 	var out string
 	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
-		lines, err := d.ModelLines(ctx)
+		lines, err := pagemodel.Lines(ctx, p)
 		if err != nil {
 			return err
 		}

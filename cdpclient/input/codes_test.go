@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
 
 // Typing on the outcome-code pages (fixtures/pages/codes): the feedback says
@@ -40,7 +41,7 @@ func wantInFeedback(t *testing.T, fb *feedback.Feedback, in ...string) {
 func TestTypeShowsWhatAppeared(t *testing.T) {
 	t.Parallel()
 	p, ctx := open(t, "/codes/ok.html")
-	q := cdpclient.Target{Ref: refOf(t, snapshot(t, ctx, p, cdpclient.SnapshotOptions{}), "Search")}
+	q := cdpclient.Target{Ref: refOf(t, snapshot(t, ctx, p, pagemodel.Options{}), "Search")}
 	fb := act(t, "type")(Type(ctx, p, q, "ap", false, false))
 	wantInFeedback(t, fb, `"<a>apple</a>"]`, `"<a>apricot</a>"]`)
 	if fb.Delta == nil || len(fb.Delta.Added) != 2 {
@@ -53,7 +54,7 @@ func TestTypeShowsWhatAppeared(t *testing.T) {
 func TestTypeIntoAPageThatLeaves(t *testing.T) {
 	t.Parallel()
 	p, ctx := open(t, "/codes/navigation.html")
-	q := cdpclient.Target{Ref: refOf(t, snapshot(t, ctx, p, cdpclient.SnapshotOptions{}), "Query")}
+	q := cdpclient.Target{Ref: refOf(t, snapshot(t, ctx, p, pagemodel.Options{}), "Query")}
 	fb := act(t, "type")(Type(ctx, p, q, "abcdefghijklmnop", false, false))
 	wantInFeedback(t, fb, "navigated away after", "/second.html")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
 
 // Three levels of frames, each from the other site (127.0.0.1 ⇄ localhost) and
@@ -21,7 +22,7 @@ func TestNestedCrossSiteFrames(t *testing.T) {
 	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/nest.html?d=3"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+	snap, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestNestedCrossSiteFrames(t *testing.T) {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 	}
-	after, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+	after, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 		{"replaced by a cross-site frame", `(() => { const old = document.querySelector('iframe'); const f = document.createElement('iframe');
 			f.src = old.src.replace('127.0.0.1', 'localhost'); old.replaceWith(f); })()`},
 	} {
-		snap, err := p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+		snap, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 		// Refs are never reused: the new document's input has a new one.
 		var now []string
 		err = cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
-			snap, err = p.Snapshot(ctx, cdpclient.SnapshotOptions{})
+			snap, err = pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 			now = inputRef.FindStringSubmatch(snap)
 			return err == nil && now != nil && now[1] != old[1], err
 		})
@@ -103,7 +104,7 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 		if err := outcome(Type(ctx, p, cdpclient.Target{Ref: now[1]}, "Grace", true, true)); err != nil {
 			t.Errorf("%s: type into the new frame: %v", change.name, err)
 		}
-		if after, _ := p.Snapshot(ctx, cdpclient.SnapshotOptions{}); !regexp.MustCompile(`(?m)^_\[:\]sent Grace Basic$`).MatchString(after) {
+		if after, _ := pagemodel.Snapshot(ctx, p, pagemodel.Options{}); !regexp.MustCompile(`(?m)^_\[:\]sent Grace Basic$`).MatchString(after) {
 			t.Errorf("%s: the form was not sent:\n%s", change.name, after)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -62,9 +63,9 @@ func refOf(t *testing.T, snap, name string) string {
 }
 
 // snapshot is the page's snapshot now.
-func snapshot(t *testing.T, ctx context.Context, p *cdpclient.Page, opts cdpclient.SnapshotOptions) string {
+func snapshot(t *testing.T, ctx context.Context, p *cdpclient.Page, opts pagemodel.Options) string {
 	t.Helper()
-	s, err := p.Snapshot(ctx, opts)
+	s, err := pagemodel.Snapshot(ctx, p, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

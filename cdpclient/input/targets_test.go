@@ -8,6 +8,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
 
 // headingRef finds the ref on the heading line "N[:]## name".
@@ -26,7 +27,7 @@ func headingRef(t *testing.T, snap, name string) string {
 func TestDragOntoSnapshotTargets(t *testing.T) {
 	t.Parallel()
 	p, ctx := open(t, "/targets/kanban.html")
-	s := snapshot(t, ctx, p, cdpclient.SnapshotOptions{})
+	s := snapshot(t, ctx, p, pagemodel.Options{})
 	card := refOf(t, s, "Fix the login redirect")
 	if err := outcome(Drag(ctx, p, cdpclient.Target{Ref: card}, DragEnd{Target: cdpclient.Target{Ref: headingRef(t, s, "Done")}})); err != nil {
 		t.Fatal(err)
@@ -67,11 +68,11 @@ func TestSnapshotKeepsScreen(t *testing.T) {
 		if err := outcome(Scroll(ctx, p, "to_element", 0, cdpclient.Target{Selector: "#post-95"})); err != nil {
 			t.Fatal(err)
 		}
-		opts := cdpclient.SnapshotOptions{}
+		opts := pagemodel.Options{}
 		if strings.Contains(path, "plain") {
 			opts.MaxTokens = 3000
 		}
-		s, err := p.Snapshot(ctx, opts)
+		s, err := pagemodel.Snapshot(ctx, p, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

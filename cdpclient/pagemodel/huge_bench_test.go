@@ -1,4 +1,4 @@
-package cdpclient
+package pagemodel
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 )
 
 // BenchmarkHugePage measures calls on pages of 50,000 and 200,000 elements
@@ -17,14 +20,14 @@ import (
 // snapshot had to stop its walk (partial). Not in make bench's pattern (a
 // round takes seconds):
 //
-//	go test -run '^$' -bench HugePage -benchtime 3x ./cdpclient
+//	go test -run '^$' -bench HugePage -benchtime 3x ./cdpclient/pagemodel
 func BenchmarkHugePage(b *testing.B) {
 	for _, rows := range []int{12500, 50000} {
 		b.Run(fmt.Sprintf("%d-elements", rows*4), func(b *testing.B) {
 			p := newBenchPage(b)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			if err := outcome(p.Navigate(ctx, testSite.URL(fmt.Sprintf("/huge.html?rows=%d", rows)), WaitLoad)); err != nil {
+			if err := outcome(p.Navigate(ctx, cdptest.Site.URL(fmt.Sprintf("/huge.html?rows=%d", rows)), cdpclient.WaitLoad)); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := evaluate(ctx, p, "document.body.offsetHeight"); err != nil { // the first layout
@@ -44,7 +47,7 @@ func BenchmarkHugePage(b *testing.B) {
 			for b.Loop() {
 				var s string
 				timed(&snap, func(ctx context.Context) (err error) {
-					s, err = p.Snapshot(ctx, SnapshotOptions{})
+					s, err = Snapshot(ctx, p, Options{})
 					return err
 				})
 				if strings.Contains(s, "reads on") {
@@ -58,7 +61,9 @@ func BenchmarkHugePage(b *testing.B) {
 				if ref == nil {
 					b.Fatal("no link in the snapshot")
 				}
-				timed(&click, func(ctx context.Context) error { return outcome(p.Click(ctx, Target{Ref: ref[1]}, ClickOptions{})) })
+				timed(&click, func(ctx context.Context) error {
+					return outcome(p.Click(ctx, cdpclient.Target{Ref: ref[1]}, cdpclient.ClickOptions{}))
+				})
 			}
 			median := func(ds []time.Duration) float64 {
 				slices.Sort(ds)

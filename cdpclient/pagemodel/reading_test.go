@@ -1,4 +1,4 @@
-package cdpclient
+package pagemodel
 
 import (
 	"errors"
@@ -8,18 +8,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
 // snapshotOf opens path and returns its snapshot with opts.
-func snapshotOf(t *testing.T, path string, opts SnapshotOptions) (*Page, string) {
+func snapshotOf(t *testing.T, path string, opts Options) (*cdpclient.Page, string) {
 	t.Helper()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := p.Snapshot(ctx, opts)
+	s, err := Snapshot(ctx, p, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ var (
 // related stories and the footer; a summary's ref shows what it summarises.
 func TestReadingArticleUnderMegaMenu(t *testing.T) {
 	t.Parallel()
-	p, s := snapshotOf(t, "/reading/article.html", SnapshotOptions{})
+	p, s := snapshotOf(t, "/reading/article.html", Options{})
 	for part := 1; part <= 8; part++ {
 		for i := range 5 {
 			wantIn(t, s, fmt.Sprintf("_[:]Paragraph %d.%d: ", part, i))
@@ -84,7 +86,7 @@ func TestReadingArticleUnderMegaMenu(t *testing.T) {
 		}
 	}
 	// The header's summary opens with its ref: all 120 links of the mega-menu.
-	menu, err := p.Snapshot(testContext(t), SnapshotOptions{Scope: Target{Ref: where["this header"]}})
+	menu, err := Snapshot(testContext(t), p, Options{Scope: cdpclient.Target{Ref: where["this header"]}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +103,12 @@ func TestReadingArticleUnderMegaMenu(t *testing.T) {
 // exactly once.
 func TestReadingContinuation(t *testing.T) {
 	t.Parallel()
-	p, _ := snapshotOf(t, "/reading/article.html", SnapshotOptions{MaxTokens: -1})
+	p, _ := snapshotOf(t, "/reading/article.html", Options{MaxTokens: -1})
 	ctx := testContext(t)
 	seen := map[string]int{}
 	from, pages := 0, 0
 	for ; pages < 20; pages++ {
-		s, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: 1500, From: from})
+		s, err := Snapshot(ctx, p, Options{MaxTokens: 1500, From: from})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,8 +136,8 @@ func TestReadingContinuation(t *testing.T) {
 			t.Errorf("paragraph %s shown %d times", k, n)
 		}
 	}
-	_, err := p.Snapshot(ctx, SnapshotOptions{From: 100000})
-	var ae *ArgError
+	_, err := Snapshot(ctx, p, Options{From: 100000})
+	var ae *cdpclient.ArgError
 	if !errors.As(err, &ae) {
 		t.Errorf("from past the end: %v, want an argument error", err)
 	}
@@ -147,13 +149,13 @@ func TestReadingShadowFramesSVG(t *testing.T) {
 	t.Parallel()
 	p := newTestPage(t)
 	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/reading/shadow.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/reading/shadow.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
 	var s string
 	for range 50 { // the cross-site frame loads after the page
 		var err error
-		if s, err = p.Snapshot(ctx, SnapshotOptions{}); err != nil {
+		if s, err = Snapshot(ctx, p, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(s, "fishing fleet") {
@@ -189,7 +191,7 @@ func TestReadingShadowFramesSVG(t *testing.T) {
 	if m == nil || m[1] != m[2] {
 		t.Fatalf("long select: %v", m)
 	}
-	all, err := p.Snapshot(ctx, SnapshotOptions{Scope: Target{Ref: m[1]}})
+	all, err := Snapshot(ctx, p, Options{Scope: cdpclient.Target{Ref: m[1]}})
 	if err != nil || !strings.Contains(all, "Harbour 29,Harbour 30") {
 		t.Errorf("the select's snapshot: %v\n%s", err, all)
 	}
@@ -198,7 +200,7 @@ func TestReadingShadowFramesSVG(t *testing.T) {
 // Hidden is hidden and visible is there, as a person sees the page.
 func TestReadingHiddenAndCollapsed(t *testing.T) {
 	t.Parallel()
-	_, s := snapshotOf(t, "/reading/hidden.html", SnapshotOptions{})
+	_, s := snapshotOf(t, "/reading/hidden.html", Options{})
 	wantIn(t, s, "_[:]Visible paragraph one.", "_[:]Visible paragraph two.",
 		"_[:]Decorative but visible text.", // aria-hidden, but on the screen
 		"<summary expanded=false>Closed details summary</summary>", "<summary>Open details summary</summary>",
@@ -211,7 +213,7 @@ func TestReadingHiddenAndCollapsed(t *testing.T) {
 // its last, and the continuation shows the rest. A layout table is read as text.
 func TestReadingTables(t *testing.T) {
 	t.Parallel()
-	p, s := snapshotOf(t, "/reading/tables.html", SnapshotOptions{})
+	p, s := snapshotOf(t, "/reading/tables.html", Options{})
 	wantIn(t, s, "[:]# Quarterly orders", "_[:]Orders by customer", "_[:]Customer | Open | Closed", "_[:]Soylent | ",
 		"_[:]Order | Customer | Date | Amount", "_[:]ORD-1001 | ", "_[:]ORD-1300 | ", "_[:]End of the report")
 	m := regexp.MustCompile(`(?m)^_\[:\]… (\d+) more rows in this table: snapshot \{from: (\d+)\}$`).FindStringSubmatch(s)
@@ -223,7 +225,7 @@ func TestReadingTables(t *testing.T) {
 		t.Errorf("%d rows shown + %d counted != 300", shown, n)
 	}
 	from, _ := strconv.Atoi(m[2])
-	rest, err := p.Snapshot(testContext(t), SnapshotOptions{From: from})
+	rest, err := Snapshot(testContext(t), p, Options{From: from})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +251,7 @@ func TestReadingBenchPages(t *testing.T) {
 		{"/bench/big.html", 4000, []string{"Item 1:", "Item 1000:", "Action 1<", "Action 300<", "snapshot {from: ", "buttons in this group: snapshot {ref: "}},
 	}
 	for _, tc := range tests {
-		_, s := snapshotOf(t, tc.path, SnapshotOptions{})
+		_, s := snapshotOf(t, tc.path, Options{})
 		wantIn(t, s, tc.want...)
 		if got := snapshot.Estimate(s); got > tc.tokens {
 			t.Errorf("%s costs %d estimated tokens, want ≤ %d", tc.path, got, tc.tokens)

@@ -1,4 +1,4 @@
-package cdpclient
+package pagemodel
 
 import (
 	"regexp"
@@ -25,7 +25,7 @@ func headingRef(t *testing.T, snap, name string) string {
 // lines.
 func TestSnapshotTargets(t *testing.T) {
 	t.Parallel()
-	p, s := snapshotOf(t, "/targets/kanban.html", SnapshotOptions{})
+	p, s := snapshotOf(t, "/targets/kanban.html", Options{})
 	ctx := testContext(t)
 	wantIn(t, s, "[:]<nav>Boards</nav>\n", "[:]# Release 4.2\n", "[:]<li draggable>Fix the login redirect</li>",
 		"[:]<div drop>Drop a card here to archive it</div>")
@@ -46,7 +46,7 @@ func TestSnapshotTargets(t *testing.T) {
 // every paragraph and every reference.
 func TestReadingArticleLists(t *testing.T) {
 	t.Parallel()
-	p, s := snapshotOf(t, "/targets/references.html", SnapshotOptions{})
+	p, s := snapshotOf(t, "/targets/references.html", Options{})
 	ctx := testContext(t)
 	refRe := regexp.MustCompile(`(?m)^_\[:\]Reference (\d+): `)
 	if n := len(refRe.FindAllString(s, -1)); n != 187 {
@@ -55,7 +55,7 @@ func TestReadingArticleLists(t *testing.T) {
 	wantIn(t, s, "more links in this menu: snapshot {ref: ", "more links in this footer: snapshot {ref: ")
 	t.Logf("default snapshot: %d estimated tokens", snapshot.Estimate(s))
 	for _, budget := range []int{5000, 2000} {
-		out, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: budget})
+		out, err := Snapshot(ctx, p, Options{MaxTokens: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestReadingArticleLists(t *testing.T) {
 				continue
 			}
 			done[from] = true
-			out, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: budget, From: from})
+			out, err := Snapshot(ctx, p, Options{MaxTokens: budget, From: from})
 			if err != nil {
 				t.Fatal(err)
 			}

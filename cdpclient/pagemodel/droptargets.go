@@ -1,9 +1,10 @@
-package cdpclient
+package pagemodel
 
 import (
 	"context"
 	"log/slog"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/domdebugger"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -28,27 +29,28 @@ var dropEvents = map[string]bool{"drop": true, "dragover": true, "dragenter": tr
 // markDropTargets tells the page model in world w which elements of its frame
 // have drop listeners. A failure leaves the page model with the targets it
 // finds by itself (ondrop attributes, landmarks, headings).
-func (p *Page) markDropTargets(ctx context.Context, w *worldIn) {
-	if err := p.findDropTargets(ctx, w); err != nil {
+func markDropTargets(ctx context.Context, p *cdpclient.Page, w *cdpclient.World) {
+	if err := findDropTargets(ctx, w); err != nil {
 		slog.Debug("drop targets not found", "page", p.ID, "err", err)
 	}
 }
 
-func (p *Page) findDropTargets(ctx context.Context, w *worldIn) error {
-	doc, err := w.eval(ctx, "document", false)
+func findDropTargets(ctx context.Context, w *cdpclient.World) error {
+	c := w.Client()
+	doc, err := w.Eval(ctx, "document", false)
 	if err != nil || doc.ObjectID == nil {
 		return err
 	}
-	d, err := w.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*doc.ObjectID))
+	d, err := c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*doc.ObjectID))
 	if err != nil {
 		return err
 	}
 	// Listeners are read on the document of the page's own world.
-	main, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(d.Node.BackendNodeID).SetObjectGroup(w.grp))
+	main, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(d.Node.BackendNodeID).SetObjectGroup(w.Group()))
 	if err != nil || main.Object.ObjectID == nil {
 		return err
 	}
-	ls, err := w.c.DOMDebugger.GetEventListeners(ctx, domdebugger.NewGetEventListenersArgs(*main.Object.ObjectID).SetDepth(-1).SetPierce(true))
+	ls, err := c.DOMDebugger.GetEventListeners(ctx, domdebugger.NewGetEventListenersArgs(*main.Object.ObjectID).SetDepth(-1).SetPierce(true))
 	if err != nil {
 		return err
 	}
@@ -59,14 +61,14 @@ func (p *Page) findDropTargets(ctx context.Context, w *worldIn) error {
 			continue
 		}
 		seen[*l.BackendNodeID] = true
-		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(*l.BackendNodeID).
-			SetExecutionContextID(w.id).SetObjectGroup(w.grp))
+		r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(*l.BackendNodeID).
+			SetExecutionContextID(w.ID()).SetObjectGroup(w.Group()))
 		if err != nil || r.Object.ObjectID == nil {
 			continue // a node of another frame, or gone
 		}
 		args = append(args, runtime.CallArgument{ObjectID: r.Object.ObjectID})
 	}
-	_, err = w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs("function(...els) { __cdpmcp.setDrops(...els); }").
+	_, err = c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs("function(...els) { __cdpmcp.setDrops(...els); }").
 		SetObjectID(*doc.ObjectID).SetArguments(args))
 	return err
 }

@@ -1,4 +1,4 @@
-package cdpclient
+package pagemodel
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 )
@@ -19,17 +21,17 @@ func benchSnapshot(b *testing.B, path, name string) {
 	p := newBenchPage(b)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
 		b.Fatal(err)
 	}
 	var s string
 	for b.Loop() {
 		var err error
-		if s, err = p.Snapshot(ctx, SnapshotOptions{}); err != nil {
+		if s, err = Snapshot(ctx, p, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	full, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	full, err := Snapshot(ctx, p, Options{MaxTokens: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,11 +43,11 @@ func benchSnapshot(b *testing.B, path, name string) {
 	}
 }
 
-func newBenchPage(b testing.TB) *Page {
+func newBenchPage(b testing.TB) *cdpclient.Page {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	bc, err := testBrowser.NewContext(ctx)
+	bc, err := cdptest.Browser.NewContext(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,47 +1,34 @@
-package cdpclient
+package pagemodel
 
 import (
-	"errors"
-	"regexp"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
-func openSnapshot(t *testing.T) (*Page, string) {
+// openSnapshot opens the snapshot fixture and returns its whole snapshot
+// once both frames show their button (the cross-site frame loads after the
+// page).
+func openSnapshot(t *testing.T) (*cdpclient.Page, string) {
 	t.Helper()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/snapshot.html"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
-	// The cross-site frame loads after the page; wait for its button.
-	waitTrue(t, ctx, p, `document.querySelector("#cross")?.getBoundingClientRect().width > 0`)
+	p, ctx := open(t, "/snapshot.html")
 	var s string
-	for range 50 {
+	testbound.UntilNil(t, "both frames' buttons in the snapshot", func() error {
 		var err error
-		if s, err = p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1}); err != nil {
-			t.Fatal(err)
+		if s, err = Snapshot(ctx, p, Options{MaxTokens: -1}); err != nil {
+			return err
 		}
-		if strings.Count(s, "Frame button") == 2 {
-			break
+		if n := strings.Count(s, "Frame button"); n != 2 {
+			return fmt.Errorf("%d frame buttons", n)
 		}
-	}
+		return nil
+	})
 	return p, s
-}
-
-var lineRe = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)
-
-// refOf finds the ref of the element line whose name is name.
-func refOf(t *testing.T, snap, name string) string {
-	t.Helper()
-	for _, m := range lineRe.FindAllStringSubmatch(snap, -1) {
-		if m[4] == name {
-			return m[1]
-		}
-	}
-	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
-	return ""
 }
 
 func TestSnapshotContent(t *testing.T) {
@@ -49,7 +36,7 @@ func TestSnapshotContent(t *testing.T) {
 	_, s := openSnapshot(t)
 	t.Logf("snapshot:\n%s", s)
 	want := []string{
-		`page p1 "Snapshot fixture" ` + testSite.URL("/snapshot.html"),
+		`page p1 "Snapshot fixture" ` + cdptest.Site.URL("/snapshot.html"),
 		"[:]# Account settings",
 		"_[:]Welcome back, Alice. Read the ",
 		"[:]<a>terms of service</a> first.",
@@ -116,7 +103,7 @@ func TestSnapshotRefs(t *testing.T) {
 	if _, err := evaluate(ctx, p, `document.getElementById('dynamic').innerHTML = '<button id="added">Added later</button>'`); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	s2, err := Snapshot(ctx, p, Options{MaxTokens: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +117,7 @@ func TestSnapshotRefs(t *testing.T) {
 		}
 	}
 	// Acting by ref: in a shadow root, in the same-origin frame and in the cross-site frame.
-	if err := outcome(p.Click(ctx, Target{Ref: refOf(t, s2, "Accept cookies")}, ClickOptions{})); err != nil {
+	if err := outcome(p.Click(ctx, cdpclient.Target{Ref: refOf(t, s2, "Accept cookies")}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatalf("click by ref: %v", err)
 	}
 	frameBtns := lineRe.FindAllStringSubmatch(s2, -1)
@@ -151,7 +138,7 @@ func TestSnapshotRefs(t *testing.T) {
 		if _, err := evaluateOn(ctx, p, emails[i], "(el) => { el.value = 'f@x.io'; }"); err != nil {
 			t.Fatalf("set the value in frame %d: %v", i, err)
 		}
-		if err := outcome(p.Click(ctx, Target{Ref: buttons[i]}, ClickOptions{})); err != nil {
+		if err := outcome(p.Click(ctx, cdpclient.Target{Ref: buttons[i]}, cdpclient.ClickOptions{})); err != nil {
 			t.Fatalf("click in frame %d: %v", i, err)
 		}
 		// An object result is serialised in the element's own frame session.
@@ -160,7 +147,7 @@ func TestSnapshotRefs(t *testing.T) {
 			t.Errorf("evaluate on the element in frame %d = %s, %v", i, got, err)
 		}
 	}
-	s3, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1})
+	s3, err := Snapshot(ctx, p, Options{MaxTokens: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,14 +158,14 @@ func TestSnapshotRefs(t *testing.T) {
 	if _, err := evaluate(ctx, p, `document.getElementById('added').remove(); document.getElementById('dynamic').innerHTML = '<button>Replacement</button>'`); err != nil {
 		t.Fatal(err)
 	}
-	err = outcome(p.Click(ctx, Target{Ref: added}, ClickOptions{}))
-	wantCode(t, err, CodeNotFound)
+	err = outcome(p.Click(ctx, cdpclient.Target{Ref: added}, cdpclient.ClickOptions{}))
+	wantCode(t, err, cdpclient.CodeNotFound)
 	// After a navigation every old ref is stale, and numbering continues.
-	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/home.html"), cdpclient.WaitLoad)); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, outcome(p.Click(ctx, Target{Ref: home}, ClickOptions{})), CodeNotFound)
-	s4, err := p.Snapshot(ctx, SnapshotOptions{})
+	wantCode(t, outcome(p.Click(ctx, cdpclient.Target{Ref: home}, cdpclient.ClickOptions{})), cdpclient.CodeNotFound)
+	s4, err := Snapshot(ctx, p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,17 +179,17 @@ func TestSnapshotScopeBudgetDiff(t *testing.T) {
 	t.Parallel()
 	p, s := openSnapshot(t)
 	ctx := testContext(t)
-	scoped, err := p.Snapshot(ctx, SnapshotOptions{Scope: Target{Selector: "table"}})
+	scoped, err := Snapshot(ctx, p, Options{Scope: cdpclient.Target{Selector: "table"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(scoped, "A-2 | $20") || strings.Contains(scoped, "Home") {
 		t.Errorf("scoped to table:\n%s", scoped)
 	}
-	if byRef, err := p.Snapshot(ctx, SnapshotOptions{Scope: Target{Ref: refOf(t, s, "Country")}}); err != nil || !strings.Contains(byRef, "Germany") || strings.Contains(byRef, "Home") {
+	if byRef, err := Snapshot(ctx, p, Options{Scope: cdpclient.Target{Ref: refOf(t, s, "Country")}}); err != nil || !strings.Contains(byRef, "Germany") || strings.Contains(byRef, "Home") {
 		t.Errorf("scoped to ref: %v\n%s", err, byRef)
 	}
-	small, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: 150})
+	small, err := Snapshot(ctx, p, Options{MaxTokens: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,13 +199,13 @@ func TestSnapshotScopeBudgetDiff(t *testing.T) {
 	if _, err := evaluate(ctx, p, `document.querySelector('h1').textContent = 'Changed title'; document.getElementById('dynamic').innerHTML = '<button>Fresh</button>'`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Snapshot(ctx, SnapshotOptions{MaxTokens: -1}); err != nil { // the baseline
+	if _, err := Snapshot(ctx, p, Options{MaxTokens: -1}); err != nil { // the baseline
 		t.Fatal(err)
 	}
 	if _, err := evaluate(ctx, p, `document.getElementById('dynamic').innerHTML = '<button>Newer</button>'`); err != nil {
 		t.Fatal(err)
 	}
-	d, err := p.Snapshot(ctx, SnapshotOptions{Diff: true})
+	d, err := Snapshot(ctx, p, Options{Diff: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,21 +213,6 @@ func TestSnapshotScopeBudgetDiff(t *testing.T) {
 	if len(lines) != 3 || !strings.Contains(lines[0], "1 new or changed, 1 gone") || !strings.Contains(lines[1], "Newer") || !strings.HasPrefix(lines[2], "_[:]gone: ") {
 		t.Errorf("diff:\n%s", d)
 	}
-	_, err = p.Snapshot(ctx, SnapshotOptions{Scope: Target{Selector: "#nothing-here"}})
-	wantCode(t, err, CodeNotFound)
-}
-
-func TestClickCoveredByRef(t *testing.T) {
-	t.Parallel()
-	p, s := openSnapshot(t)
-	ctx := testContext(t)
-	err := outcome(p.Click(ctx, Target{Ref: refOf(t, s, "Under the banner")}, ClickOptions{}))
-	wantCode(t, err, CodeObscured)
-	var e *Error
-	if errors.As(err, &e) && !strings.Contains(e.Hint, "close or dismiss") {
-		t.Errorf("hint = %q", e.Hint)
-	}
-	if !strings.Contains(err.Error(), "Cookie notice") {
-		t.Errorf("obscured error does not name the banner: %v", err)
-	}
+	_, err = Snapshot(ctx, p, Options{Scope: cdpclient.Target{Selector: "#nothing-here"}})
+	wantCode(t, err, cdpclient.CodeNotFound)
 }
