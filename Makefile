@@ -23,7 +23,7 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # and its proxy, policy and secrets, tools, liveview) run under the race
 # detector. Every other package runs without it: cdpclient's pure packages
 # (snapshot, reader, feedback, origins) only took five times longer under it.
-RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/pagemodel ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
+RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
 
 .PHONY: deps test-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
