@@ -5,8 +5,23 @@
 // packages under it are the only ones that import mafredri/cdp; it knows
 // nothing of MCP.
 //
+// Its API, beside small accessors (ids, a launched browser's PID and
+// profile, the origin policy) and the door's names:
+//
+//   - A browser: Connect (launch or attach), NewManager (one browser, launched
+//     again when it dies); Browser.NewContext, Default, Alive, Done, Close,
+//     Shutdown, Raw; CheckNavigation and CheckURL (the origin rules).
+//   - A browser context (a session's cookies, storage and tabs):
+//     BrowserContext.NewPage, Pages, Page, Current, SetCurrent, OnPage, Close.
+//   - A tab: Page.Navigate, Reload, GoBack, GoForward (navigation, with
+//     feedback); Click, Hover (actions, with feedback); Resolve (a ref or
+//     selector to its element); Dialog, HandleDialog; URL, Title,
+//     DocumentTitle, ConsoleEntries, NetworkEntries; Activate, Close,
+//     Usable; Raw (one protocol call on the page's session).
+//   - Errors: Classify (every failure to one code and hint), Outcome.
+//
 // Features are packages on it (cdpclient/audit, input, eval, find, wait,
-// network, pagemodel …): they use its exported API, the one door it keeps
-// for them, Page.Door (door.go), and the hooks by which they take part in its
-// cycles (AddHooks, doordl.go); it never imports them.
+// network, pagemodel …): they use that API, the one door it keeps for them,
+// Page.Door (door.go), and the hooks by which they take part in its cycles
+// (AddHooks, doordl.go); it never imports them.
 package cdpclient
