@@ -1,0 +1,93 @@
+package cdpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/page"
+)
+
+// What the door gives an upload: the page's file chooser, opened by a click
+// and answered with files.
+
+// FileChooser is a file chooser the page opened (Door.OpenFileChooser).
+type FileChooser struct {
+	c        *cdp.Client // the session of the frame that opened it
+	backend  dom.BackendNodeID
+	Multiple bool // it takes several files
+}
+
+// SetFiles answers the chooser with files (absolute paths).
+func (fc *FileChooser) SetFiles(ctx context.Context, paths []string) error {
+	if err := fc.c.DOM.SetFileInputFiles(ctx, dom.NewSetFileInputFilesArgs(paths).SetBackendNodeID(fc.backend)); err != nil {
+		return fmt.Errorf("set files: %w", err)
+	}
+	return nil
+}
+
+// OpenFileChooser runs open (a click on e that should open the page's file
+// chooser) with the chooser intercepted in the page's session and e's
+// frame's, and returns the chooser it opened; nil when none opened within
+// wait.
+func (d Door) OpenFileChooser(ctx context.Context, e *Element, wait time.Duration, open func(ctx context.Context) error) (*FileChooser, error) {
+	p := d.p
+	ch := make(chan FileChooser, 1)
+	p.mu.Lock()
+	p.chooser = ch
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.chooser = nil
+		p.mu.Unlock()
+	}()
+	clients := []*cdp.Client{p.c}
+	if e.frame != nil {
+		clients = append(clients, e.frame.c)
+	}
+	for _, c := range clients {
+		if err := c.Page.SetInterceptFileChooserDialog(ctx, page.NewSetInterceptFileChooserDialogArgs(true)); err != nil {
+			return nil, fmt.Errorf("intercept file chooser: %w", err)
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+			defer cancel()
+			_ = c.Page.SetInterceptFileChooserDialog(ctx, page.NewSetInterceptFileChooserDialogArgs(false))
+		}()
+	}
+	if err := open(ctx); err != nil {
+		return nil, err
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case fc := <-ch:
+		return &fc, nil
+	case <-t.C:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// onFileChooser hands a file chooser the page opened to the upload waiting for
+// it (there is none when the page opened it on its own: it stays closed).
+func (p *Page) onFileChooser(c *cdp.Client, params json.RawMessage) {
+	var ev page.FileChooserOpenedReply
+	if json.Unmarshal(params, &ev) != nil || ev.BackendNodeID == nil {
+		return
+	}
+	p.mu.Lock()
+	ch := p.chooser
+	p.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	select {
+	case ch <- FileChooser{c: c, backend: *ev.BackendNodeID, Multiple: ev.Mode == "selectMultiple"}:
+	default:
+	}
+}
