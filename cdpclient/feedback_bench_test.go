@@ -31,7 +31,7 @@ func observeBigChange(ctx context.Context, b *testing.B, p *Page) *observation {
 }
 
 func openBig(b *testing.B) (*Page, context.Context) {
-	p := newBenchPage(b)
+	p := newTestPage(b)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	b.Cleanup(cancel)
 	if err := outcome(p.Navigate(ctx, testSite.URL("/bench/big.html"), WaitLoad)); err != nil {
@@ -72,24 +72,4 @@ func BenchmarkFeedbackCollectBig(b *testing.B) {
 			b.Fatal("no text changes seen")
 		}
 	}
-}
-
-func newBenchPage(b testing.TB) *Page {
-	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	bc, err := testBrowser.NewContext(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = bc.Close(ctx)
-	})
-	p, err := bc.NewPage(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"regexp"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -48,19 +47,8 @@ func pageText(t *testing.T, ctx context.Context, p *cdpclient.Page, selector str
 	return cdptest.Text(t, ctx, p, selector)
 }
 
-var lineRe = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)
-
 // refOf finds the ref of the element line whose name is name.
-func refOf(t *testing.T, snap, name string) string {
-	t.Helper()
-	for _, m := range lineRe.FindAllStringSubmatch(snap, -1) {
-		if m[4] == name {
-			return m[1]
-		}
-	}
-	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
-	return ""
-}
+func refOf(t *testing.T, snap, name string) string { t.Helper(); return cdptest.RefOf(t, snap, name) }
 
 // snapshot is the page's snapshot now.
 func snapshot(t *testing.T, ctx context.Context, p *cdpclient.Page, opts pagemodel.Options) string {

@@ -24,7 +24,7 @@ import (
 func BenchmarkHugePage(b *testing.B) {
 	for _, rows := range []int{12500, 50000} {
 		b.Run(fmt.Sprintf("%d-elements", rows*4), func(b *testing.B) {
-			p := newBenchPage(b)
+			p := newTestPage(b)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			if err := outcome(p.Navigate(ctx, cdptest.Site.URL(fmt.Sprintf("/huge.html?rows=%d", rows)), cdpclient.WaitLoad)); err != nil {

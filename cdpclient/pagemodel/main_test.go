@@ -3,7 +3,6 @@ package pagemodel
 import (
 	"context"
 	"os"
-	"regexp"
 	"testing"
 	"time"
 
@@ -65,16 +64,5 @@ func setWalkLimit(p *cdpclient.Page, d time.Duration) {
 	st.mu.Unlock()
 }
 
-var lineRe = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)
-
 // refOf finds the ref of the element line whose name is name.
-func refOf(t *testing.T, snap, name string) string {
-	t.Helper()
-	for _, m := range lineRe.FindAllStringSubmatch(snap, -1) {
-		if m[4] == name {
-			return m[1]
-		}
-	}
-	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
-	return ""
-}
+func refOf(t *testing.T, snap, name string) string { t.Helper(); return cdptest.RefOf(t, snap, name) }

@@ -18,7 +18,7 @@ import (
 // With CDPMCP_SNAPSHOT_DUMP=dir the snapshots are written there (for counting
 // o200k tokens with a real tokenizer).
 func benchSnapshot(b *testing.B, path, name string) {
-	p := newBenchPage(b)
+	p := newTestPage(b)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := outcome(p.Navigate(ctx, cdptest.Site.URL(path), cdpclient.WaitLoad)); err != nil {
@@ -41,26 +41,6 @@ func benchSnapshot(b *testing.B, path, name string) {
 		_ = os.WriteFile(filepath.Join(dir, name+".txt"), []byte(s), 0o644)
 		_ = os.WriteFile(filepath.Join(dir, name+".full.txt"), []byte(full), 0o644)
 	}
-}
-
-func newBenchPage(b testing.TB) *cdpclient.Page {
-	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	bc, err := cdptest.Browser.NewContext(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = bc.Close(ctx)
-	})
-	p, err := bc.NewPage(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
 }
 
 // BenchmarkSnapshotBench snapshots the pages of ../shared/bench (copied into

@@ -111,7 +111,7 @@ func TestSnapshotRefs(t *testing.T) {
 		t.Errorf("ref of Home changed from %s to %s", home, got)
 	}
 	added := refOf(t, s2, "Added later")
-	for _, m := range lineRe.FindAllStringSubmatch(s1, -1) {
+	for _, m := range cdptest.ElementLine.FindAllStringSubmatch(s1, -1) {
 		if m[1] == added {
 			t.Errorf("new element reused ref %s", added)
 		}
@@ -120,7 +120,7 @@ func TestSnapshotRefs(t *testing.T) {
 	if err := outcome(p.Click(ctx, cdpclient.Target{Ref: refOf(t, s2, "Accept cookies")}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatalf("click by ref: %v", err)
 	}
-	frameBtns := lineRe.FindAllStringSubmatch(s2, -1)
+	frameBtns := cdptest.ElementLine.FindAllStringSubmatch(s2, -1)
 	var emails, buttons []string
 	for _, m := range frameBtns {
 		switch m[4] {

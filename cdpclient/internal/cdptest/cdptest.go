@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -131,4 +132,21 @@ func WantCode(t testing.TB, err error, want cdpclient.Code) *cdpclient.Error {
 		t.Errorf("error %q has no hint", err)
 	}
 	return e
+}
+
+// ElementLine matches an element line of a snapshot: its ref, tag,
+// attributes and name.
+var ElementLine = regexp.MustCompile(`(?m)^(\d+)\[:\]<([a-z]+)([^>]*)>(.*?)</[a-z]+>$`)
+
+// RefOf finds the ref of the element line of snap whose name is name, and
+// fails the test when there is none.
+func RefOf(t testing.TB, snap, name string) string {
+	t.Helper()
+	for _, m := range ElementLine.FindAllStringSubmatch(snap, -1) {
+		if m[4] == name {
+			return m[1]
+		}
+	}
+	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
+	return ""
 }
