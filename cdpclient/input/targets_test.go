@@ -14,11 +14,7 @@ import (
 // headingRef finds the ref on the heading line "N[:]## name".
 func headingRef(t *testing.T, snap, name string) string {
 	t.Helper()
-	m := regexp.MustCompile(`(?m)^(\d+)\[:\]#+ ` + regexp.QuoteMeta(name) + `$`).FindStringSubmatch(snap)
-	if m == nil {
-		t.Fatalf("no heading %q in:\n%s", name, snap)
-	}
-	return m[1]
+	return cdptest.HeadingRef(t, snap, name)
 }
 
 // A board whose columns are sections named by their headings, with drop

@@ -150,3 +150,14 @@ func RefOf(t testing.TB, snap, name string) string {
 	t.Fatalf("no element %q in snapshot:\n%s", name, snap)
 	return ""
 }
+
+// HeadingRef finds the ref on the heading line "N[:]## name" of snap, and
+// fails the test when there is none.
+func HeadingRef(t testing.TB, snap, name string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^(\d+)\[:\]#+ ` + regexp.QuoteMeta(name) + `$`).FindStringSubmatch(snap)
+	if m == nil {
+		t.Fatalf("no heading %q in:\n%s", name, snap)
+	}
+	return m[1]
+}
