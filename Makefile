@@ -27,18 +27,28 @@ RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cd
 
 .PHONY: deps test-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
-## deps: check for Go; install Chromium, ffmpeg and PostgreSQL (the fleet's tests
-## start their own server) from Debian if they are missing.
+## deps: check for Go; install Chromium, its headless shell, ffmpeg and
+## PostgreSQL (the fleet's tests start their own server) from Debian if they are
+## missing.
 deps:
 	@command -v $(GO) >/dev/null || { echo "make deps: Go is not installed; get Go 1.26 or newer (https://go.dev/dl/)" >&2; exit 1; }
 	@if ! command -v chromium >/dev/null; then \
-		echo "make deps: chromium is missing; installing it with apt-get" >&2; \
+		echo "make deps: chromium is missing; installing it and its headless shell with apt-get" >&2; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; \
 		elif command -v sudo >/dev/null; then SUDO=sudo; \
 		else echo "make deps: need root or sudo to run 'apt-get install -y chromium'; install Chromium yourself or pass --browser-path to cdpmcp" >&2; exit 1; fi; \
 		$$SUDO apt-get update; \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-headless-shell; \
 		command -v chromium >/dev/null || { echo "make deps: chromium is still not on PATH after apt-get install" >&2; exit 1; }; \
+	fi
+	@if [ ! -x /usr/lib/chromium/chromium-headless-shell ] && ! command -v chromium-headless-shell >/dev/null; then \
+		echo "make deps: chromium-headless-shell (the headless browser cdpmcp prefers: half the CPU of a headless chromium) is missing; installing it with apt-get" >&2; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif command -v sudo >/dev/null; then SUDO=sudo; \
+		else echo "make deps: need root or sudo to run 'apt-get install -y chromium-headless-shell'; install it yourself" >&2; exit 1; fi; \
+		$$SUDO apt-get update; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium-headless-shell; \
+		[ -x /usr/lib/chromium/chromium-headless-shell ] || { echo "make deps: chromium-headless-shell is still missing after apt-get install" >&2; exit 1; }; \
 	fi
 	@if ! command -v ffmpeg >/dev/null; then \
 		echo "make deps: ffmpeg (for job videos) is missing; installing it with apt-get" >&2; \

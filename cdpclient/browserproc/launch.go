@@ -18,9 +18,11 @@ import (
 
 // Options say how to start a browser.
 type Options struct {
-	// Path is the browser executable; empty means the first FindBrowser finds:
-	// chromium, chromium-browser, google-chrome or google-chrome-stable on
-	// PATH, then where Chrome, Chromium and Edge install on macOS and Windows.
+	// Path is the browser executable. Empty means, for a headless browser on a
+	// throwaway profile, Chromium's headless shell if there is one
+	// (FindHeadlessShell); else the first FindBrowser finds: chromium,
+	// chromium-browser, google-chrome or google-chrome-stable on PATH, then
+	// where Chrome, Chromium and Edge install on macOS and Windows.
 	Path string
 	// UserDataDir is the profile directory; empty means a fresh temporary directory
 	// that is removed when the browser closes.
@@ -87,7 +89,7 @@ func Launch(ctx context.Context, opts Options, network []string) (*Process, erro
 }
 
 func start(ctx context.Context, opts Options, network []string) (*Process, error) {
-	exe, err := FindBrowser(opts.Path)
+	exe, err := executable(opts)
 	if err != nil {
 		return nil, err
 	}

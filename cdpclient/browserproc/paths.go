@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -47,6 +48,55 @@ func FindBrowser(path string) (string, error) {
 	}
 	return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH, and Chrome, Chromium and Edge are not in %s", strings.Join(names, ", "), strings.Join(places, ", ")),
 		Hint: "install Google Chrome or Chromium, or pass --browser-path"}
+}
+
+// executable is the browser Launch starts for opts: opts.Path if given; else,
+// for a headless browser on a profile thrown away when it closes, Chromium's
+// headless shell if this machine has one (FindHeadlessShell); else the first
+// browser FindBrowser finds. A profile that is kept (--user-data-dir, a job's
+// named profile) is opened by the full browser that will open it again.
+func executable(opts Options) (string, error) {
+	throwaway := opts.UserDataDir == "" || opts.Disposable
+	if opts.Path == "" && throwaway && (opts.Headless || headlessNeeded()) {
+		if shell, ok := FindHeadlessShell(); ok {
+			return shell, nil
+		}
+	}
+	return FindBrowser(opts.Path)
+}
+
+// headlessShells are where Chromium's headless shell is found, in order: the
+// binary where Debian puts it (its /usr/bin/chromium-headless-shell is a script
+// that does not exec it, so the process started would not be the browser),
+// then names on PATH: Debian's, and those @puppeteer/browsers and Playwright
+// install.
+var headlessShells = struct{ places, names []string }{
+	places: []string{"/usr/lib/chromium/chromium-headless-shell"},
+	names:  []string{"chromium-headless-shell", "chrome-headless-shell", "headless_shell"},
+}
+
+// FindHeadlessShell returns Chromium's headless shell if this machine has it:
+// the browser without windows, tabs or UI that Chromium's old headless mode
+// was. It speaks the same protocol and renders pages alike, for half the CPU
+// of a headless full Chromium (most of it the browser process's, which in a
+// full Chromium keeps a window and its UI for every tab).
+func FindHeadlessShell() (string, bool) {
+	for _, p := range headlessShells.places {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, true
+		}
+	}
+	for _, name := range headlessShells.names {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// IsHeadlessShell says whether the executable exe is a headless shell.
+func IsHeadlessShell(exe string) bool {
+	return slices.Contains(headlessShells.names, filepath.Base(exe))
 }
 
 // browserCandidates are the browsers FindBrowser looks for on goos, in order:

@@ -46,3 +46,35 @@ func TestBrowserCandidates(t *testing.T) {
 		}
 	}
 }
+
+// A headless browser on a throwaway profile is the headless shell (make deps
+// installs it); one on a profile that is kept, one headed and one the user
+// named are the browser FindBrowser finds.
+func TestExecutablePicksTheHeadlessShell(t *testing.T) {
+	t.Parallel()
+	shell, ok := FindHeadlessShell()
+	if !ok {
+		t.Fatal("no headless shell on this machine: install chromium-headless-shell (make deps does)")
+	}
+	full, err := FindBrowser("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if IsHeadlessShell(full) || !IsHeadlessShell(shell) {
+		t.Fatalf("IsHeadlessShell(%s) = %v, IsHeadlessShell(%s) = %v", full, IsHeadlessShell(full), shell, IsHeadlessShell(shell))
+	}
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Headless: true}, shell},
+		{Options{Headless: true, UserDataDir: "/profiles/anon", Disposable: true}, shell},
+		{Options{Headless: true, UserDataDir: "/profiles/kept"}, full},
+		{Options{Headless: true, Path: full}, full},
+	} {
+		got, err := executable(tc.opts)
+		if err != nil || got != tc.want {
+			t.Errorf("executable(%+v) = %q, %v; want %q", tc.opts, got, err, tc.want)
+		}
+	}
+}

@@ -37,6 +37,9 @@ func (p *Process) ExitStatus() string { return p.cmd.ProcessState.String() }
 // PID is the process id of the browser, the leader of its process group.
 func (p *Process) PID() int { return p.cmd.Process.Pid }
 
+// Executable is the browser's executable file.
+func (p *Process) Executable() string { return p.cmd.Path }
+
 // Profile is the --user-data-dir the browser runs on.
 func (p *Process) Profile() string { return p.profile }
 

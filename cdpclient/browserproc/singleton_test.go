@@ -11,10 +11,11 @@ import (
 
 // A browser that was killed leaves nothing in TMPDIR once it is closed: not
 // its profile, not the directory of its singleton socket (Chromium removes
-// that one only when it exits on its own).
+// that one only when it exits on its own). The browser is the full Chromium:
+// the headless shell keeps no singleton.
 func TestKilledBrowserLeavesNoTempDir(t *testing.T) {
 	t.Parallel()
-	p, err := Launch(testbound.Context(t), Options{Headless: true}, nil)
+	p, err := Launch(testbound.Context(t), Options{Path: fullChromium(t), Headless: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestKilledBrowserLeavesNoTempDir(t *testing.T) {
 func TestKilledBrowserOnOwnProfileLeavesNoTempDir(t *testing.T) {
 	t.Parallel()
 	profile := t.TempDir()
-	p, err := Launch(testbound.Context(t), Options{Headless: true, UserDataDir: profile}, nil)
+	p, err := Launch(testbound.Context(t), Options{Path: fullChromium(t), Headless: true, UserDataDir: profile}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,4 +57,14 @@ func TestKilledBrowserOnOwnProfileLeavesNoTempDir(t *testing.T) {
 	if _, err := os.Stat(profile); err != nil {
 		t.Errorf("the caller's profile is gone: %v", err)
 	}
+}
+
+// fullChromium is the browser FindBrowser finds, a full Chromium.
+func fullChromium(t *testing.T) string {
+	t.Helper()
+	exe, err := FindBrowser("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
 }
