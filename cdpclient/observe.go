@@ -60,6 +60,11 @@ func (o *observation) happened(st *actState, err error) error {
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
+	case st.dispatched.Load() && o.p.closedOrCrashed() == ErrPageClosed:
+		// The input closed the tab (a popup done with its work calls
+		// window.close()): that is what the action did, and the feedback says
+		// so. What failed after it failed on the closed tab.
+		return nil
 	case st.dispatched.Load():
 		// Input reached the page: the action happened, whatever went wrong after.
 		c := Classify(err)

@@ -104,13 +104,21 @@ func TestPopupsLoadAndHandBack(t *testing.T) {
 	mustOK(t, callTool(t, c, "fill", map[string]any{"selector": "#user", "value": "alice"}))
 	r = callTool(t, c, "click", map[string]any{"selector": "#allow"})
 	mustOK(t, r)
-	wantIn(t, r, "closed itself", "now p1")
-	if l := callTool(t, c, "listPages", nil); strings.Contains(l.text, "p3") || !strings.Contains(l.text, "* p1") {
-		t.Errorf("after the popup closed: %s", l.text)
+	// window.close() is asynchronous: the answer says the tab closed itself
+	// when the close came before the click settled; else the tab goes, and
+	// p1 becomes the current tab, just after.
+	if strings.Contains(r.text, "closed itself") {
+		wantIn(t, r, "now p1")
+	} else if strings.Contains(r.text, "errors") {
+		t.Errorf("click answer: %s", r.text)
 	}
-	if got := textOf(t, c, "#status"); got != "signed in as alice" {
-		t.Errorf("opener status = %q", got)
-	}
+	waitUntil(t, "the popup gone and p1 current", func() bool {
+		l := callTool(t, c, "listPages", nil)
+		return !strings.Contains(l.text, "p3") && strings.Contains(l.text, "* p1")
+	})
+	// The popup's message reaches its opener, in another process, as a task
+	// of its own: it may land after the click's answer.
+	waitUntil(t, `the opener's status "signed in as alice"`, func() bool { return textOf(t, c, "#status") == "signed in as alice" })
 }
 
 // Keys as a person presses them.
