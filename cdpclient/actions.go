@@ -89,11 +89,7 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedbac
 		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
 			return "", err
 		}
-		pt, err := e.clickablePoint(ctx)
-		if err != nil {
-			return "", err
-		}
-		return "", p.mouseClick(ctx, pt.X, pt.Y, button, count, mods)
+		return "", p.clickGuarded(ctx, e, button, count, mods)
 	})
 }
 

@@ -159,11 +159,7 @@ func (e *Element) Click(ctx context.Context) error {
 	if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
 		return err
 	}
-	pt, err := e.clickablePoint(ctx)
-	if err != nil {
-		return err
-	}
-	return e.p.mouseClick(ctx, pt.X, pt.Y, input.MouseButtonLeft, 1, 0)
+	return e.p.clickGuarded(ctx, e, input.MouseButtonLeft, 1, 0)
 }
 
 // ScrollIntoView scrolls the element into view (NOT_FOUND when it is gone

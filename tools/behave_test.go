@@ -352,3 +352,28 @@ func TestReadOnlyNeverResubmits(t *testing.T) {
 		t.Errorf("the form was sent again: %d posts, then %d", posts, got)
 	}
 }
+
+// A click lands on its element even when the page moves under the pointer
+// between the element's measure and the click: here the pointer's arrival
+// pushes a decoy to where the target was. The click is stopped before the
+// decoy sees it and sent again; a page that moves at every try gets no click
+// at all, and an answer that says so.
+func TestClickFollowsAMovingPage(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/moving.html")}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#target"}))
+	if got := textOf(t, c, "#log"); got != "target" {
+		t.Errorf("after the click on a page that moved once, the log says %q, want \"target\"", got)
+	}
+
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/moving.html?always")}))
+	r := callTool(t, c, "click", map[string]any{"selector": "#target"})
+	if fb := feedbackOf(t, r); fb["ok"] != false {
+		t.Errorf("a click on a page that moves at every try answered ok: %s", r.text)
+	}
+	wantIn(t, r, "kept moving under the click", "<button#decoy>Decoy")
+	if got := textOf(t, c, "#log"); got != "" {
+		t.Errorf("the page that moves at every try was clicked: log %q", got)
+	}
+}
