@@ -358,6 +358,8 @@ func TestReadOnlyNeverResubmits(t *testing.T) {
 // pushes a decoy to where the target was. The click is stopped before the
 // decoy sees it and sent again; a page that moves at every try gets no click
 // at all, and an answer that says so.
+//
+// (A page that covers the element once it is pressed keeps its click.)
 func TestClickFollowsAMovingPage(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
@@ -375,5 +377,13 @@ func TestClickFollowsAMovingPage(t *testing.T) {
 	wantIn(t, r, "kept moving under the click", "<button#decoy>Decoy")
 	if got := textOf(t, c, "#log"); got != "" {
 		t.Errorf("the page that moves at every try was clicked: log %q", got)
+	}
+
+	// The first event of the click decides: a button that a cover hides once
+	// pressed still gets the rest of its click.
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/covered.html")}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#b"}))
+	if got := textOf(t, c, "#log"); got != "down clicked" {
+		t.Errorf("the button covered once pressed: log %q, want \"down clicked\"", got)
 	}
 }

@@ -4,26 +4,33 @@
 // take the click on whatever moved there. Like Playwright's hit target check.
 
 // armClickGuard listens, in capture on the element's window, for the events of
-// a click; one whose target is neither in the element nor a label of it is
-// stopped before the page sees it and noted. clickGuardResult ends it; so
-// does a timer.
+// a click. The first one the browser sends decides, as a person's hand would:
+// if its target is neither in the element nor a label of it, that event and
+// the rest of the click are stopped before the page sees them, and noted. (A
+// page that re-renders the element during the click still gets the click.)
+// clickGuardResult ends the guard; so does a timer.
 function armClickGuard() {
   const el = this;
   const win = el.ownerDocument.defaultView;
   const key = Symbol.for('cdpmcp.clickGuard');
   if (win[key]) win[key].disarm();
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
-  const guard = { blocked: false, hit: '' };
+  const guard = { decided: false, blocked: false, hit: '' };
   const reaches = (ev) => ev.composedPath().some((n) => n === el || (n.localName === 'label' && n.control === el));
   const check = (ev) => {
-    if (reaches(ev)) return;
-    if (!guard.blocked) {
+    if (!ev.isTrusted) return; // the page's own events are its business
+    if (!guard.decided) {
+      guard.decided = true;
+      guard.blocked = !reaches(ev);
       const t = ev.target;
-      guard.hit = t && t.localName ? '<' + t.localName + (t.id ? '#' + t.id : '') + '>' + ((t.innerText || '').trim().replace(/\s+/g, ' ').slice(0, 40)) : '';
+      if (guard.blocked && t && t.localName) {
+        guard.hit = '<' + t.localName + (t.id ? '#' + t.id : '') + '>' + (t.innerText || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      }
     }
-    guard.blocked = true;
-    ev.preventDefault();
-    ev.stopImmediatePropagation();
+    if (guard.blocked) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
   };
   for (const t of types) win.addEventListener(t, check, true);
   const timer = setTimeout(() => guard.disarm(), 10000);
