@@ -88,14 +88,6 @@ func markDispatched(ctx context.Context) {
 	}
 }
 
-// unmarkDispatched records that the running action's input, stopped before the
-// page saw it (a click guard's), did not happen after all.
-func unmarkDispatched(ctx context.Context) {
-	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
-		st.dispatched.Store(false)
-	}
-}
-
 // beginAction takes the page's action lock and starts an object group for the
 // operation; end releases both. Operations under the returned context do not
 // take the lock again.

@@ -51,3 +51,11 @@ func (p *Page) clickGuarded(ctx context.Context, e *Element, button input.MouseB
 		}
 	}
 }
+
+// unmarkDispatched records that the running action's input, stopped before the
+// page saw it (a click guard's), did not happen after all.
+func unmarkDispatched(ctx context.Context) {
+	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
+		st.dispatched.Store(false)
+	}
+}
