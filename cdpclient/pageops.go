@@ -11,7 +11,8 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 )
 
-// titleWait bounds reading the title: a page stuck in a script does not answer.
+// titleWait bounds reading the title from the page: a page stuck in a script
+// does not answer, and the browser, asked next, knows the title without it.
 const titleWait = time.Second
 
 // DocumentTitle reads document.title from the page (without running page code).
@@ -45,9 +46,12 @@ func (p *Page) DocumentTitle(ctx context.Context) string {
 // Title is the tab's title as the browser shows it, without asking the page:
 // document.title once the page set one, else its address. (The title in
 // targetInfoChanged is not it: Chromium sends that event when a navigation
-// commits, not when the title changes.)
+// commits, not when the title changes.) The browser answers without the
+// renderer, but a loaded machine can take seconds: it is given as long as any
+// CDP call, so that a slow answer is not taken for none (the fallback, the
+// title at the last commit, is often the address).
 func (p *Page) Title(ctx context.Context) string {
-	ctx, cancel := context.WithTimeout(ctx, titleWait)
+	ctx, cancel := context.WithTimeout(ctx, cdpCallTimeout)
 	defer cancel()
 	r, err := p.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(p.targetID))
 	if err != nil {
