@@ -3,8 +3,8 @@ package cdpclient
 import (
 	"context"
 	"fmt"
-	"math"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -31,16 +31,16 @@ func (w *World) Origin(ctx context.Context) (Point, error) {
 		return Point{}, nil
 	}
 	fb, err := w.p.frameBoxOf(ctx, w.key.frame)
-	return Point(fb.at), err
+	return fb.at, err
 }
 
 // elementClip scrolls the element into view (unless not scroll) and returns
 // its bounding box in page coordinates, and its top-left in viewport
 // coordinates.
-func (p *Page) elementClip(ctx context.Context, t Target, scroll bool) (page.Viewport, point, error) {
+func (p *Page) elementClip(ctx context.Context, t Target, scroll bool) (page.Viewport, Point, error) {
 	e, err := p.Resolve(ctx, t)
 	if err != nil {
-		return page.Viewport{}, point{}, err
+		return page.Viewport{}, Point{}, err
 	}
 	inView := e.inView
 	if !scroll {
@@ -48,26 +48,18 @@ func (p *Page) elementClip(ctx context.Context, t Target, scroll bool) (page.Vie
 	}
 	quads, fb, err := inView(ctx)
 	if err != nil {
-		return page.Viewport{}, point{}, err
+		return page.Viewport{}, Point{}, err
 	}
-	if _, ok := firstCentre(quads); !ok {
-		return page.Viewport{}, point{}, e.notVisible()
+	r, ok := geom.Bounds(quads, fb.at)
+	if !ok {
+		return page.Viewport{}, Point{}, e.notVisible()
 	}
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, quad := range quads {
-		for i := 0; i+1 < len(quad); i += 2 {
-			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
-			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
-		}
-	}
-	off := fb.at
 	m, err := p.c.Page.GetLayoutMetrics(ctx)
 	if err != nil {
-		return page.Viewport{}, point{}, fmt.Errorf("layout metrics: %w", err)
+		return page.Viewport{}, Point{}, fmt.Errorf("layout metrics: %w", err)
 	}
 	sx, sy := float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
-	at := point{X: minX + off.X, Y: minY + off.Y}
-	return page.Viewport{X: at.X + sx, Y: at.Y + sy, Width: maxX - minX, Height: maxY - minY, Scale: 1}, at, nil
+	return page.Viewport{X: r.X + sx, Y: r.Y + sy, Width: r.W, Height: r.H, Scale: 1}, Point{X: r.X, Y: r.Y}, nil
 }
 
 // inPlace is inView without scrolling: the element's boxes where they are,

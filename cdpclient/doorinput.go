@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/input"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -132,10 +133,10 @@ func Poll(ctx context.Context, interval time.Duration, check func() (done bool, 
 }
 
 // Point is a position in CSS pixels of the main frame's viewport.
-type Point struct{ X, Y float64 }
+type Point = geom.Point
 
 // Rect is a box in CSS pixels of the main frame's viewport.
-type Rect struct{ X, Y, W, H float64 }
+type Rect = geom.Rect
 
 // Need says which states an action requires of its element.
 type Need struct{ Visible, Enabled, Editable bool }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 
 	"github.com/mafredri/cdp"
@@ -51,11 +52,11 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 			return Rect{}, err
 		}
 	}
-	r, ok := boundsOf(q.Quads, fb.at)
+	r, ok := geom.Bounds(q.Quads, fb.at)
 	if !ok {
 		return Rect{}, e.notVisible()
 	}
-	return Rect(r), nil
+	return r, nil
 }
 
 // Script runs fn, the caller's own script (evaluate), under the page's rules

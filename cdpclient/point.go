@@ -5,39 +5,37 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
-// point is a position in CSS pixels relative to the main frame's viewport.
-type point struct{ X, Y float64 }
-
 // clickablePoint returns where to click the element: the centre of its visible
 // box, scrolled into view, checked to reach the element and not a cover. One page
 // call answers this for elements of the main frame and same-origin frames; others
 // (and covered elements, to name the cover) take the CDP path.
-func (e *Element) clickablePoint(ctx context.Context) (point, error) {
+func (e *Element) clickablePoint(ctx context.Context) (Point, error) {
 	var r struct {
 		X, Y             float64
 		OK, Gone, Hidden bool
 		Frame            bool
 	}
 	if err := e.call(ctx, "clickPoint", &r); err != nil {
-		return point{}, err
+		return Point{}, err
 	}
 	switch {
 	case r.Gone:
-		return point{}, e.gone()
+		return Point{}, e.gone()
 	case r.Hidden:
-		return point{}, e.notVisible()
+		return Point{}, e.notVisible()
 	case !r.Frame && r.OK:
-		return point{X: r.X, Y: r.Y}, nil
+		return Point{X: r.X, Y: r.Y}, nil
 	}
 	pt, fb, err := e.visiblePoint(ctx)
 	if err != nil {
-		return point{}, err
+		return Point{}, err
 	}
 	return pt, e.hitCheck(ctx, pt, fb)
 }
@@ -47,7 +45,7 @@ func (e *Element) clickablePoint(ctx context.Context) (point, error) {
 // viewport coordinates. It is zero for the main frame.
 type frameBox struct {
 	owner dom.BackendNodeID
-	at    point
+	at    Point
 }
 
 // inView scrolls the element into view and returns its content quads, in its
@@ -74,32 +72,16 @@ func (e *Element) scrollIntoView(ctx context.Context) error {
 // visiblePoint scrolls the element into view and returns the centre of its first
 // visible box, in main-frame viewport coordinates, and where its frame sits. An
 // element without a box is an *Error with CodeNotFound.
-func (e *Element) visiblePoint(ctx context.Context) (point, frameBox, error) {
+func (e *Element) visiblePoint(ctx context.Context) (Point, frameBox, error) {
 	quads, fb, err := e.inView(ctx)
 	if err != nil {
-		return point{}, frameBox{}, err
+		return Point{}, frameBox{}, err
 	}
-	c, ok := firstCentre(quads)
+	c, ok := geom.Centre(quads)
 	if !ok {
-		return point{}, frameBox{}, e.notVisible()
+		return Point{}, frameBox{}, e.notVisible()
 	}
-	return point{X: math.Round(c.X + fb.at.X), Y: math.Round(c.Y + fb.at.Y)}, fb, nil
-}
-
-// firstCentre is the centre of the first quad with an area.
-func firstCentre(quads []dom.Quad) (point, bool) {
-	for _, quad := range quads {
-		if len(quad) != 8 || quadArea(quad) < 1 {
-			continue
-		}
-		var c point
-		for i := 0; i < 8; i += 2 {
-			c.X += quad[i] / 4
-			c.Y += quad[i+1] / 4
-		}
-		return c, true
-	}
-	return point{}, false
+	return Point{X: math.Round(c.X + fb.at.X), Y: math.Round(c.Y + fb.at.Y)}, fb, nil
 }
 
 func (e *Element) notVisible() error {
@@ -112,15 +94,6 @@ func (e *Element) notVisible() error {
 }
 
 func frameIDOf(f *frameSession) page.FrameID { return page.FrameID(f.info.TargetID) }
-
-func quadArea(q dom.Quad) float64 {
-	a := 0.0
-	for i := 0; i < 8; i += 2 {
-		j := (i + 2) % 8
-		a += q[i]*q[j+1] - q[j]*q[i+1]
-	}
-	return math.Abs(a) / 2
-}
 
 // maxFrameDepth bounds how many frames deep a snapshot descends and frameBoxOf
 // looks.
@@ -167,7 +140,7 @@ func (p *Page) frameBoxAt(ctx context.Context, id page.FrameID, depth int) (fram
 	if err != nil {
 		return frameBox{}, fmt.Errorf("locate frame box: %w", err)
 	}
-	at := point{X: box.Model.Content[0], Y: box.Model.Content[1]}
+	at := Point{X: box.Model.Content[0], Y: box.Model.Content[1]}
 	if parent == nil {
 		return frameBox{owner: owner.BackendNodeID, at: at}, nil
 	}
@@ -175,10 +148,10 @@ func (p *Page) frameBoxAt(ctx context.Context, id page.FrameID, depth int) (fram
 	if err != nil {
 		return frameBox{}, err
 	}
-	return frameBox{owner: outer.owner, at: point{X: outer.at.X + at.X, Y: outer.at.Y + at.Y}}, nil
+	return frameBox{owner: outer.owner, at: Point{X: outer.at.X + at.X, Y: outer.at.Y + at.Y}}, nil
 }
 
-// nodeAt returns the node at viewport point (x, y) of a session's document.
+// nodeAt returns the node at viewport Point (x, y) of a session's document.
 // DOM.getNodeForLocation takes document coordinates, so the scroll offset is added.
 func nodeAt(ctx context.Context, c *cdp.Client, x, y float64) (*dom.GetNodeForLocationReply, error) {
 	m, err := c.Page.GetLayoutMetrics(ctx)
@@ -191,7 +164,7 @@ func nodeAt(ctx context.Context, c *cdp.Client, x, y float64) (*dom.GetNodeForLo
 
 // hitCheck makes sure a click at pt would reach the element (in the frame fb
 // locates) and not something covering it. Covered is an *Error with CodeObscured naming the cover.
-func (e *Element) hitCheck(ctx context.Context, pt point, fb frameBox) error {
+func (e *Element) hitCheck(ctx context.Context, pt Point, fb frameBox) error {
 	c, x, y := e.p.c, pt.X, pt.Y
 	var f *frameSession
 	if e.frame != nil {
@@ -253,37 +226,16 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 	return err
 }
 
-// rect is a box in CSS pixels of the main frame's viewport.
-type rect struct{ X, Y, W, H float64 }
-
-// boundsOf is the box around quads, moved by off.
-func boundsOf(quads []dom.Quad, off point) (rect, bool) {
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, q := range quads {
-		if len(q) != 8 || quadArea(q) < 1 {
-			continue
-		}
-		for i := 0; i < 8; i += 2 {
-			minX, maxX = math.Min(minX, q[i]), math.Max(maxX, q[i])
-			minY, maxY = math.Min(minY, q[i+1]), math.Max(maxY, q[i+1])
-		}
-	}
-	if math.IsInf(minX, 1) {
-		return rect{}, false
-	}
-	return rect{X: minX + off.X, Y: minY + off.Y, W: maxX - minX, H: maxY - minY}, true
-}
-
 // viewBox scrolls the element into view and returns its box in the main
 // frame's viewport. An element without a box is NOT_FOUND.
-func (e *Element) viewBox(ctx context.Context) (rect, error) {
+func (e *Element) viewBox(ctx context.Context) (Rect, error) {
 	quads, fb, err := e.inView(ctx)
 	if err != nil {
-		return rect{}, err
+		return Rect{}, err
 	}
-	r, ok := boundsOf(quads, fb.at)
+	r, ok := geom.Bounds(quads, fb.at)
 	if !ok {
-		return rect{}, e.notVisible()
+		return Rect{}, e.notVisible()
 	}
 	return r, nil
 }
