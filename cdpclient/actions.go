@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 )
 
 // actionabilityWait is how long an action waits for its element to become visible
@@ -25,7 +26,7 @@ func (e *Element) actionable(ctx context.Context, n need) (ElementState, error) 
 	defer cancel()
 	var st ElementState
 	var last error
-	err := poll(wctx, 50*time.Millisecond, func() (bool, error) {
+	err := poll.Until(wctx, 50*time.Millisecond, func() (bool, error) {
 		var err error
 		if st, err = e.state(ctx); err != nil {
 			return false, err
@@ -53,7 +54,7 @@ func (e *Element) actionable(ctx context.Context, n need) (ElementState, error) 
 // requireTarget refuses an element action that names no element.
 func requireTarget(t Target) error {
 	if t.IsZero() {
-		return argError("pass ref (from snapshot) or selector", "no target element given")
+		return ArgErrorf("pass ref (from snapshot) or selector", "no target element given")
 	}
 	return nil
 }
@@ -70,7 +71,7 @@ func (p *Page) onElement(ctx context.Context, t Target, lateMs int, run func(ctx
 // after scrolling it into view and checking that nothing covers it, and reports
 // what happened.
 func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedback.Feedback, error) {
-	button, err := parseButton(opts.Button)
+	button, err := ParseButton(opts.Button)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedbac
 		count = 1
 	}
 	if count > 3 {
-		return nil, argError("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
+		return nil, ArgErrorf("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
 	}
 	return p.onElement(ctx, t, lateFrame, func(ctx context.Context, e *Element) (string, error) {
 		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {

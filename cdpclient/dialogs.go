@@ -53,7 +53,7 @@ func ParseDialogPolicy(s string) (DialogPolicy, error) {
 	case DialogsReport, DialogsAccept, DialogsDismiss:
 		return DialogPolicy(s), nil
 	}
-	return "", argError("use report, accept or dismiss", "%q is not a dialog policy", s)
+	return "", ArgErrorf("use report, accept or dismiss", "%q is not a dialog policy", s)
 }
 
 // onDialogEvent records a dialog opening or closing, in the page or one of its

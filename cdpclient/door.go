@@ -188,10 +188,6 @@ func (w *World) HandOutRefs(fn func(base int) (last int, err error)) error {
 	return nil
 }
 
-// ExceptionText is the first line of a thrown exception, as cdpclient words
-// it in its errors.
-func ExceptionText(d *runtime.ExceptionDetails) string { return exceptionText(d) }
-
 // EgressProxy is the URL of the proxy the browser's requests go through when
 // origin rules are set ("" without): requests a feature makes itself (link
 // checks) go through it, so the same rules hold for them.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
@@ -119,19 +118,6 @@ func (d Door) DescribeAt(ctx context.Context, pt Point) string {
 	return "on " + desc
 }
 
-// ParseButton reads a mouse button's name (left when empty).
-func ParseButton(b MouseButton) (input.MouseButton, error) { return parseButton(b) }
-
-// PageFunc is the source of one of the core's page functions (state), for a
-// feature to compose with its own.
-func PageFunc(name string) string { return jsFunc(name) }
-
-// Poll calls check at once and then every interval until check reports done
-// or an error, or ctx ends; the last check's error wins over ctx's.
-func Poll(ctx context.Context, interval time.Duration, check func() (done bool, err error)) error {
-	return poll(ctx, interval, check)
-}
-
 // Point is a position in CSS pixels of the main frame's viewport.
 type Point = geom.Point
 
@@ -207,7 +193,7 @@ func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", name, err)
 	case r.ExceptionDetails != nil:
-		return nil, &Error{Code: CodeJSError, Msg: name + ": " + exceptionText(r.ExceptionDetails)}
+		return nil, &Error{Code: CodeJSError, Msg: name + ": " + ExceptionText(r.ExceptionDetails)}
 	case r.Result.ObjectID == nil:
 		return nil, nil
 	}

@@ -86,13 +86,6 @@ func (e *Element) Gone(err error) error {
 	return nil
 }
 
-// SelectorError is the argument error for an exception the page function
-// query (PageFunc) threw because selector is not valid CSS; nil for any
-// other exception.
-func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
-	return selectorErr(selector, exc)
-}
-
 // ID is the browser's id of the context: "" for the browser's default
 // context.
 func (d ContextDoor) ID() string { return d.bc.id }

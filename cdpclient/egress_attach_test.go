@@ -23,8 +23,10 @@ var attachOwnGaps = []string{"webrtc"}
 // navigations still open bare TCP connections there; no request is sent. A
 // shared worker's first request sometimes slips past: Chromium resumes the
 // paused worker before its interception takes hold (2 of 15 tries here).
+// What a page sends as cdpmcp closes it (beaconclose, keepaliveclose,
+// imgclose; an EventSource reconnecting) is held: Close empties the tab first.
 var fetchMisses = []string{"websocket", "websocketstream", "webtransport", "webrtc", "speculationprefetch",
-	"speculationprerender", "preconnect", "beaconclose", "keepaliveclose", "imgclose", "dnsprefetch", "sharedworker"}
+	"speculationprerender", "preconnect", "dnsprefetch", "sharedworker"}
 
 // Attached to a browser cdpmcp did not start, with origin rules: in a context
 // cdpmcp creates (one per HTTP session) every vector but WebRTC's UDP is held

@@ -107,7 +107,7 @@ func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 	case t.Selector != "":
 		return p.resolveSelector(ctx, t.Selector)
 	}
-	return nil, argError("pass ref (from snapshot) or selector", "no target element given")
+	return nil, ArgErrorf("pass ref (from snapshot) or selector", "no target element given")
 }
 
 // evalFunc calls fn(args...) in the main world of the page's main frame and keeps
@@ -138,7 +138,7 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 // call runs a page function with the element as this and decodes its JSON result
 // into out (when out is not nil).
 func (e *Element) call(ctx context.Context, fn string, out any, args ...any) error {
-	return e.callSrc(ctx, fn, jsFunc(fn), out, args...)
+	return e.callSrc(ctx, fn, PageFunc(fn), out, args...)
 }
 
 // callSrc is call with the function's source given; name labels errors.
@@ -164,7 +164,7 @@ func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...
 		return fmt.Errorf("%s: %w", fn, err)
 	}
 	if r.ExceptionDetails != nil {
-		return &Error{Code: CodeJSError, Msg: fn + ": " + exceptionText(r.ExceptionDetails)}
+		return &Error{Code: CodeJSError, Msg: fn + ": " + ExceptionText(r.ExceptionDetails)}
 	}
 	if out != nil && len(r.Result.Value) > 0 {
 		if err := json.Unmarshal(r.Result.Value, out); err != nil {
@@ -217,7 +217,9 @@ func (e *Element) state(ctx context.Context) (ElementState, error) {
 	return s, nil
 }
 
-func exceptionText(d *runtime.ExceptionDetails) string {
+// ExceptionText is the first line of a thrown exception, as cdpclient words
+// it in its errors.
+func ExceptionText(d *runtime.ExceptionDetails) string {
 	if d.Exception != nil && d.Exception.Description != nil {
 		line, _, _ := strings.Cut(*d.Exception.Description, "\n")
 		return line

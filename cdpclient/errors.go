@@ -79,13 +79,11 @@ type ArgError struct {
 
 func (e *ArgError) Error() string { return e.Msg }
 
-func argError(hint, format string, args ...any) *ArgError {
+// ArgErrorf is an *ArgError with its message formatted and the hint that
+// fixes it.
+func ArgErrorf(hint, format string, args ...any) *ArgError {
 	return &ArgError{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
-
-// ArgErrorf is an *ArgError with its message formatted and the hint that
-// fixes it, for feature packages.
-func ArgErrorf(hint, format string, args ...any) *ArgError { return argError(hint, format, args...) }
 
 var (
 	// ErrPageClosed is returned for a page that has been closed.

@@ -47,7 +47,7 @@ func TestClassify(t *testing.T) {
 		{"no browser", &browserproc.LaunchError{Err: errors.New("no browser found"), Hint: "install chromium"}, CodeBrowserUnavailable},
 		{"endpoint", &browserproc.SetupError{Msg: "nothing answers at 127.0.0.1:9 (--cdp-endpoint)", Hint: "start Chrome"}, CodeBrowserUnavailable},
 		{"permission", &Error{Code: CodePermission, Msg: "blocked"}, CodePermission},
-		{"argument", argError("use a CSS selector", "%q is not valid", "##"), CodeValidation},
+		{"argument", ArgErrorf("use a CSS selector", "%q is not valid", "##"), CodeValidation},
 	}
 	seen := map[Code]bool{CodeOK: true}
 	for _, tt := range tests {

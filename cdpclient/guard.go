@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/fetch"
 	"github.com/mafredri/cdp/protocol/network"
@@ -80,3 +82,30 @@ func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 
 // Policy returns the browser's origin policy (nil when none is set).
 func (b *Browser) Policy() *origins.List { return b.policy }
+
+// closeQuietWait bounds emptying a guarded tab before it closes.
+const closeQuietWait = 5 * time.Second
+
+// guardOnly reports whether the Fetch guard is all that holds the page's
+// requests: origin rules are set and the page is in an attached browser's
+// default context (the user's tabs), which no proxy of cdpmcp's stands behind.
+func (p *Page) guardOnly() bool {
+	return !p.bc.b.policy.Empty() && p.bc.b.proc == nil && !p.bc.own
+}
+
+// quietBeforeClose empties a tab that has only the Fetch guard before cdpmcp
+// closes it. The guard stops seeing a tab's requests once the tab begins to
+// close, and requests it had paused then go on: what the page sends as it
+// goes (a beacon on pagehide, an EventSource reconnecting, a video's next
+// range) would get out. Loaded with about:blank first, the page's last
+// requests are made while the guard still sees them, and the close waits
+// until it has answered them. A page that does not go (a dialog, a dead
+// renderer) is closed when closeQuietWait is up.
+func (p *Page) quietBeforeClose(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, closeQuietWait)
+	defer cancel()
+	if err := p.navigate(ctx, "about:blank", "load"); err != nil {
+		slog.Debug("empty the tab before closing it", "page", p.ID, "err", err)
+	}
+	_ = poll.Until(ctx, 20*time.Millisecond, func() (bool, error) { return p.paused.Load() == 0, nil })
+}

@@ -18,11 +18,12 @@ type ClickOptions struct {
 	Modifiers  []string    // held keys: Alt, Control, Meta, Shift
 }
 
-func parseButton(b MouseButton) (input.MouseButton, error) {
+// ParseButton reads a mouse button's name (left when empty).
+func ParseButton(b MouseButton) (input.MouseButton, error) {
 	if button, ok := inputnames.Button(string(b)); ok {
 		return button, nil
 	}
-	return "", argError("use left, right or middle", "button %q is not a mouse button", string(b))
+	return "", ArgErrorf("use left, right or middle", "button %q is not a mouse button", string(b))
 }
 
 func parseModifiers(names []string) (int, error) {
@@ -30,7 +31,7 @@ func parseModifiers(names []string) (int, error) {
 	for _, n := range names {
 		bit, _, ok := inputnames.Modifier(n)
 		if !ok {
-			return 0, argError("modifiers are Alt, Control, Meta and Shift", "%q is not a modifier key", n)
+			return 0, ArgErrorf("modifiers are Alt, Control, Meta and Shift", "%q is not a modifier key", n)
 		}
 		mods |= bit
 	}

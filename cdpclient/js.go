@@ -13,9 +13,9 @@ var jsFiles embed.FS
 // "function name(" declarations of the embedded js/*.js files.
 var jsFuncs = jsfunc.Load(jsFiles, "js")
 
-// jsFunc returns the source of an embedded page function. A missing name is a
-// programming error.
-func jsFunc(name string) string { return jsFuncs.Func(name) }
+// PageFunc is the source of one of the core's page functions (state), for a
+// feature to compose with its own. A missing name is a programming error.
+func PageFunc(name string) string { return jsFuncs.Func(name) }
 
 // jsWith returns page function main with the named helper functions in its scope.
 func jsWith(main string, helpers ...string) string { return jsFuncs.With(main, helpers...) }

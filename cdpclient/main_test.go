@@ -115,7 +115,7 @@ func waitTrue(t testing.TB, ctx context.Context, p *Page, expr string) {
 // JS_ERROR.
 func jsonValue(r *runtime.RemoteObject, exc *runtime.ExceptionDetails) (string, error) {
 	if exc != nil {
-		return "", &Error{Code: CodeJSError, Msg: exceptionText(exc)}
+		return "", &Error{Code: CodeJSError, Msg: ExceptionText(exc)}
 	}
 	if len(r.Value) == 0 {
 		return "undefined", nil

@@ -3,6 +3,7 @@ package cdpclient
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ func (w WaitUntil) lifecycleEvent() (string, error) {
 	case WaitCommit:
 		return "", nil
 	}
-	return "", argError("use load, domcontentloaded, networkidle or commit", "waitUntil %q is not a load state", string(w))
+	return "", ArgErrorf("use load, domcontentloaded, networkidle or commit", "waitUntil %q is not a load state", string(w))
 }
 
 // navMark is the page's navigation state before an action, to tell what the action
@@ -83,7 +84,8 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 	}
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return &Error{Code: CodeTimeout, Err: err, Msg: fmt.Sprintf("%s did not answer in time: no page arrived", rawURL),
+			p.stopNavigation()
+			return &Error{Code: CodeTimeout, Err: err, Msg: fmt.Sprintf("%s did not answer in time: no page arrived (the navigation was stopped; the tab stays where it was)", rawURL),
 				Hint: "the server may be slow or down: retry with a larger timeoutMs, or check the URL"}
 		}
 		return fmt.Errorf("navigate: %w", err)
@@ -96,6 +98,18 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 		return p.stayedOrMoved(ctx, mark, rawURL) // a same-document navigation, if any
 	}
 	return p.waitLoaded(ctx, mark, event, false) // event "": the commit
+}
+
+// stopNavigation stops a navigation that ran out of time before a page
+// arrived, so that the tab stays where it was, as the failed answer says: left
+// to run, it would change the tab later, and the page would not answer the
+// next calls until it did.
+func (p *Page) stopNavigation() {
+	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+	defer cancel()
+	if err := p.c.Page.StopLoading(ctx); err != nil {
+		slog.Debug("stop a navigation that ran out of time", "page", p.ID, "err", err)
+	}
 }
 
 // sameDocWait bounds the wait for a same-document navigation (a new
@@ -212,17 +226,17 @@ func CheckURL(raw string) (*url.URL, error) {
 	lower := strings.ToLower(raw)
 	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "about:") && !strings.HasPrefix(lower, "data:") &&
 		!strings.HasPrefix(lower, "javascript:") && !strings.HasPrefix(lower, "view-source:") {
-		return nil, argError("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
+		return nil, ArgErrorf("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return nil, argError("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
+		return nil, ArgErrorf("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
 	}
 	if scheme := strings.ToLower(u.Scheme); u.Opaque == "" && u.Host == "" && (scheme == "http" || scheme == "https") {
-		return nil, argError("give an absolute URL such as https://example.com/", "%q has no host", raw)
+		return nil, ArgErrorf("give an absolute URL such as https://example.com/", "%q has no host", raw)
 	}
 	if strings.ContainsAny(raw, "\n\r") {
-		return nil, argError("remove line breaks from the URL", "the URL contains a line break")
+		return nil, ArgErrorf("remove line breaks from the URL", "the URL contains a line break")
 	}
 	return u, nil
 }

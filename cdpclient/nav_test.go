@@ -2,6 +2,8 @@ package cdpclient
 
 import (
 	"testing"
+
+	"github.com/mafredri/cdp/protocol/page"
 )
 
 func TestNavigate(t *testing.T) {
@@ -52,5 +54,26 @@ func TestClickThroughRedirect(t *testing.T) {
 	// ~40 o200k tokens: a navigating click stays as short as a plain one.
 	if n := len(fb.JSON()); n > 130 {
 		t.Errorf("answer is %d bytes: %s", n, fb.JSON())
+	}
+}
+
+// A tab closed as soon as a navigation in it was sent closes: the headless
+// shell drops a close that comes while the tab is between two documents, and
+// Close asks again rather than wait for a tab that stays.
+func TestCloseRightAfterNavigating(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := newTestPage(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(testSite.URL("/second.html"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := p.usable(); err != ErrPageClosed {
+		t.Errorf("after Close the page is %v, want ErrPageClosed", err)
 	}
 }

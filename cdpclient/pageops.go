@@ -62,15 +62,31 @@ func (p *Page) Title(ctx context.Context) string {
 	return r.TargetInfo.Title
 }
 
-// Close closes the tab and waits until it is gone.
+// closeResend is how long Close waits for the tab to go before it asks
+// again: the headless shell drops a Target.closeTarget that comes while the
+// tab is between two documents (right after a navigation was sent), and the
+// tab stays open without an error to say so.
+const closeResend = 500 * time.Millisecond
+
+// Close closes the tab and waits until it is gone. A tab only the Fetch
+// guard holds is emptied first (quietBeforeClose).
 func (p *Page) Close(ctx context.Context) error {
+	if p.guardOnly() && p.usable() == nil {
+		p.quietBeforeClose(ctx)
+	}
 	ch := p.watch()
-	if _, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID)); err != nil {
+	closeTarget := func() error {
+		_, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID))
+		return err
+	}
+	if err := closeTarget(); err != nil {
 		if p.usable() == ErrPageClosed {
 			return nil
 		}
 		return fmt.Errorf("close page %s: %w", p.ID, err)
 	}
+	resend := time.NewTicker(closeResend)
+	defer resend.Stop()
 	for {
 		p.mu.Lock()
 		closed := p.closed
@@ -81,6 +97,8 @@ func (p *Page) Close(ctx context.Context) error {
 		select {
 		case <-ch:
 			ch = p.watch()
+		case <-resend.C:
+			_ = closeTarget() // a tab already on its way out may refuse: the wait goes on
 		case <-ctx.Done():
 			return ctx.Err()
 		}

@@ -74,7 +74,7 @@ func (t *refTable) lookup(ref int) (frameKey, bool) {
 func (p *Page) refFrame(ref string) (int, frameKey, error) {
 	n, err := strconv.Atoi(ref)
 	if err != nil || n <= 0 {
-		return 0, frameKey{}, argError("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
+		return 0, frameKey{}, ArgErrorf("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
 	}
 	k, ok := p.refs.lookup(n)
 	if !ok {

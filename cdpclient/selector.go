@@ -11,14 +11,15 @@ import (
 
 // Elements found by CSS selector (in open shadow roots too), in the main frame.
 
-// selectorErr is the argument error for an exception a selector query threw
-// because the selector is not valid CSS, or nil for any other exception.
-func selectorErr(selector string, exc *runtime.ExceptionDetails) error {
-	msg := exceptionText(exc)
+// SelectorError is the argument error for an exception the page function
+// query (PageFunc) threw because selector is not valid CSS; nil for any
+// other exception.
+func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
+	msg := ExceptionText(exc)
 	if !strings.Contains(msg, "SyntaxError") && !strings.Contains(msg, "not a valid selector") {
 		return nil
 	}
-	return argError("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
+	return ArgErrorf("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
 		"%q is not a valid CSS selector", selector)
 }
 
@@ -33,10 +34,10 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 			return fmt.Errorf("evaluate: %w", err)
 		}
 		if r.ExceptionDetails != nil {
-			if err := selectorErr(selector, r.ExceptionDetails); err != nil {
+			if err := SelectorError(selector, r.ExceptionDetails); err != nil {
 				return err
 			}
-			return &Error{Code: CodeJSError, Msg: "selector lookup failed: " + exceptionText(r.ExceptionDetails)}
+			return &Error{Code: CodeJSError, Msg: "selector lookup failed: " + ExceptionText(r.ExceptionDetails)}
 		}
 		if r.Result.ObjectID == nil {
 			return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),

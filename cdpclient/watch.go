@@ -79,7 +79,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 				return err
 			}
 			if r.ExceptionDetails != nil {
-				return &Error{Code: CodeJSError, Msg: "page model: " + exceptionText(r.ExceptionDetails)}
+				return &Error{Code: CodeJSError, Msg: "page model: " + ExceptionText(r.ExceptionDetails)}
 			}
 			var c domChanges
 			if err := json.Unmarshal(r.Result.Value, &c); err != nil {

@@ -157,7 +157,7 @@ func (w *worldIn) eval(ctx context.Context, expr string, byValue bool) (*runtime
 		return nil, fmt.Errorf("evaluate in isolated world: %w", err)
 	}
 	if r.ExceptionDetails != nil {
-		return nil, &Error{Code: CodeJSError, Msg: "page model: " + exceptionText(r.ExceptionDetails)}
+		return nil, &Error{Code: CodeJSError, Msg: "page model: " + ExceptionText(r.ExceptionDetails)}
 	}
 	return &r.Result, nil
 }

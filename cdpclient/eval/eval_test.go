@@ -13,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -51,7 +52,7 @@ func TestEvaluateOnElementInFrames(t *testing.T) {
 	email := regexp.MustCompile(`(?m)^(\d+)\[:\]<input[^>]*>Frame email`)
 	var refs [][]string
 	// The cross-site frame loads after the page.
-	if err := cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
+	if err := poll.Until(ctx, 50*time.Millisecond, func() (bool, error) {
 		s, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{MaxTokens: -1})
 		refs = email.FindAllStringSubmatch(s, -1)
 		return len(refs) == 2, err

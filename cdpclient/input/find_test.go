@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/find"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 )
 
 // In the innermost of three cross-site frames, the box find gives is where a
@@ -28,7 +28,7 @@ func TestMouseOnAFoundBox(t *testing.T) {
 	}
 	// The frame's own process handles the click: poll for what it shows.
 	var after string
-	if err := cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
+	if err := poll.Until(ctx, 50*time.Millisecond, func() (bool, error) {
 		var err error
 		after, err = find.Find(ctx, p, find.Query{Text: "pressed"})
 		return regexp.MustCompile(`(?m)^\d+\[:\]<span>pressed</span>$`).MatchString(after), err

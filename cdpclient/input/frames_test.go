@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 )
 
 // Three levels of frames, each from the other site (127.0.0.1 ⇄ localhost) and
@@ -89,7 +90,7 @@ func TestFramesNavigatedOrReplaced(t *testing.T) {
 		}
 		// Refs are never reused: the new document's input has a new one.
 		var now []string
-		err = cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
+		err = poll.Until(ctx, 50*time.Millisecond, func() (bool, error) {
 			snap, err = pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 			now = inputRef.FindStringSubmatch(snap)
 			return err == nil && now != nil && now[1] != old[1], err

@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
@@ -118,7 +119,7 @@ func (p *tab) waitScrolled(ctx context.Context, e *cdpclient.Element, before Scr
 	wctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	last, lastChange := before, time.Now()
-	_ = cdpclient.Poll(wctx, 16*time.Millisecond, func() (bool, error) {
+	_ = poll.Until(wctx, 16*time.Millisecond, func() (bool, error) {
 		cur := p.docScroll(ctx, e) // a slow read is not a stopped scroll
 		if cur.X == wantX && cur.Y == wantY {
 			return true, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 )
 
 const (
@@ -43,7 +44,7 @@ func watchAction(p *cdpclient.Page) cdpclient.Observer {
 func (w *downloadWatch) Aborted(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, downloadBeginWait)
 	defer cancel()
-	return cdpclient.Poll(ctx, 20*time.Millisecond, func() (bool, error) {
+	return poll.Until(ctx, 20*time.Millisecond, func() (bool, error) {
 		return len(w.log.ofPage(ctx, w.p, w.mark)) > 0, nil
 	}) == nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 )
 
 // Request returns the details of the newest request of the page whose URL
@@ -48,13 +49,13 @@ func Request(ctx context.Context, p *cdpclient.Page, urlPart string, bodies bool
 	if !d.done {
 		// A response the page has not read to its end yet: give it a moment.
 		wctx, cancel := context.WithTimeout(ctx, time.Second)
-		poll(wctx, 20*time.Millisecond, func() bool {
+		_ = poll.Until(wctx, 20*time.Millisecond, func() (bool, error) {
 			reqs.mu.Lock()
 			defer reqs.mu.Unlock()
 			if cur := reqs.byID[d.id]; cur != nil && cur.done {
 				d.done, d.Duration, d.EncodedBytes, d.Failed = true, cur.Duration, cur.EncodedBytes, cur.Failed
 			}
-			return d.done
+			return d.done, nil
 		})
 		cancel()
 	}
@@ -113,24 +114,6 @@ func sessionCall(ctx context.Context, door cdpclient.Door, session, method strin
 		return err
 	}
 	return json.Unmarshal(reply, out)
-}
-
-// poll calls done at once and then every interval until it reports true or
-// ctx ends.
-func poll(ctx context.Context, interval time.Duration, done func() bool) {
-	t := time.NewTimer(0)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if done() {
-			return
-		}
-		t.Reset(interval)
-	}
 }
 
 // SortedHeaders lists headers as "Name: value" lines in name order, hiding

@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
 )
 
@@ -107,7 +108,7 @@ func forText(ctx context.Context, d cdpclient.Door, w Spec) error {
 
 // forRef waits for an element a snapshot handed out, checking it every 50 ms.
 func forRef(ctx context.Context, p *cdpclient.Page, w Spec) error {
-	err := cdpclient.Poll(ctx, 50*time.Millisecond, func() (bool, error) {
+	err := poll.Until(ctx, 50*time.Millisecond, func() (bool, error) {
 		e, err := p.Resolve(ctx, cdpclient.Target{Ref: w.Target.Ref})
 		gone := err != nil
 		if err != nil && cdpclient.Classify(err).Code != cdpclient.CodeNotFound {
