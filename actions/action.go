@@ -134,6 +134,9 @@ type Env struct {
 	Artifacts string
 	// Secrets, if set, are redacted from the files audits write.
 	Secrets *secrets.Registry
+	// NavTimeout is a navigation's deadline when the call names none
+	// (timeoutMs): the server's --timeout; 0 means navTimeout.
+	NavTimeout time.Duration
 }
 
 // Page returns the page id names in the caller's context, or the current page

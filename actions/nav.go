@@ -16,7 +16,7 @@ const navTimeout = 30 * time.Second
 type navArgs struct {
 	Page      string `json:"page"`
 	WaitUntil string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"default load"`
-	TimeoutMs int    `json:"timeoutMs" desc:"ms, default 30000"`
+	TimeoutMs int    `json:"timeoutMs" desc:"ms, default --timeout (30000)"`
 }
 
 type navigateArgs struct {
@@ -43,7 +43,7 @@ type reloadArgs struct {
 	Page        string `json:"page"`
 	IgnoreCache bool   `json:"ignoreCache" desc:"bypass the cache"`
 	WaitUntil   string `json:"waitUntil" enum:"load,domcontentloaded,networkidle,commit" desc:"default load"`
-	TimeoutMs   int    `json:"timeoutMs" desc:"ms, default 30000"`
+	TimeoutMs   int    `json:"timeoutMs" desc:"ms, default --timeout (30000)"`
 }
 
 // Reload reloads a page.
@@ -63,7 +63,7 @@ var Reload = define("reload", "Reload the page.",
 // the load, as a navigation does by default.
 type historyArgs struct {
 	Page      string `json:"page"`
-	TimeoutMs int    `json:"timeoutMs" desc:"ms, default 30000"`
+	TimeoutMs int    `json:"timeoutMs" desc:"ms, default --timeout (30000)"`
 }
 
 func (a historyArgs) nav() navArgs { return navArgs{Page: a.Page, TimeoutMs: a.TimeoutMs} }
@@ -93,9 +93,13 @@ var GoForward = define("goForward", "Go forward in the tab's history.",
 	}).ownTimeout()
 
 // navAct runs a page-level navigation as an action under the caller's deadline
-// (timeoutMs, default navTimeout).
+// (timeoutMs, default the server's NavTimeout, else navTimeout).
 func (e *Env) navAct(ctx context.Context, a navArgs, name string, fn func(context.Context, *cdpclient.Page) (*feedback.Feedback, error)) (*Result, error) {
-	ctx, cancel, err := deadline(ctx, a.TimeoutMs, navTimeout)
+	def := navTimeout
+	if e.NavTimeout > 0 {
+		def = e.NavTimeout
+	}
+	ctx, cancel, err := deadline(ctx, a.TimeoutMs, def)
 	if err != nil {
 		return nil, err
 	}

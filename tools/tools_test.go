@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -223,4 +224,34 @@ func TestWaitFor(t *testing.T) {
 	// A wait that spans a navigation keeps waiting in the new document.
 	mustOK(t, callTool(t, c, "evaluate", map[string]any{"expression": "setTimeout(() => location.href = '/second.html', 100), 1"}))
 	mustOK(t, callTool(t, c, "waitFor", map[string]any{"text": "Second"}))
+}
+
+// A navigation that names no timeoutMs is bounded by the server's --timeout,
+// not a fixed 30 s; one that runs out of time before a page arrives is
+// stopped: the tab stays where it was (ok:false is true), and the next
+// navigation goes ahead.
+func TestNavigationTakesTheServersTimeout(t *testing.T) {
+	t.Parallel()
+	s := New(Config{IsolateSessions: true, Timeout: time.Second}, mgr)
+	defer s.Close()
+	c := newClient(t, s)
+	long := map[string]any{"timeoutMs": testbound.Bound().Milliseconds()}
+	with := func(args map[string]any) map[string]any {
+		for k, v := range long {
+			args[k] = v
+		}
+		return args
+	}
+	mustOK(t, callTool(t, c, "navigate", with(map[string]any{"url": site.URL("/home.html")})))
+	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/jobs/slowpage?ms=2000")})
+	if fb := feedbackOf(t, r); !r.isError || fb["code"].(float64) != float64(cdpclient.CodeTimeout) {
+		t.Fatalf("a 2 s page under a 1 s --timeout: %s", r.text)
+	}
+	wantIn(t, r, "the tab stays where it was")
+	// Long enough for the page to have arrived, had the navigation gone on.
+	mustOK(t, callTool(t, c, "waitForTimeout", map[string]any{"ms": 3000}))
+	if r := callTool(t, c, "getTitle", nil); r.text != "Fixtures home" {
+		t.Errorf("after the navigation ran out of time the tab shows %q, want the page it was on", r.text)
+	}
+	wantIn(t, callTool(t, c, "navigate", with(map[string]any{"url": site.URL("/jobs/slowpage?ms=100")})), "Slow page")
 }
