@@ -83,26 +83,17 @@ func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
 // Policy returns the browser's origin policy (nil when none is set).
 func (b *Browser) Policy() *origins.List { return b.policy }
 
-// closeQuietWait bounds emptying a guarded tab before it closes.
-const closeQuietWait = 5 * time.Second
-
-// guardOnly reports whether the Fetch guard is all that holds the page's
-// requests: origin rules are set and the page is in an attached browser's
-// default context (the user's tabs), which no proxy of cdpmcp's stands behind.
-func (p *Page) guardOnly() bool {
-	return !p.bc.b.policy.Empty() && p.bc.b.proc == nil && !p.bc.own
-}
-
-// quietBeforeClose empties a tab that has only the Fetch guard before cdpmcp
-// closes it. The guard stops seeing a tab's requests once the tab begins to
-// close, and requests it had paused then go on: what the page sends as it
-// goes (a beacon on pagehide, an EventSource reconnecting, a video's next
-// range) would get out. Loaded with about:blank first, the page's last
-// requests are made while the guard still sees them, and the close waits
-// until it has answered them. A page that does not go (a dialog, a dead
-// renderer) is closed when closeQuietWait is up.
+// quietBeforeClose empties a tab that only the Fetch guard holds (origin rules,
+// an attached browser's default context: no proxy of cdpmcp's) before it is
+// closed. The guard stops seeing a closing tab's requests, and those it had
+// paused go on: a beacon on pagehide, an EventSource reconnecting would get
+// out. Loaded with about:blank first, with the guard's answers awaited, the
+// page's last requests are refused; one that does not go is closed anyway.
 func (p *Page) quietBeforeClose(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, closeQuietWait)
+	if p.bc.b.policy.Empty() || p.bc.b.proc != nil || p.bc.own || p.usable() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := p.navigate(ctx, "about:blank", "load"); err != nil {
 		slog.Debug("empty the tab before closing it", "page", p.ID, "err", err)

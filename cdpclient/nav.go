@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -84,7 +83,11 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 	}
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			p.stopNavigation()
+			// Left to run, it would change the tab later, behind this
+			// answer, and hold the page's next calls until it did.
+			sctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+			_ = p.c.Page.StopLoading(sctx)
+			cancel()
 			return &Error{Code: CodeTimeout, Err: err, Msg: fmt.Sprintf("%s did not answer in time: no page arrived (the navigation was stopped; the tab stays where it was)", rawURL),
 				Hint: "the server may be slow or down: retry with a larger timeoutMs, or check the URL"}
 		}
@@ -98,18 +101,6 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 		return p.stayedOrMoved(ctx, mark, rawURL) // a same-document navigation, if any
 	}
 	return p.waitLoaded(ctx, mark, event, false) // event "": the commit
-}
-
-// stopNavigation stops a navigation that ran out of time before a page
-// arrived, so that the tab stays where it was, as the failed answer says: left
-// to run, it would change the tab later, and the page would not answer the
-// next calls until it did.
-func (p *Page) stopNavigation() {
-	ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
-	defer cancel()
-	if err := p.c.Page.StopLoading(ctx); err != nil {
-		slog.Debug("stop a navigation that ran out of time", "page", p.ID, "err", err)
-	}
 }
 
 // sameDocWait bounds the wait for a same-document navigation (a new

@@ -62,18 +62,15 @@ func (p *Page) Title(ctx context.Context) string {
 	return r.TargetInfo.Title
 }
 
-// closeResend is how long Close waits for the tab to go before it asks
-// again: the headless shell drops a Target.closeTarget that comes while the
-// tab is between two documents (right after a navigation was sent), and the
-// tab stays open without an error to say so.
+// closeResend is how long Close waits for the tab to go before it asks again:
+// the headless shell drops, silently, a Target.closeTarget that comes right
+// after a navigation was sent.
 const closeResend = 500 * time.Millisecond
 
 // Close closes the tab and waits until it is gone. A tab only the Fetch
 // guard holds is emptied first (quietBeforeClose).
 func (p *Page) Close(ctx context.Context) error {
-	if p.guardOnly() && p.usable() == nil {
-		p.quietBeforeClose(ctx)
-	}
+	p.quietBeforeClose(ctx)
 	ch := p.watch()
 	closeTarget := func() error {
 		_, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID))

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,26 +233,21 @@ func TestWaitFor(t *testing.T) {
 // navigation goes ahead.
 func TestNavigationTakesTheServersTimeout(t *testing.T) {
 	t.Parallel()
-	s := New(Config{IsolateSessions: true, Timeout: time.Second}, mgr)
+	timeout := testbound.Scale(2 * time.Second)
+	s := New(Config{IsolateSessions: true, Timeout: timeout}, mgr)
 	defer s.Close()
 	c := newClient(t, s)
-	long := map[string]any{"timeoutMs": testbound.Bound().Milliseconds()}
-	with := func(args map[string]any) map[string]any {
-		for k, v := range long {
-			args[k] = v
-		}
-		return args
-	}
-	mustOK(t, callTool(t, c, "navigate", with(map[string]any{"url": site.URL("/home.html")})))
-	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/jobs/slowpage?ms=2000")})
+	long := testbound.Bound().Milliseconds()
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html"), "timeoutMs": long}))
+	slow := fmt.Sprintf("/jobs/slowpage?ms=%d", 2*timeout.Milliseconds())
+	r := callTool(t, c, "navigate", map[string]any{"url": site.URL(slow)})
 	if fb := feedbackOf(t, r); !r.isError || fb["code"].(float64) != float64(cdpclient.CodeTimeout) {
-		t.Fatalf("a 2 s page under a 1 s --timeout: %s", r.text)
+		t.Fatalf("a page slower than --timeout: %s", r.text)
 	}
-	wantIn(t, r, "the tab stays where it was")
-	// Long enough for the page to have arrived, had the navigation gone on.
-	mustOK(t, callTool(t, c, "waitForTimeout", map[string]any{"ms": 3000}))
+	wantIn(t, r, "the tab stays where it was", `"title":"Fixtures home"`)
+	time.Sleep(2*timeout + time.Second) // the page would have arrived by now
 	if r := callTool(t, c, "getTitle", nil); r.text != "Fixtures home" {
 		t.Errorf("after the navigation ran out of time the tab shows %q, want the page it was on", r.text)
 	}
-	wantIn(t, callTool(t, c, "navigate", with(map[string]any{"url": site.URL("/jobs/slowpage?ms=100")})), "Slow page")
+	wantIn(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/jobs/slowpage?ms=100"), "timeoutMs": long}), "Slow page")
 }
