@@ -115,9 +115,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
 			delta.URL = feedback.RelURL(url, origin) // relative while on the same site
 		}
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), titleWait) // a call out of time still says where it is
-		delta.Title = p.DocumentTitle(tctx)
-		cancel()
+		delta.Title = p.DocumentTitle(ctx)
 		if doc != nil && doc.Status >= 300 && !(doc.Status < 400 && doc.Done) {
 			delta.Status = doc.Status
 		}
