@@ -1,0 +1,143 @@
+// Command floorbench measures the floor under the bench: each scenario of
+// mcpbench.mjs (login, read, stress, late, frames, shot) done over raw CDP
+// with mafredri/cdp alone, in the bench's browser with the bench's flags and
+// nothing else: navigate and wait for the load event, read the page in one
+// round trip, dispatch the input. It prints each step's median beside the MCP
+// servers' from an mcpbench result file, with ours ÷ floor and the fastest
+// peer ÷ ours.
+//
+//	go run ./cdpclient/floorbench -site ../shared/bench/site [-mcpbench results.json] [-reps 20]
+//
+// It lives under cdpclient because only cdpclient imports mafredri/cdp.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+func main() {
+	siteDir := flag.String("site", "../shared/bench/site", "the bench's `DIR` of fixture pages")
+	chromium := flag.String("chromium", "/usr/bin/chromium", "the browser `PATH` (the bench's --chromium)")
+	reps := flag.Int("reps", 20, "measured repetitions of each scenario")
+	warmup := flag.Int("warmup", 1, "unmeasured repetitions before them")
+	only := flag.String("scenarios", "login,read,stress,late,frames,shot", "scenarios to run (comma-separated)")
+	read := flag.String("read", "script", "how the floor reads a page: script (js/read.js) or domsnapshot")
+	mcpbench := flag.String("mcpbench", "", "an mcpbench result `FILE` (JSON) to compare with")
+	out := flag.String("md", "", "also write the table to `FILE`")
+	flag.Parse()
+	if err := run(*siteDir, *chromium, *reps, *warmup, strings.Split(*only, ","), *read, *mcpbench, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "floorbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpbench, out string) error {
+	dir, err := filepath.Abs(siteDir)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "login.html")); err != nil {
+		return fmt.Errorf("-site %s: not the bench's site (%w)", siteDir, err)
+	}
+	var servers []server
+	if mcpbench != "" {
+		if servers, err = loadMCPBench(mcpbench); err != nil {
+			return err
+		}
+	}
+	s, err := startSite(dir)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	ctx := context.Background()
+	b, err := launch(ctx, chromium)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	var floor []timing
+	for _, sc := range scenarios(read) {
+		if !slices.Contains(only, sc.name) {
+			continue
+		}
+		t, err := measure(ctx, b, s.base, sc, reps, warmup)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sc.name, err)
+		}
+		slog.Info("floor", "scenario", sc.name, "median ms", ms(t.total))
+		floor = append(floor, t)
+	}
+	md := table(floor, servers, reps)
+	fmt.Println(md)
+	if out != "" {
+		return os.WriteFile(out, []byte(md+"\n"), 0o644)
+	}
+	return nil
+}
+
+// timing is a scenario's measured repetitions: each step's times and the
+// repetitions' totals.
+type timing struct {
+	scenario string
+	steps    []string
+	byStep   map[string][]time.Duration
+	total    []time.Duration
+}
+
+// measure runs a scenario warmup+reps times, each step bounded by 20 s as
+// mcpbench bounds a call, and checks its outcome after every repetition.
+func measure(ctx context.Context, b *browser, base string, sc scenario, reps, warmup int) (timing, error) {
+	t := timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
+	for _, st := range sc.steps {
+		t.steps = append(t.steps, st.name)
+	}
+	for i := 0; i < warmup+reps; i++ {
+		var sum time.Duration
+		for _, st := range sc.steps {
+			sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			start := time.Now()
+			err := st.run(sctx, b, base)
+			d := time.Since(start)
+			cancel()
+			if err != nil {
+				return t, fmt.Errorf("%s: %w", st.name, err)
+			}
+			if i >= warmup {
+				t.byStep[st.name] = append(t.byStep[st.name], d)
+			}
+			sum += d
+		}
+		if sc.verify != nil {
+			if err := sc.verify(ctx, b); err != nil {
+				return t, fmt.Errorf("verify: %w", err)
+			}
+		}
+		if i >= warmup {
+			t.total = append(t.total, sum)
+		}
+	}
+	return t, nil
+}
+
+// ms is the median of ds in milliseconds.
+func ms(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 0 {
+		return float64(s[m-1]+s[m]) / 2 / float64(time.Millisecond)
+	}
+	return float64(s[m]) / float64(time.Millisecond)
+}
