@@ -15,9 +15,15 @@ import (
 )
 
 // maxMessageBytes bounds one outgoing CDP message. Chrome accepts messages up to
-// about 100 MiB but does not support websocket fragmentation, so a message must fit
-// the write buffer in one frame.
+// about 100 MiB.
 const maxMessageBytes = 32 << 20
+
+// writeBufferBytes is the websocket's write buffer: a message that fits goes out
+// as one frame, a longer one in frames of this size, which Chromium joins
+// (TestLongMessageInFrames). The buffer lives as long as the connection: at
+// maxMessageBytes, 32 MiB of it made the garbage collector let the heap grow to
+// twice that before collecting, and the server's memory with it.
+const writeBufferBytes = 1 << 20
 
 // Tracer receives every CDP message in both directions; dir is "send" or "recv".
 type Tracer interface {
@@ -70,7 +76,7 @@ type wireRequest struct {
 func Dial(ctx context.Context, wsURL string, tracer Tracer, attached string) (*Mux, error) {
 	d := websocket.Dialer{
 		ReadBufferSize:  64 << 10,
-		WriteBufferSize: maxMessageBytes,
+		WriteBufferSize: writeBufferBytes,
 	}
 	ws, _, err := d.DialContext(ctx, wsURL, nil)
 	if err != nil {

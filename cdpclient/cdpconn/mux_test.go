@@ -151,8 +151,9 @@ func TestSessionsShareOneWebsocket(t *testing.T) {
 }
 
 // NextWrite is closed once the session's next request has been written, not
-// before; a message too large for one websocket frame fails alone and the
-// connection stays.
+// before; a message longer than the write buffer goes out in frames the
+// browser joins (TestLongMessageInFrames); one over the limit fails alone and
+// the connection stays.
 func TestNextWriteAndTheMessageLimit(t *testing.T) {
 	t.Parallel()
 	ctx := testbound.Context(t)
@@ -176,6 +177,12 @@ func TestNextWriteAndTheMessageLimit(t *testing.T) {
 	case <-written:
 	default:
 		t.Fatal("NextWrite was not closed once a request had been answered")
+	}
+
+	// TestLongMessageInFrames: three write buffers' worth in one message.
+	long := strings.Repeat("y", 3*writeBufferBytes)
+	if got, err := eval(ctx, s, "'"+long+"'.length"); err != nil || got != strconv.Itoa(len(long)) {
+		t.Errorf("a message of %d bytes, longer than the write buffer: %s, %v", len(long), got, err)
 	}
 
 	huge := strings.Repeat("x", maxMessageBytes)

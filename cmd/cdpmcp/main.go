@@ -24,10 +24,12 @@ func main() {
 	// short and leave it running with its temporary profile.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	app := newApp()
+	endProfile := startProfile()
 	args, err := hoistFlags(app, os.Args)
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
+	endProfile()
 	stop()
 	if err != nil {
 		// Errors that name the command already start with "cdpmcp".
