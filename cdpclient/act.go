@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
 
 // actKind says what an action does, which decides how it is observed and when it
@@ -92,7 +93,10 @@ func markDispatched(ctx context.Context) {
 // operation; end releases both. Operations under the returned context do not
 // take the lock again.
 func (p *Page) beginAction(ctx context.Context) (context.Context, *actState, func()) {
+	spans.Clock(ctx, "browser", p.bc.b.m.Busy)
+	endWait := spans.Start(ctx, "queue") // behind another action on the page
 	p.actMu.Lock()
+	endWait()
 	p.newGroup()
 	st := &actState{p: p}
 	return context.WithValue(ctx, actStateKey{}, st), st, func() {
@@ -126,7 +130,10 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	var e *Element
 	if a.resolve && !a.target.IsZero() {
 		var err error
-		if e, err = p.Resolve(ctx, a.target); err != nil {
+		endResolve := spans.Start(ctx, "resolve")
+		e, err = p.Resolve(ctx, a.target)
+		endResolve()
+		if err != nil {
 			if isArgErr(err) {
 				return nil, err
 			}
@@ -137,7 +144,9 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	if !o.revived { // a crashed renderer answers nothing: there is no DOM to watch
 		// A dialog opening meanwhile holds the renderer: the watch gives way.
 		wctx, cancel := p.guard(ctx)
+		endWatch := spans.Start(ctx, "watch")
 		ws = p.watchStart(wctx, a.kind, e)
+		endWatch()
 		cancel()
 	}
 	rctx, stop := ctx, func() {}
@@ -158,7 +167,9 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		// page free; input can hand the page to a script that never returns.
 		rctx, stop = p.busy.Guard(rctx)
 	}
+	endRun := spans.Start(ctx, "act")
 	value, err := a.run(rctx, e)
+	endRun()
 	err = cause(rctx, err)
 	if errors.Is(err, errLoadAnew) {
 		// The page it was leaving was stopped for its dialogs: the tab has
@@ -185,7 +196,9 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 			o.settleAndWatch(ctx, ws, a.lateMs, err)
 		}
 	}
+	endFeedback := spans.Start(ctx, "feedback")
 	fb := o.feedback(ctx, err)
+	endFeedback()
 	if fb.OK && value != "" {
 		if fb.Delta == nil {
 			fb.Delta = &feedback.Delta{}

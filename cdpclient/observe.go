@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
 
 // observation is what an action's feedback is measured against: the page's
@@ -83,10 +84,14 @@ func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs in
 	p := o.p
 	var inc *Incomplete
 	if err == nil || errors.As(err, &inc) {
+		end := spans.Start(ctx, "settle")
 		p.settle(ctx, o.mark, o.pages, o.nav)
+		end()
 	}
 	if p.navMark().docs == o.nav.docs {
+		end := spans.Start(ctx, "watch")
 		o.dom = p.watchChanges(ctx, ws, maxQuietMs, lateMs)
+		end()
 	}
 }
 

@@ -3,11 +3,13 @@ package tools
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"log/slog"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -65,6 +67,7 @@ func (s *Server) actionTool(a *actions.Action) toolDef {
 			if err != nil {
 				return nil, err
 			}
+			defer spans.Start(ctx, "encode")()
 			return toolResult(res), nil
 		},
 	}
@@ -91,6 +94,11 @@ func toolResult(r *actions.Result) *mcp.CallToolResult {
 func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		var rec *spans.Recorder
+		if s.cfg.Trace != nil || slog.Default().Enabled(ctx, slog.LevelDebug) {
+			rec = spans.New()
+			ctx = spans.With(ctx, rec)
+		}
 		ctx, leave, closing := s.drain.enter(ctx)
 		if closing != nil {
 			return shutdownResult(closing, false), nil
@@ -111,11 +119,19 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 		if note := s.sessions.takeNote(ctx); note != "" && res != nil {
 			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)
 		}
+		endRedact := spans.Start(ctx, "redact")
 		redact(s.secrets, res)
+		endRedact()
+		if rec == nil {
+			return res, err
+		}
+		encoded(rec, res)
 		ms := time.Since(start).Milliseconds()
-		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err)
+		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err, "phases", rec.String())
 		if s.cfg.Trace != nil {
-			s.cfg.Trace(traceOf(t.tool.Name, req, res, ms))
+			tt := traceOf(t.tool.Name, req, res, ms)
+			tt.Phases = rec.Ms()
+			s.cfg.Trace(tt)
 		}
 		return res, err
 	}
@@ -138,4 +154,16 @@ func traceOf(name string, req mcp.CallToolRequest, res *mcp.CallToolResult, ms i
 		tt.Result = tt.Result[:secrets.Cut(tt.Result, 2000)] + "…"
 	}
 	return tt
+}
+
+// encoded adds, as the phase "encode", the time the MCP layer takes to encode
+// the result as JSON once the handler returns: measured here on a copy, since
+// that happens after the call's record is written.
+func encoded(rec *spans.Recorder, res *mcp.CallToolResult) {
+	if res == nil {
+		return
+	}
+	start := time.Now()
+	_, _ = json.Marshal(res)
+	rec.Add("encode", time.Since(start))
 }

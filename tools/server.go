@@ -74,6 +74,12 @@ type ToolTrace struct {
 	IsError bool
 	Result  string // text of the result, cut to 2000 bytes
 	Ms      int64
+	// Phases is where the call's time went, in ms by phase (internal/spans):
+	// browser (a request to it unanswered), queue (behind another action on
+	// the page), resolve, watch, act, settle, feedback, walk and model (a
+	// snapshot's), redact and encode. Phases overlap: browser time is part of
+	// the others.
+	Phases map[string]float64
 }
 
 // Server is the cdpmcp MCP server: the tools and the per-session browser state.

@@ -44,6 +44,7 @@ type Mux struct {
 	sessions map[string]*Session
 	err      error // set once the websocket is gone
 	done     chan struct{}
+	busy     busyClock
 	// attached is the endpoint the user gave, for a browser cdpmcp did not
 	// launch; it names the browser in ConnectionError.
 	attached string
@@ -186,6 +187,7 @@ func (m *Mux) write(s *Session, r *rpcc.Request) error {
 		return m.err
 	}
 	m.pending[gid] = pendingCall{s: s, localID: r.ID}
+	m.pendingChanged()
 	m.mu.Unlock()
 
 	if m.tracer != nil {
@@ -197,6 +199,7 @@ func (m *Mux) write(s *Session, r *rpcc.Request) error {
 	if err != nil {
 		m.mu.Lock()
 		delete(m.pending, gid)
+		m.pendingChanged()
 		m.mu.Unlock()
 		// A websocket that cannot be written to is a connection gone.
 		return fmt.Errorf("send %s: %w", r.Method, &ConnectionError{Err: err, Attached: m.attached})
@@ -233,6 +236,7 @@ func (m *Mux) route(msg *wireMessage) {
 	if msg.Method == "" {
 		p, ok := m.pending[msg.ID]
 		delete(m.pending, msg.ID)
+		m.pendingChanged()
 		m.mu.Unlock()
 		if ok {
 			p.s.q.push(&rpcc.Response{ID: p.localID, Result: msg.Result, Error: msg.Error})
@@ -256,6 +260,7 @@ func (m *Mux) shutdown(err error) {
 	sessions := m.sessions
 	m.sessions = map[string]*Session{}
 	m.pending = map[int64]pendingCall{}
+	m.pendingChanged()
 	m.mu.Unlock()
 	for _, s := range sessions {
 		s.q.close()

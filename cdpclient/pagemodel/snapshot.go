@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 	"github.com/mafredri/cdp"
 )
 
@@ -45,10 +46,13 @@ func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, err
 	var text string
 	st := stateOf(p)
 	err := p.Door().Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		endWalk := spans.Start(ctx, "walk")
 		m, info, err := collect(ctx, p, opts.Scope, opts.From > 0)
+		endWalk()
 		if err != nil {
 			return err
 		}
+		defer spans.Start(ctx, "model")()
 		if opts.From < 0 || (opts.From > 0 && opts.From >= len(m.Lines)) {
 			return cdpclient.ArgErrorf(fmt.Sprintf("the snapshot has %d lines; continue from a line a marker names", len(m.Lines)), "from %d is past the end of the snapshot", opts.From)
 		}

@@ -57,13 +57,14 @@ func (t *traceWriter) TraceCDP(dir string, msg []byte) {
 
 func (t *traceWriter) traceTool(tt tools.ToolTrace) {
 	t.write(struct {
-		T       string          `json:"t"`
-		Tool    string          `json:"tool"`
-		Args    json.RawMessage `json:"args,omitempty"`
-		IsError bool            `json:"isError,omitempty"`
-		Result  string          `json:"result"`
-		Ms      int64           `json:"ms"`
-	}{now(), tt.Tool, t.secrets.RedactBytes(redactArgs(tt.Args)), tt.IsError, t.secrets.Redact(redactResult(tt.Result)), tt.Ms})
+		T       string             `json:"t"`
+		Tool    string             `json:"tool"`
+		Args    json.RawMessage    `json:"args,omitempty"`
+		IsError bool               `json:"isError,omitempty"`
+		Result  string             `json:"result"`
+		Ms      int64              `json:"ms"`
+		Phases  map[string]float64 `json:"phases,omitempty"`
+	}{now(), tt.Tool, t.secrets.RedactBytes(redactArgs(tt.Args)), tt.IsError, t.secrets.Redact(redactResult(tt.Result)), tt.Ms, tt.Phases})
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
