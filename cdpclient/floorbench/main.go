@@ -32,14 +32,15 @@ func main() {
 	read := flag.String("read", "script", "how the floor reads a page: script (js/read.js) or domsnapshot")
 	mcpbench := flag.String("mcpbench", "", "an mcpbench result `FILE` (JSON) to compare with")
 	out := flag.String("md", "", "also write the table to `FILE`")
+	js := flag.String("json", "", "also write the floor's medians to `FILE` as JSON: {scenario: {step: ms, \"all\": ms}}")
 	flag.Parse()
-	if err := run(*siteDir, *chromium, *reps, *warmup, strings.Split(*only, ","), *read, *mcpbench, *out); err != nil {
+	if err := run(*siteDir, *chromium, *reps, *warmup, strings.Split(*only, ","), *read, *mcpbench, *out, *js); err != nil {
 		fmt.Fprintln(os.Stderr, "floorbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpbench, out string) error {
+func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpbench, out, js string) error {
 	dir, err := filepath.Abs(siteDir)
 	if err != nil {
 		return err
@@ -79,7 +80,12 @@ func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpben
 	md := table(floor, servers, reps)
 	fmt.Println(md)
 	if out != "" {
-		return os.WriteFile(out, []byte(md+"\n"), 0o644)
+		if err := os.WriteFile(out, []byte(md+"\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	if js != "" {
+		return writeJSON(js, floor)
 	}
 	return nil
 }

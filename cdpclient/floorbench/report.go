@@ -128,3 +128,20 @@ func ratio(a, b float64, ok bool) string {
 	}
 	return fmt.Sprintf("%.2f×", a/b)
 }
+
+// writeJSON writes the floor's medians: {scenario: {step: ms, "all": ms}}.
+func writeJSON(path string, floor []timing) error {
+	out := map[string]map[string]float64{}
+	for _, t := range floor {
+		m := map[string]float64{"all": ms(t.total)}
+		for _, st := range t.steps {
+			m[st] = ms(t.byStep[st])
+		}
+		out[t.scenario] = m
+	}
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
