@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,6 +26,17 @@ func TestAttachToRunningBrowser(t *testing.T) {
 	t.Parallel()
 	port, cmd := startDebuggableBrowser(t)
 	ctx := testContext(t)
+	// Its page has loaded before cdpmcp connects: its document is older
+	// than cdpmcp's scripts for new documents.
+	testbound.Until(t, "the browser's page to load", func() bool {
+		res, err := http.Get("http://127.0.0.1:" + port + "/json/list")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return strings.Contains(string(body), `"title": "Second page"`)
+	})
 	b, err := Connect(ctx, Options{Endpoint: "http://127.0.0.1:" + port + "/"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +57,11 @@ func TestAttachToRunningBrowser(t *testing.T) {
 	waitTrue(t, ctx, found, `document.body.innerText.includes("Second")`)
 	if title := found.DocumentTitle(ctx); title != "Second page" {
 		t.Errorf("title = %q", title)
+	}
+	// The page model is installed in its older document on first use, and
+	// finds its elements.
+	if _, err := found.Resolve(ctx, Target{Selector: "body"}); err != nil {
+		t.Errorf("an element of the page the browser showed before: %v", err)
 	}
 	if err := outcome(found.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
 		t.Fatalf("navigate the user's tab: %v", err)

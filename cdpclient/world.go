@@ -128,8 +128,14 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 	p.mu.Unlock()
 	if !installed {
 		// Documents created after we attached have it already (see
-		// installPageModel); older ones get it now.
-		if _, err := w.eval(ctx, "globalThis.__cdpmcp && __cdpmcp.watch ? 'ready' : ("+installSource+")()", true); err != nil {
+		// installPageModel); older ones get it now. Asking first keeps the
+		// installer's 50 kB out of the common case, where the browser would
+		// parse it only to find the model there.
+		r, err := w.eval(ctx, "globalThis.__cdpmcp && __cdpmcp.watch ? 'ready' : ''", true)
+		if err == nil && string(r.Value) != `"ready"` {
+			_, err = w.eval(ctx, "("+installSource+")()", true)
+		}
+		if err != nil {
 			p.forgetWorld(key)
 			return nil, err
 		}

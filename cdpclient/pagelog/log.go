@@ -1,6 +1,7 @@
 package pagelog
 
 import (
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -117,9 +118,10 @@ func (l *Log) Pending(since int) int {
 	n := 0
 	for _, e := range l.open {
 		// Streams never finish; blob: and data: loads are local and may
-		// never report an end.
+		// never report an end; the tab's icon is the browser's own fetch,
+		// made after the load, which no page waits for.
 		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" &&
-			!strings.HasPrefix(e.URL, "blob:") && !strings.HasPrefix(e.URL, "data:") {
+			!strings.HasPrefix(e.URL, "blob:") && !strings.HasPrefix(e.URL, "data:") && !browserIcon(e) {
 			n++
 		}
 	}
@@ -139,4 +141,14 @@ func (l *Log) MarkReported() {
 	l.mu.Lock()
 	l.reported = l.seq
 	l.mu.Unlock()
+}
+
+// browserIcon reports whether a request is the browser fetching the tab's
+// icon (/favicon.ico, of no type a page's own requests have).
+func browserIcon(e *NetworkEntry) bool {
+	if e.Type != "Other" {
+		return false
+	}
+	u, err := url.Parse(e.URL)
+	return err == nil && u.Path == "/favicon.ico"
 }

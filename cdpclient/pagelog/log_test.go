@@ -89,11 +89,13 @@ func TestNetworkEntries(t *testing.T) {
 		sent("6", "http://127.0.0.1/events", "EventSource", 0),                  // a stream never ends
 		sent("7", "data:text/plain,hi", "Other", 0),                             // local
 		`{"method":"Network.loadingFinished","params":{"requestId":"unknown"}}`, // not ours
+		sent("8", "http://127.0.0.1/favicon.ico", "Other", 0),                   // the browser's own icon fetch
+		sent("9", "http://127.0.0.1/favicon.ico", "Fetch", 0),                   // the page's: pending
 	)
 
 	all := l.Network(0)
-	if len(all) != 8 {
-		t.Fatalf("got %d requests, want 8: %+v", len(all), all)
+	if len(all) != 10 {
+		t.Fatalf("got %d requests, want 10: %+v", len(all), all)
 	}
 	old, doc, api, blocked := all[0], all[1], all[2], all[3]
 	if old.URL != "http://127.0.0.1/old" || old.Status != 302 || !old.Done || old.ID != "1" {
@@ -109,14 +111,14 @@ func TestNetworkEntries(t *testing.T) {
 	if blocked.Failed != "net::ERR_BLOCKED_BY_CLIENT" || blocked.Blocked != "inspector" {
 		t.Errorf("the blocked script: %+v", blocked)
 	}
-	if n := l.Pending(mark); n != 1 {
-		t.Errorf("Pending since the mark = %d, want 1 (the unanswered XHR only)", n)
+	if n := l.Pending(mark); n != 2 {
+		t.Errorf("Pending since the mark = %d, want 2 (the unanswered XHR and the page's fetch of its icon)", n)
 	}
 	if n := l.Pending(l.Mark()); n != 0 {
 		t.Errorf("Pending since now = %d, want 0", n)
 	}
-	if after := l.Network(mark); len(after) != 4 || after[0].URL != "http://127.0.0.1/slow" {
-		t.Errorf("Network(mark) = %+v, want the four requests after it", after)
+	if after := l.Network(mark); len(after) != 6 || after[0].URL != "http://127.0.0.1/slow" {
+		t.Errorf("Network(mark) = %+v, want the six requests after it", after)
 	}
 	// Entries are copies: changing one changes nothing in the log.
 	all[1].Status = 500
