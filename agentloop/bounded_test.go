@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/internal/tokens"
 )
@@ -20,8 +21,9 @@ var boundedCases = []struct {
 }
 
 // readingRun runs a scripted model for 9 steps on page: it opens the page,
-// scrolls 7 times, and is done; it returns the step records.
-func readingRun(t testing.TB, page string, vision bool) []StepRecord {
+// scrolls 7 times, and is done; it returns the step records and the times
+// from each of the model's answers to the loop's next request.
+func readingRun(t testing.TB, page string, vision bool) ([]StepRecord, []time.Duration) {
 	t.Helper()
 	env := newEnv(t)
 	turns := []turn{{reply: answer(Brain{Summary: "open"}, `{"go_to_url": {"url": "`+site.URL(page)+`"}}`)}}
@@ -45,7 +47,7 @@ func readingRun(t testing.TB, page string, vision bool) []StepRecord {
 	if err != nil || !out.Success {
 		t.Fatalf("Run = %+v, %v", out, err)
 	}
-	return readSteps(t, out)
+	return readSteps(t, out), m.between()
 }
 
 // Over 8 steps on one page the user message stays bounded (step 8 costs at
@@ -55,7 +57,7 @@ func readingRun(t testing.TB, page string, vision bool) []StepRecord {
 func TestPromptStaysBounded(t *testing.T) {
 	for _, tc := range boundedCases {
 		t.Run(fmt.Sprintf("%s vision=%t", tc.page, tc.vision), func(t *testing.T) {
-			steps := readingRun(t, tc.page, tc.vision)
+			steps, _ := readingRun(t, tc.page, tc.vision)
 			var server []int64
 			var lines []string
 			for _, s := range steps {
@@ -90,22 +92,30 @@ func trimElems(user string) string {
 	return head + "6. Interactive elements:\n[…]\n**Previous Actions**" + prev
 }
 
-// BenchmarkAgentStep reports cdpmcp's own time a step of run_browser_agent
-// (the model's time left out), the median over the 9 steps of a scripted run,
-// on a small page, a corpus article, a Wikipedia article and with the
-// annotated screenshot.
+// BenchmarkAgentStep reports cdpmcp's own time in run_browser_agent, the
+// medians over the 9 steps of scripted runs, on a small page, a corpus
+// article, a Wikipedia article and with the annotated screenshot:
+// server-ms/step is a step's time without the model's (reading the page,
+// the prompt, the answer's parsing, not the actions); between-ms is the
+// time from the model's answer to the loop's next request, as the model
+// server sees it (the actions, reading the page again, the prompt).
 //
 //	go test -run '^$' -bench AgentStep -benchtime 3x ./agentloop
 func BenchmarkAgentStep(b *testing.B) {
 	for _, tc := range boundedCases {
 		b.Run(fmt.Sprintf("%s vision=%t", strings.TrimPrefix(tc.page, "/"), tc.vision), func(b *testing.B) {
-			var server []int64
+			var server, between []int64
 			for b.Loop() {
-				for _, s := range readingRun(b, tc.page, tc.vision) {
+				steps, gaps := readingRun(b, tc.page, tc.vision)
+				for _, s := range steps {
 					server = append(server, s.ServerMs)
+				}
+				for _, g := range gaps {
+					between = append(between, g.Microseconds())
 				}
 			}
 			b.ReportMetric(float64(median(server)), "server-ms/step")
+			b.ReportMetric(float64(median(between))/1000, "between-ms")
 		})
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/actions"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
 
 // observeTimeout bounds reading the page (element list, tabs, screenshot)
@@ -90,11 +92,29 @@ func (r *runner) stop(steps int, why, reason string) *Outcome {
 // step runs one step; a non-nil Outcome ends the run.
 func (r *runner) step(ctx context.Context, n int) *Outcome {
 	sr := &StepRecord{Step: n, Time: time.Now()}
-	defer r.rec.step(sr)
 	start := time.Now()
+	if slog.Default().Enabled(ctx, slog.LevelDebug) {
+		// Where the step's time went, at debug level (internal/spans).
+		rec := spans.New()
+		ctx = spans.With(ctx, rec)
+		defer func() {
+			slog.Debug("agent step", "step", n, "serverMs", sr.ServerMs, "modelMs", sr.ModelMs, "actionsMs", sr.ActionsMs, "phases", rec.String())
+		}()
+	}
 	octx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
+	var picture *shot
+	defer func() {
+		// The screenshot only the record needs is waited for here, once
+		// the step is done: the actions do not wait for its picture.
+		if picture != nil {
+			sr.image = picture.wait()
+		}
+		r.rec.step(sr)
+	}()
+	endObserve := spans.Start(ctx, "observe")
 	obs, err := r.observe(octx)
+	endObserve()
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.stop(n, StopCancelled, "the caller cancelled the run")
@@ -104,17 +124,18 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	sr.URL, sr.SnapshotTokens = obs.url, obs.snapshotTokens
 	prompt := Prompt{System: r.system, User: userMessage(&r.state, time.Now(), obs, r.prev), MaxTokens: maxAnswerTokens}
 	sr.User, sr.UserTokens = prompt.User, estimateTokens(prompt.User)
-	shot := r.screenshot(octx, obs, r.cfg.Vision)
+	picture = r.screenshot(octx, obs, r.cfg.Vision)
 	if r.cfg.Vision {
-		img := shot.wait()
+		img := picture.wait()
 		prompt.Image, sr.ImageSent = img, img != nil
 	}
 	sr.ServerMs = time.Since(start).Milliseconds()
 
 	t := time.Now()
+	endModel := spans.Start(ctx, "model")
 	ans, err := r.model.Complete(ctx, prompt)
+	endModel()
 	sr.ModelMs = time.Since(t).Milliseconds()
-	sr.image = shot.wait()
 	if err != nil {
 		sr.Error = err.Error()
 		if ctx.Err() != nil {
@@ -137,7 +158,9 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	sr.ServerMs += time.Since(t).Milliseconds()
 
 	t = time.Now()
+	endActions := spans.Start(ctx, "actions")
 	done, prev, err := r.act(ctx, obs, out.Actions)
+	endActions()
 	sr.ActionsMs = time.Since(t).Milliseconds()
 	sr.Actions = prev.actions
 	if err != nil {

@@ -37,9 +37,9 @@ func (r *runner) observe(ctx context.Context) (*observation, error) {
 		return nil, err
 	}
 	obs := &observation{page: p, url: p.URL()}
-	obs.tabs, obs.tabIDs = tabList(ctx, bc, p)
 	text, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
 	var dialog *cdpclient.DialogOpenError
+	title, titled := "", false
 	switch {
 	case errors.As(err, &dialog):
 		obs.elements = fmt.Sprintf("_[:]A %s dialog is open: %q. Nothing on the page can be used until handle_dialog answers it.",
@@ -48,7 +48,13 @@ func (r *runner) observe(ctx context.Context) (*observation, error) {
 		return nil, err
 	default:
 		obs.elements = elementList(text, obs.url)
+		header, _, _ := strings.Cut(text, "\n")
+		title, titled = snapshot.HeaderTitle(header)
 	}
+	if !titled {
+		title = p.DocumentTitle(ctx)
+	}
+	obs.tabs, obs.tabIDs = tabList(ctx, bc, p, title)
 	obs.refs = refsOf(obs.elements)
 	obs.snapshotTokens = snapshot.Estimate(obs.elements)
 	return obs, nil
@@ -82,17 +88,15 @@ func elementList(text, url string) string {
 
 // tabList renders the open tabs for the prompt, "index: title — url" (the
 // current one without its URL, which the prompt gives already), and
-// returns their page ids in the same order. The current page's title is read
-// from its document; the others' from the browser, which does not wait for a
-// background tab's page.
-func tabList(ctx context.Context, bc *cdpclient.BrowserContext, cur *cdpclient.Page) (string, []string) {
+// returns their page ids in the same order. The current page's title is
+// curTitle, its document's (as the snapshot read it); the others' come from
+// the browser, which does not wait for a background tab's page.
+func tabList(ctx context.Context, bc *cdpclient.BrowserContext, cur *cdpclient.Page, curTitle string) (string, []string) {
 	var b strings.Builder
 	var ids []string
 	for i, p := range bc.Pages() {
-		var title string
-		if p == cur {
-			title = p.DocumentTitle(ctx)
-		} else {
+		title := curTitle
+		if p != cur {
 			title = p.Title(ctx)
 		}
 		if title == "" || strings.HasSuffix(p.URL(), title) {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
 
 // screenshotQuality is the JPEG quality of step screenshots: labels stay
@@ -22,11 +24,17 @@ type shot struct {
 
 // screenshot starts capturing the viewport with every element's index drawn
 // on it (seed 000 §3.1 VISUAL CONTEXT). Without vision it only feeds the
-// record, so it runs while the model thinks.
+// record, so it runs while the model thinks and the step's actions: it
+// returns once the capture holds the page, so the actions come after the
+// picture, and the indexes are drawn on it beside them.
 func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) *shot {
 	s := &shot{ch: make(chan *Image, 1)}
+	held := make(chan struct{})
+	var once sync.Once
+	hold := func() { once.Do(func() { close(held) }) }
 	take := func() {
-		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true}
+		defer hold() // a capture that failed before it held the page
+		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true, Held: hold}
 		data, mime, err := capture.Screenshot(ctx, obs.page, opts)
 		if err != nil && ctx.Err() == nil && !errors.As(err, new(*cdpclient.DialogOpenError)) {
 			// If the boxes cannot be read (a frame going away mid-way), a
@@ -47,6 +55,8 @@ func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) 
 		take()
 	} else {
 		go take()
+		defer spans.Start(ctx, "screenshot held")()
+		<-held
 	}
 	return s
 }

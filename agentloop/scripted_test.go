@@ -25,6 +25,11 @@ type scriptedModel struct {
 
 	mu   sync.Mutex
 	reqs []*modelReq
+	// answered is when the latest answer was written; gaps are the times
+	// from each answer to the loop's next request: the server's time
+	// between a model's answer and the next question (BenchmarkAgentStep).
+	answered time.Time
+	gaps     []time.Duration
 }
 
 // turn is one scripted answer.
@@ -68,7 +73,19 @@ func (m *scriptedModel) requests() []*modelReq {
 	return append([]*modelReq(nil), m.reqs...)
 }
 
+// between returns the times from each answer to the next request.
+func (m *scriptedModel) between() []time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]time.Duration(nil), m.gaps...)
+}
+
 func (m *scriptedModel) serve(w http.ResponseWriter, r *http.Request) {
+	m.mu.Lock()
+	if !m.answered.IsZero() {
+		m.gaps = append(m.gaps, time.Since(m.answered))
+	}
+	m.mu.Unlock()
 	r1, err := decodeRequest(r)
 	if err != nil {
 		m.t.Errorf("model request: %v", err)
@@ -109,6 +126,9 @@ func (m *scriptedModel) serve(w http.ResponseWriter, r *http.Request) {
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}},
 		"usage":   map[string]any{"prompt_tokens": len(r1.User) / 4, "completion_tokens": len(text) / 4},
 	})
+	m.mu.Lock()
+	m.answered = time.Now()
+	m.mu.Unlock()
 }
 
 func decodeRequest(r *http.Request) (*modelReq, error) {

@@ -76,7 +76,7 @@ type ToolTrace struct {
 	Ms      int64
 	// Phases is where the call's time went, in ms by phase (internal/spans):
 	// browser (a request to it unanswered), queue (behind another action on
-	// the page), resolve, watch, act, settle, feedback, walk and model (a
+	// the page), resolve, watch, act, settle, feedback, walk and fit (a
 	// snapshot's), redact and encode. Phases overlap: browser time is part of
 	// the others.
 	Phases map[string]float64

@@ -25,6 +25,9 @@ type ScreenshotOptions struct {
 	// there, without scrolling it into view (read-only mode: the page sees no
 	// scroll and nothing comes into its view).
 	InPlace bool
+	// Held, if set, is called once the capture holds the page: an action
+	// started after it waits for the picture to be taken, not drawn on.
+	Held func()
 }
 
 // Screenshot captures the viewport, the full page or one element and returns the
@@ -47,12 +50,18 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	}
 	var data []byte
 	d := p.Door()
+	quality := opts.Quality
+	if quality == 0 {
+		quality = 80
+	}
+	var boxes []refBox
+	var origin point
+	var width float64
 	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
-		args := page.NewCaptureScreenshotArgs().SetFormat(format)
-		quality := opts.Quality
-		if quality == 0 {
-			quality = 80
+		if opts.Held != nil {
+			opts.Held()
 		}
+		args := page.NewCaptureScreenshotArgs().SetFormat(format)
 		if format == "jpeg" {
 			args.SetQuality(quality)
 		}
@@ -62,7 +71,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		}
 		scroll := point{X: float64(m.CSSLayoutViewport.PageX), Y: float64(m.CSSLayoutViewport.PageY)}
 		// Where the image starts in viewport coordinates, and how wide it is.
-		origin, width := point{}, float64(m.CSSLayoutViewport.ClientWidth)
+		origin, width = point{}, float64(m.CSSLayoutViewport.ClientWidth)
 		switch {
 		case opts.FullPage:
 			w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
@@ -81,7 +90,6 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			}
 			origin, width = at, clip.Width
 		}
-		var boxes []refBox
 		if opts.Annotate {
 			// The refs of the latest snapshot's element lines: what the
 			// model can act on (not text blocks, frames or summarised groups).
@@ -96,10 +104,12 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			return fmt.Errorf("capture screenshot: %w", err)
 		}
 		data = r.Data
-		if opts.Annotate {
-			data, err = drawAnnotations(data, format, quality, boxes, origin, width)
-		}
-		return err
+		return nil
 	})
+	if err == nil && opts.Annotate {
+		// Drawn once the page is free again: decoding, drawing and encoding
+		// the picture needs nothing of it.
+		data, err = drawAnnotations(data, format, quality, boxes, origin, width)
+	}
 	return data, "image/" + format, err
 }

@@ -52,7 +52,7 @@ func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, err
 		if err != nil {
 			return err
 		}
-		defer spans.Start(ctx, "model")()
+		defer spans.Start(ctx, "fit")()
 		if opts.From < 0 || (opts.From > 0 && opts.From >= len(m.Lines)) {
 			return cdpclient.ArgErrorf(fmt.Sprintf("the snapshot has %d lines; continue from a line a marker names", len(m.Lines)), "from %d is past the end of the snapshot", opts.From)
 		}

@@ -59,3 +59,22 @@ func Header(page, title, url string, above, below int) string {
 	}
 	return h
 }
+
+// HeaderTitle reads the title back from a snapshot's first line (Header's),
+// so a caller holding a snapshot need not ask the page again.
+func HeaderTitle(header string) (string, bool) {
+	rest, ok := strings.CutPrefix(header, "page ")
+	if !ok {
+		return "", false
+	}
+	_, rest, ok = strings.Cut(rest, " ")
+	if !ok {
+		return "", false
+	}
+	q, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return "", false
+	}
+	title, err := strconv.Unquote(q)
+	return title, err == nil
+}

@@ -62,3 +62,19 @@ func TestHeader(t *testing.T) {
 		t.Errorf("Header = %q, want %q", got, want)
 	}
 }
+
+// HeaderTitle reads back the title Header wrote, quotes and all, and says
+// when a line is no header.
+func TestHeaderTitle(t *testing.T) {
+	for _, title := range []string{`Say "hi"`, "", "A — B\n(1200px)", `back\slash`} {
+		got, ok := HeaderTitle(Header("p2", title, "http://x/ y", 10, 1200))
+		if !ok || got != title {
+			t.Errorf("HeaderTitle(Header(%q)) = %q, %t", title, got, ok)
+		}
+	}
+	for _, line := range []string{"", "_[:]text", "page p1", `page p1 "unterminated`} {
+		if got, ok := HeaderTitle(line); ok {
+			t.Errorf("HeaderTitle(%q) = %q, true; want false", line, got)
+		}
+	}
+}
