@@ -25,7 +25,7 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # (snapshot, reader, feedback, origins) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
 
-.PHONY: deps test-deps run-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
+.PHONY: deps test-deps run-deps build run test lint bench peerbench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
 ## deps: Go, and from Debian when they are missing: Chromium and its headless
 ## shell, ffmpeg and PostgreSQL (the fleet's tests start their own server):
@@ -85,9 +85,10 @@ $(STATICCHECK):
 ## tools/list size, tool medians, job submit and status (cmd/cdpmcp, tools);
 ## snapshot time and tokens (bench pages and the 40-page corpus), feedback
 ## cost, the 100-page auditLinks crawl (cdpclient/audit); cdpmcp's own time an
-## agent step (agentloop); the live view's first frame, click to frame, frames
-## per second and idle CPU (liveview); 200 jobs' throughput, dispatch delay
-## and memory on SQLite and on PostgreSQL, the job store's calls (jobs). The
+## agent step and from a model's answer to the next request (agentloop); the
+## live view's first frame, click to frame, frames per second and idle CPU
+## (liveview); 200 jobs' throughput, dispatch delay, memory and CPU a job on
+## SQLite and on PostgreSQL, the job store's calls (jobs); then peerbench. The
 ## fleet's (claim latency, jobs/min with 1-3 workers) are in fleetbench.
 bench: deps
 	$(GO) test -run '^$$' -bench . -skip FleetThroughput -benchtime 2s -timeout 20m ./cmd/cdpmcp ./tools
@@ -96,6 +97,23 @@ bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 20m ./agentloop ./liveview
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 20m ./jobs
 	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 20m ./jobs/sqlite
+	$(MAKE) --no-print-directory peerbench
+
+## peerbench: the team's bench (MCPBENCH_DIR, ../shared/bench, its npm install
+## done) of the six scenarios through cdpmcp, playwright-mcp and
+## chrome-devtools-mcp (PEERS) in BENCH_CHROMIUM, then the floor: the same
+## steps over raw CDP (cdpclient/floorbench), each step's median beside
+## theirs, with ours ÷ floor and the fastest peer ÷ ours
+## (results/peerbench/floor.md). On a busy machine, compare runs made back
+## to back.
+MCPBENCH_DIR ?= ../shared/bench
+BENCH_CHROMIUM ?= /usr/bin/chromium
+PEERS ?= ours,playwright,chrome-devtools
+peerbench: build
+	@test -f $(MCPBENCH_DIR)/mcpbench.mjs || { echo "make peerbench: no $(MCPBENCH_DIR)/mcpbench.mjs: set MCPBENCH_DIR to the team's bench harness (with npm install done there)" >&2; exit 1; }
+	@mkdir -p results/peerbench
+	CDPMCP_BIN=$(BIN)/cdpmcp node $(MCPBENCH_DIR)/mcpbench.mjs --servers $(PEERS) --chromium $(BENCH_CHROMIUM) --out results/peerbench/mcpbench.json --md results/peerbench/mcpbench.md
+	$(GO) run ./cdpclient/floorbench -site $(MCPBENCH_DIR)/site -chromium $(BENCH_CHROMIUM) -mcpbench results/peerbench/mcpbench.json -md results/peerbench/floor.md
 
 ## readbench: the reading benchmark: for each of the 40 corpus pages, how much of
 ## the article the default snapshot carries (recall), its tokens and time, with

@@ -25,8 +25,10 @@ func storeName() string {
 }
 
 // BenchmarkThroughput runs 200 extract jobs on a fixture article with four
-// tabs and reports jobs per minute, the dispatch delay and the memory of this
-// process and its job browsers with four tabs busy. With CDPMCP_BENCH_DIR set
+// tabs and reports jobs per minute, the dispatch delay, the memory of this
+// process and its job browsers with four tabs busy, and the CPU time a job
+// costs in the browser and in this process, with the ceiling of jobs a
+// minute that gives two idle cores. With CDPMCP_BENCH_DIR set
 // to the team's bench harness it also does the same 200 one by one through
 // playwright-mcp's tools (scripts/jobsbench), in turns of 50 with ours, and
 // prints both. TestMain runs it on SQLite, then on PostgreSQL.
@@ -43,10 +45,10 @@ func BenchmarkThroughput(b *testing.B) {
 		waitDone(b, q, w.ID)
 		// The machine is shared: batches of both servers take turns, so both
 		// see the same load.
-		var ours, theirs time.Duration
+		var ours, theirs, browserCPUs, selfCPUs time.Duration
 		var rss, failed, theirsDone int
 		for batch := range batches {
-			start := time.Now()
+			start, browser0, self0 := time.Now(), browserCPU(dir), selfCPU()
 			ids := make([]string, 0, n/batches)
 			for i := range n / batches {
 				j, _, err := q.Submit(b.Context(), jobs.SubmitRequest{CorrelationID: "bench", URL: site.URL(fmt.Sprintf("/jobs/article.html?b=%d&i=%d", batch, i)),
@@ -69,6 +71,8 @@ func BenchmarkThroughput(b *testing.B) {
 				}
 			}
 			ours += time.Since(start)
+			browserCPUs += browserCPU(dir) - browser0
+			selfCPUs += selfCPU() - self0
 			if bench != "" {
 				out, err := exec.Command("node", "../scripts/jobsbench/playwright-extract.mjs", bench, site.URL("/jobs/article.html"), strconv.Itoa(n/batches)).CombinedOutput()
 				var r struct{ Ms, Ok int }
@@ -84,8 +88,16 @@ func BenchmarkThroughput(b *testing.B) {
 		b.ReportMetric(perMin, "jobs/min")
 		b.ReportMetric(float64(st.DispatchMedian.Microseconds())/1000, "dispatch-median-ms")
 		b.ReportMetric(float64(rss)/1024, "MiB-PSS-4-tabs")
-		fmt.Fprintf(os.Stderr, "cdpmcp jobs on %s: %d extract jobs (%d failed) with --max-tabs 4 in %v: %.0f jobs/min; dispatch delay median %v p95 %v; memory (PSS) with 4 tabs busy %.0f MiB (server + job browser)\n",
-			storeName(), n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024)
+		// CPU a job costs, whatever else the machine runs: two idle cores
+		// give 120 CPU-seconds a minute, the ceiling of jobs a minute.
+		perJob := (browserCPUs + selfCPUs) / n
+		ceiling := 2 * float64(time.Minute) / float64(perJob)
+		b.ReportMetric(float64(browserCPUs.Microseconds())/1000/n, "browser-cpu-ms/job")
+		b.ReportMetric(float64(selfCPUs.Microseconds())/1000/n, "server-cpu-ms/job")
+		b.ReportMetric(ceiling, "ceiling-jobs/min-2-cores")
+		fmt.Fprintf(os.Stderr, "cdpmcp jobs on %s: %d extract jobs (%d failed) with --max-tabs 4 in %v: %.0f jobs/min; dispatch delay median %v p95 %v; memory (PSS) with 4 tabs busy %.0f MiB (server + job browser); CPU a job: browser %v, server %v, so at most %.0f jobs/min on two idle cores\n",
+			storeName(), n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024,
+			(browserCPUs / n).Round(100*time.Microsecond), (selfCPUs / n).Round(100*time.Microsecond), ceiling)
 		if bench != "" {
 			theirsPerMin := float64(n) / theirs.Minutes()
 			b.ReportMetric(theirsPerMin, "playwright-jobs/min")
