@@ -126,11 +126,12 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 			return res, err
 		}
 		encoded(rec, res)
+		phases, listed := rec.Ms(), rec.String() // before the call's time, which holds them
 		ms := time.Since(start).Milliseconds()
-		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err, "phases", rec.String())
+		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err, "phases", listed)
 		if s.cfg.Trace != nil {
 			tt := traceOf(t.tool.Name, req, res, ms)
-			tt.Phases = rec.Ms()
+			tt.Phases = phases
 			s.cfg.Trace(tt)
 		}
 		return res, err
