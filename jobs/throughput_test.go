@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,9 +47,10 @@ func BenchmarkThroughput(b *testing.B) {
 		// The machine is shared: batches of both servers take turns, so both
 		// see the same load.
 		var ours, theirs, browserCPUs, selfCPUs time.Duration
+		byKind := map[string]time.Duration{}
 		var rss, failed, theirsDone int
 		for batch := range batches {
-			start, browser0, self0 := time.Now(), browserCPU(dir), selfCPU()
+			start, browser0, self0 := time.Now(), browserCPUByKind(dir), selfCPU()
 			ids := make([]string, 0, n/batches)
 			for i := range n / batches {
 				j, _, err := q.Submit(b.Context(), jobs.SubmitRequest{CorrelationID: "bench", URL: site.URL(fmt.Sprintf("/jobs/article.html?b=%d&i=%d", batch, i)),
@@ -71,7 +73,10 @@ func BenchmarkThroughput(b *testing.B) {
 				}
 			}
 			ours += time.Since(start)
-			browserCPUs += browserCPU(dir) - browser0
+			for kind, d := range browserCPUByKind(dir) {
+				byKind[kind] += d - browser0[kind]
+				browserCPUs += d - browser0[kind]
+			}
 			selfCPUs += selfCPU() - self0
 			if bench != "" {
 				out, err := exec.Command("node", "../scripts/jobsbench/playwright-extract.mjs", bench, site.URL("/jobs/article.html"), strconv.Itoa(n/batches)).CombinedOutput()
@@ -98,6 +103,12 @@ func BenchmarkThroughput(b *testing.B) {
 		fmt.Fprintf(os.Stderr, "cdpmcp jobs on %s: %d extract jobs (%d failed) with --max-tabs 4 in %v: %.0f jobs/min; dispatch delay median %v p95 %v; memory (PSS) with 4 tabs busy %.0f MiB (server + job browser); CPU a job: browser %v, server %v, so at most %.0f jobs/min on two idle cores\n",
 			storeName(), n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024,
 			(browserCPUs / n).Round(100*time.Microsecond), (selfCPUs / n).Round(100*time.Microsecond), ceiling)
+		var kinds []string
+		for kind, d := range byKind {
+			kinds = append(kinds, fmt.Sprintf("%s %v", kind, (d/n).Round(100*time.Microsecond)))
+		}
+		slices.Sort(kinds)
+		fmt.Fprintf(os.Stderr, "the browser's CPU a job by process: %s\n", strings.Join(kinds, ", "))
 		if bench != "" {
 			theirsPerMin := float64(n) / theirs.Minutes()
 			b.ReportMetric(theirsPerMin, "playwright-jobs/min")
