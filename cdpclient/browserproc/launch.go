@@ -122,6 +122,7 @@ func start(ctx context.Context, opts Options, network []string) (*Process, error
 	}
 	p.profile = dir
 	p.disposable = p.tempDir != "" || opts.Disposable
+	p.headless = opts.Headless || headlessNeeded()
 	// A stale DevToolsActivePort from an earlier run would point at a dead port.
 	portFile := filepath.Join(dir, "DevToolsActivePort")
 	_ = os.Remove(portFile)

@@ -35,6 +35,8 @@ type Tool struct {
 	// Frame is the id of the frame whose document registered the tool, and
 	// FrameURL that document's URL.
 	Frame, FrameURL string
+	// Main says the frame is the page's main frame.
+	Main bool
 	// session is the id of the page's session hosting the frame ("" the
 	// page's own).
 	session string
@@ -93,14 +95,14 @@ func announce(ctx context.Context, d cdpclient.Door) ([]Tool, error) {
 		for _, t := range st.snapshot(s.ID()) {
 			out = append(out, Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,
 				ReadOnly: t.Annotations.ReadOnly, Untrusted: t.Annotations.UntrustedContent,
-				Frame: t.FrameID, FrameURL: urls[t.FrameID], session: s.ID()})
+				Frame: t.FrameID, FrameURL: urls[t.FrameID], Main: t.FrameID == main, session: s.ID()})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Tool) int {
 		switch {
-		case a.Frame == main && b.Frame != main:
+		case a.Main && !b.Main:
 			return -1
-		case b.Frame == main && a.Frame != main:
+		case b.Main && !a.Main:
 			return 1
 		}
 		return 0
