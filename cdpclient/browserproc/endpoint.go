@@ -168,9 +168,9 @@ func DisplayEndpoint(endpoint string) string {
 		for k := range q {
 			q[k] = []string{"***"}
 		}
-		u.RawQuery = strings.ReplaceAll(q.Encode(), "%2A", "*")
+		u.RawQuery = q.Encode()
 	}
-	return u.String()
+	return strings.ReplaceAll(u.String(), "%2A", "*")
 }
 
 // CheckEndpoint reports whether endpoint answers as a browser's DevTools

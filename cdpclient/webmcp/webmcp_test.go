@@ -143,3 +143,43 @@ func TestNoPageNoTools(t *testing.T) {
 		t.Errorf("blank tab: %v %v %+v", err, tools, avail)
 	}
 }
+
+// In a browser that gives cross-site frames processes of their own
+// (--site-per-process, as Chrome with a window does), a cross-site frame's
+// tool is announced on the frame's own session and called there.
+func TestOutOfProcessFrameTool(t *testing.T) {
+	t.Parallel()
+	ctx := testbound.Context(t)
+	b, err := cdpclient.Connect(ctx, cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, Args: []string{"--site-per-process"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p, err := b.Default().NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/webmcp/tools.html"), cdpclient.WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	var frameTool Tool
+	testbound.Until(t, "the out-of-process frame's tool", func() bool {
+		tools, _, err := List(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tools {
+			if tool.Name == "frameOrigin" {
+				frameTool = tool
+			}
+		}
+		return frameTool.Name != ""
+	})
+	if frameTool.session == "" || frameTool.Main {
+		t.Errorf("the frame's tool is not on the frame's session: %+v", frameTool)
+	}
+	got, err := Call(ctx, p, "frameOrigin", nil, nil)
+	if err != nil || string(got.Output) != `"`+cdptest.Site.AltBase+`"` {
+		t.Errorf("frameOrigin in its own process: %v %+v", err, got)
+	}
+}

@@ -5,23 +5,21 @@
 // clipboardStates answers the document's origin, whether it is a secure
 // context (the Clipboard API needs one) and the states of the clipboard
 // permissions now, so they can be put back after.
-async function clipboardStates() {
+function clipboardStates() {
   const out = { origin: location.origin, secure: isSecureContext, read: 'prompt', write: 'prompt' };
   if (!isSecureContext || !navigator.permissions) return out;
-  for (const [key, name] of [['read', 'clipboard-read'], ['write', 'clipboard-write']]) {
-    try { out[key] = (await navigator.permissions.query({ name })).state; } catch (e) { /* unknown name: prompt */ }
-  }
-  return out;
+  const query = (key, name) => navigator.permissions.query({ name }).then(s => { out[key] = s.state; }, () => {});
+  return Promise.all([query('read', 'clipboard-read'), query('write', 'clipboard-write')]).then(() => out);
 }
 
 // clipboardOp reads the clipboard's text (op "read") or writes text to it
 // (op "write"); it answers {text} or {error}.
-async function clipboardOp(op, text) {
+function clipboardOp(op, text) {
+  const fail = e => ({ error: String(e && e.message || e) });
   try {
-    if (op === 'read') return { text: await navigator.clipboard.readText() };
-    await navigator.clipboard.writeText(text);
-    return {};
+    if (op === 'read') return navigator.clipboard.readText().then(t => ({ text: t }), fail);
+    return navigator.clipboard.writeText(text).then(() => ({}), fail);
   } catch (e) {
-    return { error: String(e && e.message || e) };
+    return fail(e);
   }
 }
