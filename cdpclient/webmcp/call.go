@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -141,11 +142,14 @@ func checkArgs(tool Tool, args json.RawMessage) error {
 	if err != nil {
 		return nil
 	}
+	// The schema is the page's: a name of its own and no loader, so a $ref
+	// in it reads nothing of this machine's (file:) or the network's.
 	c := jsonschema.NewCompiler()
-	if c.AddResource("tool.json", doc) != nil {
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	if c.AddResource(schemaURL, doc) != nil {
 		return nil
 	}
-	sch, err := c.Compile("tool.json")
+	sch, err := c.Compile(schemaURL)
 	if err != nil {
 		return nil // a schema the page wrote wrong: the page checks, if anyone
 	}
@@ -153,15 +157,33 @@ func checkArgs(tool Tool, args json.RawMessage) error {
 	if err != nil {
 		return nil
 	}
-	if err := sch.Validate(inst); err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, "\n"); i > 0 {
-			msg = strings.TrimSpace(strings.ReplaceAll(msg[i+1:], "\n", "; "))
-		}
+	var ve *jsonschema.ValidationError
+	if err := sch.Validate(inst); errors.As(err, &ve) {
 		schema, _ := json.Marshal(json.RawMessage(tool.InputSchema))
-		return cdpclient.ArgErrorf("its inputSchema: "+cut(string(schema), 400), "arguments for %s do not fit its schema: %s", tool.Name, msg)
+		return cdpclient.ArgErrorf("its inputSchema: "+cut(string(schema), 400), "arguments for %s do not fit its schema: %s", tool.Name, leaves(ve))
 	}
 	return nil
+}
+
+// schemaURL names a page's schema inside the compiler.
+const schemaURL = "urn:cdpmcp:page-tool-schema"
+
+// leaves says what a validation error's leaves say ("at '/by': got
+// string, want number"), without the library's first line, which names the
+// schema by its URL.
+func leaves(ve *jsonschema.ValidationError) string {
+	var out []string
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			out = append(out, e.Error())
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(out, "; ")
 }
 
 // invoke calls the tool and waits for its answer: the page's, the frame
