@@ -183,3 +183,31 @@ func TestOutOfProcessFrameTool(t *testing.T) {
 		t.Errorf("frameOrigin in its own process: %v %+v", err, got)
 	}
 }
+
+// A browser without WebMCP (launched with it off, as an attached Chrome
+// started without the feature is) lists no tools and says how to turn it
+// on; a call names the same.
+func TestBrowserWithoutWebMCP(t *testing.T) {
+	t.Parallel()
+	ctx := testbound.Context(t)
+	b, err := cdpclient.Connect(ctx, cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true, DisableWebMCP: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p, err := b.Default().NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/webmcp/tools.html"), cdpclient.WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	tools, avail, err := List(ctx, p)
+	if err != nil || len(tools) != 0 || !strings.Contains(avail.Off, "WebMCP turned off") || !strings.Contains(avail.Hint, "--enable-features=WebMCPTesting") {
+		t.Errorf("without WebMCP: %v %v %+v", err, tools, avail)
+	}
+	e := cdptest.WantCode(t, callErr(Call(ctx, p, "getCount", nil, nil)), cdpclient.CodeNotFound)
+	if !strings.Contains(e.Msg, "WebMCP turned off") {
+		t.Errorf("a call without WebMCP: %v", e)
+	}
+}
