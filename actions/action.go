@@ -137,6 +137,24 @@ type Env struct {
 	// NavTimeout is a navigation's deadline when the call names none
 	// (timeoutMs): the server's --timeout; 0 means navTimeout.
 	NavTimeout time.Duration
+	// Screenshot is what a screenshot that names no size gets: the
+	// server's --screenshot-max-width and --screenshot-scale.
+	Screenshot ScreenshotDefaults
+	// ClipboardRead allows reading the clipboard where it is the system's
+	// or shared by sessions (--allow-clipboard-read; clipboard.go).
+	ClipboardRead bool
+	// SharedBrowser says several clients' sessions share the browser (over
+	// HTTP), and with it its clipboard.
+	SharedBrowser bool
+}
+
+// ScreenshotDefaults size the screenshots that name no size of their own.
+type ScreenshotDefaults struct {
+	// MaxWidth, if not 0, is the widest an image may be, in pixels.
+	MaxWidth int
+	// Scale is "device" (default: the device's pixels) or "css" (one image
+	// pixel per CSS pixel, whatever the device scale).
+	Scale string
 }
 
 // Page returns the page id names in the caller's context, or the current page

@@ -130,6 +130,8 @@ type screenshotArgs struct {
 	Annotate bool   `json:"annotate" desc:"number each ref on the image"`
 	Format   string `json:"format" enum:"png,jpeg" desc:"default png"`
 	Quality  int    `json:"quality" desc:"jpeg, 0-100"`
+	MaxWidth int    `json:"maxWidth" desc:"px"`
+	Scale    string `json:"scale" enum:"css,device" desc:"css: 1px per CSS px"`
 	Page     string `json:"page"`
 }
 
@@ -145,8 +147,14 @@ var Screenshot = define("screenshot", "An image of the viewport, the whole page 
 		if err != nil {
 			return nil, err
 		}
+		if a.MaxWidth == 0 {
+			a.MaxWidth = env.Screenshot.MaxWidth
+		}
+		if a.Scale == "" {
+			a.Scale = env.Screenshot.Scale
+		}
 		data, mime, err := capture.Screenshot(ctx, p, capture.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
-			Annotate: a.Annotate, InPlace: env.ReadOnly})
+			Annotate: a.Annotate, InPlace: env.ReadOnly, MaxWidth: a.MaxWidth, Scale: a.Scale})
 		if err != nil {
 			return nil, err
 		}

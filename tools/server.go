@@ -64,6 +64,12 @@ type Config struct {
 	// JobsOff says why the job tools are off although asked for (another
 	// server holds the data dir); a call to one answers with it.
 	JobsOff string
+	// Screenshot sizes the screenshots that name no size of their own
+	// (--screenshot-max-width, --screenshot-scale).
+	Screenshot actions.ScreenshotDefaults
+	// ClipboardRead lets the clipboard tool read the system's clipboard, or
+	// one the sessions share (--allow-clipboard-read).
+	ClipboardRead bool
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -103,7 +109,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
 		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets,
-		NavTimeout: cfg.Timeout}
+		NavTimeout: cfg.Timeout, Screenshot: cfg.Screenshot, ClipboardRead: cfg.ClipboardRead, SharedBrowser: cfg.IsolateSessions}
 	hooks := &server.Hooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.sessions.drop(cs.SessionID())

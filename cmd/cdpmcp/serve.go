@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg config) error {
 		cfg.browser.Reserved = append(cfg.browser.Reserved, ln.Addr().String())
 	}
 	endOrphans()
-	if cfg.browser.Endpoint != "" {
+	if cfg.browser.Endpoint != "" || cfg.browser.AutoConnect {
 		if err := checkEndpoint(ctx, cfg.browser); err != nil {
 			return err
 		}

@@ -58,18 +58,25 @@ func removeAbandonedProfiles() {
 	}
 }
 
-// checkEndpoint tries --cdp-endpoint once at start. One that can never work
-// (not a URL, not on this machine without --allow-remote-cdp, not Chrome's
-// DevTools) stops the server with the reason; one that does not answer yet is
-// said in one line, and tool calls connect once it does.
+// checkEndpoint tries --cdp-endpoint (or --auto-connect) once at start. One
+// that can never work (not a URL, not on this machine without
+// --allow-remote-cdp, not Chrome's DevTools, refusing the --cdp-header sent)
+// stops the server with the reason; one that does not answer yet (no Chrome
+// accepting connections, for --auto-connect) is said in one line, and tool
+// calls connect once it does.
 func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	err := browserproc.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+	var err error
+	if opts.AutoConnect {
+		_, _, err = browserproc.AutoConnect(ctx, opts.Launch.UserDataDir)
+	} else {
+		err = browserproc.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote, opts.Header)
+	}
 	var se *browserproc.SetupError
 	switch {
 	case err == nil:
-		slog.Debug("the browser endpoint answers", "endpoint", opts.Endpoint)
+		slog.Debug("the browser endpoint answers", "endpoint", browserproc.DisplayEndpoint(opts.Endpoint), "autoConnect", opts.AutoConnect)
 		return nil
 	case !errors.As(err, &se):
 		return err
