@@ -42,6 +42,9 @@ type NetworkEntry struct {
 	Loader   string
 	Frame    string // the frame that made the request
 	Duration time.Duration
+	// Answered is when the request was last heard of: its response, then
+	// the end of its body (or its failure); zero before its response.
+	Answered time.Time
 }
 
 // Log keeps the recent console messages and requests of a page and its frames.
@@ -124,6 +127,41 @@ func (l *Log) Pending(since int) int {
 		}
 	}
 	return n
+}
+
+// Calls is what became of the page's own calls (fetch and XMLHttpRequest)
+// that started after a mark (Log.Calls).
+type Calls struct {
+	// Started counts the calls that started up to the second mark given to
+	// Calls; Later the ones that started after it.
+	Started, Later int
+	// LastAnswer is when the last of them was answered, its body done or
+	// failed (NetworkEntry.Answered); zero while none was.
+	LastAnswer time.Time
+}
+
+// Calls reports the page's own calls (fetch and XMLHttpRequest, the requests
+// whose answers a page's script handles) that started after since, telling
+// those up to upto from later ones.
+func (l *Log) Calls(since, upto int) Calls {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var c Calls
+	for i := len(l.net) - 1; i >= 0 && l.net[i].Seq > since; i-- {
+		e := l.net[i]
+		if e.Type != "Fetch" && e.Type != "XHR" {
+			continue
+		}
+		if e.Seq <= upto {
+			c.Started++
+		} else {
+			c.Later++
+		}
+		if e.Answered.After(c.LastAnswer) {
+			c.LastAnswer = e.Answered
+		}
+	}
+	return c
 }
 
 // Reported returns the console sequence number up to which errors have been

@@ -53,7 +53,7 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 		}
 		l.mu.Lock()
 		if e := l.open[ev.RequestID]; e != nil {
-			e.Status, e.MIME = ev.Response.Status, ev.Response.MimeType
+			e.Status, e.MIME, e.Answered = ev.Response.Status, ev.Response.MimeType, time.Now()
 		}
 		l.mu.Unlock()
 	case "Network.loadingFinished":
@@ -94,5 +94,6 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 func (l *Log) finishLocked(e *NetworkEntry) {
 	e.Done = true
 	e.Duration = time.Since(e.Time)
+	e.Answered = time.Now()
 	delete(l.open, e.ID)
 }
