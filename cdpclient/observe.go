@@ -27,8 +27,10 @@ type observation struct {
 	observers     []Observer // the features' (doordl.go)
 	revived       bool       // a navigation loading a crashed tab anew
 	// followed: the answer waited for what the action's calls or submit
-	// brought (settle).
-	followed bool
+	// brought (settle); callsFrom is the page log's mark from which calls
+	// are the action's: when its input reached the page.
+	followed  bool
+	callsFrom int
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself

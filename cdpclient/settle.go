@@ -78,7 +78,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 			// A new document arrived: what it loads later is waitFor's.
 			return followed
 		default:
-			calls := p.logs.Calls(mark, own)
+			calls := p.logs.Calls(o.callsFrom, own)
 			if calls.Started == 0 && !submitted {
 				return false // the action started nothing to follow
 			}

@@ -20,8 +20,9 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 			LoaderID  string `json:"loaderId"`
 			FrameID   string `json:"frameId"`
 			Request   struct {
-				URL    string `json:"url"`
-				Method string `json:"method"`
+				URL      string `json:"url"`
+				Method   string `json:"method"`
+				SameSite bool   `json:"isSameSite"`
 			} `json:"request"`
 			Type             string       `json:"type"`
 			RedirectResponse *netResponse `json:"redirectResponse"`
@@ -37,7 +38,7 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 		}
 		l.seq++
 		e := &NetworkEntry{Seq: l.seq, ID: ev.RequestID, Time: time.Now(), Method: ev.Request.Method,
-			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID, Frame: ev.FrameID}
+			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID, Frame: ev.FrameID, SameSite: ev.Request.SameSite}
 		if len(l.net) >= maxNetworkEntries {
 			l.net = append(l.net[:0], l.net[len(l.net)-maxNetworkEntries/2:]...)
 		}
