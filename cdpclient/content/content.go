@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/reader"
@@ -85,6 +86,9 @@ func Read(ctx context.Context, p *cdpclient.Page, o Options) (string, error) {
 		text, err = reader.Read(*out, p.URL(), reader.Format(format), o.Whole)
 	} else {
 		text, err = reader.ReadFragment(*out, p.URL(), reader.Format(format))
+		if format == "text" {
+			text = strings.TrimSuffix(text, "\n") // an element's text, as innerText gives it
+		}
 	}
 	if err != nil {
 		return "", fmt.Errorf("getContent %s: %w", format, err)
