@@ -94,6 +94,7 @@ func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error
 type getContentArgs struct {
 	Selector string `json:"selector" desc:"CSS, default the whole page"`
 	Format   string `json:"format" enum:"markdown,text,html" desc:"default markdown"`
+	Whole    bool   `json:"whole" desc:"all the page: nav, header, footer too"`
 	From     int    `json:"from" desc:"byte to go on from, as a cut answer says"`
 	Page     string `json:"page"`
 }
@@ -114,7 +115,7 @@ var GetContent = define("getContent", "The page's main content as Markdown (the 
 		if a.Format == "" {
 			a.Format = "markdown"
 		}
-		out, err := content.Get(ctx, p, a.Selector, a.Format)
+		out, err := content.Read(ctx, p, content.Options{Selector: a.Selector, Format: a.Format, Whole: a.Whole})
 		if err != nil {
 			return nil, err
 		}

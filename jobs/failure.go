@@ -19,6 +19,10 @@ func describe(err error) string {
 	if errors.As(err, &nh) {
 		return nh.Reason + " (submit with handoffAllowed: true to let a person help)"
 	}
+	var pe *PersonError
+	if errors.As(err, &pe) {
+		return pe.Reason
+	}
 	c := cdpclient.Classify(err)
 	s := c.Code.String() + ": " + c.Msg
 	if h := jobHint(c); h != "" {
