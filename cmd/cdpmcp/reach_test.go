@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,26 +12,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
-
-// runCLIEnv is runCLI with more variables in the process's environment
-// (later ones win).
-func runCLIEnv(t *testing.T, tmp string, env []string, args ...string) cliRun {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...)
-	cmd.Env = append(procEnv(tmp), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := cliRun{stdout: stdout.String(), stderr: stderr.String()}
-	if exit, ok := err.(*exec.ExitError); ok {
-		r.code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // --auto-connect finds a running Chromium by the DevToolsActivePort in its
 // profile folder under the user's home (~/.config/chromium), drives its tabs
