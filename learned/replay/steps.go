@@ -243,6 +243,8 @@ var digits = regexp.MustCompile(`\d+`)
 // sameTitle compares titles with white space and case folded and any
 // number matching any (an order's number in its title).
 func sameTitle(want, got string) bool {
-	f := func(s string) string { return digits.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(s), " ")), "#") }
+	f := func(s string) string {
+		return digits.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(s), " ")), "#")
+	}
 	return f(want) == f(got)
 }
