@@ -24,8 +24,14 @@ type cliRun struct {
 // printed and its exit code.
 func runCLI(t *testing.T, tmp string, args ...string) cliRun {
 	t.Helper()
+	return runCLIEnv(t, tmp, nil, args...)
+}
+
+// runCLIEnv is runCLI with more environment variables (NAME=VALUE).
+func runCLIEnv(t *testing.T, tmp string, env []string, args ...string) cliRun {
+	t.Helper()
 	cmd := exec.Command(binPath, args...)
-	cmd.Env = procEnv(tmp)
+	cmd.Env = append(procEnv(tmp), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	done := make(chan error, 1)
