@@ -315,3 +315,25 @@ func TestScriptJobSubmitChecks(t *testing.T) {
 		}
 	}
 }
+
+// Two buttons named Edit that nothing tells apart: the job clicks neither
+// and fails saying so; told apart by the row they sit in, it clicks one.
+func TestScriptJobNeverClicksOnAGuess(t *testing.T) {
+	t.Parallel()
+	script := func(near string) []byte {
+		return []byte(`{"format":"cdpmcp-script","version":1,"source":{"from":"record","created":"2026-01-01T00:00:00Z"},"steps":[
+{"action":"navigate","url":"http://127.0.0.1:1/learn/site/rows"},
+{"action":"click","target":{"role":"button","name":"Edit"` + near + `}}]}`)
+	}
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	url := site.URL("/learn/site/rows")
+	j := q.submit(t, jobs.SubmitRequest{CorrelationID: "guess", URL: url, Task: jobs.Task{Type: jobs.TaskScript, Script: script("")}})
+	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Failed || !strings.Contains(done.Error, `step 2 (click button "Edit")`) || !strings.Contains(done.Error, "2 elements that match, and nothing tells them apart") {
+		t.Errorf("two Edit buttons: %s %q", done.State, done.Error)
+	}
+	j = q.submit(t, jobs.SubmitRequest{CorrelationID: "row", URL: url, Task: jobs.Task{Type: jobs.TaskScript, Script: script(`,"near":"Invoice 1002 Globex"`)}})
+	if done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed); done.State != jobs.Succeeded {
+		t.Errorf("the Edit button of invoice 1002: %s %q", done.State, done.Error)
+	}
+}
