@@ -130,6 +130,10 @@ func (r *replayer) call(st *learned.Step, ref string) (string, map[string]any) {
 // act runs a catalogue action under the step's deadline (or its own).
 func (r *replayer) act(ctx context.Context, name string, args map[string]any) (*actions.Result, error) {
 	a := actions.ByName(name)
+	if !a.AllowedIn(r.env.ReadOnly) {
+		return nil, &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "read-only mode refused " + name + ": a script that acts on pages cannot be replayed there",
+			Hint: "replay it on a server without --read-only"}
+	}
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return nil, err
