@@ -101,6 +101,13 @@ func TestScriptRunFromTheShell(t *testing.T) {
 		t.Errorf("renamed without a model: exit %d, %+v\nstderr: %s", r.code, rep, r.stderr)
 	}
 
+	// In read-only mode nothing is acted on: the first step that would act
+	// fails, and the agent is not asked.
+	r, rep = run("moved", "Shell Read-only", "--read-only")
+	if r.code != 1 || rep.Failed == nil || rep.Failed.Step != 2 || !strings.Contains(rep.Failed.Found, "read-only mode refused") || placed("moved", "Shell Read-only") {
+		t.Errorf("read-only: exit %d, %+v\nstderr: %s", r.code, rep, r.stderr)
+	}
+
 	model, calls := logInModel(t)
 	r, rep = run("renamed", "Shell Redo", "--llm-base-url", model.URL+"/v1", "--llm-model", "scripted", "--agent-vision=false")
 	if r.code != 0 || !rep.OK || rep.ModelCalls != 2 || calls.Load() != 2 || rep.Script != strings.TrimSuffix(script, ".json")+".updated.json" {
