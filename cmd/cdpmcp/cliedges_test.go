@@ -36,7 +36,7 @@ func TestMisspeltFlagIsOneLine(t *testing.T) {
 		{[]string{"jobs", "--limt", "3"}, "cdpmcp jobs: unknown flag --limt; did you mean --limit? (cdpmcp jobs --help lists the flags)\n"},
 		{[]string{"serve", "--max-tabs", "many"}, "cdpmcp serve: --max-tabs \"many\": give a whole number (cdpmcp serve --help lists the flags)\n"},
 		{[]string{"--headless", "serve"}, "cdpmcp: --headless is a flag of serve and call and worker: put it after the command, e.g. cdpmcp serve --headless\n"},
-		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, worker, version, help)\n"},
+		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, worker, script, version, help)\n"},
 	} {
 		r := runCLI(t, tmp, c.args...)
 		if r.code != 1 || r.stderr != c.want || r.stdout != "" {
