@@ -118,7 +118,9 @@ func TestExportRunsGreenInPlaywright(t *testing.T) {
 		cmd := exec.CommandContext(ctx, "node", filepath.Join(runner, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "START_URL="+site.URL("/learn/"+variant+"/signin"), "PARAM_PASSWORD="+fixtures.LearnPassword,
-			"PARAM_FULL_NAME="+name, "CI=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "NO_COLOR=1")
+			"PARAM_FULL_NAME="+name, "CI=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "NO_COLOR=1",
+			// Its transform cache goes with the test's folder, not into TMPDIR.
+			"PLAYWRIGHT_TRANSFORM_CACHE_DIR="+filepath.Join(dir, "cache"))
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
