@@ -25,72 +25,44 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # (snapshot, reader, feedback, origins) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
 
-.PHONY: deps test-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
+.PHONY: deps test-deps run-deps build run test lint bench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
-## deps: check for Go; install Chromium, its headless shell, ffmpeg and
-## PostgreSQL (the fleet's tests start their own server) from Debian if they are
-## missing.
+## deps: Go, and from Debian when they are missing: Chromium and its headless
+## shell, ffmpeg and PostgreSQL (the fleet's tests start their own server):
+## what the tests and benchmarks need (scripts/deps.sh says how it installs).
 deps:
-	@command -v $(GO) >/dev/null || { echo "make deps: Go is not installed; get Go 1.26 or newer (https://go.dev/dl/)" >&2; exit 1; }
-	@if ! command -v chromium >/dev/null; then \
-		echo "make deps: chromium is missing; installing it and its headless shell with apt-get" >&2; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; \
-		elif command -v sudo >/dev/null; then SUDO=sudo; \
-		else echo "make deps: need root or sudo to run 'apt-get install -y chromium'; install Chromium yourself or pass --browser-path to cdpmcp" >&2; exit 1; fi; \
-		$$SUDO apt-get update; \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-headless-shell; \
-		command -v chromium >/dev/null || { echo "make deps: chromium is still not on PATH after apt-get install" >&2; exit 1; }; \
-	fi
-	@if [ ! -x /usr/lib/chromium/chromium-headless-shell ] && ! command -v chromium-headless-shell >/dev/null; then \
-		echo "make deps: chromium-headless-shell (the headless browser cdpmcp prefers: half the CPU of a headless chromium) is missing; installing it with apt-get" >&2; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; \
-		elif command -v sudo >/dev/null; then SUDO=sudo; \
-		else echo "make deps: need root or sudo to run 'apt-get install -y chromium-headless-shell'; install it yourself" >&2; exit 1; fi; \
-		$$SUDO apt-get update; \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium-headless-shell; \
-		[ -x /usr/lib/chromium/chromium-headless-shell ] || { echo "make deps: chromium-headless-shell is still missing after apt-get install" >&2; exit 1; }; \
-	fi
-	@if ! command -v ffmpeg >/dev/null; then \
-		echo "make deps: ffmpeg (for job videos) is missing; installing it with apt-get" >&2; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; \
-		elif command -v sudo >/dev/null; then SUDO=sudo; \
-		else echo "make deps: need root or sudo to run 'apt-get install -y ffmpeg'; install ffmpeg yourself (jobs then record no video)" >&2; exit 1; fi; \
-		$$SUDO apt-get update; \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg; \
-		command -v ffmpeg >/dev/null || { echo "make deps: ffmpeg is still not on PATH after apt-get install" >&2; exit 1; }; \
-	fi
-	@if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		echo "make deps: PostgreSQL (the job fleet's tests start their own server) is missing; installing it with apt-get" >&2; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; \
-		elif command -v sudo >/dev/null; then SUDO=sudo; \
-		else echo "make deps: need root or sudo to run 'apt-get install -y postgresql'; install PostgreSQL yourself" >&2; exit 1; fi; \
-		$$SUDO apt-get update; \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql; \
-		ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "make deps: initdb is still missing after apt-get install postgresql" >&2; exit 1; }; \
-	fi
+	@scripts/deps.sh "make deps" go chromium headless-shell ffmpeg postgresql
 
 ## test-deps: deps, and Node.js with npm for packaging's tests (the npm
 ## packages and the Claude Desktop bundle are used through npx and mcpb).
-test-deps: deps
-	@if ! command -v npm >/dev/null; then \
-		echo "make test-deps: npm (packaging's tests) is missing; installing nodejs and npm with apt-get" >&2; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; \
-		elif command -v sudo >/dev/null; then SUDO=sudo; \
-		else echo "make test-deps: need root or sudo to run 'apt-get install -y nodejs npm'; install Node.js 18 or newer yourself" >&2; exit 1; fi; \
-		$$SUDO apt-get update; \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; \
-		command -v npm >/dev/null || { echo "make test-deps: npm is still not on PATH after apt-get install" >&2; exit 1; }; \
-	fi
+test-deps:
+	@scripts/deps.sh "make test" go chromium headless-shell ffmpeg postgresql npm
+
+GO_BUILD = $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/cdpmcp ./cmd/cdpmcp
 
 ## build: bin/cdpmcp, versioned from git describe.
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/cdpmcp ./cmd/cdpmcp
+	@scripts/deps.sh "make build" go
+	$(GO_BUILD)
+
+# What bin/cdpmcp is built from: make run builds it again only when one of
+# them is newer, so a binary already built runs without Go.
+BUILD_INPUTS := $(shell find . \( -name .git -o -name bin -o -name dist -o -name results -o -name node_modules \) -prune -o -type f ! -name '*_test.go' ! -name '*.md' -print)
+
+$(BIN)/cdpmcp: $(BUILD_INPUTS)
+	@scripts/deps.sh "make run" go
+	$(GO_BUILD)
 
 ## run: serve MCP over streamable HTTP with a headless browser; jobs are kept in
 ## the default --data-dir ($$XDG_STATE_HOME/cdpmcp or ~/.local/state/cdpmcp).
+## It needs a browser only, installed from Debian when missing (root or sudo);
+## without the headless shell or ffmpeg it says what they would add and runs.
 ## cdpmcp itself says where it serves, once it listens (a busy port is one line).
-run: deps build
+run: run-deps $(BIN)/cdpmcp
 	@$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
+
+run-deps:
+	@scripts/deps.sh "make run" browser --optional headless-shell ffmpeg
 
 ## test: formatting, vet, staticcheck, then every package's tests (RACE_PKGS
 ## with -race; scripts/test/run.sh): every package runs even after a failure,

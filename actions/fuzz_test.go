@@ -73,7 +73,8 @@ func FuzzCheckNavURL(f *testing.F) {
 func FuzzCDPParams(f *testing.F) {
 	for _, s := range []string{`{"domain":"Page","method":"reload","params":{"ignoreCache":true}}`, `{"domain":"Page","method":"Page.reload"}`,
 		`{"domain":"Page","method":"Runtime.evaluate"}`, `{"domain":"","method":"x"}`, `{"domain":"Page","method":"reload","params":[1]}`,
-		`{"domain":"Page","method":"reload","params":"x"}`} {
+		`{"domain":"Page","method":"reload","params":"x"}`, `{"method":"DOM.getDocument"}`, `{"method":"getVersion"}`,
+		`{"domain":"DOM","method":"Page.reload"}`} {
 		f.Add(s)
 	}
 	// An env without a browser: reaching one panics, which must only happen
@@ -86,10 +87,7 @@ func FuzzCDPParams(f *testing.F) {
 					Domain, Method, Page string
 				}
 				_ = json.Unmarshal([]byte(raw), &a)
-				m := a.Domain + "." + a.Method
-				if _, ma, ok := strings.Cut(a.Method, "."); ok {
-					m = a.Domain + "." + ma
-				}
+				m, _ := cdpMethod(a.Domain, a.Method)
 				level := cdppolicy.Page
 				if a.Page == "browser" {
 					level = cdppolicy.Browser

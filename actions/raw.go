@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
@@ -10,8 +11,8 @@ import (
 )
 
 type cdpArgs struct {
-	Domain string          `json:"domain" required:"true" desc:"e.g. Page, DOM"`
-	Method string          `json:"method" required:"true" desc:"e.g. getLayoutMetrics"`
+	Domain string          `json:"domain" desc:"e.g. Page; optional when method names it"`
+	Method string          `json:"method" required:"true" desc:"e.g. Page.getLayoutMetrics"`
 	Params json.RawMessage `json:"params" desc:"parameters"`
 	Page   string          `json:"page"`
 }
@@ -20,18 +21,9 @@ type cdpArgs struct {
 var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns its JSON result. page \"browser\" for browser methods. Methods that bypass cdpmcp's guards are refused.",
 	ClassRead, Hints{Destructive: true, OpenWorld: true},
 	func(ctx context.Context, env *Env, a cdpArgs) (*Result, error) {
-		if err := require("domain", a.Domain, `{"domain":"Page","method":"getLayoutMetrics"}`); err != nil {
+		method, err := cdpMethod(a.Domain, a.Method)
+		if err != nil {
 			return nil, err
-		}
-		if err := require("method", a.Method, `{"domain":"Page","method":"getLayoutMetrics"}`); err != nil {
-			return nil, err
-		}
-		method := a.Domain + "." + a.Method
-		if d, m, ok := strings.Cut(a.Method, "."); ok {
-			if !strings.EqualFold(d, a.Domain) {
-				return nil, argErr("pass domain and method separately, e.g. domain Page, method reload", "method %q does not belong to domain %q", a.Method, a.Domain)
-			}
-			method = a.Domain + "." + m
 		}
 		if len(a.Params) > 0 && a.Params[0] != '{' && string(a.Params) != "null" {
 			return nil, argErr(`pass params as an object, e.g. {"ignoreCache":true}`, "params must be a JSON object")
@@ -42,7 +34,7 @@ var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns it
 		}
 		// Refused before the browser is touched (or launched); the
 		// passthrough checks again and applies the method's scope.
-		_, err := cdppolicy.Check(method, level, env.ReadOnly, a.Params)
+		_, err = cdppolicy.Check(method, level, env.ReadOnly, a.Params)
 		var out json.RawMessage
 		if err == nil {
 			out, err = env.sendRaw(ctx, a.Page, method, a.Params)
@@ -60,6 +52,26 @@ var CDP = define("cdp", "Send a raw Chrome DevTools Protocol command; returns it
 		return &Result{Text: capText(string(out), "ask for less (e.g. a smaller depth)")}, nil
 	}).inReadOnly("Send a read-only Chrome DevTools Protocol command (getters of "+readOnlyDomains+") and return its JSON result.",
 	Hints{ReadOnly: true, Idempotent: true, OpenWorld: true})
+
+// cdpMethod is the method's full name: {"method":"Page.reload"} and
+// {"domain":"Page","method":"reload"} both name Page.reload; a domain that
+// the method's own prefix contradicts is an error.
+func cdpMethod(domain, method string) (string, error) {
+	if err := require("method", method, `{"method":"Page.getLayoutMetrics"}`); err != nil {
+		return "", err
+	}
+	d, m, dotted := strings.Cut(method, ".")
+	switch {
+	case dotted && domain != "" && !strings.EqualFold(d, domain):
+		return "", argErr(fmt.Sprintf(`give the domain once: {"method":%q}, or {"domain":%q,"method":%q}`, method, domain, m),
+			"method %q is not in domain %q", method, domain)
+	case dotted:
+		return d + "." + m, nil
+	case domain == "":
+		return "", argErr(fmt.Sprintf(`name the domain in the method, e.g. {"method":"Page.%s"}`, method), "method %q names no domain", method)
+	}
+	return domain + "." + method, nil
+}
 
 // sendRaw sends a confined raw call to the browser (page "browser": the
 // caller's own context only) or a page.

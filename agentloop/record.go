@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
+	"github.com/cdpmcp/cdpmcp/internal/statedir"
 )
 
 // StepRecord is one step as the run's record keeps it: the prompt, the
@@ -45,17 +46,9 @@ type StepRecord struct {
 	image *Image
 }
 
-// DefaultRunDir is where runs are recorded unless configured:
-// $XDG_STATE_HOME/cdpmcp/runs, ~/.local/state/cdpmcp/runs, or the temp dir.
-func DefaultRunDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "cdpmcp", "runs")
-	}
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".local", "state", "cdpmcp", "runs")
-	}
-	return filepath.Join(os.TempDir(), "cdpmcp-runs")
-}
+// DefaultRunDir is where runs are recorded unless configured: runs in this
+// user's state folder ($XDG_STATE_HOME/cdpmcp/runs, ~/.local/state/cdpmcp/runs).
+func DefaultRunDir() string { return filepath.Join(statedir.Dir(), "runs") }
 
 // recorder writes a run's record: record.jsonl (a start line, one line a
 // step, an end line), a screenshot a step and, at the end, report.html. Files

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
+	"github.com/cdpmcp/cdpmcp/internal/statedir"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
@@ -26,16 +27,11 @@ type DataDir struct {
 	lock *os.File
 }
 
-// DefaultDataDir is $XDG_STATE_HOME/cdpmcp, else ~/.local/state/cdpmcp.
-func DefaultDataDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "cdpmcp")
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state", "cdpmcp")
-	}
-	return filepath.Join(os.TempDir(), "cdpmcp-state")
-}
+// DefaultDataDir is this user's own state folder (statedir.Dir):
+// $XDG_STATE_HOME/cdpmcp, else ~/.local/state/cdpmcp, never a folder of
+// another user's. OpenDataDir creates it private and refuses it when another
+// user owns it or others can write in it.
+func DefaultDataDir() string { return statedir.Dir() }
 
 // ErrDataDirBusy is returned when another server holds the data directory.
 var ErrDataDirBusy = errors.New("the data directory is in use by another cdpmcp")

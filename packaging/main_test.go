@@ -60,6 +60,10 @@ func run(m *testing.M) int {
 // buildHost builds this machine's binary into tmp/dist with the release's
 // flags and writes the metadata GoReleaser would.
 func buildHost(tmp string) (*packaging.Dist, error) {
+	license, err := os.ReadFile(filepath.Join(root, "LICENSE"))
+	if err != nil {
+		return nil, err
+	}
 	distDir := filepath.Join(tmp, "dist")
 	target := runtime.GOOS + "_" + runtime.GOARCH
 	exe := filepath.Join(distDir, "cdpmcp_"+target, "cdpmcp")
@@ -81,6 +85,10 @@ func buildHost(tmp string) (*packaging.Dist, error) {
 	cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	// The project's licence, beside dist as in the project: every package carries it.
+	if err := os.WriteFile(filepath.Join(tmp, "LICENSE"), license, 0o644); err != nil {
+		return nil, err
 	}
 	meta := fmt.Sprintf(`{"project_name":"cdpmcp","version":%q,"commit":%q}`, version, commit)
 	artifacts := fmt.Sprintf(`[{"type":"Binary","path":%q,"goos":%q,"goarch":%q}]`, exe, runtime.GOOS, runtime.GOARCH)
@@ -138,6 +146,7 @@ func TestGoReleaserConfigBuildsWhatPackagingReads(t *testing.T) {
 		`(?m)^version: 2$`, `(?m)^\s+main: ./cmd/cdpmcp$`, `(?m)^\s+binary: cdpmcp$`, `CGO_ENABLED=0`,
 		`(?m)^\s+flags: \[-trimpath\]$`, `-X main.version=\{\{ \.Version \}\}`,
 		`(?m)^\s+goos: \[linux, darwin, windows\]$`, `(?m)^\s+goarch: \[amd64, arm64\]$`,
+		`(?m)^\s+- LICENSE$`, // the archives carry the licence
 	} {
 		if !regexp.MustCompile(want).Match(cfg) {
 			t.Errorf(".goreleaser.yaml lacks %s", want)

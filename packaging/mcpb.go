@@ -48,9 +48,9 @@ func Manifest(version string, b Binary, tools []Tool) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	data := struct {
-		Version, Exe, Platform string
-		Tools                  []Tool
-	}{version, b.Exe(), platform, tools}
+		Version, Exe, Platform, License string
+		Tools                           []Tool
+	}{version, b.Exe(), platform, License, tools}
 	if err := t.Execute(&buf, data); err != nil {
 		return nil, err
 	}
@@ -85,6 +85,9 @@ func Bundles(ctx context.Context, d *Dist, out string, tools []Tool, mcpb string
 			return nil, err
 		}
 		if err := copyFile(filepath.Join(dir, "server", b.Exe()), b.Path, 0o755); err != nil {
+			return nil, err
+		}
+		if err := d.copyLicense(dir); err != nil {
 			return nil, err
 		}
 		bundle := filepath.Join(out, BundleName(d.Version, b))

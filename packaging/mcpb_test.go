@@ -1,6 +1,7 @@
 package packaging_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -95,10 +96,15 @@ func TestBundlePacksValidatesAndRunsWithItsSettings(t *testing.T) {
 	}
 	var manifest struct {
 		Version string           `json:"version"`
+		License string           `json:"license"`
 		Tools   []packaging.Tool `json:"tools"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err != nil || json.Unmarshal(b, &manifest) != nil {
 		t.Fatalf("unpacked manifest.json: %v", err)
+	}
+	license, _ := os.ReadFile(filepath.Join(root, "LICENSE"))
+	if got, err := os.ReadFile(filepath.Join(dir, "LICENSE")); err != nil || manifest.License != "MIT" || !bytes.Equal(got, license) {
+		t.Errorf("the bundle's licence: manifest %q, LICENSE %v; want MIT and the project's LICENSE", manifest.License, err)
 	}
 	var listed []string
 	for _, tool := range manifest.Tools {

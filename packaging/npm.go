@@ -55,6 +55,7 @@ type packageJSON struct {
 	Name                 string            `json:"name"`
 	Version              string            `json:"version"`
 	Description          string            `json:"description"`
+	License              string            `json:"license"`
 	Keywords             []string          `json:"keywords,omitempty"`
 	Homepage             string            `json:"homepage"`
 	Bugs                 string            `json:"bugs"`
@@ -74,6 +75,7 @@ func basePackage(name, version, description string) packageJSON {
 		Name:        name,
 		Version:     version,
 		Description: description,
+		License:     License,
 		Homepage:    Repository + "#readme",
 		Bugs:        Repository + "/issues",
 		Repository:  map[string]string{"type": "git", "url": "git+" + Repository + ".git"},
@@ -104,6 +106,9 @@ func NPM(ctx context.Context, d *Dist, out string) ([]string, error) {
 	dirs = append(dirs, dir)
 	var tarballs []string
 	for _, dir := range dirs {
+		if err := d.copyLicense(dir); err != nil {
+			return nil, err
+		}
 		t, err := npmPack(ctx, dir, root)
 		if err != nil {
 			return nil, err

@@ -80,6 +80,22 @@ func TestNPMPackagesInstallAndServeOffline(t *testing.T) {
 			t.Errorf("%s lacks %s (files %v)", filepath.Base(main), f, files)
 		}
 	}
+	// Both carry the licence, named in package.json and its text as LICENSE.
+	license, err := os.ReadFile(filepath.Join(root, "LICENSE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tgz := range []string{platform, main} {
+		var p struct {
+			License string `json:"license"`
+		}
+		if err := json.Unmarshal(tarFile(t, tgz, "package/package.json"), &p); err != nil || p.License != "MIT" {
+			t.Errorf("%s: package.json license %q (%v), want MIT", filepath.Base(tgz), p.License, err)
+		}
+		if got := tarFile(t, tgz, "package/LICENSE"); !bytes.Equal(got, license) {
+			t.Errorf("%s: LICENSE is not the project's", filepath.Base(tgz))
+		}
+	}
 	var pkg struct {
 		Version              string            `json:"version"`
 		MCPName              string            `json:"mcpName"`
@@ -161,16 +177,45 @@ func processGone(pid int) bool {
 
 func TestNPMLauncherSaysWhatIsMissing(t *testing.T) {
 	ctx := testCtx(t, 3*time.Minute)
-	_, main := packNPM(t, ctx)
+	platform, main := packNPM(t, ctx)
 	pkgName, err := packaging.PlatformPackage(host(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, env := npmProject(t), npmEnv(t)
-	command(t, ctx, dir, env, "npm", "install", "--no-save", "--omit=optional", main)
 
-	// Without its platform package (left out by --omit=optional).
-	stderr := failing(t, ctx, dir, env, "npx", "cdpmcp", "version")
+	// The README's command for packages built here: both files named, offline.
+	env := npmEnv(t)
+	if got, want := command(t, ctx, npmProject(t), env, "npx", "-y", "--package="+platform, "--package="+main, "cdpmcp", "version"), "cdpmcp "+dist.Version+"\n"; got != want {
+		t.Errorf("npx -y --package=PLATFORM --package=MAIN cdpmcp version printed %q, want %q", got, want)
+	}
+	// The launcher's file alone: npm looked for the platform package in the
+	// registry. The launcher names the command that works, and never advises
+	// installing from a registry that cannot help.
+	stderr := failing(t, ctx, npmProject(t), env, "npx", "-y", "--package="+main, "cdpmcp", "version")
+	for _, want := range []string{pkgName + ", which holds the binary for this machine, is not installed",
+		"npx -y --package=" + platform + " --package=" + main + " cdpmcp serve"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("npx -y --package=%s said %q, want %q in it", filepath.Base(main), stderr, want)
+		}
+	}
+	if strings.Contains(stderr, "npm install cdpmcp") || strings.Contains(stderr, "npx -y cdpmcp serve") {
+		t.Errorf("npx -y --package=%s advises the registry: %q", filepath.Base(main), stderr)
+	}
+
+	// Installed from the registry without its platform package (left out by
+	// --omit=optional): as npm records a registry install.
+	dir := npmProject(t)
+	command(t, ctx, dir, env, "npm", "install", "--no-save", "--omit=optional", main)
+	record := filepath.Join(dir, "node_modules", ".package-lock.json")
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromRegistry := strings.Replace(string(b), `"file:`, `"https://registry.npmjs.org/cdpmcp/-/`, 1)
+	if err := os.WriteFile(record, []byte(fromRegistry), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr = failing(t, ctx, dir, env, "npx", "cdpmcp", "version")
 	for _, want := range []string{pkgName + ", which holds the binary for this machine, is not installed", "--omit=optional", "npx -y cdpmcp serve"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("launcher without %s said %q, want %q in it", pkgName, stderr, want)

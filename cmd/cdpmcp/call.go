@@ -5,15 +5,22 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
+	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// call runs one tool through an in-process MCP client and prints the result:
-// text as is, images as a note (or to --out). A tool error exits non-zero.
+// call runs one tool through an in-process MCP client and prints the result
+// on stdout: text as is, images as a note (or to --out). A tool error prints
+// nothing there: its reason is the error, on stderr, and the exit is non-zero.
 func call(ctx context.Context, cfg config, tool, rawArgs, out string) error {
+	if !slices.Contains(tools.ToolNames(), tool) {
+		return unknownTool(tool)
+	}
 	args := map[string]any{}
 	if rawArgs != "" {
 		if err := json.Unmarshal([]byte(rawArgs), &args); err != nil {
@@ -46,6 +53,9 @@ func call(ctx context.Context, cfg config, tool, rawArgs, out string) error {
 	if err != nil {
 		return err
 	}
+	if res.IsError {
+		return callOutcome(tool, res)
+	}
 	for _, content := range res.Content {
 		switch v := content.(type) {
 		case mcp.TextContent:
@@ -68,9 +78,18 @@ func call(ctx context.Context, cfg config, tool, rawArgs, out string) error {
 	return callOutcome(tool, res)
 }
 
-// callOutcome is the exit of a call: an error result fails, and so does a
-// run whose structured answer says it did not succeed (run_browser_agent
-// stopped by a limit); the error names why, when the answer says.
+// unknownTool says that no tool has the name, and which one is near it.
+func unknownTool(tool string) error {
+	if near := nearest(tool, tools.ToolNames()); near != "" {
+		return fmt.Errorf("cdpmcp call: no tool %q; did you mean %s? (cdpmcp tools lists them)", tool, near)
+	}
+	return fmt.Errorf("cdpmcp call: no tool %q (cdpmcp tools lists them)", tool)
+}
+
+// callOutcome is the exit of a call: an error result fails, with its text as
+// the reason, and so does a run whose structured answer says it did not
+// succeed (run_browser_agent stopped by a limit); the error names why, when
+// the answer says.
 func callOutcome(tool string, res *mcp.CallToolResult) error {
 	var out struct {
 		Success *bool  `json:"success"`
@@ -89,6 +108,27 @@ func callOutcome(tool string, res *mcp.CallToolResult) error {
 	}
 	switch {
 	case res.IsError:
+		// The text is the reason, unless the structured answer gave it:
+		// then what the text adds follows (run_browser_agent's record).
+		var text []string
+		for _, content := range res.Content {
+			v, ok := content.(mcp.TextContent)
+			if !ok {
+				continue
+			}
+			for _, line := range strings.Split(strings.TrimSpace(v.Text), "\n") {
+				if line != "" && (out.Reason == "" || !strings.Contains(line, out.Reason)) {
+					text = append(text, line)
+				}
+			}
+		}
+		switch {
+		case len(text) == 0:
+		case out.Reason == "":
+			why += ": " + strings.Join(text, "\n")
+		default:
+			why += "\n" + strings.Join(text, "\n")
+		}
 		return fmt.Errorf("%s failed%s", tool, why)
 	case out.Success != nil && !*out.Success:
 		return fmt.Errorf("%s did not succeed%s", tool, why)

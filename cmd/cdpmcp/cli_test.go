@@ -27,7 +27,7 @@ func runCLI(t *testing.T, tmp string, args ...string) cliRun {
 	return runCLIEnv(t, tmp, nil, args...)
 }
 
-// runCLIEnv is runCLI with more environment variables (NAME=VALUE).
+// runCLIEnv is runCLI with variables added to the environment.
 func runCLIEnv(t *testing.T, tmp string, env []string, args ...string) cliRun {
 	t.Helper()
 	cmd := exec.Command(binPath, args...)
@@ -90,15 +90,14 @@ func TestCallNavigate(t *testing.T) {
 	}
 }
 
+// A call that fails says why on stderr (stdout holds only results) and exits 1.
 func TestCallRefusesBadInput(t *testing.T) {
 	t.Parallel()
 	tmp := shortTemp(t)
 	r := runCLI(t, tmp, "call", "--headless", "navigate", `{"url":"no-scheme"}`)
-	if r.code == 0 {
-		t.Errorf("call navigate without a scheme exited 0")
-	}
-	if !strings.Contains(r.stdout, "hint:") || !strings.Contains(r.stdout, "https://no-scheme") {
-		t.Errorf("stdout = %q, want a hint suggesting https://no-scheme", r.stdout)
+	want := "cdpmcp: navigate failed: \"no-scheme\" has no scheme\nhint: include the scheme, e.g. https://no-scheme"
+	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("call navigate without a scheme: exit %d\nstdout %q\nstderr %q\nwant stderr %q…", r.code, r.stdout, r.stderr, want)
 	}
 
 	r = runCLI(t, tmp, "call", "navigate", `{"url":`)

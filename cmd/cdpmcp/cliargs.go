@@ -98,6 +98,9 @@ func usageError(c *cli.Context, err error, _ bool) error {
 				return fmt.Errorf("cdpmcp: --%s is a flag of %s: put it after the command, e.g. cdpmcp %s --%s", near, strings.Join(cmds, " and "), cmds[0], near)
 			}
 		}
+		if cmds := commandsWithFlag(c.App, f); name != "cdpmcp" && len(cmds) > 0 {
+			return fmt.Errorf("%s: --%s is a flag of %s, not of %s%s (%s)", name, f, strings.Join(cmds, " and "), c.Command.Name, elsewhere[c.Command.Name+" --"+f], help)
+		}
 		if near := nearest(f, names); near != "" {
 			return fmt.Errorf("%s: unknown flag --%s; did you mean --%s? (%s)", name, f, near, help)
 		}
@@ -109,10 +112,24 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	if m := invalidValueRE.FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("%s: --%s %q: %s (%s)", name, m[2], m[1], valueHint(flags, m[2]), help)
 	}
+	if m := envValueRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s: %s %q (--%s): %s (%s)", name, m[2], m[1], m[3], valueHint(flags, m[3]), help)
+	}
 	return fmt.Errorf("%s: %s (%s)", name, strings.Replace(msg, "for flag -", "for --", 1), help)
 }
 
-var invalidValueRE = regexp.MustCompile(`^invalid value "(.*)" for flag -+(\S+): `)
+// elsewhere says what a command does instead of another's flag, where that
+// is not plain.
+var elsewhere = map[string]string{
+	"call --data-dir": ": call runs one tool and keeps no jobs; cdpmcp jobs --data-dir DIR lists a data dir's jobs, and cdpmcp serve --data-dir DIR runs them",
+}
+
+// invalidValueRE reads the flag parser's complaint about a value: a boolean's
+// ("invalid boolean value") or another's.
+var invalidValueRE = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+(\S+): `)
+
+// envValueRE reads its complaint about a variable's value.
+var envValueRE = regexp.MustCompile(`^could not parse "(.*)" as \S+ value from environment variable "(\w+)" for flag (\S+): `)
 
 // valueHint says what a flag's value must look like.
 func valueHint(flags []cli.Flag, name string) string {

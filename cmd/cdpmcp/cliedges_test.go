@@ -37,6 +37,15 @@ func TestMisspeltFlagIsOneLine(t *testing.T) {
 		{[]string{"serve", "--max-tabs", "many"}, "cdpmcp serve: --max-tabs \"many\": give a whole number (cdpmcp serve --help lists the flags)\n"},
 		{[]string{"--headless", "serve"}, "cdpmcp: --headless is a flag of serve and call and worker: put it after the command, e.g. cdpmcp serve --headless\n"},
 		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, worker, script, version, help)\n"},
+		// Another command's flag is named as such, with what to do instead.
+		{[]string{"call", "--data-dir", "/tmp/d", "getTitle"}, "cdpmcp call: --data-dir is a flag of serve and jobs and worker, not of call: call runs one tool and keeps no jobs; " +
+			"cdpmcp jobs --data-dir DIR lists a data dir's jobs, and cdpmcp serve --data-dir DIR runs them (cdpmcp call --help lists the flags)\n"},
+		{[]string{"call", "getTitle", "--http", "127.0.0.1:1"}, "cdpmcp call: --http is a flag of serve, not of call (cdpmcp call --help lists the flags)\n"},
+		// A boolean says what it takes.
+		{[]string{"call", "--read-only=yes", "getTitle"}, "cdpmcp call: --read-only \"yes\": give true or false (cdpmcp call --help lists the flags)\n"},
+		// A misspelt tool names the nearest.
+		{[]string{"call", "navigat", `{"url":"https://example.com"}`}, "cdpmcp call: no tool \"navigat\"; did you mean navigate? (cdpmcp tools lists them)\n"},
+		{[]string{"call", "noSuchTool"}, "cdpmcp call: no tool \"noSuchTool\" (cdpmcp tools lists them)\n"},
 	} {
 		r := runCLI(t, tmp, c.args...)
 		if r.code != 1 || r.stderr != c.want || r.stdout != "" {
@@ -74,11 +83,30 @@ func TestUnofferedToolSaysWhy(t *testing.T) {
 	}{
 		{[]string{"call", "--read-only", "click", `{"ref":"1"}`}, "click is not available in --read-only mode: it can change the page"},
 		{[]string{"call", "mouse", `{}`}, "mouse is in the vision capability group, which this server does not offer: start it with --caps vision"},
-		{[]string{"call", "--tools", "navigate", "getTitle"}, "getTitle is not offered: this server was started with --tools navigate"},
+		{[]string{"call", "--tools", "navigate", "getTitle", "{}"}, "getTitle is not offered: this server was started with --tools navigate"},
 	} {
 		r := runCLI(t, tmp, c.args...)
-		if r.code != 1 || !strings.HasPrefix(r.stdout, c.want) || !strings.Contains(r.stderr, "failed") {
-			t.Errorf("cdpmcp %v: exit %d\nstdout %q\nwant   %q…\nstderr %q", c.args, r.code, r.stdout, c.want, r.stderr)
+		want := "cdpmcp: " + c.args[len(c.args)-2] + " failed: " + c.want
+		if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("cdpmcp %v: exit %d\nstderr %q\nwant   %q…\nstdout %q", c.args, r.code, r.stderr, want, r.stdout)
+		}
+	}
+}
+
+// A variable with a value its flag cannot take names the variable, the flag
+// and what it takes.
+func TestBadVariableValueIsOneLine(t *testing.T) {
+	t.Parallel()
+	tmp := shortTemp(t)
+	for _, c := range []struct {
+		env, want string
+	}{
+		{"CDPMCP_READ_ONLY=yes", "cdpmcp call: CDPMCP_READ_ONLY \"yes\" (--read-only): give true or false (cdpmcp call --help lists the flags)\n"},
+		{"CDPMCP_TIMEOUT=5", "cdpmcp call: CDPMCP_TIMEOUT \"5\" (--timeout): give a duration such as 30s, 2m or 1h (cdpmcp call --help lists the flags)\n"},
+	} {
+		r := runCLIEnv(t, tmp, []string{c.env}, "call", "getTitle")
+		if r.code != 1 || r.stderr != c.want || r.stdout != "" {
+			t.Errorf("%s cdpmcp call getTitle: exit %d\nstderr %q\nwant   %q\nstdout %q", c.env, r.code, r.stderr, c.want, r.stdout)
 		}
 	}
 }

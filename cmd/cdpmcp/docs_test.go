@@ -2,8 +2,12 @@ package main
 
 import (
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cdpmcp/cdpmcp/tools"
 )
 
 // docs/flags.md is where a user looks a flag up: it names every command and
@@ -60,5 +64,46 @@ func TestREADMELinksDocs(t *testing.T) {
 	}
 	if strings.Contains(strings.ToLower(readme), "seed 0") {
 		t.Error("README.md speaks of seeds, which mean nothing to a user")
+	}
+}
+
+// The README names real tools: those of its first paragraph and its table
+// of ten are in the catalogue.
+func TestREADMENamesRealTools(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	intro, _, _ := strings.Cut(readme, "\n## ")
+	names := regexp.MustCompile("`([A-Za-z_.]+)`").FindAllStringSubmatch(intro, -1)
+	names = append(names, regexp.MustCompile("(?m)^\\| `([A-Za-z_.]+)` \\|").FindAllStringSubmatch(readme, -1)...)
+	if len(names) < 20 {
+		t.Fatalf("README.md names %d tools; want its first paragraph's and the table's", len(names))
+	}
+	for _, m := range names {
+		if !slices.Contains(tools.ToolNames(), m[1]) {
+			t.Errorf("README.md names a tool %q that cdpmcp has not", m[1])
+		}
+	}
+}
+
+// The README's install section says what works today before what works
+// after the first release, and how to run the npm packages built here.
+func TestREADMEInstallOrder(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, install, _ := strings.Cut(string(b), "## Install\n")
+	install, _, _ = strings.Cut(install, "\n## ")
+	order := []string{"make run", "npx -y --package=./dist/npm/cdpmcp-linux-x64-", "npx -y cdpmcp serve", "go install", "linux_amd64"}
+	at := 0
+	for _, s := range order {
+		i := strings.Index(install[at:], s)
+		if i < 0 {
+			t.Fatalf("README.md's install section lacks %q after %q", s, install[:at])
+		}
+		at += i
 	}
 }

@@ -71,7 +71,7 @@ func Fill(s *Schema, raw json.RawMessage, facts *pagefacts.Facts) *Result {
 	f.res.restateMissing()
 	if sch, err := compile(raw); err == nil {
 		if err := sch.Validate(toJSONValue(f.res.Data)); err != nil {
-			f.res.Notes = append(f.res.Notes, invalidNote+firstLine(err.Error()))
+			f.res.Notes = append(f.res.Notes, invalidNote+problems(err))
 		}
 	}
 	return f.res
@@ -282,12 +282,4 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i > 0 {
-		return s[:i] + " " + strings.Join(strings.Fields(s[i:]), " ")
-	}
-	return s
 }

@@ -44,7 +44,7 @@ func TestFill(t *testing.T) {
 			wantData:    map[string]any{},
 			wantSources: map[string]string{},
 			wantMissing: []string{"isbn", "pages"},
-			noteHas:     "does not satisfy the schema",
+			noteHas:     "the data does not satisfy the schema: at '': missing property 'isbn'",
 		},
 		{
 			name:        "a value that is not a number is left out and said so",
@@ -105,6 +105,10 @@ func TestFill(t *testing.T) {
 			if c.noteHas != "" && !strings.Contains(strings.Join(r.Notes, "\n"), c.noteHas) {
 				t.Errorf("notes %q lack %q", r.Notes, c.noteHas)
 			}
+			// The schema is the caller's: no note names it by a made-up address.
+			if notes := strings.Join(r.Notes, "\n"); strings.Contains(notes, "schema.json") || strings.Contains(notes, "file:") || strings.Contains(notes, "urn:") {
+				t.Errorf("notes %q name the schema by an address", r.Notes)
+			}
 		})
 	}
 }
@@ -117,11 +121,16 @@ func TestCheckSchema(t *testing.T) {
 		`[1,2]`:                                                  "not a JSON schema object",
 		`{"type":"object"}`:                                      "names no properties",
 		`{"type":"array","items":{}}`:                            "must describe an object",
-		`{"type":"object","properties":{"a":{"minimum":"x"}}}`:   "not a valid JSON schema",
+		`{"type":"object","properties":{"a":{"minimum":"x"}}}`:   "not a valid JSON schema: at '/properties/a/minimum': got string, want number",
+		// A $ref reads no file of this machine.
+		`{"type":"object","properties":{"a":{"$ref":"file:///etc/hostname"}}}`: `not a valid JSON schema: failing loading "file:///etc/hostname"`,
 	} {
 		err := CheckSchema(json.RawMessage(schema))
 		if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckSchema(%s) = %v, want %q", schema, err, want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "schema.json") || strings.Contains(err.Error(), "urn:")) {
+			t.Errorf("CheckSchema(%s) = %v names the schema by an address", schema, err)
 		}
 	}
 }

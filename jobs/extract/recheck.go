@@ -37,7 +37,7 @@ func (r *Result) recheck(raw json.RawMessage, kept []string) []string {
 	}
 	r.Notes = slices.DeleteFunc(r.Notes, func(n string) bool { return strings.HasPrefix(n, invalidNote) })
 	if err := sch.Validate(toJSONValue(r.Data)); err != nil {
-		r.Notes = append(r.Notes, invalidNote+firstLine(err.Error()))
+		r.Notes = append(r.Notes, invalidNote+problems(err))
 	}
 	return bad
 }

@@ -154,17 +154,46 @@ func compile(raw json.RawMessage) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}
+	// The schema is the caller's, not a file: it gets a name of its own and
+	// no loader, so a $ref cannot read this machine's files.
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("schema.json", doc); err != nil {
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("not a valid JSON schema: %w", err)
 	}
-	sch, err := c.Compile("schema.json")
+	sch, err := c.Compile(schemaURL)
 	if err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, "\n"); i > 0 {
-			msg = msg[:i]
+		var se *jsonschema.SchemaValidationError
+		if errors.As(err, &se) {
+			err = se.Err
 		}
-		return nil, fmt.Errorf("not a valid JSON schema: %s", msg)
+		return nil, fmt.Errorf("not a valid JSON schema: %s", problems(err))
 	}
 	return sch, nil
+}
+
+// schemaURL names the caller's schema inside the compiler.
+const schemaURL = "urn:cdpmcp:schema"
+
+// problems says what a validation error's leaves say ("at '/price': minimum:
+// got 1, want 3"), without the library's first line, which names the schema
+// by its URL; another error, its first line.
+func problems(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return msg
+	}
+	var leaves []string
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, e.Error())
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(leaves, "; ")
 }

@@ -6,6 +6,7 @@
 "use strict";
 
 const { spawn } = require("node:child_process");
+const fs = require("node:fs");
 const path = require("node:path");
 
 // The platforms with a package, by Node's process.platform and process.arch.
@@ -38,12 +39,41 @@ function binaryPath() {
   try {
     return require.resolve(`${pkg}/bin/${exe}`);
   } catch {
+    const missing = `the package ${pkg}, which holds the binary for this machine, is not installed.`;
+    const tarball = installedFrom();
+    if (tarball) {
+      // Installed from a file: npm looked for the platform package in the
+      // registry, where a build of your own is not. Name both files.
+      const version = require("../package.json").version;
+      const platform = path.join(path.dirname(tarball), `cdpmcp-${pkg.split("/")[1]}-${version}.tgz`);
+      fail([
+        missing,
+        `cdpmcp came from the file ${tarball}; npm looks for its platform package in the registry, where a build of your own is not.`,
+        "Name both package files (make release-snapshot or make npm-packages writes them into dist/npm/):",
+        `  npx -y --package=${platform} --package=${tarball} cdpmcp serve`,
+      ]);
+    }
     fail([
-      `the package ${pkg}, which holds the binary for this machine, is not installed.`,
-      "npm skips it when optional dependencies are left out (--omit=optional, --no-optional)",
-      "or when node_modules was copied from another platform. Reinstall cdpmcp on this machine:",
-      "  npm install cdpmcp    (or run it with: npx -y cdpmcp serve)",
+      missing,
+      "npm leaves it out when optional dependencies are left out (--omit=optional, --no-optional)",
+      "or when node_modules was copied from another platform. Reinstall cdpmcp on this machine",
+      "with its optional dependencies, or run it with: npx -y cdpmcp serve",
     ]);
+  }
+}
+
+// installedFrom returns the package file this package was installed from
+// (npx --package=FILE, npm install FILE), as npm's record of node_modules
+// says, or "" when it came from a registry or the record is not there.
+function installedFrom() {
+  const prefix = path.resolve(__dirname, "..", "..", "..");
+  try {
+    const lock = JSON.parse(fs.readFileSync(path.join(prefix, "node_modules", ".package-lock.json"), "utf8"));
+    const entry = (lock.packages || {})["node_modules/cdpmcp"] || {};
+    const resolved = entry.resolved || "";
+    return resolved.startsWith("file:") && resolved.endsWith(".tgz") ? path.resolve(prefix, resolved.slice(5)) : "";
+  } catch {
+    return "";
   }
 }
 
