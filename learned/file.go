@@ -42,6 +42,9 @@ func (r *Recorder) Write(dir string) (path string, steps int, err error) {
 	if s == nil {
 		return "", 0, nil
 	}
+	if err := s.Check(); err != nil {
+		return "", 0, fmt.Errorf("the learned script does not check (%w); nothing written", err)
+	}
 	return s.WriteNew(filepath.Join(dir, FileName), r.Redact)
 }
 
