@@ -237,4 +237,3 @@ func needsTarget(kind, name string) bool {
 }
 
 func checkable(role string) bool { return role == "checkbox" || role == "radio" || role == "switch" }
-

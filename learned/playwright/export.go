@@ -232,4 +232,3 @@ func locator(d locate.Description) string {
 	}
 	return fmt.Sprintf("page.locator(%s)", js(d.CSS))
 }
-
