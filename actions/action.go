@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/learned"
 )
 
 // Class says what an action may change, which decides where it is offered.
@@ -87,7 +88,7 @@ func (a *Action) AllowedIn(readOnly bool) bool { return !readOnly || a.Class != 
 // failure to classify with cdpclient.Explain.
 func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error) {
 	if a.Name == Record.Name || !recordings.any() {
-		return a.run(ctx, env, raw)
+		return a.exec(ctx, env, raw)
 	}
 	// Some session records: note the browser context this call acts in (it
 	// asks for it itself), and trace the call there if it is recording.
@@ -104,7 +105,7 @@ func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Resul
 		return bc, err
 	}
 	start := time.Now()
-	res, err := a.run(ctx, &seen, raw)
+	res, err := a.exec(ctx, &seen, raw)
 	mu.Lock()
 	bc := used
 	mu.Unlock()
@@ -146,6 +147,9 @@ type Env struct {
 	// SharedBrowser says several clients' sessions share the browser (over
 	// HTTP), and with it its clipboard.
 	SharedBrowser bool
+	// Learn, if set, learns a script from the actions run (learn.go): an
+	// agent run's. Without it, a recording of the browser context learns.
+	Learn *learned.Recorder
 }
 
 // ScreenshotDefaults size the screenshots that name no size of their own.

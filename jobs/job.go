@@ -6,6 +6,7 @@ package jobs
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"time"
 )
@@ -52,6 +53,7 @@ const (
 	TaskLogin    = "login"
 	TaskMessage  = "message"
 	TaskCustom   = "custom"
+	TaskScript   = "script"
 )
 
 // Task is what a job does, as submitted (seed 002's task object plus the
@@ -68,6 +70,11 @@ type Task struct {
 	// only and never stored, logged or answered.
 	Username string `json:"username,omitempty"`
 	Password string `json:"password,omitempty"`
+	// Script is the learned script a script job replays (script.json's
+	// content); Params are its params' values, secrets never among them
+	// (they travel as Password, in memory only: scripttask.go).
+	Script json.RawMessage   `json:"script,omitempty"`
+	Params map[string]string `json:"params,omitempty"`
 	// Video records the tab as a video artifact.
 	Video bool `json:"video,omitempty"`
 	// TimeoutMs bounds the job's run (default: the queue's job timeout).
@@ -132,5 +139,6 @@ type Job struct {
 func (j *Job) Clone() *Job {
 	c := *j
 	c.Task.Selectors = slices.Clone(j.Task.Selectors)
+	c.Task.Params = maps.Clone(j.Task.Params)
 	return &c
 }

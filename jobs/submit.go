@@ -169,10 +169,15 @@ func (q *Queue) validate(r *SubmitRequest) error {
 			return inputErr("start cdpmcp with --llm-base-url (and --llm-model) so custom jobs have a model to run the agent loop", "custom jobs need a model and none is configured")
 		}
 		return act()
+	case TaskScript:
+		if err := q.checkScript(t); err != nil {
+			return err
+		}
+		return act()
 	case "":
-		return inputErr("set task.type to navigate, extract, login, message or custom", "task.type is missing")
+		return inputErr("set task.type to navigate, extract, login, message, custom or script", "task.type is missing")
 	default:
-		return inputErr("use navigate, extract, login, message or custom", "task.type %q is not a known task type", t.Type)
+		return inputErr("use navigate, extract, login, message, custom or script", "task.type %q is not a known task type", t.Type)
 	}
 	return nil
 }

@@ -40,6 +40,8 @@ func (t *taskRun) run(ctx context.Context) outcome {
 		return t.login(ctx)
 	case TaskCustom:
 		return t.custom(ctx)
+	case TaskScript:
+		return t.script(ctx)
 	}
 	return outcome{err: fmt.Errorf("unknown task type %q", t.job.Task.Type)}
 }

@@ -121,6 +121,9 @@ func agentResult(ctx context.Context, out *agentloop.Outcome, err error) (*mcp.C
 	} else if out.RunDir != "" {
 		fmt.Fprintf(&b, "; record: %s", out.RunDir)
 	}
+	if out.Script != "" {
+		fmt.Fprintf(&b, "; script: %s", out.Script)
+	}
 	b.WriteString("]")
 	res := mcp.NewToolResultStructured(out, b.String())
 	// A run the model or the browser never let start is a failed call, not

@@ -27,6 +27,10 @@ func hoistFlags(app *cli.App, args []string) ([]string, error) {
 	if cmd == nil {
 		return args, nil
 	}
+	// The flags of `cdpmcp script run FILE --param k=v` are the subcommand's.
+	for len(cmd.Subcommands) > 0 && i+1 < len(args) && cmd.Command(args[i+1]) != nil {
+		i, cmd = i+1, cmd.Command(args[i+1])
+	}
 	head := slices.Clone(args[:i+1])
 	var flags, rest []string
 	tail := args[i+1:]
