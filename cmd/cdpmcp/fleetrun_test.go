@@ -132,10 +132,20 @@ func TestFleet(t *testing.T) {
 		if a := jobCall(t, ctx, c, "browser.job.resume", map[string]any{"correlationId": "handoff", "jobId": id, "note": "over to you"}); a["status"] != "RESUMED" {
 			t.Fatalf("resume answered %v", a)
 		}
-		// Nobody signed in: the worker goes on and finds the form still there.
+		// Nobody signed in: the worker goes on, finds the form still there and
+		// asks the person once more; a second resume still signed out fails.
+		for j := done0(t, store, id); !(j.State == jobs.WaitingForHuman && strings.Contains(j.Summary, "still not signed in after a person's help")); j = done0(t, store, id) {
+			if j.State.Terminal() || ctx.Err() != nil {
+				t.Fatalf("after the first resume: %s %q %q, want the person asked again", j.State, j.Summary, j.Error)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if a := jobCall(t, ctx, c, "browser.job.resume", map[string]any{"correlationId": "handoff", "jobId": id, "note": "over to you"}); a["status"] != "RESUMED" {
+			t.Fatalf("second resume answered %v", a)
+		}
 		d := waitStates(t, ctx, store, []string{id}, jobs.Failed, jobs.Succeeded)[id]
 		if d.State != jobs.Failed || !strings.Contains(d.Error, "after a person's help") || d.Note != "over to you" || d.Worker != holder.id {
-			t.Errorf("after the resume: %s %q note %q on %s", d.State, d.Error, d.Note, d.Worker)
+			t.Errorf("after the resumes: %s %q note %q on %s", d.State, d.Error, d.Note, d.Worker)
 		}
 	})
 
