@@ -1,0 +1,102 @@
+package secrets
+
+import (
+	"sync"
+	"weak"
+)
+
+// A root and its tenants are a family. What a tenant learns is hidden from
+// that tenant's answers only, so text a tenant can put on a page (evaluate,
+// a page of its own) never tells it whether another tenant knows a value:
+// what probing can find is at most what the tenant knows itself. The
+// operator's outputs (logs, traces) are not a tenant's: they hide the values
+// of the whole family (RedactAll).
+
+// roots are the root registries of the process: what a cut anywhere (Cut)
+// keeps whole, the values every tenant's answers hide.
+var roots struct {
+	sync.Mutex
+	regs []weak.Pointer[Registry]
+}
+
+func addRoot(r *Registry) {
+	roots.Lock()
+	defer roots.Unlock()
+	kept := roots.regs[:0]
+	for _, w := range roots.regs {
+		if w.Value() != nil {
+			kept = append(kept, w)
+		}
+	}
+	roots.regs = append(kept, weak.Make(r))
+}
+
+func rootMatchers() []*matcher {
+	roots.Lock()
+	defer roots.Unlock()
+	var out []*matcher
+	for _, w := range roots.regs {
+		if m := w.Value().matcher(); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// family is r's root and its tenants' registries.
+func (r *Registry) family() []*Registry {
+	if r == nil {
+		return nil
+	}
+	root := r
+	if r.root != nil {
+		root = r.root
+	}
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	out := []*Registry{root}
+	for _, t := range root.tenants {
+		out = append(out, t)
+	}
+	return out
+}
+
+// LenAll is the number of values the whole family knows.
+func (r *Registry) LenAll() int {
+	n := 0
+	for _, x := range r.family() {
+		x.mu.Lock()
+		n += len(x.values) + len(x.pending)
+		x.mu.Unlock()
+	}
+	return n
+}
+
+// RedactAll replaces the values of r's whole family (its root and every
+// tenant) in s: for what only the operator reads (logs, traces), never for
+// a tenant's answers.
+func (r *Registry) RedactAll(s string) string {
+	b := []byte(s)
+	spans := r.allSpans(b)
+	if len(spans) == 0 {
+		return s
+	}
+	return string(mask(b, runeAligned(b, spans)))
+}
+
+// RedactAllBytes is RedactAll for a byte slice.
+func (r *Registry) RedactAllBytes(b []byte) []byte {
+	spans := r.allSpans(b)
+	if len(spans) == 0 {
+		return b
+	}
+	return mask(b, runeAligned(b, spans))
+}
+
+func (r *Registry) allSpans(b []byte) []span {
+	var out []span
+	for _, x := range r.family() {
+		out = append(out, x.matcher().find(b)...)
+	}
+	return merge(out)
+}
