@@ -30,7 +30,7 @@ func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions s
 	bc.SetCurrent(tab) // the loop acts on the current tab: the job's
 	env := &actions.Env{
 		Context:  func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil },
-		ReadOnly: a.ReadOnly, Origins: a.Origins,
+		ReadOnly: a.ReadOnly, Origins: a.Origins, Secrets: bc.Secrets(),
 	}
 	cfg := a.Loop
 	cfg.OnStep = func(s agentloop.StepInfo) {

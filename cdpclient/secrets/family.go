@@ -1,6 +1,10 @@
 package secrets
 
 import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"slices"
 	"sync"
 	"weak"
 )
@@ -61,9 +65,32 @@ func (r *Registry) family() []*Registry {
 	return out
 }
 
+// Conceal remembers v to hide from what only the operator reads (RedactAll:
+// logs, traces) and never from a tenant's answers: a bearer token never
+// reaches a page, and masking it in answers would tell whoever writes a
+// guess into a page whether it is a token. It is hidden as it is, and as a
+// URL and a JSON string write it.
+func (r *Registry) Conceal(v string) {
+	if r == nil || v == "" {
+		return
+	}
+	root := r
+	if r.root != nil {
+		root = r.root
+	}
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	q, _ := json.Marshal(v)
+	for _, s := range []string{v, url.QueryEscape(v), url.PathEscape(v), string(q[1 : len(q)-1])} {
+		if !slices.Contains(root.concealed, s) {
+			root.concealed = append(root.concealed, s)
+		}
+	}
+}
+
 // LenAll is the number of values the whole family knows.
 func (r *Registry) LenAll() int {
-	n := 0
+	n := len(r.concealedOf())
 	for _, x := range r.family() {
 		x.mu.Lock()
 		n += len(x.values) + len(x.pending)
@@ -98,5 +125,28 @@ func (r *Registry) allSpans(b []byte) []span {
 	for _, x := range r.family() {
 		out = append(out, x.matcher().find(b)...)
 	}
+	for _, v := range r.concealedOf() {
+		for i := 0; ; {
+			k := bytes.Index(b[i:], []byte(v))
+			if k < 0 {
+				break
+			}
+			out = append(out, span{i + k, i + k + len(v)})
+			i += k + len(v)
+		}
+	}
 	return merge(out)
+}
+
+func (r *Registry) concealedOf() []string {
+	if r == nil {
+		return nil
+	}
+	root := r
+	if r.root != nil {
+		root = r.root
+	}
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	return root.concealed
 }

@@ -45,7 +45,10 @@ type Registry struct {
 	values  map[string]*entry
 	pending map[string]string // values still being typed, by who types them (pending.go)
 	tenants map[string]*Registry
-	m       atomic.Pointer[matcher] // nil while empty
+	// concealed are a root's values hidden from the operator's outputs only
+	// (Conceal).
+	concealed []string
+	m         atomic.Pointer[matcher] // nil while empty
 }
 
 // entry is how a value came to be known.
