@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -35,10 +36,21 @@ func (s *Server) secretsFor(ctx context.Context) *secrets.Registry {
 
 // envFor is what the calling tenant's actions run against: the server's
 // Env, with the tenant's registry for the files they write (recordings,
-// audit reports).
+// audit reports) and, for a named tenant, its own folder in the artifacts
+// folder (tenants/NAME, as its jobs' artifacts): its reports and
+// recordings go there, and the files it names (storage states, PDFs,
+// uploads) are its own (actions/ownfiles.go).
 func (s *Server) envFor(ctx context.Context) *actions.Env {
 	env := *s.env
 	env.Secrets = s.secretsFor(ctx)
+	if t := tenant.Of(ctx); t != tenant.Local {
+		root := env.Artifacts
+		if root == "" {
+			root = actions.DefaultArtifactsDir()
+		}
+		env.Home = filepath.Join(root, "tenants", t)
+		env.Artifacts = env.Home
+	}
 	return &env
 }
 
