@@ -160,7 +160,7 @@ var WebStorage = define("webStorage", "List, get, set, delete or clear the page'
 
 type storageStateArgs struct {
 	Op   string `json:"op" required:"true" enum:"save,load"`
-	Path string `json:"path" required:"true" desc:"a .json file on the server's machine (over HTTP with a named token: a name in your own folder)"`
+	Path string `json:"path" required:"true" desc:"a .json file on the server's machine"`
 }
 
 // StorageState saves the session's sign-ins to a file, or loads them.

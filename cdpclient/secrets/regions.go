@@ -56,8 +56,9 @@ func wholeLines(text []byte, s span) span {
 	return span{lo, hi}
 }
 
-// escapeRuns are the regions around runs of MinLen escapes or more (text an
-// encoder wrote all in escapes, letters too, holds no anchor) and around
+// escapeRuns are the regions around runs of MinLen escapes or more, a
+// character or two apart at most (text an encoder wrote all in escapes,
+// letters too, or with escapes between its letters, holds no anchor) and around
 // quoted-printable's soft line breaks, which may split an anchor.
 func escapeRuns(text []byte, reach int) []span {
 	var out []span
@@ -84,7 +85,7 @@ func escapeRuns(text []byte, reach int) []span {
 		if text[i] == '=' && (text[i+1] == '\n' || text[i+1] == '\r') {
 			out = append(out, span{max(0, i-reach), min(len(text), i+n+reach)})
 		}
-		if i != end {
+		if i > end+2 { // a run goes on over a character or two between escapes (zero-width \u200b between letters)
 			if count >= MinLen {
 				out = append(out, span{max(0, start-reach), min(len(text), end+reach)})
 			}
