@@ -39,62 +39,85 @@ func (m *matcher) binaryRuns(text []byte, f found) {
 	}
 }
 
-// binary masks v's runs that decode, at depth+1, to a secret.
+// binary masks v's runs that decode, at depth+1, to a secret. In a view
+// that undid escapes of its parent, only the runs the escapes touched are
+// new.
 func (m *matcher) binary(v *view, depth int, f found) {
 	var buf []byte
+	holds := func(text []byte) bool { return len(text) >= MinLen && m.holds(text, depth+1) }
 	try := func(t span, from int, dec []byte) bool {
-		for _, text := range m.readings(dec) {
-			if len(text) >= MinLen && m.holds(text, depth+1) {
-				a, b := v.origin(from, t.b)
-				f(span{a, b}, masked)
-				return true
-			}
+		if dec == nil {
+			return false
+		}
+		buf = dec[:0]
+		if m.readings(dec, holds) {
+			a, b := v.origin(from, t.b)
+			f(span{a, b}, masked)
+			return true
 		}
 		return false
 	}
-	b64, hx, b32 := alphabetRuns(v.b)
-	for _, t := range b64 {
-		for k := 0; k < 4 && t.b-t.a-k >= 6; k++ {
-			if buf = decodeBase64(buf, v.b[t.a+k:t.b]); buf != nil && try(t, t.a+k, buf) {
-				break
+	// Runs come in order: the segment they start in is found going on.
+	seg := 0
+	fresh := func(t span) bool {
+		if v.parent == nil {
+			return true
+		}
+		for seg+1 < len(v.segs) && v.segs[seg+1].at <= t.a {
+			seg++
+		}
+		s := v.segs[seg]
+		return !s.same || s.at > t.a || seg+1 < len(v.segs) && v.segs[seg+1].at < t.b
+	}
+	alphabetRuns(v.b, func(t span, in uint8) bool {
+		if !fresh(t) {
+			return true
+		}
+		switch in {
+		case inBase64:
+			for k := 0; k < 4 && t.b-t.a-k >= 6; k++ {
+				if try(t, t.a+k, decodeBase64(buf, v.b[t.a+k:t.b])) {
+					break
+				}
+			}
+		case inHex:
+			for k := 0; k < 2; k++ {
+				if try(t, t.a+k, decodeHex(buf, v.b[t.a+k:t.b])) {
+					break
+				}
+			}
+		case inBase32:
+			for k := 0; k < 8 && t.b-t.a-k >= 7; k++ {
+				if try(t, t.a+k, decodeBase32(buf, v.b[t.a+k:t.b])) {
+					break
+				}
 			}
 		}
-	}
-	for _, t := range hx {
-		for k := 0; k < 2; k++ {
-			if buf = decodeHex(buf, v.b[t.a+k:t.b]); buf != nil && try(t, t.a+k, buf) {
-				break
-			}
-		}
-	}
-	for _, t := range b32 {
-		for k := 0; k < 8 && t.b-t.a-k >= 7; k++ {
-			if buf = decodeBase32(buf, v.b[t.a+k:t.b]); buf != nil && try(t, t.a+k, buf) {
-				break
-			}
-		}
-	}
+		return true
+	})
 }
 
-// readings are what decoded bytes may stand for: themselves, and UTF-16
-// (little or big endian) as UTF-8 when they hold the zero bytes of UTF-16
-// (of ASCII), or the matcher has a value beyond ASCII (whose UTF-16 has no
-// zero bytes) and they are not UTF-8 text.
-func (m *matcher) readings(dec []byte) [][]byte {
-	out := [][]byte{dec}
+// readings calls ok with what decoded bytes may stand for, until it says
+// yes: themselves, and UTF-16 (little or big endian) as UTF-8 when they hold
+// the zero bytes of UTF-16 (of ASCII), or the matcher has a value beyond
+// ASCII (whose UTF-16 has no zero bytes) and they are not UTF-8 text.
+func (m *matcher) readings(dec []byte, ok func([]byte) bool) bool {
+	if ok(dec) {
+		return true
+	}
 	if len(dec) < 2*MinLen {
-		return out
+		return false
 	}
 	if zeros := bytes.Count(dec, []byte{0}); zeros*4 >= len(dec) || m.wide && !textLike(dec) {
 		for _, off := range []int{0, 1} {
 			for _, little := range []bool{true, false} {
-				if u := fromUTF16(dec[off:], little); u != nil {
-					out = append(out, u)
+				if u := fromUTF16(dec[off:], little); u != nil && ok(u) {
+					return true
 				}
 			}
 		}
 	}
-	return out
+	return false
 }
 
 func fromUTF16(b []byte, little bool) []byte {
@@ -114,18 +137,30 @@ func fromUTF16(b []byte, little bool) []byte {
 }
 
 // textLike reports whether b reads as text: valid UTF-8 (a byte of another
-// charset here and there aside) with few control characters. What an
-// ordinary word decodes to as base64 is not.
+// charset here and there aside) with few control characters, one in eight
+// at most. What an ordinary word decodes to as base64 is not.
 func textLike(b []byte) bool {
-	bad, n := 0, 0
-	for i := 0; i < len(b); n++ {
+	bad, budget := 0, len(b)/8
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+				if bad++; bad > budget {
+					return false
+				}
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(b[i:])
 		i += size
-		if r == utf8.RuneError && size == 1 || r < ' ' && r != '\n' && r != '\r' && r != '\t' || r == 0x7f || !unicode.IsPrint(r) && !unicode.IsSpace(r) && r >= utf8.RuneSelf {
-			bad++
+		if r == utf8.RuneError && size == 1 || !unicode.IsPrint(r) && !unicode.IsSpace(r) {
+			if bad++; bad > budget {
+				return false
+			}
 		}
 	}
-	return bad*8 <= n
+	return true
 }
 
 // encoded reports whether text may hold a secret under another layer: it
@@ -145,8 +180,9 @@ func encoded(text []byte) bool {
 			}
 		}
 	}
-	b64, _, _ := alphabetRuns(text)
-	return len(b64) > 0
+	found := false
+	alphabetRuns(text, func(span, uint8) bool { found = true; return false })
+	return found
 }
 
 // Which alphabets a byte is in.
@@ -172,10 +208,11 @@ var alphabets = func() (t [256]uint8) {
 	return t
 }()
 
-// alphabetRuns are the runs of b long enough to hold a secret in base64 (6
-// characters or more), hex (8) and base32 (7), with their '=' padding;
-// those longer than maxRun (pictures) are left.
-func alphabetRuns(b []byte) (b64, hx, b32 []span) {
+// alphabetRuns calls visit with each run of b long enough to hold a secret
+// in base64 (6 characters or more), and the runs of hex (8) and base32 (7)
+// inside it, with their '=' padding, until it says stop; runs longer than
+// maxRun (pictures) are left.
+func alphabetRuns(b []byte, visit func(t span, in uint8) bool) {
 	for i := 0; i < len(b); {
 		if alphabets[b[i]]&inBase64 == 0 {
 			i++
@@ -190,23 +227,31 @@ func alphabetRuns(b []byte) (b64, hx, b32 []span) {
 			end++
 		}
 		if j-i >= 6 && j-i <= maxRun {
-			b64 = append(b64, span{i, end})
-			for _, sub := range []struct {
-				bit  uint8
-				min  int
-				runs *[]span
-			}{{inHex, 8, &hx}, {inBase32, 7, &b32}} {
-				for k := i; k < j; {
-					if alphabets[b[k]]&sub.bit == 0 {
+			if !visit(span{i, end}, inBase64) {
+				return
+			}
+			// Hex of text has digits; base32 has capitals or digits.
+			digits, capitals := false, false
+			for _, c := range b[i:j] {
+				digits = digits || c >= '0' && c <= '9'
+				capitals = capitals || c >= 'A' && c <= 'Z'
+			}
+			for _, sub := range [...]struct {
+				in  uint8
+				min int
+				may bool
+			}{{inHex, 8, digits}, {inBase32, 7, digits || capitals}} {
+				for k := i; k < j && sub.may; {
+					if alphabets[b[k]]&sub.in == 0 {
 						k++
 						continue
 					}
 					l := k
-					for l < j && alphabets[b[l]]&sub.bit != 0 {
+					for l < j && alphabets[b[l]]&sub.in != 0 {
 						l++
 					}
-					if l-k >= sub.min {
-						*sub.runs = append(*sub.runs, span{k, min(end, l+(end-j)*btoi(l == j))})
+					if l-k >= sub.min && !visit(span{k, min(end, l+(end-j)*btoi(l == j))}, sub.in) {
+						return
 					}
 					k = l
 				}
@@ -214,7 +259,6 @@ func alphabetRuns(b []byte) (b64, hx, b32 []span) {
 		}
 		i = end
 	}
-	return b64, hx, b32
 }
 
 func btoi(b bool) int {

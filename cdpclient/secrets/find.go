@@ -102,7 +102,7 @@ func (m *matcher) find(text []byte) []span {
 // holds reports whether text, taken as a whole (what a base64 run decodes
 // to), holds a secret under depth layers at most.
 func (m *matcher) holds(text []byte, depth int) bool {
-	if !m.full && !m.anchored(text) && !encoded(text) {
+	if !m.full && !m.anchored(text) && !(textLike(text) && encoded(text)) {
 		return false
 	}
 	c := &collector{}
@@ -110,11 +110,43 @@ func (m *matcher) holds(text []byte, depth int) bool {
 	return len(c.spans()) > 0
 }
 
-// anchored reports whether text holds some needle's anchor.
+// anchored reports whether text holds some needle's anchor, in any case
+// of its ASCII letters.
 func (m *matcher) anchored(text []byte) bool {
-	lower := asciiLower(text)
 	for _, n := range m.needles {
-		if bytes.Contains(lower, n.anchor) {
+		if containsLower(text, n.anchor) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsLower reports whether text, its ASCII letters in lower case,
+// holds lower.
+func containsLower(text, lower []byte) bool {
+	if len(lower) == 0 {
+		return true
+	}
+	first := lower[0]
+	for i := 0; i+len(lower) <= len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != first {
+			continue
+		}
+		j := 1
+		for ; j < len(lower); j++ {
+			d := text[i+j]
+			if d >= 'A' && d <= 'Z' {
+				d += 'a' - 'A'
+			}
+			if d != lower[j] {
+				break
+			}
+		}
+		if j == len(lower) {
 			return true
 		}
 	}
