@@ -48,16 +48,6 @@ func (v *view) parentPos(i int, end bool) int {
 	return s.from
 }
 
-// copied reports whether v's bytes [a, b) are its parent's, copied as
-// they were.
-func (v *view) copied(a, b int) bool {
-	k := sort.Search(len(v.segs), func(k int) bool { return v.segs[k].at > a }) - 1
-	if k < 0 || !v.segs[k].same {
-		return false
-	}
-	return k+1 >= len(v.segs) || v.segs[k+1].at >= b
-}
-
 // origin is where the bytes a:b of v came from in the root.
 func (v *view) origin(a, b int) (int, int) {
 	for x := v; x.parent != nil; x = x.parent {
