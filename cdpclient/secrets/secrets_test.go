@@ -146,6 +146,12 @@ func TestRedactValue(t *testing.T) {
 	if in["summary"] != "signed in with hunter2~x" {
 		t.Error("the value given was changed")
 	}
+	// A tenant that knows nothing itself still hides its root's values.
+	root := New()
+	root.Add("env-value~1")
+	if got := root.Tenant("t").RedactValue(map[string]any{"v": "x env-value~1"}).(map[string]any); got["v"] != "x "+Mask {
+		t.Errorf("a tenant's RedactValue left its root's value: %#v", got)
+	}
 }
 
 func BenchmarkRedact(b *testing.B) {
