@@ -112,8 +112,8 @@ func cutAfter(b []byte, at int) *cutRecord {
 }
 
 // cutsIn masks the parts of m's values that remembered cuts left in text,
-// as it is and with up to maxDepth layers of escapes undone (a cut string
-// inside feedback's JSON).
+// as it is and, around each cut's mark, with up to maxDepth layers of
+// escapes undone (a cut string inside feedback's JSON).
 func (m *matcher) cutsIn(text []byte, f found) {
 	cuts.Lock()
 	none := len(cuts.tails) == 0
@@ -121,20 +121,59 @@ func (m *matcher) cutsIn(text []byte, f found) {
 	if none {
 		return
 	}
-	v := &view{b: text}
-	for depth := 0; v != nil && depth <= maxDepth; depth++ {
-		m.cutEdges(v, f)
-		var present []decoder
-		for _, d := range decoders {
-			if bytes.IndexByte(v.b, d.trigger) >= 0 {
-				present = append(present, d)
+	m.cutEdges(&view{b: text}, f)
+	if bytes.IndexAny(text, `\%&`) < 0 {
+		return
+	}
+	for _, mark := range [][]byte{[]byte("…"), []byte(`\u2026`), []byte("[truncated")} {
+		for i := 0; ; {
+			k := bytes.Index(text[i:], mark)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(mark)
+			// Only where the text before the mark, its escapes undone,
+			// ends like a remembered cut.
+			hit := false
+			layers(&view{b: text[max(0, at-8*cutKey):at]}, func(v *view, _ int) {
+				for _, end := range [][]byte{v.b, bytes.TrimSuffix(v.b, []byte("\n")), bytes.TrimSuffix(v.b, []byte(`\n`))} {
+					hit = hit || cutBefore(end, len(end)) != nil
+				}
+			})
+			if !hit {
+				continue
+			}
+			lo, hi := max(0, at-4*cutWindow), min(len(text), at+4*cutWindow)
+			layers(&view{b: text[lo:hi]}, func(v *view, depth int) {
+				if depth > 0 {
+					m.cutEdges(v, func(s span, k kind) { f(span{s.a + lo, s.b + lo}, k) })
+				}
+			})
+		}
+	}
+}
+
+// layers calls visit with v and every view of it with up to maxDepth
+// layers of escapes undone, each layer all together and one kind at a
+// time (a cut string may hold escapes of another kind itself: a URL's %7E
+// inside JSON).
+func layers(v *view, visit func(v *view, depth int)) {
+	seen := map[uint64]bool{}
+	var expand func(v *view, depth int)
+	expand = func(v *view, depth int) {
+		visit(v, depth)
+		if depth == maxDepth {
+			return
+		}
+		for _, ds := range [][]decoder{decoders, decoders[:1], decoders[1:2], decoders[2:]} {
+			if nv := decode(v, ds); nv != nil && !seen[maphash.Bytes(seed, nv.b)] {
+				seen[maphash.Bytes(seed, nv.b)] = true
+				expand(nv, depth+1)
 			}
 		}
-		if len(present) == 0 {
-			break
-		}
-		v = decode(v, present)
 	}
+	expand(v, 0)
 }
 
 // cutEdges masks, in v, the part of a value of m's that a remembered cut

@@ -110,7 +110,9 @@ func TestCutsMaskWhatTheyLeft(t *testing.T) {
 		}
 		head, rest := text[:cut]+"…", text[cut:]
 		feedback := `{"act":"click","ok":true,"delta":{"text":[["3",` + strconvQuote(head) + `]]}}`
-		for name, out := range map[string]string{"head": alice.Redact(head), "rest": alice.Redact(rest), "feedback": alice.Redact(feedback)} {
+		note := `{"text":` + strconvQuote(text[:cut]+"\n[truncated: 99 more bytes]") + `}`
+		for name, out := range map[string]string{"head": alice.Redact(head), "rest": alice.Redact(rest), "feedback": alice.Redact(feedback),
+			"structured": alice.Redact(note)} {
 			if strings.Contains(out, text[at:n]) && n-at >= 3 || strings.Contains(out, text[n:at+15]) || !strings.Contains(out, Mask) {
 				t.Errorf("cut at %d, %s: %q", n, name, out[max(0, strings.Index(out, "pw=")-5):])
 			}
