@@ -122,7 +122,7 @@ func (m *matcher) cutsIn(text []byte, f found) {
 		return
 	}
 	m.cutEdges(&view{b: text}, f)
-	if bytes.IndexAny(text, `\%&`) < 0 {
+	if !bytes.ContainsAny(text, `\%&`) {
 		return
 	}
 	for _, mark := range [][]byte{[]byte("…"), []byte(`\u2026`), []byte("[truncated")} {
