@@ -145,7 +145,7 @@ func configFrom(c *cli.Context) (config, error) {
 	for _, t := range tokens {
 		cfg.secrets.Conceal(t) // a token is never logged or traced (secretsetup.go)
 	}
-	cfg.browser.Secrets, cfg.tools.Secrets = browserSecrets(cfg.secrets), cfg.secrets
+	cfg.browser.Secrets, cfg.tools.Secrets = cfg.secrets, cfg.secrets
 	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {
 		return cfg, err
 	}

@@ -5,16 +5,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
-	"github.com/cdpmcp/cdpmcp/internal/tenant"
 )
 
 // The server's registry of secrets is a root (cdpclient/secrets): the
 // values of --secret-env, which every tenant's answers hide. What a tenant
 // types, fills or submits is its own tenant's (the tools and the job queue
-// give each context its tenant's registry), and hidden from its answers
-// only, so that no tenant can learn by probing what another knows. Bearer
-// tokens never reach a page: they are concealed from logs and traces only
-// (Registry.Conceal), never matched in answers.
+// give every context they use its tenant's registry), and hidden from its
+// answers only, so that no tenant can learn by probing what another knows;
+// a context no session or job claimed (a script run's) learns into the
+// root. Bearer tokens never reach a page: they are concealed from logs and
+// traces only (Registry.Conceal), never matched in answers.
 
 // guessable is the length under which a --secret-env value may be guessed:
 // a client that writes an exact guess into a page sees it come back masked.
@@ -29,7 +29,3 @@ func addSecretEnv(root *secrets.Registry, name, v string) {
 			"variable", name, "characters", utf8.RuneCountInString(v))
 	}
 }
-
-// browserSecrets is the registry the browser's contexts learn into until
-// the tools or the job queue give one its tenant's: the local user's.
-func browserSecrets(root *secrets.Registry) *secrets.Registry { return root.Tenant(tenant.Local) }
