@@ -135,6 +135,10 @@ type Env struct {
 	Artifacts string
 	// Secrets, if set, are redacted from the files audits write.
 	Secrets *secrets.Registry
+	// Home, when set, is the caller's own folder (a named tenant's): the
+	// files it names (storage states, PDFs, uploads) are its own, another
+	// path is no file at all (ownfiles.go). Empty: any file of the machine.
+	Home string
 	// NavTimeout is a navigation's deadline when the call names none
 	// (timeoutMs): the server's --timeout; 0 means navTimeout.
 	NavTimeout time.Duration

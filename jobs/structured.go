@@ -54,6 +54,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	if err != nil {
 		return nil, err
 	}
+	l.bc.UseSecrets(q.secretsOf(tenant.Of(ctx)))
 	defer l.done(nil) // after the tab is closed
 	page := l.tab
 	if page == nil {

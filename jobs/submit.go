@@ -66,7 +66,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 			"a job with a password runs in the process that took it (the password is never stored) and this server runs no jobs (--max-tabs 0)")
 	}
 	// Known from now on: no answer, log, file or store write shows it.
-	q.cfg.Browser.Secrets.Add(secret)
+	q.secretsOf(owner).Add(secret)
 	j := &Job{
 		ID: newID(), Tenant: owner, Key: key, CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",

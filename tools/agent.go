@@ -103,7 +103,7 @@ func (s *Server) runAgent(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		maxSteps = 30 // agentloop's default
 	}
 	cfg.AskHuman = s.askHuman(ctx, req, func() float64 { return float64(steps.Load()) + 0.5 }, maxSteps)
-	out, err := agentloop.Run(ctx, s.env, model, cfg, task)
+	out, err := agentloop.Run(ctx, s.envFor(ctx), model, cfg, task)
 	return agentResult(ctx, out, err)
 }
 

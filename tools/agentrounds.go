@@ -105,7 +105,7 @@ func (rt *roundTrips) start(ctx context.Context, req mcp.CallToolRequest, s *Ser
 		}
 	}
 	go func() {
-		out, err := agentloop.Run(runCtx, s.env, r, cfg, task)
+		out, err := agentloop.Run(runCtx, s.envFor(runCtx), r, cfg, task)
 		cancel()
 		rt.remove(r.id)
 		r.done <- runEnd{out, err}

@@ -61,7 +61,7 @@ func (s *Server) actionTool(a *actions.Action) toolDef {
 			if err != nil {
 				return nil, err
 			}
-			res, err := a.Run(s.withProgress(ctx, req), s.env, raw)
+			res, err := a.Run(s.withProgress(ctx, req), s.envFor(ctx), raw)
 			if err != nil {
 				return nil, err
 			}
@@ -111,7 +111,7 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 		if note := s.sessions.takeNote(ctx); note != "" && res != nil {
 			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)
 		}
-		redact(s.secrets, res)
+		redact(s.secretsFor(ctx), res)
 		ms := time.Since(start).Milliseconds()
 		slog.Debug("tool call", "tool", t.tool.Name, "ms", ms, "isError", res != nil && res.IsError, "err", err)
 		if s.cfg.Trace != nil {

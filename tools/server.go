@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/server"
@@ -106,7 +107,8 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
+	s := &Server{cfg: cfg, secrets: secretsOf(cfg, mgr)}
+	s.sessions = newSessions(mgr, cfg.IsolateSessions, s.secrets)
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
 		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets,
 		NavTimeout: cfg.Timeout, Screenshot: cfg.Screenshot, ClipboardRead: cfg.ClipboardRead, SharedBrowser: cfg.IsolateSessions}
@@ -154,6 +156,8 @@ func (s *Server) Close() {
 type sessions struct {
 	mgr     *cdpclient.Manager
 	isolate bool
+	// secrets is the registry family each context is given its tenant's of.
+	secrets *secrets.Registry
 
 	mu   sync.Mutex
 	byID map[string]*clientState
@@ -172,8 +176,8 @@ type clientState struct {
 	current string
 }
 
-func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
-	return &sessions{mgr: mgr, isolate: isolate, byID: map[string]*clientState{}}
+func newSessions(mgr *cdpclient.Manager, isolate bool, reg *secrets.Registry) *sessions {
+	return &sessions{mgr: mgr, isolate: isolate, secrets: reg, byID: map[string]*clientState{}}
 }
 
 // context returns the browser context of the calling MCP session, connecting to
@@ -216,6 +220,8 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 				return nil, err
 			}
 		}
+		// What goes into its password fields is its tenant's.
+		bc.UseSecrets(ss.secrets.Tenant(tenant.Of(ctx)))
 		st.bc = bc
 	}
 	return st.currentLocked(), nil

@@ -133,7 +133,7 @@ func configFrom(c *cli.Context) (config, error) {
 		if len([]rune(v)) < secrets.MinLen {
 			return cfg, fmt.Errorf("--secret-env: %s is shorter than %d characters, too short to redact by value", name, secrets.MinLen)
 		}
-		cfg.secrets.Add(v)
+		addSecretEnv(cfg.secrets, name, v)
 	}
 	var (
 		tokens []string
@@ -143,7 +143,7 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, err
 	}
 	for _, t := range tokens {
-		cfg.secrets.Add(t) // a token is never logged or traced
+		cfg.secrets.Conceal(t) // a token is never logged or traced (secretsetup.go)
 	}
 	cfg.browser.Secrets, cfg.tools.Secrets = cfg.secrets, cfg.secrets
 	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {
