@@ -78,7 +78,7 @@ func reachConfigFrom(c *cli.Context, cfg *config) error {
 			slog.Warn("--proxy-server applies to the browser contexts cdpmcp creates (one per HTTP session), not to an attached browser's own tabs")
 		}
 		if len([]rune(proxy.Password)) >= secrets.MinLen {
-			cfg.secrets.Add(proxy.Password) // never logged, traced or shown
+			cfg.secrets.Conceal(proxy.Password) // never logged or traced; no page sees it
 		}
 		b.Launch.Proxy = proxy
 	}
@@ -113,8 +113,8 @@ func reachConfigFrom(c *cli.Context, cfg *config) error {
 	return nil
 }
 
-// parseHeaders reads --cdp-header values ("Name: value"), and remembers each
-// value as a secret: never logged, traced or shown.
+// parseHeaders reads --cdp-header values ("Name: value"), and conceals each
+// value: never logged or traced (no page sees it, so answers need no mask).
 func parseHeaders(values []string, reg *secrets.Registry) (http.Header, error) {
 	if len(values) == 0 {
 		return nil, nil
@@ -128,10 +128,10 @@ func parseHeaders(values []string, reg *secrets.Registry) (http.Header, error) {
 		}
 		h.Add(textproto.CanonicalMIMEHeaderKey(name), value)
 		if len([]rune(value)) >= secrets.MinLen {
-			reg.Add(value)
+			reg.Conceal(value)
 		}
 		if _, cred, found := strings.Cut(value, " "); found && len([]rune(cred)) >= secrets.MinLen {
-			reg.Add(strings.TrimSpace(cred)) // the token of "Bearer TOKEN" alone
+			reg.Conceal(strings.TrimSpace(cred)) // the token of "Bearer TOKEN" alone
 		}
 	}
 	return h, nil
