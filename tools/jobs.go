@@ -64,7 +64,7 @@ func (s *Server) jobTools() []toolDef {
 				"extract (selectors → their text; extract: a JSON schema → data, x-selector per property), message (task.text typed into selectors[0], "+
 				"selectors[1] clicked; sent at most once), login (username/password; with handoffAllowed a CAPTCHA or missing password waits for a person), "+
 				"custom (task.instructions run by the agent). priority 0-10 (default 5, higher first). profile keeps cookies across jobs. "+
-				"The same correlationId and arguments give the same job.",
+				"Retrying with the same correlationId and arguments answers the same job (duplicate, currentStatus); another job needs a new correlationId.",
 			false, true, true, true, s.submitJob),
 		def("browser.job.status", "status",
 			"A job's status: status, progress 0-1, summary, finalUrl, artifacts (file paths: screenshot, trace, networkLog, video), error, "+
@@ -136,8 +136,11 @@ func jobErrResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	var (
 		ie *jobs.InputError
 		se *jobs.StateError
+		ce *jobs.ConflictError
 	)
 	switch {
+	case errors.As(err, &ce):
+		return mcp.NewToolResultError(ce.Error() + "\nhint: " + ce.Hint()), nil
 	case errors.As(err, &ie):
 		msg := ie.Msg
 		if ie.Hint != "" {

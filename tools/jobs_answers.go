@@ -32,13 +32,8 @@ func (s *Server) submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessa
 	if req.HandoffAllowed {
 		s.submitters.note(ctx, j.ID) // its user is asked when the job needs a person
 	}
-	// The answer's status can only be QUEUED (seed 002): a duplicate of a job
-	// that has left the queue is told as it is, not answered as queued.
-	if !created && j.State != jobs.Queued {
-		return mcp.NewToolResultError(fmt.Sprintf("already submitted: correlationId %q with these arguments is job %s, which is %s now (a job runs once)\n"+
-			"hint: read it with browser.job.status {\"correlationId\":%q,\"jobId\":%q}; to run it again, change an argument",
-			req.CorrelationID, j.ID, j.State, req.CorrelationID, j.ID)), nil
-	}
+	// Stripe's rule: a retry gets the first answer (status QUEUED, as seed
+	// 002 has it) with the job's state now beside it, in any state.
 	a := submitAnswer{CorrelationID: req.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
 	if !created {
 		a.Duplicate, a.CurrentStatus = true, string(j.State)

@@ -140,10 +140,17 @@ func TestJobToolsThroughMCP(t *testing.T) {
 			t.Errorf("artifact %s: %v", k, arts[k])
 		}
 	}
-	// The same submission again: the same job, not a second run, and not
-	// answered as queued.
-	if dup, res := callJob(t, c, "browser.job.submit", sub); dup != nil || !strings.Contains(errText(res), "already submitted: correlationId \"c-1\" with these arguments is job "+id+", which is SUCCEEDED now") {
+	// The same submission again: the same job, not a second run, answered
+	// as the first time with its state now; other arguments under the same
+	// correlationId are refused.
+	if dup, res := callJob(t, c, "browser.job.submit", sub); dup == nil || dup["jobId"] != id || dup["status"] != "QUEUED" ||
+		dup["duplicate"] != true || dup["currentStatus"] != "SUCCEEDED" || dup["createdAt"] != a["createdAt"] {
 		t.Errorf("duplicate submit of a finished job: %v %q", dup, errText(res))
+	}
+	other := map[string]any{"correlationId": "c-1", "url": site.URL("/jobs/product.html"), "priority": 3, "task": sub["task"]}
+	if dup, res := callJob(t, c, "browser.job.submit", other); dup != nil || !strings.Contains(errText(res), `correlationId "c-1" was already used for job `+id+` (SUCCEEDED now) with other arguments (priority differ)`) ||
+		!strings.Contains(errText(res), "hint: a new job needs a new correlationId") {
+		t.Errorf("the same correlationId with other arguments: %v %q", dup, errText(res))
 	}
 	for _, c2 := range []struct {
 		tool string
@@ -166,13 +173,13 @@ func TestJobToolsThroughMCP(t *testing.T) {
 	// Cancel a running job on a page that never loads: answered at once (the
 	// job's budget is an hour, so a cancel that waited for it would outlast
 	// the test bound).
-	slow, _ := callJob(t, c, "browser.job.submit", map[string]any{"correlationId": "c-1", "url": site.URL("/jobs/neverload"), "task": map[string]any{"type": "navigate", "timeoutMs": 3600000}})
+	slow, _ := callJob(t, c, "browser.job.submit", map[string]any{"correlationId": "c-2", "url": site.URL("/jobs/neverload"), "task": map[string]any{"type": "navigate", "timeoutMs": 3600000}})
 	sid := slow["jobId"].(string)
 	testbound.Until(t, "the slow job to run", func() bool {
-		st, _ := callJob(t, c, "browser.job.status", map[string]any{"correlationId": "c-1", "jobId": sid})
+		st, _ := callJob(t, c, "browser.job.status", map[string]any{"correlationId": "c-2", "jobId": sid})
 		return st["status"] == "RUNNING"
 	})
-	cz, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": "c-1", "jobId": sid, "reason": "test"})
+	cz, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": "c-2", "jobId": sid, "reason": "test"})
 	if cz == nil || cz["status"] != "CANCELLED" {
 		t.Errorf("cancel: %v %s", cz, errText(res))
 	}

@@ -6,7 +6,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -26,8 +25,11 @@ type Store struct {
 	ro   bool
 	cols string // columns as selected (a read-only store of an older file lacks some)
 
-	mu  sync.Mutex // serialises writes and the revision counter
-	rev int64
+	// mu serialises this process's writes; the file's lock serialises
+	// them with other processes' (a `cdpmcp jobs submit` beside a server):
+	// every write is an immediate transaction that reads the revision and
+	// the sequence it needs from the table.
+	mu sync.Mutex
 }
 
 var _ jobs.Store = (*Store)(nil)
@@ -100,6 +102,29 @@ CREATE INDEX IF NOT EXISTS jobs_claim ON jobs(priority DESC, seq) WHERE lease_ms
 CREATE INDEX IF NOT EXISTS jobs_lease ON jobs(lease_ms) WHERE lease_ms > 0;
 `
 
+// keysVersion is the file's PRAGMA user_version from which idempotency keys
+// are "tenant/correlationId" (jobs.IdemKey).
+const keysVersion = 1
+
+// rekey rewrites the idempotency keys an older cdpmcp kept (a keyed hash of
+// the request, its password included, keyed by a key beside the file) as
+// jobs.IdemKey, the first job of each key keeping it and the others, made
+// before keys were the correlationId alone, a key of their own; and leaves
+// nothing of the old ones in the file: freed space is zeroed, the file
+// rebuilt and its write-ahead log emptied.
+const rekey = `
+PRAGMA secure_delete = ON;
+BEGIN IMMEDIATE;
+UPDATE jobs SET idem_key = 'legacy:' || id;
+UPDATE jobs SET idem_key = tenant || '/' || correlation_id WHERE seq IN (SELECT MIN(seq) FROM jobs GROUP BY tenant, correlation_id);
+DELETE FROM meta WHERE name = 'key';
+PRAGMA user_version = 1;
+COMMIT;
+VACUUM;
+PRAGMA wal_checkpoint(TRUNCATE);
+PRAGMA secure_delete = OFF;
+`
+
 // Open opens (creating if needed) the job store in the file at path. With
 // readOnly the file must exist and is only read (for `cdpmcp jobs` next to a
 // running server).
@@ -144,7 +169,8 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	}
 	// Through the read pool, so its first connection is open before a
 	// caller waits for it.
-	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&s.rev); err != nil {
+	var rev int64
+	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&rev); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("read job store %s: %w", path, err)
 	}
@@ -162,8 +188,20 @@ func (s *Store) migrate(ctx context.Context) error {
 			}
 		}
 	}
-	_, err := s.db.ExecContext(ctx, indexes)
-	return err
+	if _, err := s.db.ExecContext(ctx, indexes); err != nil {
+		return err
+	}
+	var version int
+	if err := s.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version < keysVersion {
+		if _, err := s.db.ExecContext(ctx, rekey); err != nil {
+			_, _ = s.db.ExecContext(ctx, `ROLLBACK`)
+			return fmt.Errorf("rewrite the idempotency keys: %w", err)
+		}
+	}
+	return nil
 }
 
 // hasColumn reports whether the file's jobs table has the column.
@@ -184,7 +222,9 @@ func (s *Store) Close() error {
 // Shared implements jobs.Store: a file is this process's alone.
 func (s *Store) Shared() bool { return false }
 
-// Create implements jobs.Store.
+// Create implements jobs.Store. The key's uniqueness is the table's
+// (idem_key UNIQUE): of two processes creating with one key, one inserts
+// and the other reads its job.
 func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -193,16 +233,10 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	if old, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, j.Key)); err == nil {
-		return old, false, nil
-	} else if !errors.Is(err, jobs.ErrNotFound) {
-		return nil, false, err
-	}
 	c := j.Clone()
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs`).Scan(&c.Seq); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1, COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&c.Seq, &c.Rev); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
-	c.Rev = s.rev + 1
 	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
 		c.Lease = time.UnixMilli(1) // started by a process that is gone
 	}
@@ -210,13 +244,19 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", ncolumns-1)+`?)`, args...); err != nil {
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", ncolumns-1)+`?) ON CONFLICT (idem_key) DO NOTHING`, args...)
+	if err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, false, fmt.Errorf("create job: %w", err)
+	} else if n == 0 {
+		old, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, j.Key))
+		return old, false, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
-	s.rev = c.Rev
 	s.Changed(nil, c)
 	return c, true, nil
 }
@@ -244,7 +284,8 @@ func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change fun
 }
 
 // modify applies change to a job in one of the states from (any when empty)
-// for which held says yes (always when nil).
+// for which held says yes (always when nil). A change that would move the
+// job's state back is refused (jobs.Before), in the UPDATE itself too.
 func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held func(*jobs.Job, time.Time) bool, change func(*jobs.Job)) (*jobs.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -265,18 +306,34 @@ func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held f
 	}
 	before := j.Clone()
 	change(j)
-	j.Rev = s.rev + 1
+	allowed := jobs.Before(j.State)
+	if !slices.Contains(allowed, before.State) {
+		return nil, &jobs.StateError{ID: id, State: before.State, Want: allowed}
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&j.Rev); err != nil {
+		return nil, fmt.Errorf("update job %s: %w", id, err)
+	}
 	args, err := values(j)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET `+updateSet+` WHERE id = ?`, append(args, id)...); err != nil {
+	args = append(args, id)
+	for _, st := range allowed {
+		args = append(args, string(st))
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE jobs SET `+updateSet+` WHERE id = ? AND state IN (`+placeholders(len(allowed))+`)`, args...)
+	if err != nil {
 		return nil, fmt.Errorf("update job %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return nil, fmt.Errorf("update job %s: %d rows changed (%v)", id, n, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("update job %s: %w", id, err)
 	}
-	s.rev = j.Rev
 	s.Changed(before, j)
 	return j, nil
 }
+
+// placeholders is "?, ?, …": n of them.
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
