@@ -44,8 +44,8 @@ func (e *ConflictError) Error() string {
 
 // Hint says how to fix it.
 func (e *ConflictError) Hint() string {
-	return fmt.Sprintf("a new job needs a new correlationId (e.g. %q); to read the first job, call browser.job.status {\"correlationId\":%q,\"jobId\":%q}",
-		e.CorrelationID+"-2", e.CorrelationID, e.JobID)
+	return fmt.Sprintf("a new job needs a new correlationId (e.g. %q); to read the first job, call browser.job.status {\"correlationId\":%q,\"jobId\":%q} (from a shell: cdpmcp jobs status %s)",
+		e.CorrelationID+"-2", e.CorrelationID, e.JobID, e.JobID)
 }
 
 // differences names the arguments in which job j, as stored, differs from

@@ -83,7 +83,7 @@ func run(m *testing.M) int {
 // onBothStores are the tests run on PostgreSQL too.
 const onBothStores = `^(TestSubmitIsIdempotent|TestSubmitRefusesBadArguments|TestPriorityOrder|TestMaxTabsAndDispatchDelay|` +
 	`TestCancelAndMisuse|TestRecoverAfterCrash|TestMessageSentOnce|TestJobsBelongToTheirTenant|TestNavigateJob|TestLogin|` +
-	`TestProfiles|TestProfileKeepsNoPassword|TestHandoffHook|TestHandoffTimesOut|TestExtractJob|TestNoPasswordCheckableAtRest)$`
+	`TestProfiles|TestProfileKeepsNoPassword|TestHandoffHook|TestHandoffTimesOut|TestExtractJob|TestNoPasswordCheckableAtRest|TestRetriesThroughTwoFrontDoors)$`
 
 // openStore opens the store of the data dir at path: its SQLite file, or
 // on the PostgreSQL run a database of its own.

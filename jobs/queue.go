@@ -98,6 +98,7 @@ type Queue struct {
 	metrics  *metrics
 	wake     chan struct{}
 	closed   bool
+	door     bool // a front door only (OpenDoor)
 	// unsaved are the jobs whose ends the store refused (a full disk), with
 	// why, being written again (failure.go).
 	unsaved map[string]error
@@ -194,6 +195,11 @@ func (q *Queue) Close() error {
 		return nil
 	}
 	q.closed = true
+	if q.door {
+		q.mu.Unlock()
+		q.cancel()
+		return nil
+	}
 	var effectful []*run
 	for _, r := range q.running {
 		if t := r.job.Task.Type; t != TaskNavigate && t != TaskExtract {

@@ -23,6 +23,9 @@ type Store interface {
 	Create(ctx context.Context, j *Job) (stored *Job, created bool, err error)
 	// Get returns the job with the given id, or ErrNotFound.
 	Get(ctx context.Context, id string) (*Job, error)
+	// GetByKey returns the job with the given idempotency key, or
+	// ErrNotFound.
+	GetByKey(ctx context.Context, key string) (*Job, error)
 	// Update applies change to the job atomically if its state is one of from
 	// (any state when from is empty); otherwise it returns a *StateError with
 	// the job's current state and changes nothing.

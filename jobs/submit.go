@@ -51,15 +51,24 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 	}
 	secret := req.Task.Password
 	if secret != "" && q.cfg.SubmitOnly {
-		return nil, false, inputErr("submit it to a process that runs jobs (a worker or a serve without --max-tabs 0), or drop the password and set handoffAllowed so a person signs in",
-			"a job with a password runs in the process that took it (the password is never stored) and this server runs no jobs (--max-tabs 0)")
+		// A retry is answered here too; only a new job needs the password
+		// held by a process that runs it.
+		if old, err := q.store.GetByKey(ctx, IdemKey(owner, req.CorrelationID)); err == nil {
+			return q.retried(old, req, prio, maxTabs)
+		}
+		who := "this server runs no jobs (--max-tabs 0)"
+		if q.door {
+			who = "this command runs none"
+		}
+		return nil, false, inputErr("submit it to a process that runs jobs (a worker or a serve without --max-tabs 0) through MCP, or drop the password and set handoffAllowed so a person signs in",
+			"a job with a password runs in the process that took it (the password is never stored) and %s", who)
 	}
 	// Known from now on: no answer, log, file or store write shows it.
 	q.cfg.Browser.Secrets.Add(secret)
 	j := &Job{
 		ID: newID(), Tenant: owner, Key: IdemKey(owner, req.CorrelationID), CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",
-		State: Queued, Summary: "queued", Created: time.Now(), Origin: q.cfg.Worker,
+		State: Queued, Summary: "queued", Created: time.Now().Truncate(time.Millisecond), Origin: q.cfg.Worker,
 	}
 	j.Task.Password = ""
 	q.mu.Lock()
@@ -84,10 +93,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 		return nil, false, err
 	}
 	if !created {
-		if diff := differences(stored, req, prio, maxTabs); len(diff) > 0 {
-			return nil, false, &ConflictError{CorrelationID: req.CorrelationID, JobID: stored.ID, State: stored.State, Fields: diff}
-		}
-		return q.withUnsaved(stored), false, nil
+		return q.retried(stored, req, prio, maxTabs)
 	}
 	slog.Info("job queued", "job", stored.ID, "tenant", tenant.Label(owner), "type", stored.Task.Type, "priority", stored.Priority, "profile", stored.Profile, "correlationId", stored.CorrelationID)
 	q.poke()
@@ -157,7 +163,7 @@ func (q *Queue) validate(r *SubmitRequest) error {
 		if strings.TrimSpace(t.Instructions) == "" {
 			return inputErr("say what to do in task.instructions", "a custom job needs task.instructions")
 		}
-		if q.cfg.Agent == nil {
+		if q.cfg.Agent == nil && !q.door { // a door cannot know: the runner checks
 			return inputErr("start cdpmcp with --llm-base-url (and --llm-model) so custom jobs have a model to run the agent loop", "custom jobs need a model and none is configured")
 		}
 		return act()
@@ -192,4 +198,13 @@ func newID() string {
 	b := make([]byte, 10)
 	_, _ = rand.Read(b)
 	return "job-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+}
+
+// retried answers a retry of the job stored under the request's key: that
+// job, as it is now, if the arguments are the same; else a ConflictError.
+func (q *Queue) retried(stored *Job, req SubmitRequest, prio, maxTabs int) (*Job, bool, error) {
+	if diff := differences(stored, req, prio, maxTabs); len(diff) > 0 {
+		return nil, false, &ConflictError{CorrelationID: req.CorrelationID, JobID: stored.ID, State: stored.State, Fields: diff}
+	}
+	return q.withUnsaved(stored), false, nil
 }

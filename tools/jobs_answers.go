@@ -32,13 +32,27 @@ func (s *Server) submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessa
 	if req.HandoffAllowed {
 		s.submitters.note(ctx, j.ID) // its user is asked when the job needs a person
 	}
-	// Stripe's rule: a retry gets the first answer (status QUEUED, as seed
-	// 002 has it) with the job's state now beside it, in any state.
-	a := submitAnswer{CorrelationID: req.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
+	return structured(SubmitAnswer(j, created))
+}
+
+// SubmitAnswer is browser.job.submit's answer for job j (created false: a
+// retry). Stripe's rule: a retry gets the first answer (status QUEUED, as
+// seed 002 has it) with the job's state now beside it, in any state.
+func SubmitAnswer(j *jobs.Job, created bool) any {
+	a := submitAnswer{CorrelationID: j.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
 	if !created {
 		a.Duplicate, a.CurrentStatus = true, string(j.State)
 	}
-	return structured(a)
+	return a
+}
+
+// StatusAnswer is browser.job.status's answer for job j.
+func StatusAnswer(j *jobs.Job) any { return statusOf(j.CorrelationID, j) }
+
+// ChangeAnswer is browser.job.cancel's and browser.job.resume's answer for
+// job j.
+func ChangeAnswer(j *jobs.Job) any {
+	return changeAnswer{CorrelationID: j.CorrelationID, JobID: j.ID, Status: string(j.State), FinishedAt: stamp(j.Finished)}
 }
 
 // ownJob returns the job a, naming it, asks about, refusing one submitted

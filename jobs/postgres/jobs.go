@@ -50,6 +50,11 @@ func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
 	return scanOne(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE id = $1`, id))
 }
 
+// GetByKey implements jobs.Store.
+func (s *Store) GetByKey(ctx context.Context, key string) (*jobs.Job, error) {
+	return scanOne(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE idem_key = $1`, key))
+}
+
 // Update implements jobs.Store.
 func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
 	return s.modify(ctx, id, from, nil, change)

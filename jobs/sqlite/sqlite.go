@@ -266,6 +266,11 @@ func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
 	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE id = ?`, id))
 }
 
+// GetByKey implements jobs.Store.
+func (s *Store) GetByKey(ctx context.Context, key string) (*jobs.Job, error) {
+	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, key))
+}
+
 // Update implements jobs.Store.
 func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
 	return s.modify(ctx, id, from, nil, change)

@@ -43,7 +43,15 @@ func testCreateRace(t *testing.T, open func() jobs.Store) {
 	}
 	all, err := hs[0].List(ctxOf(t), jobs.Filter{})
 	if err != nil || len(all) != 1 {
-		t.Errorf("stored: %d jobs, %v", len(all), err)
+		t.Fatalf("stored: %d jobs, %v", len(all), err)
+	}
+	for _, s := range hs {
+		if j, err := s.GetByKey(ctxOf(t), jobs.IdemKey("alice", "order-1")); err != nil || j.ID != all[0].ID {
+			t.Errorf("GetByKey: %v %v, want %s", j, err, all[0].ID)
+		}
+	}
+	if _, err := hs[0].GetByKey(ctxOf(t), jobs.IdemKey("bob", "order-1")); !errors.Is(err, jobs.ErrNotFound) {
+		t.Errorf("GetByKey of another tenant's key: %v", err)
 	}
 }
 
