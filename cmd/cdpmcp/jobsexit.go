@@ -69,4 +69,3 @@ func verbError(name string, err error) error {
 	}
 	return &exitErr{exitError, prefix + err.Error()}
 }
-
