@@ -61,8 +61,9 @@ type Config struct {
 	// JobHandoff, if set, is the job queue's handoff: the server tells it
 	// which client to ask when a job needs a person.
 	JobHandoff *JobHandoff
-	// JobsOff says why the job tools are off although asked for (another
-	// server holds the data dir); a call to one answers with it.
+	// JobsOff says why the job tools are off although the data dir has jobs
+	// (another server holds it); the instructions say it, and a call to one
+	// answers with it.
 	JobsOff string
 }
 
@@ -113,7 +114,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructionsFor(cfg)),
 		server.WithToolFilter(s.listFilter),
 	)
 	offered := s.catalogue()
@@ -134,6 +135,17 @@ const instructions = "A real browser. Loop: navigate, snapshot (lines N[:]<tag>n
 	"Actions answer with feedback JSON {act, ref, ok, code, msg, delta, errors, net, dialog, opened, timing, hint}; " +
 	"codes 0 ok, 1 not found, 2 disabled, 3 obscured, 4 timeout, 5 navigation, 6 JS error, 7 network error, " +
 	"8 permission, 9 validation, 10 browser unavailable (cdpmcp's set-up), 11 browser gone (call again), 12 internal. On failure follow the hint."
+
+// instructionsFor are the instructions a client gets at initialize: how to
+// drive the browser, and what this server does not offer although it could
+// (the job tools, when another server holds the data dir), so a client on
+// stdio, where nobody reads the log, learns it too.
+func instructionsFor(cfg Config) string {
+	if cfg.JobsOff == "" {
+		return instructions
+	}
+	return instructions + "\nNote: " + cfg.JobsOff + "."
+}
 
 // MCP returns the underlying mcp-go server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }

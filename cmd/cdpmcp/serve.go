@@ -49,16 +49,8 @@ func build(cfg config) (*stack, error) {
 		}
 		st.jobs = startHorde(cfg)
 		cfg.tools.Jobs = st.jobs.queue
-		// A server that offers the job tools takes its data dir at start: when
-		// another server holds it, the tools could only fail, so they are not
-		// listed, and the log says why in one line.
-		if tools.OffersJobs(cfg.tools) {
-			if err := st.jobs.open(); err != nil {
-				slog.Warn("the job tools are off: " + err.Error())
-				st.jobs.close()
-				st.jobs, cfg.tools.Jobs, cfg.tools.JobHandoff = nil, nil, nil
-				cfg.tools.JobsOff = "the job tools are off on this server: " + err.Error()
-			}
+		if err := startJobs(&cfg, st); err != nil {
+			return nil, err
 		}
 	}
 	st.srv = tools.New(cfg.tools, st.mgr)
