@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // From a shell, `cdpmcp jobs` shows what a person acts on: the live view's
