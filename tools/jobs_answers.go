@@ -99,7 +99,16 @@ func jobStatus(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return structured(statusOf(j.CorrelationID, j))
+	return statusResult(j)
+}
+
+// statusResult answers with job j's status, and links to its artifacts.
+func statusResult(j *jobs.Job) (*mcp.CallToolResult, error) {
+	res, err := structured(statusOf(j.CorrelationID, j))
+	if err == nil {
+		res.Content = append(res.Content, jobArtifactLinks(j)...)
+	}
+	return res, err
 }
 
 func statusOf(correlationID string, j *jobs.Job) statusAnswer {

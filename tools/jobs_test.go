@@ -24,6 +24,28 @@ import (
 // jobServer is an MCP server with a job queue on its own data dir.
 func jobServer(t testing.TB) (*client.Client, *jobs.DataDir) {
 	t.Helper()
+	s, dir := newJobServer(t)
+	c, err := client.NewInProcessClient(s.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "jobs-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
+}
+
+// newJobServer is a server with the job tools on a queue of its own.
+func newJobServer(t testing.TB) (*Server, *jobs.DataDir) {
+	t.Helper()
 	dir, err := jobs.OpenDataDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -44,22 +66,7 @@ func jobServer(t testing.TB) (*client.Client, *jobs.DataDir) {
 		_ = store.Close()
 		_ = dir.Close()
 	})
-	c, err := client.NewInProcessClient(s.MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "jobs-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	return c, dir
+	return s, dir
 }
 
 // callJob calls a job tool; for a result that is not an error it checks the
@@ -86,7 +93,7 @@ func callJob(t *testing.T, c *client.Client, tool string, args map[string]any) (
 	if !reflect.DeepEqual(fromText, structured) {
 		t.Errorf("%s: text and structuredContent differ:\n%s\n%s", tool, text, b)
 	}
-	name := map[string]string{"browser.job.submit": "submit", "browser.job.status": "status", "browser.job.cancel": "cancel",
+	name := map[string]string{"browser.job.submit": "submit", "browser.job.status": "status", jobWaitName: "status", "browser.job.cancel": "cancel",
 		"browser.job.resume": "resume", "browser.snapshot.extract_structured": "extract_structured"}[tool]
 	if err := seedSchema(t, name+".out").Validate(structured); err != nil {
 		t.Errorf("%s answer is not valid against seed 002: %v\n%s", tool, err, b)

@@ -93,6 +93,10 @@ type Server struct {
 	unoffered map[string]bool
 	// drain lets a shutdown finish or stop the calls in flight (drain.go).
 	drain drain
+	// tasks are the calls running as MCP tasks (tasks.go); links the files
+	// calls wrote, offered as resources (resources.go).
+	tasks taskRuns
+	links fileLinks
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -105,13 +109,17 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
 		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets,
 		NavTimeout: cfg.Timeout}
-	hooks := &server.Hooks{}
+	hooks, taskHooks := &server.Hooks{}, &server.TaskHooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
+		s.tasks.endSession(cs.SessionID())
 		s.sessions.drop(cs.SessionID())
 		s.submitters.drop(cs.SessionID())
 	})
+	s.tasks.hook(hooks, taskHooks)
 	s.mcp = server.NewMCPServer("cdpmcp", Version,
 		server.WithToolCapabilities(false),
+		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskHooks(taskHooks),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithInstructions(instructionsFor(cfg)),
@@ -122,6 +130,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		s.mcp.AddTool(t.tool, s.wrap(t))
 	}
 	s.addUnoffered(offered)
+	s.addResources()
 	if cfg.JobHandoff != nil {
 		cfg.JobHandoff.bind(s)
 	}
