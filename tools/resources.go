@@ -185,3 +185,27 @@ func mimeOf(path string) string {
 	}
 	return "application/octet-stream"
 }
+
+// OpenTabs counts the tabs the MCP sessions have open now, in their browser
+// contexts (named ones too), for /metrics.
+func (s *Server) OpenTabs() int {
+	ss := s.sessions
+	ss.mu.Lock()
+	states := make([]*clientState, 0, len(ss.byID))
+	for _, st := range ss.byID {
+		states = append(states, st)
+	}
+	ss.mu.Unlock()
+	n := 0
+	for _, st := range states {
+		st.mu.Lock()
+		if st.bc != nil {
+			n += len(st.bc.Pages())
+		}
+		for _, bc := range st.named {
+			n += len(bc.Pages())
+		}
+		st.mu.Unlock()
+	}
+	return n
+}

@@ -43,7 +43,8 @@ func gauge(page, name, labels string) float64 {
 }
 
 // The gauges a pager reads on a fleet: a serve that runs no jobs is no
-// worker; a worker's own page counts its open tabs and running jobs; a
+// worker, and counts its MCP sessions' tabs; a worker's own page counts its
+// open tabs and running jobs; a
 // worker killed with SIGKILL holds no live lease once one lease has passed
 // since it last could renew, and the gauge of workers says so then (before
 // issue 36 it counted it for three leases).
@@ -82,6 +83,14 @@ func TestMetricsAPagerCanTrust(t *testing.T) {
 	}
 	if gauge(m, "cdpmcp_lease_seconds", "") != 10 {
 		t.Errorf("cdpmcp_lease_seconds: %v", gauge(m, "cdpmcp_lease_seconds", ""))
+	}
+	// The serve's own tabs: its MCP session's.
+	if gauge(m, "cdpmcp_session_tabs_open", "") != 0 {
+		t.Errorf("cdpmcp_session_tabs_open before any page tool: %v", gauge(m, "cdpmcp_session_tabs_open", ""))
+	}
+	mustCall(t, ctx, c, "navigate", map[string]any{"url": site.URL("/home.html")})
+	if m := scrape(t, page); gauge(m, "cdpmcp_session_tabs_open", "") != 1 {
+		t.Errorf("cdpmcp_session_tabs_open with a session's tab: %v", gauge(m, "cdpmcp_session_tabs_open", ""))
 	}
 
 	w.kill()

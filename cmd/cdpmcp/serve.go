@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/prom"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -145,7 +146,9 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 		mux.Handle("/live/", cfg.live.Handler())
 	}
 	if st.jobs != nil {
-		mux.Handle("/metrics", guardHTTP(metricsHandler(st.jobs.queue), cfg.principals))
+		mux.Handle("/metrics", guardHTTP(metricsHandler(st.jobs.queue, func(pw *prom.Writer) {
+			pw.Family("cdpmcp_session_tabs_open", "gauge", "Tabs the MCP sessions of this serve have open now.", prom.Sample{Value: float64(st.srv.OpenTabs())})
+		}), cfg.principals))
 	}
 	hs := newHTTPServer(mux, cfg.requests)
 	// Said once the port is bound, never before.
