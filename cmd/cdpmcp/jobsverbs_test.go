@@ -47,7 +47,7 @@ step hang        cdpmcp jobs submit $STORE "$(job hang-1 /jobs/neverload '{"type
 hang=$(sed 's/.*"jobId":"\([^"]*\)".*/\1/' hang.out)
 step timeout     cdpmcp jobs wait $STORE --timeout 1s "$hang"
 step cancel      cancel_json "$hang" "nightly window over"
-step cancelled   cdpmcp jobs status $STORE "$hang"
+step cancelled   cdpmcp jobs status "$hang" $STORE   # flags after the argument
 step cancelagain cdpmcp jobs cancel $STORE "$hang"
 step badflag     cdpmcp jobs wait $STORE --bogus "$hang"
 `
