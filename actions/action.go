@@ -182,6 +182,10 @@ type Result struct {
 	Feedback *feedback.Feedback
 	Text     string
 	Image    *Image
+	// Files are the files the action wrote, absolute paths (an audit's data,
+	// a report, a recording, a PDF): the MCP layer offers them as resources
+	// the caller can read.
+	Files []string
 }
 
 // Failed reports whether the action did not happen.

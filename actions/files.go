@@ -78,5 +78,5 @@ var PDF = define("pdf", "Save the page as a PDF file (print layout) and answer i
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Text: fmt.Sprintf("saved %s (%d bytes, %d pages)", env.shownPath(path), size, pages)}, nil
+		return &Result{Text: fmt.Sprintf("saved %s (%d bytes, %d pages)", env.shownPath(path), size, pages), Files: []string{path}}, nil
 	}).inGroup("files").describe("landscape", "wide pages")

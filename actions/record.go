@@ -44,7 +44,8 @@ var Record = define("record",
 			if r == nil {
 				return nil, argErr(`start one with {"op":"start"}; one started in another context (contexts) is stopped there`, "no recording is running in this session's current context")
 			}
-			return &Result{Text: r.stop()}, nil
+			text, files := r.stop()
+			return &Result{Text: text, Files: files}, nil
 		case "status":
 			r := recordings.of(bc)
 			if r == nil {
@@ -167,10 +168,17 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 	return &Result{Text: fmt.Sprintf("recording %s and the session's other tabs (%s) into %s; {\"op\":\"stop\"} ends it and writes the files", p.ID, what, dir)}, nil
 }
 
-// stop ends the recording, writes its files and says what they hold.
-func (r *activeRecording) stop() string {
+// stop ends the recording, writes its files and says what they hold, and
+// returns their paths.
+func (r *activeRecording) stop() (string, []string) {
 	r.unwatch()
 	files := r.rec.Stop()
+	var paths []string
+	for _, p := range []string{files.Trace, files.HAR} {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
 	var b strings.Builder
 	what := r.page.ID
 	if n := r.tabs.Load(); n > 1 {
@@ -198,9 +206,10 @@ func (r *activeRecording) stop() string {
 			fmt.Fprintf(&b, "\nvideo: none (%v)", err)
 		default:
 			fmt.Fprintf(&b, "\nvideo: %s (%d frames)", path, frames)
+			paths = append(paths, path)
 		}
 	}
-	return b.String()
+	return b.String(), paths
 }
 
 // EndRecording stops bc's recording, if one runs, writing its files: the

@@ -214,6 +214,13 @@ func (f *fleet) dispose(bc *cdpclient.BrowserContext, tab *cdpclient.Page) {
 	}
 }
 
+// spareTabs counts the scrubbed tabs kept for the next jobs.
+func (f *fleet) spareTabs() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.spare)
+}
+
 // close shuts every browser down and blocks until they are gone.
 func (f *fleet) close() {
 	f.mu.Lock()

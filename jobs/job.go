@@ -13,7 +13,9 @@ import (
 
 // State is where a job is in its life. States only move forward:
 // QUEUED → DISPATCHED → RUNNING → (WAITING_FOR_HUMAN → RESUMED → RUNNING) →
-// SUCCEEDED | FAILED | CANCELLED.
+// SUCCEEDED | FAILED | CANCELLED. The one way back is a navigate or extract
+// job whose browser died under it: RUNNING → QUEUED, to run again. An end
+// is for good. The stores hold to this (Store.Update).
 type State string
 
 // The job states of seed 002.
@@ -38,13 +40,27 @@ var Unfinished = []State{Queued, Dispatched, Running, WaitingForHuman, Resumed}
 var next = map[State][]State{
 	Queued:          {Dispatched, Cancelled, Failed},
 	Dispatched:      {Running, Cancelled, Failed},
-	Running:         {WaitingForHuman, Succeeded, Failed, Cancelled},
-	WaitingForHuman: {Resumed, Failed, Cancelled},
+	Running:         {WaitingForHuman, Succeeded, Failed, Cancelled, Queued},
+	WaitingForHuman: {Resumed, Succeeded, Failed, Cancelled},
 	Resumed:         {Running, Failed, Cancelled},
 }
 
 // CanMove reports whether a job may go from state from to state to.
 func CanMove(from, to State) bool { return slices.Contains(next[from], to) }
+
+// Before lists the states a job may be in to be changed into state s: s
+// itself, and those from which it may move to s. A store's update is guarded
+// by them (UPDATE … WHERE state IN (Before(new))), so no write, however it
+// races, moves a state back or out of an end.
+func Before(s State) []State {
+	out := []State{s}
+	for _, from := range Unfinished {
+		if from != s && CanMove(from, s) {
+			out = append(out, from)
+		}
+	}
+	return out
+}
 
 // Task types.
 const (

@@ -62,8 +62,9 @@ type Config struct {
 	// JobHandoff, if set, is the job queue's handoff: the server tells it
 	// which client to ask when a job needs a person.
 	JobHandoff *JobHandoff
-	// JobsOff says why the job tools are off although asked for (another
-	// server holds the data dir); a call to one answers with it.
+	// JobsOff says why the job tools are off although the data dir has jobs
+	// (another server holds it); the instructions say it, and a call to one
+	// answers with it.
 	JobsOff string
 	// Screenshot sizes the screenshots that name no size of their own
 	// (--screenshot-max-width, --screenshot-scale).
@@ -99,6 +100,10 @@ type Server struct {
 	unoffered map[string]bool
 	// drain lets a shutdown finish or stop the calls in flight (drain.go).
 	drain drain
+	// tasks are the calls running as MCP tasks (tasks.go); links the files
+	// calls wrote, offered as resources (resources.go).
+	tasks taskRuns
+	links fileLinks
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -112,16 +117,20 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
 		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets,
 		NavTimeout: cfg.Timeout, Screenshot: cfg.Screenshot, ClipboardRead: cfg.ClipboardRead, SharedBrowser: cfg.IsolateSessions}
-	hooks := &server.Hooks{}
+	hooks, taskHooks := &server.Hooks{}, &server.TaskHooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
+		s.tasks.endSession(cs.SessionID())
 		s.sessions.drop(cs.SessionID())
 		s.submitters.drop(cs.SessionID())
 	})
+	s.tasks.hook(hooks, taskHooks)
 	s.mcp = server.NewMCPServer("cdpmcp", Version,
 		server.WithToolCapabilities(false),
+		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskHooks(taskHooks),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructionsFor(cfg)),
 		server.WithToolFilter(s.listFilter),
 	)
 	offered := s.catalogue()
@@ -129,6 +138,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		s.mcp.AddTool(t.tool, s.wrap(t))
 	}
 	s.addUnoffered(offered)
+	s.addResources()
 	if cfg.JobHandoff != nil {
 		cfg.JobHandoff.bind(s)
 	}
@@ -142,6 +152,17 @@ const instructions = "A real browser. Loop: navigate, snapshot (lines N[:]<tag>n
 	"Actions answer with feedback JSON {act, ref, ok, code, msg, delta, errors, net, dialog, opened, timing, hint}; " +
 	"codes 0 ok, 1 not found, 2 disabled, 3 obscured, 4 timeout, 5 navigation, 6 JS error, 7 network error, " +
 	"8 permission, 9 validation, 10 browser unavailable (cdpmcp's set-up), 11 browser gone (call again), 12 internal. On failure follow the hint."
+
+// instructionsFor are the instructions a client gets at initialize: how to
+// drive the browser, and what this server does not offer although it could
+// (the job tools, when another server holds the data dir), so a client on
+// stdio, where nobody reads the log, learns it too.
+func instructionsFor(cfg Config) string {
+	if cfg.JobsOff == "" {
+		return instructions
+	}
+	return instructions + "\nNote: " + cfg.JobsOff + "."
+}
 
 // MCP returns the underlying mcp-go server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }

@@ -86,7 +86,7 @@ func TestFleet(t *testing.T) {
 		var ids []string
 		names := map[string]string{}
 		for i, p := range []int{1, 5, 9, 5, 3} {
-			id := submit("prio", fmtURL("/jobs/page/prio-%c", 'a'+i), p, navigate, nil)
+			id := submit(fmt.Sprint("prio-", i), fmtURL("/jobs/page/prio-%c", 'a'+i), p, navigate, nil)
 			ids, names[id] = append(ids, id), string(rune('a'+i))
 		}
 		done := waitStates(t, ctx, store, ids, jobs.Succeeded, jobs.Failed)
@@ -157,7 +157,7 @@ func TestFleet(t *testing.T) {
 		// Five navigate jobs fill the other five tabs: one is the victim's.
 		var navs []string
 		for i := range 5 {
-			navs = append(navs, submit("kill-nav", fmtURL("/jobs/slowpage?ms=15000&k=%d", i), 5, navigate, nil))
+			navs = append(navs, submit(fmt.Sprint("kill-nav-", i), fmtURL("/jobs/slowpage?ms=15000&k=%d", i), 5, navigate, nil))
 		}
 		running := map[string]*jobs.Job{}
 		for busy := 0; busy < 2; { // the message job and one navigate job

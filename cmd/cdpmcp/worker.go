@@ -123,8 +123,8 @@ func metricsMux(queue func(context.Context) (*jobs.Queue, error)) *http.ServeMux
 }
 
 // metricsHandler answers with the job queue's metrics in Prometheus's text
-// format.
-func metricsHandler(queue func(context.Context) (*jobs.Queue, error)) http.Handler {
+// format, and those more adds.
+func metricsHandler(queue func(context.Context) (*jobs.Queue, error), more ...func(*prom.Writer)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
@@ -136,6 +136,10 @@ func metricsHandler(queue func(context.Context) (*jobs.Queue, error)) http.Handl
 		w.Header().Set("Content-Type", prom.ContentType)
 		if err := q.WriteMetrics(ctx, w); err != nil {
 			slog.Warn("metrics", "err", err)
+		}
+		pw := prom.NewWriter(w)
+		for _, m := range more {
+			m(pw)
 		}
 	})
 }
