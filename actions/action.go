@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/learned"
 )
 
 // Class says what an action may change, which decides where it is offered.
@@ -87,7 +88,7 @@ func (a *Action) AllowedIn(readOnly bool) bool { return !readOnly || a.Class != 
 // failure to classify with cdpclient.Explain.
 func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error) {
 	if a.Name == Record.Name || !recordings.any() {
-		return a.run(ctx, env, raw)
+		return a.exec(ctx, env, raw)
 	}
 	// Some session records: note the browser context this call acts in (it
 	// asks for it itself), and trace the call there if it is recording.
@@ -104,7 +105,7 @@ func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Resul
 		return bc, err
 	}
 	start := time.Now()
-	res, err := a.run(ctx, &seen, raw)
+	res, err := a.exec(ctx, &seen, raw)
 	mu.Lock()
 	bc := used
 	mu.Unlock()
@@ -134,9 +135,34 @@ type Env struct {
 	Artifacts string
 	// Secrets, if set, are redacted from the files audits write.
 	Secrets *secrets.Registry
+	// Home, when set, is the caller's own folder (a named tenant's): the
+	// files it names (storage states, PDFs, uploads) are its own, another
+	// path is no file at all (ownfiles.go). Empty: any file of the machine.
+	Home string
 	// NavTimeout is a navigation's deadline when the call names none
 	// (timeoutMs): the server's --timeout; 0 means navTimeout.
 	NavTimeout time.Duration
+	// Screenshot is what a screenshot that names no size gets: the
+	// server's --screenshot-max-width and --screenshot-scale.
+	Screenshot ScreenshotDefaults
+	// ClipboardRead allows reading the clipboard where it is the system's
+	// or shared by sessions (--allow-clipboard-read; clipboard.go).
+	ClipboardRead bool
+	// SharedBrowser says several clients' sessions share the browser (over
+	// HTTP), and with it its clipboard.
+	SharedBrowser bool
+	// Learn, if set, learns a script from the actions run (learn.go): an
+	// agent run's. Without it, a recording of the browser context learns.
+	Learn *learned.Recorder
+}
+
+// ScreenshotDefaults size the screenshots that name no size of their own.
+type ScreenshotDefaults struct {
+	// MaxWidth, if not 0, is the widest an image may be, in pixels.
+	MaxWidth int
+	// Scale is "device" (default: the device's pixels) or "css" (one image
+	// pixel per CSS pixel, whatever the device scale).
+	Scale string
 }
 
 // Page returns the page id names in the caller's context, or the current page
@@ -156,6 +182,10 @@ type Result struct {
 	Feedback *feedback.Feedback
 	Text     string
 	Image    *Image
+	// Files are the files the action wrote, absolute paths (an audit's data,
+	// a report, a recording, a PDF): the MCP layer offers them as resources
+	// the caller can read.
+	Files []string
 }
 
 // Failed reports whether the action did not happen.

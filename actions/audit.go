@@ -51,7 +51,7 @@ var AuditAccessibility = auditGroup(define("auditAccessibility",
 		if rep.Truncated {
 			head += " (stopped at the limit; audit a part with scope)"
 		}
-		return &Result{Text: head + "\n" + findingLines(rep.Findings, "") + "full data: " + path}, nil
+		return &Result{Text: head + "\n" + findingLines(rep.Findings, "") + "full data: " + path, Files: []string{path}}, nil
 	}))
 
 type auditSecurityArgs struct {
@@ -85,7 +85,7 @@ var AuditSecurity = auditGroup(define("auditSecurity",
 		fmt.Fprintf(&b, "; %s\n", countBySeverity(rep.Findings))
 		b.WriteString(findingLines(rep.Findings, feedback.Origin(rep.URL)))
 		b.WriteString("full data: " + path)
-		return &Result{Text: b.String()}, nil
+		return &Result{Text: b.String(), Files: []string{path}}, nil
 	}))
 
 // auditGroup puts an action in the audit group.

@@ -54,10 +54,12 @@ var AuditPerformance = auditGroup(define("auditPerformance",
 		}
 		env.keepAudit(ctx, &auditRecord{Kind: "performance", URL: rep.URL, Findings: rep.Findings, Perf: rep, Artifact: path})
 		text := perfSummary(p.ID, rep) + findingLines(rep.Findings, feedback.Origin(rep.URL))
+		files := []string{path}
 		if trace != "" {
 			text += "trace (open in Chrome DevTools > Performance > Load profile): " + trace + "\n"
+			files = append(files, trace)
 		}
-		return &Result{Text: text + "full data: " + path}, nil
+		return &Result{Text: text + "full data: " + path, Files: files}, nil
 	}).ownTimeout())
 
 // perfSummary is a performance report's measurements in a few lines.
@@ -202,5 +204,5 @@ var AuditLinks = auditGroup(define("auditLinks",
 		fmt.Fprintf(&b, "; %s\n", countBySeverity(rep.Findings))
 		b.WriteString(findingLines(rep.Findings, feedback.Origin(rep.Start)))
 		b.WriteString("full data: " + path)
-		return &Result{Text: b.String()}, nil
+		return &Result{Text: b.String(), Files: []string{path}}, nil
 	}).ownTimeout())

@@ -69,7 +69,7 @@ var AuditReport = auditGroup(define("auditReport",
 		for _, r := range recs {
 			all = append(all, r.Findings...)
 		}
-		return &Result{Text: fmt.Sprintf("report of %d audits, %s: %s\nopen it in a browser: file://%s", len(recs), countBySeverity(all), path, path)}, nil
+		return &Result{Text: fmt.Sprintf("report of %d audits, %s: %s\nopen it in a browser: file://%s", len(recs), countBySeverity(all), path, path), Files: []string{path}}, nil
 	}))
 
 // reportData is what the template renders.

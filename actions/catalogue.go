@@ -18,6 +18,7 @@ func All() []*Action {
 		Emulate, Resize,
 		RequestDetails, RouteAction, Record,
 		AuditAccessibility, AuditPerformance, AuditSecurity, AuditLinks, AuditReport,
+		PageTools, CallPageTool, Permissions, Clipboard,
 	}
 }
 

@@ -59,7 +59,14 @@ var PDF = define("pdf", "Save the page as a PDF file (print layout) and answer i
 		if !strings.EqualFold(filepath.Ext(a.Path), ".pdf") {
 			return nil, argErr("give a path ending in .pdf", "%q is not a .pdf file", a.Path)
 		}
-		path, err := filepath.Abs(a.Path)
+		path, ok := env.ownPath(a.Path)
+		if !ok {
+			return nil, notFound("pdf", a.Path)
+		}
+		if err := env.homeReady(); err != nil {
+			return nil, err
+		}
+		path, err := filepath.Abs(path)
 		if err != nil {
 			return nil, argErr("give an absolute path", "%v", err)
 		}
@@ -71,5 +78,5 @@ var PDF = define("pdf", "Save the page as a PDF file (print layout) and answer i
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Text: fmt.Sprintf("saved %s (%d bytes, %d pages)", path, size, pages)}, nil
+		return &Result{Text: fmt.Sprintf("saved %s (%d bytes, %d pages)", env.shownPath(path), size, pages), Files: []string{path}}, nil
 	}).inGroup("files").describe("landscape", "wide pages")

@@ -164,8 +164,12 @@ var UploadFile = define("uploadFile", "Set the files of an <input type=file> (pa
 		if len(a.Paths) == 0 {
 			return nil, argErr(`for example {"ref":"9","paths":["/tmp/report.pdf"]}`, "argument %q needs at least one path", "paths")
 		}
+		paths, err := env.uploadPaths(ctx, a.Paths)
+		if err != nil {
+			return nil, err
+		}
 		return env.onPage(ctx, a.Page, "uploadFile", func(ctx context.Context, p *cdpclient.Page) (*feedback.Feedback, error) {
-			return input.UploadFile(ctx, p, a.target(), a.Paths)
+			return input.UploadFile(ctx, p, a.target(), paths)
 		})
 	})
 

@@ -94,6 +94,7 @@ func (e *Env) usablePage(ctx context.Context, id string) (*cdpclient.Page, error
 type getContentArgs struct {
 	Selector string `json:"selector" desc:"CSS, default the whole page"`
 	Format   string `json:"format" enum:"markdown,text,html" desc:"default markdown"`
+	Whole    bool   `json:"whole" desc:"all the page: nav, header, footer too"`
 	From     int    `json:"from" desc:"byte to go on from, as a cut answer says"`
 	Page     string `json:"page"`
 }
@@ -114,7 +115,7 @@ var GetContent = define("getContent", "The page's main content as Markdown (the 
 		if a.Format == "" {
 			a.Format = "markdown"
 		}
-		out, err := content.Get(ctx, p, a.Selector, a.Format)
+		out, err := content.Read(ctx, p, content.Options{Selector: a.Selector, Format: a.Format, Whole: a.Whole})
 		if err != nil {
 			return nil, err
 		}
@@ -130,6 +131,8 @@ type screenshotArgs struct {
 	Annotate bool   `json:"annotate" desc:"number each ref on the image"`
 	Format   string `json:"format" enum:"png,jpeg" desc:"default png"`
 	Quality  int    `json:"quality" desc:"jpeg, 0-100"`
+	MaxWidth int    `json:"maxWidth" desc:"px"`
+	Scale    string `json:"scale" enum:"css,device" desc:"css: 1px per CSS px"`
 	Page     string `json:"page"`
 }
 
@@ -145,8 +148,14 @@ var Screenshot = define("screenshot", "An image of the viewport, the whole page 
 		if err != nil {
 			return nil, err
 		}
+		if a.MaxWidth == 0 {
+			a.MaxWidth = env.Screenshot.MaxWidth
+		}
+		if a.Scale == "" {
+			a.Scale = env.Screenshot.Scale
+		}
 		data, mime, err := capture.Screenshot(ctx, p, capture.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
-			Annotate: a.Annotate, InPlace: env.ReadOnly})
+			Annotate: a.Annotate, InPlace: env.ReadOnly, MaxWidth: a.MaxWidth, Scale: a.Scale})
 		if err != nil {
 			return nil, err
 		}

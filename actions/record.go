@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/learned"
 	"github.com/cdpmcp/cdpmcp/recording"
 )
 
@@ -25,7 +26,7 @@ type recordArgs struct {
 // and navigations, as JSON lines), the HAR network log and, with video, a WebM
 // of the tab it started in.
 var Record = define("record",
-	"Record this session until stop: a trace of every tool call and what its tabs did (JSON lines), their network log (HAR), with video a WebM of the tab's screen.",
+	"Record this session until stop: a trace of every tool call and what its tabs did (JSON lines), their network log (HAR), a script.json to replay without a model, with video a WebM of the tab's screen.",
 	ClassRead, Hints{ReadOnly: true},
 	func(ctx context.Context, env *Env, a recordArgs) (*Result, error) {
 		if err := require("op", a.Op, `{"op":"start"}`); err != nil {
@@ -43,7 +44,8 @@ var Record = define("record",
 			if r == nil {
 				return nil, argErr(`start one with {"op":"start"}; one started in another context (contexts) is stopped there`, "no recording is running in this session's current context")
 			}
-			return &Result{Text: r.stop()}, nil
+			text, files := r.stop()
+			return &Result{Text: text, Files: files}, nil
 		case "status":
 			r := recordings.of(bc)
 			if r == nil {
@@ -65,6 +67,7 @@ type activeRecording struct {
 	started time.Time
 	tabs    atomic.Int32 // recorded, page included
 	unwatch func()       // ends follow's watch
+	script  *learned.Recorder
 }
 
 // follow adds the context's other tabs to the recording: those open now and,
@@ -144,7 +147,10 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 	if err != nil {
 		return nil, err
 	}
-	r := &activeRecording{rec: rec, page: p, dir: dir, video: a.Video, started: time.Now()}
+	r := &activeRecording{rec: rec, page: p, dir: dir, video: a.Video, started: time.Now(), script: learned.NewRecorder("record", "")}
+	if env.Secrets != nil {
+		r.script.Redact = env.Secrets.Redact
+	}
 	r.tabs.Store(1)
 	r.follow(bc)
 	recordings.mu.Lock()
@@ -162,10 +168,17 @@ func startRecording(ctx context.Context, env *Env, bc *cdpclient.BrowserContext,
 	return &Result{Text: fmt.Sprintf("recording %s and the session's other tabs (%s) into %s; {\"op\":\"stop\"} ends it and writes the files", p.ID, what, dir)}, nil
 }
 
-// stop ends the recording, writes its files and says what they hold.
-func (r *activeRecording) stop() string {
+// stop ends the recording, writes its files and says what they hold, and
+// returns their paths.
+func (r *activeRecording) stop() (string, []string) {
 	r.unwatch()
 	files := r.rec.Stop()
+	var paths []string
+	for _, p := range []string{files.Trace, files.HAR} {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
 	var b strings.Builder
 	what := r.page.ID
 	if n := r.tabs.Load(); n > 1 {
@@ -179,15 +192,24 @@ func (r *activeRecording) stop() string {
 	}
 	fmt.Fprintf(&b, "recorded %s for %s\ntrace: %s\nnetwork: %s", what,
 		time.Since(r.started).Round(100*time.Millisecond), written(files.Trace, files.Lines, "lines"), written(files.HAR, files.Requests, "requests"))
+	switch path, steps, err := r.script.Write(r.dir); {
+	case err != nil:
+		fmt.Fprintf(&b, "\nscript: not written (%v)", err)
+	case path == "":
+		b.WriteString("\nscript: none (no step a script repeats was taken)")
+	default:
+		fmt.Fprintf(&b, "\nscript: %s (%d steps; replay it with a script job or cdpmcp script run)", path, steps)
+	}
 	if r.video {
 		switch path, frames, err := r.rec.EncodeVideo(); {
 		case err != nil:
 			fmt.Fprintf(&b, "\nvideo: none (%v)", err)
 		default:
 			fmt.Fprintf(&b, "\nvideo: %s (%d frames)", path, frames)
+			paths = append(paths, path)
 		}
 	}
-	return b.String()
+	return b.String(), paths
 }
 
 // EndRecording stops bc's recording, if one runs, writing its files: the

@@ -2,7 +2,9 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -171,6 +173,10 @@ var StorageState = define("storageState", "Save this session's cookies and local
 		if !strings.EqualFold(filepath.Ext(a.Path), ".json") {
 			return nil, argErr("give a path ending in .json", "%q is not a .json file", a.Path)
 		}
+		path, ok := env.ownPath(a.Path)
+		if !ok {
+			return nil, notFound("storage state", a.Path)
+		}
 		bc, err := env.Context(ctx)
 		if err != nil {
 			return nil, err
@@ -181,16 +187,25 @@ var StorageState = define("storageState", "Save this session's cookies and local
 			if err != nil {
 				return nil, err
 			}
-			if err := state.WriteFile(a.Path, st); err != nil {
+			if err := env.homeReady(); err != nil {
+				return nil, err
+			}
+			if err := state.WriteFile(path, st); err != nil {
+				if env.Home != "" {
+					return nil, notFound("storage state", a.Path)
+				}
 				return nil, &cdpclient.ArgError{Msg: err.Error(), Hint: "give a path in a folder that exists and can be written"}
 			}
-			return &Result{Text: fmt.Sprintf("saved %d cookies and the localStorage of %d origins to %s", len(st.Cookies), len(st.Origins), a.Path)}, nil
+			return &Result{Text: fmt.Sprintf("saved %d cookies and the localStorage of %d origins to %s", len(st.Cookies), len(st.Origins), env.shownPath(path))}, nil
 		case "load":
 			if env.ReadOnly {
 				return readOnlyRefusal("storageState", "load a storage state"), nil
 			}
-			st, err := state.ReadFile(a.Path)
+			st, err := state.ReadFile(path)
 			if err != nil {
+				if env.Home != "" && errors.Is(err, fs.ErrNotExist) {
+					return nil, notFound("storage state", a.Path)
+				}
 				return nil, &cdpclient.ArgError{Msg: err.Error(), Hint: "give the path of a file storageState saved"}
 			}
 			if err := state.Load(ctx, bc, st); err != nil {

@@ -1,6 +1,10 @@
 package agentloop
 
-import "context"
+import (
+	"context"
+
+	"github.com/cdpmcp/cdpmcp/learned"
+)
 
 // Config sets a run's limits and where its record goes.
 type Config struct {
@@ -61,6 +65,10 @@ type Outcome struct {
 	// RunDir holds the run's record; Report is its HTML report.
 	RunDir string `json:"runDir,omitempty"`
 	Report string `json:"report,omitempty"`
+	// Script is the script.json learned from the run's actions (none when
+	// it took no step a script repeats); Learned is that script.
+	Script  string          `json:"script,omitempty"`
+	Learned *learned.Script `json:"-"`
 }
 
 func (c Config) withDefaults() Config {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/internal/spans"
+	"github.com/cdpmcp/cdpmcp/learned"
 )
 
 // observeTimeout bounds reading the page (element list, tabs, screenshot)
@@ -42,7 +43,12 @@ func Run(ctx context.Context, env *actions.Env, model Model, cfg Config, task Ta
 	if _, err := env.Page(ctx, ""); err != nil {
 		return nil, fmt.Errorf("the browser is not available: %w", err)
 	}
-	r := &runner{env: env, model: model, cfg: cfg,
+	// The run's actions teach a script a replay repeats without a model.
+	learn := learned.NewRecorder("agent", strings.TrimSpace(task.Task))
+	learn.Redact = env.Secrets.Redact
+	learning := *env
+	learning.Learn = learn
+	r := &runner{env: &learning, model: model, cfg: cfg,
 		state: State{MaxSteps: cfg.MaxSteps, Task: strings.TrimSpace(task.Task), AddInfos: strings.TrimSpace(task.AddInfos)}}
 	r.system = SystemPrompt(cfg.MaxActions, Functions(env.ReadOnly, cfg.AskHuman != nil))
 	rec, err := newRecorder(cfg.RunDir, r)
@@ -60,6 +66,13 @@ func Run(ctx context.Context, env *actions.Env, model Model, cfg Config, task Ta
 	defer cancel()
 	if p, err := env.Page(fctx, ""); err == nil {
 		out.FinalURL = p.URL()
+	}
+	learn.SetSuccess(out.Success)
+	out.Learned = learn.Script()
+	if path, _, err := learn.Write(rec.dir); err != nil {
+		slog.Warn("agent run: the learned script", "err", err)
+	} else {
+		out.Script = path
 	}
 	out.Report = rec.finish(out)
 	if out.Stop == StopCancelled {

@@ -93,9 +93,14 @@ func TestRunOrdersShirt(t *testing.T) {
 		t.Errorf("progress (-want +got):\n%s", d)
 	}
 	checkRecord(t, out, 3)
+	// What the run did, as a script to replay without a model.
+	if s := out.Learned; s == nil || len(s.Steps) != 4 || s.Steps[3].Target == nil || s.Steps[3].Target.Name != "Order" ||
+		out.Script != filepath.Join(out.RunDir, "script.json") || s.Params["name"].Default != "Alice" {
+		t.Errorf("the learned script %s: %+v", out.Script, s)
+	}
 }
 
-var ignoreRunFiles = cmpIgnore("RunDir", "Report")
+var ignoreRunFiles = cmpIgnore("RunDir", "Report", "Script", "Learned")
 
 // checkRecord checks a run's directory: a start line, a line a step with its
 // screenshot, an end line, and a report showing every step.

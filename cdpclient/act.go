@@ -69,6 +69,9 @@ type actState struct {
 	// dispatched is set once input was sent to the page: from then on the
 	// action has happened, whatever follows.
 	dispatched atomic.Bool
+	// inputMark is the page log's mark when input first reached the page,
+	// plus one (0: not yet): the calls the action made start after it.
+	inputMark atomic.Int64
 }
 
 type actStateKey struct{}
@@ -86,6 +89,7 @@ func stateOf(ctx context.Context, p *Page) *actState {
 func markDispatched(ctx context.Context) {
 	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
 		st.dispatched.Store(true)
+		st.inputMark.CompareAndSwap(0, int64(st.p.logs.Mark())+1)
 	}
 }
 
@@ -188,6 +192,10 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		return nil, ctx.Err() // the caller gave up: no feedback to give
 	}
 	err = o.happened(st, err)
+	o.callsFrom = o.mark
+	if m := st.inputMark.Load(); m > 0 {
+		o.callsFrom = int(m - 1)
+	}
 	var stuck *busy.Error
 	if err == nil || !errors.As(err, &stuck) {
 		if p.Dialog() != nil && !o.dialogBefore {

@@ -156,3 +156,36 @@ func TestActOnBackgroundTab(t *testing.T) {
 		t.Errorf("count = %q", got)
 	}
 }
+
+// Only an action that made a call to the page's own site (or a submit the
+// page took over in script) waits the quiet window for what it brings; one
+// that starts nothing, or only tells another site (analytics), answers
+// without it (the benchmark BenchmarkFeedbackFollow measures both).
+func TestFollowOnlyWhatTheActionStarted(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/behave/late-effects.html?ms=300"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	fb, err := p.Click(ctx, Target{Selector: "#dead"}, ClickOptions{})
+	if err := outcome(fb, err); err != nil || fb.Followed || fb.Delta != nil {
+		t.Errorf("a click that starts nothing: %v, followed %v, %s", err, fb.Followed, fb.JSON())
+	}
+	fb, err = p.Click(ctx, Target{Selector: "#track"}, ClickOptions{})
+	if err := outcome(fb, err); err != nil || fb.Followed {
+		t.Errorf("a click that only calls another site (analytics): %v, followed %v, %s", err, fb.Followed, fb.JSON())
+	}
+	fb, err = p.Click(ctx, Target{Selector: "#load"}, ClickOptions{})
+	if err := outcome(fb, err); err != nil || !fb.Followed || fb.Delta == nil || len(fb.Delta.Text) == 0 {
+		t.Errorf("a click whose call changes the page: %v, followed %v, %s", err, fb.Followed, fb.JSON())
+	}
+	// A submit the page takes over in script, with its call after a timer.
+	if err := outcome(p.Navigate(ctx, testSite.URL("/behave/late-effects.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	fb, err = p.Click(ctx, Target{Selector: "#later"}, ClickOptions{})
+	if err := outcome(fb, err); err != nil || !fb.Followed || !strings.Contains(fb.JSON(), "Saved after a pause") {
+		t.Errorf("a submit handled in script: %v, followed %v, %s", err, fb.Followed, fb.JSON())
+	}
+}

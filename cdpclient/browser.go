@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -16,13 +17,28 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 )
 
-// Options say how to get a browser: attach to Endpoint if set, else launch one.
+// Options say how to get a browser: attach to Endpoint if set, or to the
+// user's running Chrome with AutoConnect, else launch one.
 type Options struct {
 	Launch LaunchOptions
-	// Endpoint is an existing browser's http://host:port or ws:// URL.
+	// Endpoint is an existing browser's http://host:port or ws:// URL, or a
+	// browser service's wss:// URL.
 	Endpoint string
 	// AllowRemote permits an Endpoint that is not on loopback.
 	AllowRemote bool
+	// Header goes with every request to Endpoint (its /json/version and the
+	// websocket handshake): a browser service's token (--cdp-header). It is
+	// never logged, traced or shown in an error.
+	Header http.Header
+	// AutoConnect attaches to the user's running Chrome or Chromium, found
+	// by the DevToolsActivePort in its profile folder
+	// (browserproc.AutoConnect; Launch.UserDataDir, if set, is the one
+	// folder looked in). It is looked for again on each connection.
+	AutoConnect bool
+	// Pool says Endpoint hands out a fresh browser on each connection (a
+	// browser service such as Browserless): the job fleet connects once per
+	// job (jobs' --browser-pool) instead of sharing one connection.
+	Pool bool
 	// Tracer, if set, sees every CDP message.
 	Tracer cdpconn.Tracer
 	// Origins, if it restricts anything, is enforced on every request the
@@ -61,6 +77,9 @@ type Browser struct {
 	secrets *secrets.Registry
 	opts    Options
 	hooks   []Hooks // the features' (doordl.go)
+	// authAnswered are the requests whose proxy challenge was answered
+	// (proxyauth.go).
+	authAnswered authAnswered
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front; nil when not known
@@ -81,9 +100,17 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Endpoint != "" {
-		wsURL, err = browserproc.ResolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
-	} else {
+	attached := browserproc.DisplayEndpoint(opts.Endpoint)
+	switch {
+	case opts.AutoConnect:
+		var profile string
+		if wsURL, profile, err = browserproc.AutoConnect(ctx, opts.Launch.UserDataDir); err == nil {
+			attached = wsURL
+			slog.Info("--auto-connect found a running browser", "profile", profile, "endpoint", wsURL)
+		}
+	case opts.Endpoint != "":
+		wsURL, err = browserproc.ResolveEndpoint(ctx, opts.Endpoint, opts.AllowRemote, opts.Header)
+	default:
 		proc, err = launch(ctx, opts.Launch, proxy.LaunchFlags())
 		if proc != nil {
 			wsURL = proc.wsURL
@@ -94,13 +121,13 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, err
 	}
 	proxy.ReserveEndpoint(wsURL)
-	m, err := cdpconn.Dial(ctx, wsURL, opts.Tracer, opts.Endpoint)
+	m, err := cdpconn.Dial(ctx, wsURL, opts.Tracer, attached, opts.Header)
 	if err != nil {
 		if proc != nil {
 			proc.close()
 		}
 		_ = proxy.Close()
-		return nil, browserproc.DialError(ctx, opts.Endpoint, err)
+		return nil, browserproc.DialError(ctx, attached, err, len(opts.Header) > 0)
 	}
 	b := &Browser{
 		m:        m,
@@ -216,6 +243,13 @@ func (b *Browser) NewContext(ctx context.Context) (*BrowserContext, error) {
 	args := target.NewCreateBrowserContextArgs().SetDisposeOnDetach(true)
 	if server, bypass := b.egress.ContextProxy(); server != "" {
 		args.SetProxyServer(server).SetProxyBypassList(bypass)
+	} else if proxy := b.opts.Launch.Proxy; proxy != nil {
+		// The user's proxy (--proxy-server): an attached browser's own
+		// flags cannot be changed, its new contexts can.
+		args.SetProxyServer(proxy.Server)
+		if proxy.Bypass != "" {
+			args.SetProxyBypassList(proxy.Bypass)
+		}
 	}
 	r, err := b.client.Target.CreateBrowserContext(ctx, args)
 	if err != nil {

@@ -35,7 +35,8 @@ const CallTimeout = cdpCallTimeout
 //   - keep its own state on the page (Door.Slot) and send calls to each
 //     session hosting the page's documents (Door.Sessions);
 //   - on a browser context (BrowserContext.Door, doorhooks.go): keep its
-//     state there, add calls to the set-up of each new document session,
+//     state there, add calls to the set-up of each new document session
+//     (typed, or raw methods the typed client lacks: OnSessionCalls),
 //     listen to its bindings in cdpmcp's world (WorldName) and answer the
 //     requests the origin rules let through (Intercept, OnPaused);
 //   - walk the page's frames as the page model does (doormodel.go): a

@@ -35,12 +35,12 @@ func (d Door) Slot(key any, make func() any) any {
 // document (media, locale, a new-document script) to each.
 func (d Door) Sessions() []Session {
 	p := d.p
-	out := []Session{{p.s, p.c}}
+	out := []Session{{s: p.s, c: p.c}}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, f := range p.frames {
+	for id, f := range p.frames {
 		if f.info.Type == "iframe" {
-			out = append(out, Session{f.s, f.c})
+			out = append(out, Session{s: f.s, c: f.c, id: id})
 		}
 	}
 	return out
@@ -48,9 +48,14 @@ func (d Door) Sessions() []Session {
 
 // Session is one protocol session of a page (Door.Sessions).
 type Session struct {
-	s *session
-	c *cdp.Client
+	s  *session
+	c  *cdp.Client
+	id string
 }
+
+// ID names the session as a PageListener does: "" for the page's own, else
+// the out-of-process frame's session id.
+func (s Session) ID() string { return s.id }
 
 // Client is the session's protocol client: the same client the session's
 // set-up calls got (ContextDoor.OnSessionSetup).
@@ -77,6 +82,7 @@ type contextHooks struct {
 	mu       sync.Mutex
 	slots    map[any]any
 	setup    []func(ctx context.Context, c *cdp.Client) []func() error
+	raw      []string // methods every new document session is sent (OnSessionCalls)
 	bindings map[string]func(payload string)
 	// intercept: a feature asked for every request to be paused
 	// (Intercept); paused its answers (OnPaused, intercept.go).
@@ -128,14 +134,32 @@ func (d ContextDoor) OnBinding(name string, fn func(payload string)) {
 	h.bindings[name] = fn
 }
 
-// sessionSetup is the features' set-up calls for a new document session.
-func (bc *BrowserContext) sessionSetup(ctx context.Context, c *cdp.Client) []func() error {
+// OnSessionCalls adds methods without parameters that the typed client
+// lacks (a new domain's enable) to the set-up of every document session the
+// context attaches from now on, after OnSessionSetup's calls. Their errors
+// are ignored: a browser without the method goes on as before.
+func (d ContextDoor) OnSessionCalls(methods ...string) {
+	h := &d.bc.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.raw = append(h.raw, methods...)
+}
+
+// sessionSetup is the features' set-up calls for a new document session s.
+func (bc *BrowserContext) sessionSetup(ctx context.Context, s *session, c *cdp.Client) []func() error {
 	bc.hooks.mu.Lock()
 	setup := append([]func(context.Context, *cdp.Client) []func() error(nil), bc.hooks.setup...)
+	raw := append([]string(nil), bc.hooks.raw...)
 	bc.hooks.mu.Unlock()
 	var out []func() error
 	for _, fn := range setup {
 		out = append(out, fn(ctx, c)...)
+	}
+	for _, method := range raw {
+		out = append(out, func() error {
+			_, _ = rawCall(ctx, s.conn, method, nil)
+			return nil
+		})
 	}
 	return out
 }

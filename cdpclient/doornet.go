@@ -64,7 +64,7 @@ func (p *Page) tell(session, method string, params json.RawMessage) {
 func (d Door) Session(id string) (Session, error) {
 	p := d.p
 	if id == "" {
-		return Session{p.s, p.c}, nil
+		return Session{s: p.s, c: p.c}, nil
 	}
 	p.mu.Lock()
 	f := p.frames[id]
@@ -72,5 +72,5 @@ func (d Door) Session(id string) (Session, error) {
 	if f == nil {
 		return Session{}, fmt.Errorf("the frame that made the request is gone")
 	}
-	return Session{f.s, f.c}, nil
+	return Session{s: f.s, c: f.c, id: id}, nil
 }

@@ -118,6 +118,8 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.onWorldEvent(session, method, params)
 	case "Fetch.requestPaused":
 		p.bc.b.onPaused(c, params, p)
+	case "Fetch.authRequired":
+		p.bc.b.onAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
 		p.onDialogEvent(c, method, params)
 	case "Page.fileChooserOpened":

@@ -51,8 +51,8 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	defer cancel()
 	var calls []func() error
 	if f.info.Type == "iframe" {
-		calls = p.documentSetup(ctx, f.c)
-	} else if !p.bc.b.policy.Empty() {
+		calls = p.documentSetup(ctx, f.s, f.c)
+	} else if p.bc.b.alwaysIntercept() {
 		calls = append(calls, func() error { return p.bc.b.enableGuard(ctx, f.c) })
 	}
 	if waiting {

@@ -21,12 +21,13 @@ import (
 // refreshes, form posts, fetch/XHR and subresources are covered alike.
 // WebSocket handshakes do not pass through Fetch; see docs/security.md.
 
-// enableGuard turns interception on for a session when a policy is set.
+// enableGuard turns interception on for a session when a policy is set, or
+// proxy credentials are to be answered (proxyauth.go).
 func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {
-	if b.policy.Empty() {
+	if !b.alwaysIntercept() {
 		return nil
 	}
-	return interceptEverything(ctx, c)
+	return b.interceptEverything(ctx, c)
 }
 
 // PausedRequest is the part of Fetch.requestPaused the guard reads, and hands

@@ -17,28 +17,33 @@ import (
 // asks for it on the context (ContextDoor.Intercept).
 
 // interceptEverything is the one way cdpmcp enables Fetch: every request, at
-// the request stage (the guard's patterns).
-func interceptEverything(ctx context.Context, c *cdp.Client) error {
-	return c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}}))
+// the request stage (the guard's patterns), and the proxy's challenges too
+// when there are credentials to answer them with (proxyauth.go).
+func (b *Browser) interceptEverything(ctx context.Context, c *cdp.Client) error {
+	args := fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}})
+	if b.proxyAuth() != nil {
+		args.SetHandleAuthRequests(true)
+	}
+	return c.Fetch.Enable(ctx, args)
 }
 
 // Intercept turns the pausing of every request on (or off) for the
 // context's tabs, now and for the document sessions it attaches later; with
-// origin rules it is always on and stays so. Paused requests the rules let
+// origin rules or proxy credentials it is always on and stays so. Paused requests the rules let
 // through go to the OnPaused answers.
 func (d ContextDoor) Intercept(ctx context.Context, on bool) error {
 	bc := d.bc
 	bc.hooks.mu.Lock()
 	bc.hooks.intercept = on
 	bc.hooks.mu.Unlock()
-	if !bc.b.policy.Empty() {
+	if bc.b.alwaysIntercept() {
 		return nil
 	}
 	for _, p := range bc.Pages() {
 		for _, c := range p.documentSessions() {
 			var err error
 			if on {
-				err = interceptEverything(ctx, c)
+				err = bc.b.interceptEverything(ctx, c)
 			} else {
 				err = c.Fetch.Disable(ctx)
 			}
@@ -69,10 +74,10 @@ func (bc *BrowserContext) interceptSetup(ctx context.Context, c *cdp.Client) []f
 	bc.hooks.mu.Lock()
 	on := bc.hooks.intercept
 	bc.hooks.mu.Unlock()
-	if !bc.b.policy.Empty() || !on {
+	if bc.b.alwaysIntercept() || !on {
 		return nil
 	}
-	return []func() error{func() error { return interceptEverything(ctx, c) }}
+	return []func() error{func() error { return bc.b.interceptEverything(ctx, c) }}
 }
 
 // answerPaused gives a paused request the origin rules let through to the

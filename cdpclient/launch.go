@@ -29,3 +29,8 @@ func launch(ctx context.Context, opts LaunchOptions, network []string) (*process
 
 // close ends the browser's process group and removes a temporary profile.
 func (p *process) close() { p.Close() }
+
+// Headless reports whether the browser is one this process launched without
+// a window: its clipboard is then its own, in memory, and no one else's
+// (the system's clipboard is what a windowed or attached browser uses).
+func (b *Browser) Headless() bool { return b.proc != nil && b.proc.Headless() }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
@@ -46,8 +47,8 @@ func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
 		why := lost.lossReason()
 		lost.Close()
 		m.restarts++
-		if m.opts.Endpoint != "" {
-			slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.Endpoint, "why", why)
+		if m.opts.attaching() {
+			slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.attachedName(), "why", why)
 			m.lost = why + "; cdpmcp connected to it again: its tabs and refs from before are gone"
 		} else {
 			slog.Warn("the browser exited; launching a new one", "why", why)
@@ -56,8 +57,8 @@ func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
 	}
 	b, err := Connect(ctx, m.opts)
 	if err != nil {
-		if m.opts.Endpoint != "" && m.restarts > 0 && ctx.Err() == nil {
-			return nil, &cdpconn.ConnectionError{Attached: m.opts.Endpoint, Reconnect: err}
+		if m.opts.attaching() && m.restarts > 0 && ctx.Err() == nil {
+			return nil, &cdpconn.ConnectionError{Attached: m.opts.attachedName(), Reconnect: err}
 		}
 		return nil, err
 	}
@@ -90,4 +91,18 @@ func (m *Manager) Close() {
 	if b != nil {
 		b.Close()
 	}
+}
+
+// attaching reports whether the options attach to a browser someone else
+// started (an endpoint, or the user's Chrome found by AutoConnect) rather
+// than launch one.
+func (o Options) attaching() bool { return o.Endpoint != "" || o.AutoConnect }
+
+// attachedName names the attached browser in messages: its endpoint with
+// any token in it hidden, or "--auto-connect" for the user's Chrome.
+func (o Options) attachedName() string {
+	if o.AutoConnect {
+		return "--auto-connect's Chrome"
+	}
+	return browserproc.DisplayEndpoint(o.Endpoint)
 }

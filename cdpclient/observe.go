@@ -27,6 +27,11 @@ type observation struct {
 	dom           domChanges
 	observers     []Observer // the features' (doordl.go)
 	revived       bool       // a navigation loading a crashed tab anew
+	// followed: the answer waited for what the action's calls or submit
+	// brought (settle); callsFrom is the page log's mark from which calls
+	// are the action's: when its input reached the page.
+	followed  bool
+	callsFrom int
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
@@ -79,14 +84,19 @@ func (o *observation) happened(st *actState, err error) error {
 }
 
 // settleAndWatch waits for what the action started and collects the DOM changes
-// it made, unless it left for another document.
+// it made, unless it left for another document. A dialog that what it started
+// opened keeps the watch for the dialog's answer.
 func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs int, err error) {
 	p := o.p
 	var inc *Incomplete
 	if err == nil || errors.As(err, &inc) {
 		end := spans.Start(ctx, "settle")
-		p.settle(ctx, o.mark, o.pages, o.nav)
+		o.followed = p.settle(ctx, o, ws)
 		end()
+	}
+	if p.Dialog() != nil && !o.dialogBefore {
+		p.keepWatch(ws)
+		return
 	}
 	if p.navMark().docs == o.nav.docs {
 		end := spans.Start(ctx, "watch")
@@ -110,7 +120,7 @@ func isDialogErr(err error) bool {
 // otherwise.
 func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedback {
 	p := o.p
-	fb := &feedback.Feedback{OK: true}
+	fb := &feedback.Feedback{OK: true, Followed: o.followed}
 	url := p.URL()
 	origin := feedback.Origin(url)
 	delta := o.delta()

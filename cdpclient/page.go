@@ -106,7 +106,7 @@ func (p *Page) setSession(s *session) {
 // documentSetup is what a session hosting documents (the page's, or an out-of-
 // process frame's) needs: its domains, children attached, the page model and
 // the origin guard.
-func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error {
+func (p *Page) documentSetup(ctx context.Context, s *session, c *cdp.Client) []func() error {
 	return append([]func() error{
 		func() error { return c.Page.Enable(ctx) },
 		func() error { return c.Runtime.Enable(ctx) },
@@ -115,7 +115,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
 		func() error { return p.bc.b.enableGuard(ctx, c) },
-	}, append(p.bc.sessionSetup(ctx, c), p.bc.interceptSetup(ctx, c)...)...)
+	}, append(p.bc.sessionSetup(ctx, s, c), p.bc.interceptSetup(ctx, c)...)...)
 }
 
 // init enables the domains the page model needs, resumes a paused target and then
@@ -123,7 +123,7 @@ func (p *Page) documentSetup(ctx context.Context, c *cdp.Client) []func() error 
 func (p *Page) init(waiting bool, done func(error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
-	calls := append(p.documentSetup(ctx, p.c), func() error {
+	calls := append(p.documentSetup(ctx, p.s, p.c), func() error {
 		return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
 	})
 	// Named and shown to the context's watchers (a recording) before a popup

@@ -16,35 +16,95 @@ const (
 	requestSettle = 2 * time.Second
 	// maxQuietMs bounds the wait for the DOM to go quiet after an action.
 	maxQuietMs = 300
+	// followQuiet is the quiet window that follows the answers to the calls
+	// an action made (fetch, XMLHttpRequest) and a submit the page took over
+	// in script: what their handlers do next (go to another page, show the
+	// server's error, open a tab or a dialog, make another call), at once or
+	// after a timer of a few hundred ms, is the action's effect. A quiet
+	// period, not a deadline: it starts again after each answer, once the
+	// renderer answered a round trip made after it (so it counts from when
+	// the handlers could run, not from when the answer left the network).
+	// An action that made no call and no such submit does not wait for it.
+	// docs/tools.md "Action feedback" gives the measurements behind it.
+	followQuiet = 400 * time.Millisecond
+	// followMax bounds the follow-up as a whole, from the action's end: a
+	// page that keeps calling (a poll every few hundred ms) holds an answer
+	// this long at most.
+	followMax = 3 * time.Second
+	// settlePoll is how often the wait looks at requests, which finish
+	// without a page state change.
+	settlePoll = 20 * time.Millisecond
 )
 
 // settle waits for what an action started, never a fixed sleep: a navigation's
-// load (a deadline of loadSettle) and the requests issued since mark (a deadline
-// of requestSettle) and tabs it opened (to be set up, within loadSettle).
-// It returns at once when the action started nothing; a page
-// that becomes unusable (a dialog, a crash) ends the wait.
-func (p *Page) settle(ctx context.Context, mark, pages int, nav navMark) {
-	p.barrier(ctx)
+// load (a deadline of loadSettle), the requests issued since the action began
+// (a deadline of requestSettle), tabs it opened (to be set up, within
+// loadSettle), and, after an input action or a dialog's answer that made calls
+// or a submit handled in script, what their handlers bring (followQuiet). It
+// returns at once when the action started nothing; a page that becomes
+// unusable (a dialog, a crash) ends the wait. It reports whether it followed
+// the action's calls or submit.
+func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followed bool) {
+	mark, nav := o.mark, o.nav
+	// The round trip after the input: the requests the action's handlers
+	// started before it answered are the action's own.
+	submitted := p.submitSignal(ctx, ws, nav)
+	own := p.logs.Mark()
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, loadSettle)
 	defer cancel()
+	follow := o.kind == actInput || o.kind == actDialog
+	var answered, quietFrom time.Time
+	if submitted {
+		quietFrom = start
+	}
 	for {
+		if p.usable() != nil {
+			return followed // a dialog, crash or close ends the wait
+		}
 		ch := p.watch()
 		loading, requests := p.unsettled(mark, nav)
-		opening := p.navMark().windowOpens-nav.windowOpens > p.bc.Seq()-pages
-		// A tab the page asked to open is waited for as a load is (a busy
-		// machine sets it up slowly); requests only for requestSettle.
-		if !loading && !opening && (requests == 0 || time.Since(start) > requestSettle) {
-			return
+		opening := p.navMark().windowOpens-nav.windowOpens > p.bc.Seq()-o.pages
+		wait := settlePoll
+		switch {
+		case loading || opening:
+			// A tab the page asked to open is waited for as a load is (a
+			// busy machine sets it up slowly).
+		case requests > 0:
+			if time.Since(start) > requestSettle {
+				return followed // the rest are reported pending
+			}
+		case !follow || p.navMark().docs > nav.docs:
+			// A new document arrived: what it loads later is waitFor's.
+			return followed
+		default:
+			calls := p.logs.Calls(o.callsFrom, own)
+			if calls.Started == 0 && !submitted {
+				return false // the action started nothing to follow
+			}
+			followed = true
+			if calls.LastAnswer.After(answered) {
+				answered = calls.LastAnswer
+				p.barrier(ctx) // the handlers of the answer have run
+				quietFrom = time.Now()
+			}
+			if quietFrom.IsZero() {
+				quietFrom = time.Now()
+			}
+			left := followQuiet - time.Since(quietFrom)
+			if left <= 0 || time.Since(start) >= followMax {
+				return followed
+			}
+			wait = min(wait, left)
 		}
-		t := time.NewTimer(20 * time.Millisecond)
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return
+			return followed
 		case <-ch:
 		case <-p.bc.arrived():
-		case <-t.C: // requests finish without a page state change
+		case <-t.C:
 		}
 		t.Stop()
 	}

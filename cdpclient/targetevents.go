@@ -48,8 +48,9 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	info := ev.TargetInfo
 	if info.Type != "page" || info.Subtype != nil {
 		// Not a tab (a worker, a prerender): guard its requests if a policy is
-		// set, else let it run and leave it alone.
-		if !b.policy.Empty() {
+		// set (or answer its proxy's challenges), else let it run and leave it
+		// alone.
+		if b.alwaysIntercept() {
 			b.attachWorker(ev)
 			return
 		}

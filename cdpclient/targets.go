@@ -15,8 +15,11 @@ import (
 func (b *Browser) attachWorker(ev *target.AttachedToTargetReply) {
 	var c *cdp.Client
 	s, err := b.open(string(ev.SessionID), func(method string, params json.RawMessage) {
-		if method == "Fetch.requestPaused" {
+		switch method {
+		case "Fetch.requestPaused":
 			b.onPaused(c, params, nil)
+		case "Fetch.authRequired":
+			b.onAuthRequired(c, params)
 		}
 	})
 	if err != nil {

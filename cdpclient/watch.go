@@ -98,3 +98,31 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 	}
 	return all
 }
+
+// submitSignal makes the round trip of barrier through the main frame's watch
+// and answers whether the action submitted a form that the page then took
+// over in script (js/watch.js signals): its effect (a call after an await, a
+// timer) may come late. Without a watch in the main frame, or once the page
+// left its document, it is barrier alone and answers false.
+func (p *Page) submitSignal(ctx context.Context, ws watchSet, nav navMark) bool {
+	p.mu.Lock()
+	main := frameKey{frame: p.mainFrame}
+	p.mu.Unlock()
+	if len(ws.keys) == 0 || ws.keys[0] != main || p.navMark().docs != nav.docs || p.usable() != nil {
+		p.barrier(ctx)
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, barrierWait)
+	defer cancel()
+	var s struct {
+		Submit bool `json:"submit"`
+	}
+	_ = p.withWorld(ctx, main, func(w *worldIn) error {
+		r, err := w.eval(ctx, "__cdpmcp.signals ? __cdpmcp.signals() : {}", true)
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(r.Value, &s)
+	})
+	return s.Submit
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/learned"
 )
 
 // Agent runs a custom job's instructions on the job's tab: the agent loop,
@@ -21,6 +22,9 @@ type AgentHooks struct {
 	// they said once they handed it back; the job waits for them meanwhile.
 	// Nil when the job does not allow a handoff.
 	AskHuman func(ctx context.Context, reason string) (string, error)
+	// MaxSteps, when above 0, bounds the run's model calls below the
+	// agent's own limit (a script job's redo of one step).
+	MaxSteps int
 }
 
 // AgentResult is what an agent answers.
@@ -30,6 +34,10 @@ type AgentResult struct {
 	Summary string
 	// Result is the agent's answer as JSON (a string or an object).
 	Result json.RawMessage
+	// Script is what the run learned (nil when it took no step a script
+	// repeats); ModelCalls counts its model calls.
+	Script     *learned.Script
+	ModelCalls int
 }
 
 // NeedsHumanError is returned by a task or an agent when only a person can go

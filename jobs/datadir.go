@@ -64,6 +64,10 @@ func OpenDataDir(dir string) (*DataDir, error) {
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	d := &DataDir{Path: abs, lock: f}
+	// An older cdpmcp keyed idempotency hashes of requests, passwords
+	// included, with this file: with the hashes rewritten (jobs/sqlite),
+	// it only helps someone check a password against a copy made before.
+	_ = os.Remove(filepath.Join(abs, "key"))
 	d.endOrphans()
 	d.keepReserve()
 	return d, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"regexp"
 	"time"
 
@@ -18,6 +19,10 @@ func describe(err error) string {
 	var nh *NeedsHumanError
 	if errors.As(err, &nh) {
 		return nh.Reason + " (submit with handoffAllowed: true to let a person help)"
+	}
+	var pe *PersonError
+	if errors.As(err, &pe) {
+		return pe.Reason
 	}
 	c := cdpclient.Classify(err)
 	s := c.Code.String() + ": " + c.Msg
@@ -98,18 +103,19 @@ func rootCause(err error) error {
 	}
 }
 
-// retryFinish records a job's end that the store refused (a full disk), every
-// few seconds until it is written or the queue closes; until then the job's
-// status says how it ended and that the store has not taken it yet.
+// retryFinish records a job's end that the store refused (a full disk),
+// every few seconds until it is written or the queue closes. An end is
+// reported only once it is kept: until then the job reads as the store has
+// it (RUNNING), its summary saying its end waits to be recorded; if the
+// process stops first, the job is taken up as any job whose holder went
+// away (a navigate or extract job runs again, the others end "interrupted"),
+// and no answer given is ever taken back.
 func (q *Queue) retryFinish(id string, from []State, change func(*Job), storeErr error) {
 	q.mu.Lock()
 	if q.unsaved == nil {
-		q.unsaved = map[string]func(*Job){}
+		q.unsaved = map[string]error{}
 	}
-	q.unsaved[id] = func(j *Job) {
-		change(j)
-		j.Summary += fmt.Sprintf(" (not yet written to the job store: %v)", rootCause(storeErr))
-	}
+	q.unsaved[id] = storeErr
 	q.mu.Unlock()
 	q.wg.Go(func() {
 		tick := time.NewTicker(2 * time.Second)
@@ -121,28 +127,36 @@ func (q *Queue) retryFinish(id string, from []State, change func(*Job), storeErr
 			case <-tick.C:
 			}
 			ctx, cancel := context.WithTimeout(mayUseReserve(q.ctx), 5*time.Second)
-			_, err := q.store.Update(ctx, id, from, change)
+			done, err := q.store.UpdateHeld(ctx, id, q.cfg.Worker, from, change)
 			cancel()
 			var se *StateError
-			if err == nil || errors.As(err, &se) || errors.Is(err, ErrNotFound) {
+			if err == nil || errors.As(err, &se) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNotHeld) {
 				q.mu.Lock()
 				delete(q.unsaved, id)
 				q.mu.Unlock()
+				if err == nil {
+					q.metrics.finished(done)
+					slog.Info("job finished: its end is recorded at last", "job", id, "state", done.State)
+				}
 				return
 			}
+			q.mu.Lock()
+			q.unsaved[id] = err
+			q.mu.Unlock()
 		}
 	})
 }
 
-// withUnsaved is j as Status tells it: with the end the store has not taken
-// yet, if there is one.
+// withUnsaved is j as Status tells it: a job whose end the store has not
+// taken yet is still what the store says, with a summary that says why it
+// has no answer yet.
 func (q *Queue) withUnsaved(j *Job) *Job {
 	q.mu.Lock()
-	change := q.unsaved[j.ID]
+	err := q.unsaved[j.ID]
 	q.mu.Unlock()
-	if change != nil && !j.State.Terminal() {
+	if err != nil && !j.State.Terminal() {
 		j = j.Clone()
-		change(j)
+		j.Summary = fmt.Sprintf("its run is over, but its end could not be recorded in the job store yet (%v); it is answered once recorded", rootCause(err))
 	}
 	return j
 }

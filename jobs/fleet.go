@@ -37,6 +37,7 @@ type fleet struct {
 	maxSpare int
 	profiles map[string]*profileBrowser // by profile directory
 	closed   bool
+	pool     pooled // with a browser service, the browsers jobs hold (browserpool.go)
 }
 
 // poolBrowser is a browser jobs without a profile share, and how many of
@@ -117,6 +118,9 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 }
 
 func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) {
+	if f.base.Pool {
+		return f.poolContext(ctx) // a browser of its own per job (browserpool.go)
+	}
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -210,6 +214,13 @@ func (f *fleet) dispose(bc *cdpclient.BrowserContext, tab *cdpclient.Page) {
 	}
 }
 
+// spareTabs counts the scrubbed tabs kept for the next jobs.
+func (f *fleet) spareTabs() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.spare)
+}
+
 // close shuts every browser down and blocks until they are gone.
 func (f *fleet) close() {
 	f.mu.Lock()
@@ -220,6 +231,7 @@ func (f *fleet) close() {
 	f.profiles = map[string]*profileBrowser{}
 	f.mu.Unlock()
 	var wg sync.WaitGroup
+	wg.Go(f.pool.close)
 	for _, pb := range anon {
 		wg.Go(pb.mgr.Close)
 	}

@@ -69,7 +69,7 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 		case <-t.r.ctx.Done():
 			return "", t.r.ctx.Err()
 		case <-wait.C:
-			return "", fmt.Errorf("no one resumed the job within %s (--handoff-timeout)", q.cfg.HandoffTimeout)
+			return "", &PersonError{Reason: fmt.Sprintf("%s, and no one resumed the job within %s (--handoff-timeout)", reason, q.cfg.HandoffTimeout)}
 		}
 	}
 }
@@ -89,7 +89,15 @@ func (t *taskRun) pastCaptcha(ctx context.Context) error {
 		return err
 	}
 	if state, err = t.loginState(ctx); err == nil && state.Captcha {
-		return fmt.Errorf("the page at %s still shows a CAPTCHA after a person's help", t.page.URL())
+		return &PersonError{Reason: fmt.Sprintf("the page at %s still shows a CAPTCHA after a person's help", t.page.URL())}
 	}
 	return nil
 }
+
+// PersonError ends a job at a step only a person could take and did not
+// finish: no one resumed it in time, or it was resumed and the page still
+// shows what they were asked to get past. It is the person's outcome, not a
+// failure of cdpmcp's: the job ends FAILED with Reason.
+type PersonError struct{ Reason string }
+
+func (e *PersonError) Error() string { return e.Reason }

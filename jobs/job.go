@@ -6,13 +6,16 @@ package jobs
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"time"
 )
 
 // State is where a job is in its life. States only move forward:
 // QUEUED → DISPATCHED → RUNNING → (WAITING_FOR_HUMAN → RESUMED → RUNNING) →
-// SUCCEEDED | FAILED | CANCELLED.
+// SUCCEEDED | FAILED | CANCELLED. The one way back is a navigate or extract
+// job whose browser died under it: RUNNING → QUEUED, to run again. An end
+// is for good. The stores hold to this (Store.Update).
 type State string
 
 // The job states of seed 002.
@@ -37,13 +40,27 @@ var Unfinished = []State{Queued, Dispatched, Running, WaitingForHuman, Resumed}
 var next = map[State][]State{
 	Queued:          {Dispatched, Cancelled, Failed},
 	Dispatched:      {Running, Cancelled, Failed},
-	Running:         {WaitingForHuman, Succeeded, Failed, Cancelled},
-	WaitingForHuman: {Resumed, Failed, Cancelled},
+	Running:         {WaitingForHuman, Succeeded, Failed, Cancelled, Queued},
+	WaitingForHuman: {Resumed, Succeeded, Failed, Cancelled},
 	Resumed:         {Running, Failed, Cancelled},
 }
 
 // CanMove reports whether a job may go from state from to state to.
 func CanMove(from, to State) bool { return slices.Contains(next[from], to) }
+
+// Before lists the states a job may be in to be changed into state s: s
+// itself, and those from which it may move to s. A store's update is guarded
+// by them (UPDATE … WHERE state IN (Before(new))), so no write, however it
+// races, moves a state back or out of an end.
+func Before(s State) []State {
+	out := []State{s}
+	for _, from := range Unfinished {
+		if from != s && CanMove(from, s) {
+			out = append(out, from)
+		}
+	}
+	return out
+}
 
 // Task types.
 const (
@@ -52,6 +69,7 @@ const (
 	TaskLogin    = "login"
 	TaskMessage  = "message"
 	TaskCustom   = "custom"
+	TaskScript   = "script"
 )
 
 // Task is what a job does, as submitted (seed 002's task object plus the
@@ -68,6 +86,11 @@ type Task struct {
 	// only and never stored, logged or answered.
 	Username string `json:"username,omitempty"`
 	Password string `json:"password,omitempty"`
+	// Script is the learned script a script job replays (script.json's
+	// content); Params are its params' values, secrets never among them
+	// (they travel as Password, in memory only: scripttask.go).
+	Script json.RawMessage   `json:"script,omitempty"`
+	Params map[string]string `json:"params,omitempty"`
 	// Video records the tab as a video artifact.
 	Video bool `json:"video,omitempty"`
 	// TimeoutMs bounds the job's run (default: the queue's job timeout).
@@ -132,5 +155,6 @@ type Job struct {
 func (j *Job) Clone() *Job {
 	c := *j
 	c.Task.Selectors = slices.Clone(j.Task.Selectors)
+	c.Task.Params = maps.Clone(j.Task.Params)
 	return &c
 }

@@ -104,7 +104,10 @@ func (q *Queue) keepLeases() {
 			return
 		case <-tick.C:
 		}
-		q.renew()
+		if !q.cfg.SubmitOnly {
+			// A process that runs no jobs holds no lease: it is no worker.
+			q.renew()
+		}
 		if q.store.Shared() {
 			ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease)
 			if err := q.reap(ctx); err != nil && q.ctx.Err() == nil {
@@ -123,15 +126,8 @@ func (q *Queue) renew() {
 	defer cancel()
 	q.mu.Lock()
 	busy := q.cfg.MaxTabs - q.free
-	if q.cfg.SubmitOnly {
-		busy = 0
-	}
 	q.mu.Unlock()
-	maxTabs := q.cfg.MaxTabs
-	if q.cfg.SubmitOnly {
-		maxTabs = 0
-	}
-	held, err := q.store.Renew(ctx, Worker{ID: q.cfg.Worker, LiveView: q.cfg.LiveView, MaxTabs: maxTabs, Busy: busy,
+	held, err := q.store.Renew(ctx, Worker{ID: q.cfg.Worker, LiveView: q.cfg.LiveView, MaxTabs: q.cfg.MaxTabs, Busy: busy,
 		Started: q.started, Version: q.cfg.Version}, q.cfg.Lease)
 	if err != nil {
 		if q.ctx.Err() == nil {

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
@@ -47,6 +48,7 @@ func (t *taskRun) login(ctx context.Context) outcome {
 	}
 	pw := cdpclient.Target{Selector: sel(1, "input[type=password]")}
 	submit := sel(2, "")
+	from := t.page.URL()
 	if err := t.act(ctx, "type", pw, func(ctx context.Context) (*feedback.Feedback, error) {
 		return input.Type(ctx, t.page, pw, t.secret, true, submit == "")
 	}); err != nil {
@@ -60,30 +62,125 @@ func (t *taskRun) login(ctx context.Context) outcome {
 			return outcome{err: err}
 		}
 	}
-	after, err := t.loginState(ctx)
+	t.r.progress(0.8, "waiting for the site's answer to the sign-in")
+	after, how, err := t.signInOutcome(ctx, state, from)
 	if err != nil {
 		return outcome{err: err}
 	}
-	if after.Password || after.Captcha {
-		return t.afterHuman(ctx, "the site did not accept the sign-in: the page still asks for a password")
+	switch {
+	case after.Captcha:
+		return t.afterHuman(ctx, "the site asks for a CAPTCHA after the sign-in")
+	case after.Password && after.Error != "":
+		return t.afterHuman(ctx, fmt.Sprintf("the site did not accept the sign-in: it says %q", after.Error))
+	case after.Password:
+		return t.afterHuman(ctx, fmt.Sprintf("the site did not accept the sign-in: the page still asks for a password %s after the submit, and shows no message", signInWait(t.loadWait)))
 	}
-	return outcome{summary: "signed in on " + t.page.URL(), finalURL: t.page.URL()}
+	return outcome{summary: "signed in on " + t.page.URL() + ": " + how, finalURL: t.page.URL()}
 }
 
+const (
+	// signInLimit bounds the wait for a sign-in's outcome: a site that gives
+	// none in this time gives none.
+	signInLimit = 20 * time.Second
+	// signInPoll is how often the page is read for it.
+	signInPoll = 250 * time.Millisecond
+)
+
+// signInWait is how long a submitted sign-in's outcome is waited for: at
+// most signInLimit, and never more than the part of the job's time a load
+// may take (loadWait).
+func signInWait(loadWait time.Duration) time.Duration {
+	if loadWait > 0 {
+		return min(signInLimit, loadWait)
+	}
+	return signInLimit
+}
+
+// signInOutcome waits, after the sign-in was submitted from the page at
+// from, for what the site made of it: the password field going away (signed
+// in; how says whether the page went elsewhere), a message the page shows
+// while it still asks for a password (refused: Error is set; a message
+// there before the submit counts once it changed or the wait ended), or a
+// CAPTCHA. When none comes within signInWait it returns the page as it is.
+func (t *taskRun) signInOutcome(ctx context.Context, before *pagefacts.Login, from string) (*pagefacts.Login, string, error) {
+	wait := signInWait(t.loadWait)
+	deadline := time.Now().Add(wait)
+	var state *pagefacts.Login
+	var err error
+	for {
+		facts, rerr := pagefacts.Read(ctx, t.page, nil, pagefacts.Options{Login: true})
+		if rerr == nil {
+			state, err = facts.Login, nil
+			switch {
+			case !state.Password && !state.Captcha && facts.URL != from:
+				return t.signedIn(state, "the site went to this page after the submit")
+			case !state.Password && !state.Captcha:
+				return t.signedIn(state, "the password field went away after the submit")
+			case state.Captcha, state.Error != "" && state.Error != before.Error:
+				t.recordSignIn(state, "")
+				return state, "", nil
+			}
+		} else {
+			err = rerr // read again: the page may be between two documents
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(signInPoll):
+		}
+	}
+	if state == nil {
+		return nil, "", err
+	}
+	t.recordSignIn(state, "")
+	return state, "", nil
+}
+
+func (t *taskRun) signedIn(state *pagefacts.Login, how string) (*pagefacts.Login, string, error) {
+	t.recordSignIn(state, how)
+	return state, how, nil
+}
+
+// recordSignIn writes the sign-in's outcome to the job's trace.
+func (t *taskRun) recordSignIn(state *pagefacts.Login, how string) {
+	t.rec.Action("sign-in-outcome", map[string]any{"password": state.Password, "captcha": state.Captcha,
+		"error": state.Error, "signedIn": how, "url": t.page.URL()})
+}
+
+// maxHelpRounds is how many times a job asks a person to get it past a
+// sign-in before it fails: once more when they resumed it still signed out.
+const maxHelpRounds = 2
+
 // afterHuman hands the tab to a person for reason (or fails with it) and,
-// once resumed, checks that the page is past the sign-in.
+// once resumed, checks that the page is past the sign-in. A person who
+// resumed it still signed out is asked once more; after that the job fails
+// with what the page shows (a person's outcome, never cdpmcp's failure).
 func (t *taskRun) afterHuman(ctx context.Context, reason string) outcome {
-	if _, err := t.waitForHuman(ctx, reason); err != nil {
-		return outcome{err: err}
+	for round := 1; ; round++ {
+		if _, err := t.waitForHuman(ctx, reason); err != nil {
+			return outcome{err: err}
+		}
+		state, err := t.loginState(ctx)
+		if err != nil {
+			return outcome{err: err}
+		}
+		if !state.Password && !state.Captcha {
+			return outcome{summary: "signed in with a person's help on " + t.page.URL(), finalURL: t.page.URL()}
+		}
+		what := "asks for a password"
+		if state.Error != "" {
+			what += fmt.Sprintf(" and says %q", state.Error)
+		}
+		if state.Captcha {
+			what = "shows a CAPTCHA"
+		}
+		reason = fmt.Sprintf("still not signed in after a person's help: the page at %s %s", t.page.URL(), what)
+		if round >= maxHelpRounds {
+			return outcome{err: &PersonError{Reason: fmt.Sprintf("%s (a person was asked %d times)", reason, round)}}
+		}
 	}
-	state, err := t.loginState(ctx)
-	if err != nil {
-		return outcome{err: err}
-	}
-	if state.Password || state.Captcha {
-		return outcome{err: fmt.Errorf("still not signed in after a person's help: the page at %s asks for a password", t.page.URL())}
-	}
-	return outcome{summary: "signed in with a person's help on " + t.page.URL(), finalURL: t.page.URL()}
 }
 
 func (t *taskRun) loginState(ctx context.Context) (*pagefacts.Login, error) {

@@ -30,7 +30,7 @@ func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions s
 	bc.SetCurrent(tab) // the loop acts on the current tab: the job's
 	env := &actions.Env{
 		Context:  func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil },
-		ReadOnly: a.ReadOnly, Origins: a.Origins,
+		ReadOnly: a.ReadOnly, Origins: a.Origins, Secrets: bc.Secrets(),
 	}
 	cfg := a.Loop
 	cfg.OnStep = func(s agentloop.StepInfo) {
@@ -40,6 +40,9 @@ func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions s
 	}
 	// ask_human is offered only to jobs a person may help.
 	cfg.AskHuman = hooks.AskHuman
+	if hooks.MaxSteps > 0 && (cfg.MaxSteps <= 0 || hooks.MaxSteps < cfg.MaxSteps) {
+		cfg.MaxSteps = hooks.MaxSteps
+	}
 	out, err := agentloop.Run(ctx, env, a.Model, cfg, agentloop.Task{Task: instructions})
 	if err != nil {
 		return nil, err
@@ -55,5 +58,8 @@ func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions s
 	if out.Report != "" {
 		summary += " (report: " + out.Report + ")"
 	}
-	return &AgentResult{Success: out.Success, Summary: summary, Result: result}, nil
+	if out.Script != "" {
+		summary += " (script: " + out.Script + ")"
+	}
+	return &AgentResult{Success: out.Success, Summary: summary, Result: result, Script: out.Learned, ModelCalls: out.Steps}, nil
 }

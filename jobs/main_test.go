@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func run(m *testing.M) int {
 // onBothStores are the tests run on PostgreSQL too.
 const onBothStores = `^(TestSubmitIsIdempotent|TestSubmitRefusesBadArguments|TestPriorityOrder|TestMaxTabsAndDispatchDelay|` +
 	`TestCancelAndMisuse|TestRecoverAfterCrash|TestMessageSentOnce|TestJobsBelongToTheirTenant|TestNavigateJob|TestLogin|` +
-	`TestProfiles|TestProfileKeepsNoPassword|TestHandoffHook|TestHandoffTimesOut|TestExtractJob)$`
+	`TestProfiles|TestProfileKeepsNoPassword|TestHandoffHook|TestHandoffTimesOut|TestExtractJob|TestNoPasswordCheckableAtRest|TestRetriesThroughTwoFrontDoors)$`
 
 // openStore opens the store of the data dir at path: its SQLite file, or
 // on the PostgreSQL run a database of its own.
@@ -180,11 +181,15 @@ func (q *testQueue) close() {
 
 func testCtx(t *testing.T) context.Context { return testbound.Context(t) }
 
+// submitted numbers the correlationIds submit makes up.
+var submitted atomic.Int64
+
 // submit queues a job and fails the test on an error.
 func (q *testQueue) submit(t *testing.T, req jobs.SubmitRequest) *jobs.Job {
 	t.Helper()
 	if req.CorrelationID == "" {
-		req.CorrelationID = t.Name()
+		// A correlationId names one request (its idempotency key).
+		req.CorrelationID = fmt.Sprintf("%s-%d", t.Name(), submitted.Add(1))
 	}
 	j, _, err := q.Submit(testCtx(t), req)
 	if err != nil {

@@ -42,16 +42,25 @@ func (m *metrics) finished(j *Job) {
 	}
 }
 
-// WriteMetrics writes the metrics in Prometheus's text format: the jobs by
-// state and the live workers with their tabs (the whole fleet's, read from the
-// store: the same on every process), and this process's claims, claim
+// WriteMetrics writes the metrics in Prometheus's text format (docs/fleet.md
+// says what each means): the jobs by state, the live workers with their
+// tabs and how long ago each renewed its leases, the jobs whose holder's
+// lease ran out (the whole fleet's, read from the store: the same on every
+// process); and this process's open tabs, running jobs, claims, claim
 // latency, job durations and lease losses.
 func (q *Queue) WriteMetrics(ctx context.Context, w io.Writer) error {
 	counts, err := q.store.Counts(ctx)
 	if err != nil {
 		return err
 	}
-	workers, err := q.store.Workers(ctx, 3*q.cfg.Lease)
+	// A worker holds a live lease while it renewed within one lease; one
+	// killed leaves within a lease. A process that runs no jobs (serve
+	// --max-tabs 0) renews nothing and is not a worker.
+	workers, err := q.store.Workers(ctx, q.cfg.Lease)
+	if err != nil {
+		return err
+	}
+	expired, err := q.store.List(ctx, Filter{States: Unfinished, Expired: true})
 	if err != nil {
 		return err
 	}
@@ -61,16 +70,27 @@ func (q *Queue) WriteMetrics(ctx context.Context, w io.Writer) error {
 		byState = append(byState, prom.Sample{Labels: prom.Labels{"state": string(st)}, Value: float64(counts[st])})
 	}
 	pw.Family("cdpmcp_jobs", "gauge", "Jobs in the store by state (the whole fleet).", byState...)
-	var open, free []prom.Sample
+	var open, free, age []prom.Sample
+	now := time.Now()
 	for _, wk := range workers {
+		if wk.MaxTabs <= 0 {
+			continue // an older serve with --max-tabs 0 still renewed
+		}
 		l := prom.Labels{"worker": wk.ID}
 		open = append(open, prom.Sample{Labels: l, Value: float64(wk.Busy)})
 		free = append(free, prom.Sample{Labels: l, Value: float64(max(wk.MaxTabs-wk.Busy, 0))})
+		age = append(age, prom.Sample{Labels: l, Value: max(now.Sub(wk.Seen).Seconds(), 0)})
 	}
-	pw.Family("cdpmcp_workers", "gauge", "Workers that renewed their leases lately (the whole fleet).", prom.Sample{Value: float64(len(workers))})
-	pw.Family("cdpmcp_worker_tabs_open", "gauge", "Tab slots in use per worker, as it last said (the whole fleet).", open...)
-	pw.Family("cdpmcp_worker_tabs_free", "gauge", "Tab slots free per worker, as it last said (the whole fleet).", free...)
+	pw.Family("cdpmcp_workers", "gauge", "Workers that hold a live lease: renewed within one lease (the whole fleet); a process that runs no jobs is not one.", prom.Sample{Value: float64(len(open))})
+	pw.Family("cdpmcp_worker_tabs_open", "gauge", "Tab slots in use per live worker, as it last said (the whole fleet).", open...)
+	pw.Family("cdpmcp_worker_tabs_free", "gauge", "Tab slots free per live worker, as it last said (the whole fleet).", free...)
+	pw.Family("cdpmcp_lease_age_seconds", "gauge", "Seconds since each live worker last renewed its leases (the whole fleet); it renews every third of a lease.", age...)
+	pw.Family("cdpmcp_lease_seconds", "gauge", "The lease this process holds jobs under; a worker silent for longer loses its jobs.", prom.Sample{Value: q.cfg.Lease.Seconds()})
+	pw.Family("cdpmcp_jobs_lease_expired", "gauge", "Unfinished jobs whose holder's lease ran out and that nobody took up yet (the whole fleet).", prom.Sample{Value: float64(len(expired))})
 	me := prom.Labels{"worker": q.cfg.Worker}
+	tabs, running := q.openTabs()
+	pw.Family("cdpmcp_tabs_open", "gauge", "Tabs open now in this process's job browsers (running jobs' tabs and scrubbed ones kept for the next job).", prom.Sample{Labels: me, Value: float64(tabs)})
+	pw.Family("cdpmcp_jobs_running", "gauge", "Jobs this process runs now.", prom.Sample{Labels: me, Value: float64(running)})
 	pw.Family("cdpmcp_claims_total", "counter", "Jobs this process claimed.", prom.Sample{Labels: me, Value: float64(q.metrics.claims.Load())})
 	pw.Family("cdpmcp_lease_losses_total", "counter", "Running jobs this process lost to another after its lease ran out.",
 		prom.Sample{Labels: me, Value: float64(q.metrics.leaseLosses.Load())})
@@ -84,4 +104,24 @@ func (q *Queue) WriteMetrics(ctx context.Context, w io.Writer) error {
 	}
 	pw.Histogram("cdpmcp_job_duration_seconds", "Jobs this process ran, from start to end, by final state.", durations, "state")
 	return pw.Err()
+}
+
+// openTabs counts the tabs open in this process's job browsers and the jobs
+// it runs.
+func (q *Queue) openTabs() (tabs, running int) {
+	q.mu.Lock()
+	runs := make([]*run, 0, len(q.running))
+	for _, r := range q.running {
+		runs = append(runs, r)
+	}
+	q.mu.Unlock()
+	for _, r := range runs {
+		r.mu.Lock()
+		tabs += len(r.tabs)
+		r.mu.Unlock()
+	}
+	if q.fleet != nil {
+		tabs += q.fleet.spareTabs()
+	}
+	return tabs, len(runs)
 }

@@ -182,7 +182,8 @@ func (f *fleet) closeIdle(pb *profileBrowser) {
 }
 
 // shutdown lets the profile's browser exit by itself, so its cookies and
-// storage reach the disk, then closes the manager.
+// storage reach the disk, then closes the manager and leaves in the folder
+// only what the profile keeps (pruneProfile).
 func (pb *profileBrowser) shutdown() {
 	if pb.mgr == nil {
 		return
@@ -193,4 +194,7 @@ func (pb *profileBrowser) shutdown() {
 		cancel()
 	}
 	pb.mgr.Close()
+	if err := pruneProfile(pb.dir); err != nil {
+		slog.Warn("could not clear a profile's folder of what it does not keep", "profile", pb.name, "err", err)
+	}
 }

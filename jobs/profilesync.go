@@ -20,10 +20,10 @@ import (
 // profileSync carries named profiles' state through a shared store: a
 // worker that starts a profile's browser first fetches the state the last
 // holder saved (when it is newer than its own copy), and saves it back when
-// the browser has shut down, releasing the profile. The state is the
-// browser's profile directory without its caches, as a gzipped tar: cookies
-// (encrypted with Chromium's fixed key, --password-store=basic, so any
-// worker reads them), local and session storage, IndexedDB, preferences.
+// the browser has shut down, releasing the profile. The state is what the
+// profile keeps (profileprivacy.go), as a gzipped tar: cookies (encrypted
+// with Chromium's fixed key, --password-store=basic, so any worker reads
+// them), localStorage, IndexedDB and the other storage sites keep.
 type profileSync struct {
 	store  Store
 	worker string
@@ -117,8 +117,8 @@ func setLocalVersion(dir string, v int64) error {
 	return os.WriteFile(versionFile(dir), []byte(strconv.FormatInt(v, 10)+"\n"), 0o600)
 }
 
-// skipped are what a profile directory holds that is not the user's state:
-// caches, crash reports, locks.
+// skipped are what a kept part of a profile directory may hold that is not
+// the sites' state: caches, crash reports, locks.
 var skipped = map[string]bool{
 	"Cache": true, "Code Cache": true, "GPUCache": true, "ShaderCache": true, "GrShaderCache": true,
 	"GraphiteDawnCache": true, "DawnCache": true, "DawnGraphiteCache": true, "DawnWebGPUCache": true,
@@ -127,7 +127,8 @@ var skipped = map[string]bool{
 	"SingletonLock": true, "SingletonSocket": true, "SingletonCookie": true, "lockfile": true,
 }
 
-// tarDir packs dir's regular files and directories, less what is skipped.
+// tarDir packs what a profile keeps of dir (profileKeeps): its regular files
+// and directories there, less what is skipped.
 func tarDir(dir string) ([]byte, error) {
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -136,7 +137,8 @@ func tarDir(dir string) ([]byte, error) {
 		if err != nil || path == dir {
 			return err
 		}
-		if skipped[d.Name()] {
+		rel, _ := filepath.Rel(dir, path)
+		if all, part := kept(filepath.ToSlash(rel)); !all && !(part && d.IsDir()) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -149,7 +151,6 @@ func tarDir(dir string) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, path)
 		hdr, err := tar.FileInfoHeader(info, "")
 		if err != nil {
 			return err

@@ -82,7 +82,6 @@ type Queue struct {
 	cfg   Config
 	store Store
 	fleet *fleet
-	key   []byte // keys idempotency hashes
 
 	ctx    context.Context // the queue's own lifetime: jobs run on it
 	cancel context.CancelFunc
@@ -99,9 +98,10 @@ type Queue struct {
 	metrics  *metrics
 	wake     chan struct{}
 	closed   bool
-	// unsaved are jobs' ends the store refused (a full disk), being retried
-	// (failure.go).
-	unsaved map[string]func(*Job)
+	door     bool // a front door only (OpenDoor)
+	// unsaved are the jobs whose ends the store refused (a full disk), with
+	// why, being written again (failure.go).
+	unsaved map[string]error
 	started time.Time
 }
 
@@ -136,14 +136,6 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 		// typed, a person's typing in the live view) is redacted everywhere.
 		cfg.Browser.Secrets = secrets.New()
 	}
-	key, err := cfg.Dir.secretKey()
-	if cfg.Store.Shared() {
-		// Every process of the fleet keys idempotency the same way.
-		key, err = cfg.Store.Key(ctx)
-	}
-	if err != nil {
-		return nil, err
-	}
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	// Failures of the store name it and say what to do; a local store keeps
 	// a reserve on its disk for the ends of jobs (storeguard.go).
@@ -153,7 +145,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	}
 	store := scrubStore{Store: guard, reg: cfg.Browser.Secrets}
 	q := &Queue{
-		cfg: cfg, store: store, key: key, ctx: qctx, cancel: cancel,
+		cfg: cfg, store: store, ctx: qctx, cancel: cancel,
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
 		wake: make(chan struct{}, 1), metrics: newMetrics(), started: time.Now(),
 	}
@@ -203,6 +195,11 @@ func (q *Queue) Close() error {
 		return nil
 	}
 	q.closed = true
+	if q.door {
+		q.mu.Unlock()
+		q.cancel()
+		return nil
+	}
 	var effectful []*run
 	for _, r := range q.running {
 		if t := r.job.Task.Type; t != TaskNavigate && t != TaskExtract {

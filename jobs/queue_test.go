@@ -56,8 +56,11 @@ func TestSubmitRefusesBadArguments(t *testing.T) {
 	}
 }
 
-// The same correlation id and arguments give the same job; anything else
-// differing gives a new one.
+// The same correlation id and arguments give the same job, before and
+// after it ran (a retry is never an error); the same correlation id with
+// other arguments is a ConflictError naming what differs, and queues
+// nothing; a retry that differs only in the password's value is the same
+// request (the password is never stored, not even hashed).
 func TestSubmitIsIdempotent(t *testing.T) {
 	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
@@ -71,14 +74,30 @@ func TestSubmitIsIdempotent(t *testing.T) {
 		t.Errorf("second submit: id %s created %v err %v, want %s again", b.ID, created, err, a.ID)
 	}
 	q.wait(t, a.ID, jobs.Succeeded)
-	c, created, _ := q.Submit(testCtx(t), req)
-	if created || c.ID != a.ID || c.State != jobs.Succeeded {
-		t.Errorf("after it ran: %s %v %s", c.ID, created, c.State)
+	c, created, err := q.Submit(testCtx(t), req)
+	if err != nil || created || c.ID != a.ID || c.State != jobs.Succeeded {
+		t.Errorf("after it ran: %v %v %v", c, created, err)
 	}
-	req.Priority = prio(9)
-	d, created, _ := q.Submit(testCtx(t), req)
-	if !created || d.ID == a.ID {
-		t.Errorf("other arguments gave job %s (created %v)", d.ID, created)
+	other := req
+	other.Priority, other.Task.Selectors = prio(9), []string{"h1"}
+	_, created, err = q.Submit(testCtx(t), other)
+	var ce *jobs.ConflictError
+	if !errors.As(err, &ce) || created || ce.JobID != a.ID || ce.State != jobs.Succeeded || !slices.Equal(ce.Fields, []string{"priority", "task"}) ||
+		!strings.Contains(ce.Hint(), "new correlationId") {
+		t.Errorf("other arguments under the same correlation id: %v (created %v)", err, created)
+	}
+	login := jobs.SubmitRequest{CorrelationID: "sign-in", URL: site.URL("/jobs/login"), Task: jobs.Task{Type: jobs.TaskLogin, Username: "ada", Password: "first"}}
+	l1, _, err := q.Submit(testCtx(t), login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	login.Task.Password = "second"
+	if l2, created, err := q.Submit(testCtx(t), login); err != nil || created || l2.ID != l1.ID {
+		t.Errorf("a retry with another password: %v %v %v", l2, created, err)
+	}
+	login.Task.Password = ""
+	if _, _, err := q.Submit(testCtx(t), login); !errors.As(err, &ce) || !slices.Equal(ce.Fields, []string{"task.password (given or not)"}) {
+		t.Errorf("a retry without the password: %v", err)
 	}
 	all, _ := q.List(testCtx(t), jobs.Filter{})
 	if len(all) != 2 {
@@ -96,7 +115,7 @@ func TestPriorityOrder(t *testing.T) {
 	var ids []string
 	names := map[string]string{}
 	for i, p := range []int{1, 5, 9, 5, 3} {
-		j := q.submit(t, jobs.SubmitRequest{CorrelationID: "p", URL: site.URL("/jobs/article.html?" + string(rune('a'+i))), Priority: prio(p), Task: jobs.Task{Type: jobs.TaskNavigate}})
+		j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html?" + string(rune('a'+i))), Priority: prio(p), Task: jobs.Task{Type: jobs.TaskNavigate}})
 		ids = append(ids, j.ID)
 		names[j.ID] = string(rune('a' + i))
 	}
@@ -125,7 +144,7 @@ func TestMaxTabsAndDispatchDelay(t *testing.T) {
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	var ids []string
 	for range 8 {
-		ids = append(ids, q.submit(t, jobs.SubmitRequest{CorrelationID: "many", URL: site.URL("/jobs/slowpage?ms=200&" + time.Now().String()), Task: jobs.Task{Type: jobs.TaskNavigate}}).ID)
+		ids = append(ids, q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/slowpage?ms=200&" + time.Now().String()), Task: jobs.Task{Type: jobs.TaskNavigate}}).ID)
 	}
 	maxRunning := 0
 	for {
@@ -216,7 +235,7 @@ func TestHangingTabStallsNothing(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // the loop has started
 	var others []string
 	for i := range 4 {
-		others = append(others, q.submit(t, jobs.SubmitRequest{CorrelationID: "other", URL: site.URL("/jobs/article.html?" + string(rune('a'+i))), Task: jobs.Task{Type: jobs.TaskNavigate}}).ID)
+		others = append(others, q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html?" + string(rune('a'+i))), Task: jobs.Task{Type: jobs.TaskNavigate}}).ID)
 	}
 	for _, id := range others {
 		if j, _ := q.wait(t, id, jobs.Succeeded, jobs.Failed); j.State != jobs.Succeeded {

@@ -33,7 +33,7 @@ func (q *Queue) startRecording(ctx context.Context, j *Job, page *cdpclient.Page
 	}
 	rec, err := recording.Start(ctx, page, recording.Options{
 		Dir: dir, Video: j.Task.Video, Creator: "cdpmcp", Version: q.cfg.Version,
-		Redact: q.cfg.Browser.Secrets.Redact,
+		Redact: q.secretsOf(j.Tenant).Redact,
 	}, map[string]any{"kind": "job", "job": j.ID, "type": j.Task.Type, "url": j.URL, "profile": j.Profile, "attempt": j.Attempt})
 	if err != nil {
 		return nil, err

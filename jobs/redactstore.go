@@ -6,15 +6,23 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
-// scrubStore is the queue's store with every secret the registry knows
-// redacted from what a job's updates write: a login job's password (known
+// scrubStore is the queue's store with the secrets of each job's tenant
+// redacted from what the job's updates write: a login job's password (known
 // from its submission), what went into password fields, what a person typed
-// in the live view. Summaries, errors, final URLs, notes, results, a message's
-// text and a custom job's instructions can carry them (a page that echoes a
-// name, a sign-in form sent by GET).
+// in the live view, and the root's values (--secret-env). Summaries, errors,
+// final URLs, notes, results, a message's text and a custom job's
+// instructions can carry them (a page that echoes a name, a sign-in form sent
+// by GET). Only the job's tenant's: a job's status is its tenant's to read,
+// and another tenant's values masked in it would answer whether a guess
+// written into the job's page is one of them.
 type scrubStore struct {
 	Store
 	reg *secrets.Registry
+}
+
+// secretsOf is the registry of tenant's jobs (secrets.Registry.Tenant).
+func (q *Queue) secretsOf(tenant string) *secrets.Registry {
+	return q.cfg.Browser.Secrets.Tenant(tenant)
 }
 
 var _ Store = scrubStore{}
@@ -36,14 +44,15 @@ func (s scrubStore) UpdateExpired(ctx context.Context, id, worker string, change
 func (s scrubStore) scrubbed(change func(*Job)) func(*Job) {
 	return func(j *Job) {
 		change(j)
-		if s.reg.Len() == 0 {
+		reg := s.reg.Tenant(j.Tenant)
+		if reg.Len() == 0 {
 			return
 		}
 		for _, f := range []*string{&j.Summary, &j.Error, &j.FinalURL, &j.Note, &j.Task.Text, &j.Task.Instructions} {
-			*f = s.reg.Redact(*f)
+			*f = reg.Redact(*f)
 		}
 		if len(j.Result) > 0 {
-			j.Result = s.reg.RedactBytes(j.Result)
+			j.Result = reg.RedactBytes(j.Result)
 		}
 	}
 }

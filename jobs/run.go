@@ -146,6 +146,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 		return outcome{err: err}
 	}
 	bc := l.bc
+	bc.UseSecrets(q.secretsOf(j.Tenant))
 	seq := bc.Seq()
 	page := l.tab
 	if page == nil {

@@ -13,8 +13,9 @@ import (
 // same (jobs/storetest checks it), except that only a Shared store is used by
 // several processes at once.
 type Store interface {
-	// Create stores a new job unless one with the same Key exists; then it
-	// returns that one and created false. Create assigns Seq and Rev. A job
+	// Create stores a new job unless one with the same Key exists (a unique
+	// constraint of the store: of two racing creates, one makes the job and
+	// the other returns it); then it returns that one and created false. Create assigns Seq and Rev. A job
 	// given with a Worker and a Lease is held by that worker from the start
 	// (a QUEUED job whose secret only that process knows). A job given
 	// without a lease but started (not QUEUED) or with HasSecret counts as
@@ -22,6 +23,9 @@ type Store interface {
 	Create(ctx context.Context, j *Job) (stored *Job, created bool, err error)
 	// Get returns the job with the given id, or ErrNotFound.
 	Get(ctx context.Context, id string) (*Job, error)
+	// GetByKey returns the job with the given idempotency key, or
+	// ErrNotFound.
+	GetByKey(ctx context.Context, key string) (*Job, error)
 	// Update applies change to the job atomically if its state is one of from
 	// (any state when from is empty); otherwise it returns a *StateError with
 	// the job's current state and changes nothing.
@@ -80,9 +84,6 @@ type Store interface {
 	// Shared reports whether other processes may use the store at the same
 	// time (a database server), rather than this process alone (a file).
 	Shared() bool
-	// Key returns the store's secret key, the same for every process using
-	// it, created on first use; it keys idempotency hashes.
-	Key(ctx context.Context) ([]byte, error)
 	// Close releases the store.
 	Close() error
 }

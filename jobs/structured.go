@@ -46,6 +46,9 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	if err := extract.CheckSchema(req.Schema); err != nil {
 		return nil, inputErr("give a JSON schema object such as {\"type\":\"object\",\"properties\":{\"price\":{\"type\":\"number\"}}}", "schema: %v", err)
 	}
+	if q.door || q.cfg.SubmitOnly {
+		return nil, inputErr("call it on a server that runs jobs (without --max-tabs 0)", "this process opens no tabs: it runs no jobs")
+	}
 	if err := q.takeSlot(ctx); err != nil {
 		return nil, errors.New("all tabs stayed busy with jobs until the call's deadline; try again or raise --max-tabs")
 	}
@@ -54,6 +57,7 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	if err != nil {
 		return nil, err
 	}
+	l.bc.UseSecrets(q.secretsOf(tenant.Of(ctx)))
 	defer l.done(nil) // after the tab is closed
 	page := l.tab
 	if page == nil {

@@ -2,23 +2,15 @@ package jobs
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base32"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -39,19 +31,16 @@ const DefaultPriority = 5
 
 var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
-// Submit validates a job and queues it for ctx's tenant. The same tenant,
-// correlation id and arguments give the same job (which runs once), created
-// is then false; another tenant's same request is a job of its own. A bad
-// argument is an *InputError and nothing is queued.
+// Submit validates a job and queues it for ctx's tenant. The tenant's
+// correlationId is the idempotency key (idempotency.go): the same arguments
+// again give the same job, in whatever state it is now, with created false;
+// other arguments are a *ConflictError. Another tenant's same request is a
+// job of its own. A bad argument is an *InputError and nothing is queued.
 func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, created bool, err error) {
 	if err := q.validate(&req); err != nil {
 		return nil, false, err
 	}
 	owner := tenant.Of(ctx)
-	key, err := q.idemKey(owner, req)
-	if err != nil {
-		return nil, false, err
-	}
 	prio := DefaultPriority
 	if req.Priority != nil {
 		prio = *req.Priority
@@ -62,15 +51,24 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 	}
 	secret := req.Task.Password
 	if secret != "" && q.cfg.SubmitOnly {
-		return nil, false, inputErr("submit it to a process that runs jobs (a worker or a serve without --max-tabs 0), or drop the password and set handoffAllowed so a person signs in",
-			"a job with a password runs in the process that took it (the password is never stored) and this server runs no jobs (--max-tabs 0)")
+		// A retry is answered here too; only a new job needs the password
+		// held by a process that runs it.
+		if old, err := q.store.GetByKey(ctx, IdemKey(owner, req.CorrelationID)); err == nil {
+			return q.retried(old, req, prio, maxTabs)
+		}
+		who := "this server runs no jobs (--max-tabs 0)"
+		if q.door {
+			who = "this command runs none"
+		}
+		return nil, false, inputErr("submit it to a process that runs jobs (a worker or a serve without --max-tabs 0) through MCP, or drop the password and set handoffAllowed so a person signs in",
+			"a job with a password runs in the process that took it (the password is never stored) and %s", who)
 	}
 	// Known from now on: no answer, log, file or store write shows it.
-	q.cfg.Browser.Secrets.Add(secret)
+	q.secretsOf(owner).Add(secret)
 	j := &Job{
-		ID: newID(), Tenant: owner, Key: key, CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
+		ID: newID(), Tenant: owner, Key: IdemKey(owner, req.CorrelationID), CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",
-		State: Queued, Summary: "queued", Created: time.Now(), Origin: q.cfg.Worker,
+		State: Queued, Summary: "queued", Created: time.Now().Truncate(time.Millisecond), Origin: q.cfg.Worker,
 	}
 	j.Task.Password = ""
 	q.mu.Lock()
@@ -95,7 +93,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 		return nil, false, err
 	}
 	if !created {
-		return stored, false, nil
+		return q.retried(stored, req, prio, maxTabs)
 	}
 	slog.Info("job queued", "job", stored.ID, "tenant", tenant.Label(owner), "type", stored.Task.Type, "priority", stored.Priority, "profile", stored.Profile, "correlationId", stored.CorrelationID)
 	q.poke()
@@ -165,14 +163,19 @@ func (q *Queue) validate(r *SubmitRequest) error {
 		if strings.TrimSpace(t.Instructions) == "" {
 			return inputErr("say what to do in task.instructions", "a custom job needs task.instructions")
 		}
-		if q.cfg.Agent == nil {
+		if q.cfg.Agent == nil && !q.door { // a door cannot know: the runner checks
 			return inputErr("start cdpmcp with --llm-base-url (and --llm-model) so custom jobs have a model to run the agent loop", "custom jobs need a model and none is configured")
 		}
 		return act()
+	case TaskScript:
+		if err := q.checkScript(t); err != nil {
+			return err
+		}
+		return act()
 	case "":
-		return inputErr("set task.type to navigate, extract, login, message or custom", "task.type is missing")
+		return inputErr("set task.type to navigate, extract, login, message, custom or script", "task.type is missing")
 	default:
-		return inputErr("use navigate, extract, login, message or custom", "task.type %q is not a known task type", t.Type)
+		return inputErr("use navigate, extract, login, message, custom or script", "task.type %q is not a known task type", t.Type)
 	}
 	return nil
 }
@@ -195,30 +198,6 @@ func (q *Queue) checkURL(raw string) error {
 	return nil
 }
 
-// idemKey identifies a request by its tenant, correlation id and arguments;
-// the password enters only through a keyed hash, so the key reveals nothing.
-// The local user's keys are those of the servers before tenants.
-func (q *Queue) idemKey(owner string, r SubmitRequest) (string, error) {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return "", err
-	}
-	var canon any
-	if err := json.Unmarshal(b, &canon); err != nil {
-		return "", err
-	}
-	b, err = json.Marshal(canon) // maps marshal with sorted keys
-	if err != nil {
-		return "", err
-	}
-	m := hmac.New(sha256.New, q.key)
-	if owner != tenant.Local {
-		m.Write([]byte("tenant\x00" + owner + "\x00"))
-	}
-	m.Write(b)
-	return hex.EncodeToString(m.Sum(nil)), nil
-}
-
 // newID returns a job id: "job-" and 80 random bits.
 func newID() string {
 	b := make([]byte, 10)
@@ -226,19 +205,11 @@ func newID() string {
 	return "job-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
 }
 
-// secretKey returns the data dir's random key, creating it on first use.
-func (d *DataDir) secretKey() ([]byte, error) {
-	path := filepath.Join(d.Path, "key")
-	if b, err := os.ReadFile(path); err == nil && len(b) == 32 {
-		return b, nil
+// retried answers a retry of the job stored under the request's key: that
+// job, as it is now, if the arguments are the same; else a ConflictError.
+func (q *Queue) retried(stored *Job, req SubmitRequest, prio, maxTabs int) (*Job, bool, error) {
+	if diff := differences(stored, req, prio, maxTabs); len(diff) > 0 {
+		return nil, false, &ConflictError{CorrelationID: req.CorrelationID, JobID: stored.ID, State: stored.State, Fields: diff}
 	}
-	_ = os.Remove(path) // a damaged one
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return nil, err
-	}
-	if err := safefs.WriteFile(path, b); err != nil {
-		return nil, fmt.Errorf("--data-dir: %w", err)
-	}
-	return b, nil
+	return q.withUnsaved(stored), false, nil
 }

@@ -29,6 +29,12 @@ type taskRun struct {
 }
 
 func (t *taskRun) run(ctx context.Context) outcome {
+	if t.q.cfg.ReadOnly && t.job.Task.Type != TaskNavigate && t.job.Task.Type != TaskExtract {
+		// Taken by a process that does not run read-only (another serve of
+		// the fleet, cdpmcp jobs submit): this one acts on no page.
+		return outcome{err: &cdpclient.Error{Code: cdpclient.CodePermission, Msg: fmt.Sprintf("a %s job acts on the page and this process runs with --read-only: only navigate and extract jobs run here", t.job.Task.Type),
+			Hint: "run it on a worker or server without --read-only"}}
+	}
 	switch t.job.Task.Type {
 	case TaskNavigate:
 		return t.navigate(ctx)
@@ -40,6 +46,8 @@ func (t *taskRun) run(ctx context.Context) outcome {
 		return t.login(ctx)
 	case TaskCustom:
 		return t.custom(ctx)
+	case TaskScript:
+		return t.script(ctx)
 	}
 	return outcome{err: fmt.Errorf("unknown task type %q", t.job.Task.Type)}
 }

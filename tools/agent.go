@@ -103,13 +103,13 @@ func (s *Server) runAgent(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		maxSteps = 30 // agentloop's default
 	}
 	cfg.AskHuman = s.askHuman(ctx, req, func() float64 { return float64(steps.Load()) + 0.5 }, maxSteps)
-	out, err := agentloop.Run(ctx, s.env, model, cfg, task)
-	return agentResult(ctx, out, err)
+	out, err := agentloop.Run(ctx, s.envFor(ctx), model, cfg, task)
+	return s.agentResult(ctx, out, err)
 }
 
 // agentResult renders a finished run: the result as text with a line saying
 // how it ended and where its report is, and the outcome as structured content.
-func agentResult(ctx context.Context, out *agentloop.Outcome, err error) (*mcp.CallToolResult, error) {
+func (s *Server) agentResult(ctx context.Context, out *agentloop.Outcome, err error) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return errResult(ctx, err)
 	}
@@ -121,11 +121,17 @@ func agentResult(ctx context.Context, out *agentloop.Outcome, err error) (*mcp.C
 	} else if out.RunDir != "" {
 		fmt.Fprintf(&b, "; record: %s", out.RunDir)
 	}
+	if out.Script != "" {
+		fmt.Fprintf(&b, "; script: %s", out.Script)
+	}
 	b.WriteString("]")
 	res := mcp.NewToolResultStructured(out, b.String())
 	// A run the model or the browser never let start is a failed call, not
 	// an answer: the caller sees isError (and `cdpmcp call` exits non-zero).
 	res.IsError = out.Stop == agentloop.StopModelError || out.Stop == agentloop.StopBrowser
+	if out.Report != "" {
+		res.Content = append(res.Content, s.links.offer(ctx, out.Report))
+	}
 	return res, nil
 }
 

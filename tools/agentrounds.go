@@ -105,7 +105,7 @@ func (rt *roundTrips) start(ctx context.Context, req mcp.CallToolRequest, s *Ser
 		}
 	}
 	go func() {
-		out, err := agentloop.Run(runCtx, s.env, r, cfg, task)
+		out, err := agentloop.Run(runCtx, s.envFor(runCtx), r, cfg, task)
 		cancel()
 		rt.remove(r.id)
 		r.done <- runEnd{out, err}
@@ -157,7 +157,7 @@ func (r *roundTripRun) await(ctx context.Context, req mcp.CallToolRequest, s *Se
 		r.mu.Unlock()
 		return server.NewInputRequestBuilder(r.id).Sample(ask.key, ask.params).ToolResult(), nil
 	case end := <-r.done:
-		return agentResult(ctx, end.out, end.err)
+		return s.agentResult(ctx, end.out, end.err)
 	case <-ctx.Done():
 		r.cancel()
 		<-r.done // the run stops at once: its model call is waiting on its context

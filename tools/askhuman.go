@@ -66,7 +66,7 @@ func (s *Server) askHuman(ctx context.Context, req mcp.CallToolRequest, step fun
 		msg := "The browser agent needs a person: " + reason + ". Open the link to take over its tab, then press \"Done\" there."
 		var answered <-chan mcp.ElicitationResponseAction
 		if elicit {
-			if e := s.asks.open(key, session, s.mcp, url, s.secrets.Redact(msg), time.Now().Add(timeout)); e != nil {
+			if e := s.asks.open(key, session, s.mcp, url, s.secretsFor(ctx).Redact(msg), time.Now().Add(timeout)); e != nil {
 				answered = e.answer
 				defer s.asks.close(key)
 			}

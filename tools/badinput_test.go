@@ -45,7 +45,7 @@ func TestBadInput(t *testing.T) {
 		{"bad button", "click", map[string]any{"selector": "#inc", "button": "fourth"}, "not a mouse button"},
 		{"unknown CDP method", "cdp", map[string]any{"domain": "Page", "method": "frobnicate"}, "Page.frobnicate"},
 		{"CDP params not object", "cdp", map[string]any{"domain": "Page", "method": "reload", "params": []int{1}}, "params must be"},
-		{"mismatched CDP domain", "cdp", map[string]any{"domain": "Page", "method": "Runtime.evaluate"}, "does not belong"},
+		{"mismatched CDP domain", "cdp", map[string]any{"domain": "Page", "method": "Runtime.evaluate"}, `is not in domain "Page"`},
 		{"expression not a function", "evaluate", map[string]any{"expression": "1+", "selector": "#inc"}, "SyntaxError"},
 		{"expression a value, not a function", "evaluate", map[string]any{"expression": "42", "selector": "#inc"}, "not a function"},
 		{"evaluate throws", "evaluate", map[string]any{"expression": "null.x"}, "TypeError"},

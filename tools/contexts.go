@@ -69,6 +69,8 @@ func (sc sessionContexts) Use(ctx context.Context, name string, create bool) (*c
 		if bc, err = st.bc.Browser().NewContext(ctx); err != nil {
 			return nil, err
 		}
+		bc.UseSecrets(st.bc.Secrets()) // the session's tenant's
+
 		if st.named == nil {
 			st.named = map[string]*cdpclient.BrowserContext{}
 		}

@@ -24,7 +24,10 @@ func TestInfiniteLoopRecovered(t *testing.T) {
 	s := New(Config{IsolateSessions: true, Timeout: 2 * time.Second}, mgr)
 	defer s.Close()
 	c := newClient(t, s)
-	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/busy.html")}))
+	// The stuck click's deadline is the short one; the navigations (the first
+	// one makes the session's browser context) take a scaled one of their own.
+	long := testbound.Scale(30 * time.Second).Milliseconds()
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/busy.html"), "timeoutMs": long}))
 	r := callTool(t, c, "click", map[string]any{"selector": "#spin"})
 	if r.isError || !strings.Contains(r.text, "the page is busy") || !strings.Contains(r.text, "reload") {
 		t.Errorf("stuck click: %s", r.text)
@@ -37,7 +40,7 @@ func TestInfiniteLoopRecovered(t *testing.T) {
 	if r := callTool(t, c, "getTitle", nil); r.text != "Busy page" {
 		t.Errorf("title of the stuck page: %q, want \"Busy page\"", r.text)
 	}
-	mustOK(t, callTool(t, c, "reload", nil))
+	mustOK(t, callTool(t, c, "reload", map[string]any{"timeoutMs": long}))
 	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#alive"}))
 	if r := callTool(t, c, "getTitle", nil); r.text != "alive" {
 		t.Errorf("title after recovery = %q", r.text)

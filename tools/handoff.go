@@ -74,7 +74,7 @@ func (h *JobHandoff) Offer(ctx context.Context, job *jobs.Job, tab *cdpclient.Pa
 	if srv != nil {
 		msg := fmt.Sprintf("Job %s (%s) needs a person: %s. Open the link to take over its browser tab, "+
 			"then press \"Done — resume the job\" there.", id, job.Task.Type, reason)
-		srv.asks.open(id, srv.submitters.get(id), srv.mcp, url, srv.secrets.Redact(msg), expires)
+		srv.asks.open(id, srv.submitters.get(id), srv.mcp, url, srv.secrets.Tenant(owner).Redact(msg), expires)
 	}
 	return url, nil
 }

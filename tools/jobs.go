@@ -26,7 +26,10 @@ func jobSchema(name string) json.RawMessage {
 }
 
 // jobToolNames are the job horde's tools, in catalogue order.
-var jobToolNames = []string{"browser.job.submit", "browser.job.status", "browser.job.cancel", "browser.job.resume", "browser.snapshot.extract_structured"}
+var jobToolNames = []string{"browser.job.submit", "browser.job.status", jobWaitName, "browser.job.cancel", "browser.job.resume", "browser.snapshot.extract_structured"}
+
+// jobWaitName waits for a job: a long poll, or an MCP task.
+const jobWaitName = "browser.job.wait"
 
 // jobTools are seed 002's five tools; offered when the server has a job queue.
 func (s *Server) jobTools() []toolDef {
@@ -35,12 +38,16 @@ func (s *Server) jobTools() []toolDef {
 	}
 	def := func(name, file, desc string, ro, destructive, idempotent, open bool, run func(context.Context, *jobs.Queue, json.RawMessage) (*mcp.CallToolResult, error)) toolDef {
 		tool := mcp.NewToolWithRawSchema(name, desc, jobSchema(file+".in"))
-		tool.RawOutputSchema = jobSchema(file + ".out")
+		out := file
+		if file == "wait" {
+			out = "status" // it answers what status does
+		}
+		tool.RawOutputSchema = jobSchema(out + ".out")
 		tool.Annotations = mcp.ToolAnnotation{
 			ReadOnlyHint: mcp.ToBoolPtr(ro), DestructiveHint: mcp.ToBoolPtr(destructive),
 			IdempotentHint: mcp.ToBoolPtr(idempotent), OpenWorldHint: mcp.ToBoolPtr(open),
 		}
-		return toolDef{tool: tool, run: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return toolDef{tool: tool, ownTimeout: name == jobWaitName, run: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			q, err := s.cfg.Jobs(ctx)
 			if err != nil {
 				return mcp.NewToolResultError("the job queue is not available: " + err.Error()), nil
@@ -64,12 +71,16 @@ func (s *Server) jobTools() []toolDef {
 				"extract (selectors → their text; extract: a JSON schema → data, x-selector per property), message (task.text typed into selectors[0], "+
 				"selectors[1] clicked; sent at most once), login (username/password; with handoffAllowed a CAPTCHA or missing password waits for a person), "+
 				"custom (task.instructions run by the agent). priority 0-10 (default 5, higher first). profile keeps cookies across jobs. "+
-				"The same correlationId and arguments give the same job.",
+				"Retrying with the same correlationId and arguments answers the same job (duplicate, currentStatus); another job needs a new correlationId.",
 			false, true, true, true, s.submitJob),
 		def("browser.job.status", "status",
 			"A job's status: status, progress 0-1, summary, finalUrl, artifacts (file paths: screenshot, trace, networkLog, video), error, "+
 				"result (extract data), handoffUrl when WAITING_FOR_HUMAN.",
 			true, false, true, false, jobStatus),
+		def(jobWaitName, "wait",
+			"Wait until a job ends or waits for a person, then answer its status as browser.job.status does. timeoutMs bounds the wait "+
+				"(default 25000, at most 600000); past it the status is answered as it is. Call it as an MCP task to wait longer (up to an hour).",
+			true, false, true, false, s.waitJob),
 		def("browser.job.cancel", "cancel",
 			"Cancel an unfinished job (queued, running or waiting); its tab is closed. A finished job cannot be cancelled.",
 			false, true, true, false, cancelJob),
@@ -136,8 +147,11 @@ func jobErrResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	var (
 		ie *jobs.InputError
 		se *jobs.StateError
+		ce *jobs.ConflictError
 	)
 	switch {
+	case errors.As(err, &ce):
+		return mcp.NewToolResultError(ce.Error() + "\nhint: " + ce.Hint()), nil
 	case errors.As(err, &ie):
 		msg := ie.Msg
 		if ie.Hint != "" {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 // Job answers never contradict themselves: a job asked about under another
 // correlationId is refused (never answered with the wrong id echoed), and
 // cancel or resume under it change nothing; a duplicate submit is answered
-// QUEUED only while the job is queued; an extraction's currency is found in
+// as the first one was, with the job's state now; an extraction's currency is found in
 // the offer's JSON-LD priceCurrency.
 func TestJobAnswersAgree(t *testing.T) {
 	t.Parallel()
@@ -41,11 +42,11 @@ func TestJobAnswersAgree(t *testing.T) {
 		t.Errorf("extract_structured of price and currency: %v", x)
 	}
 	// Two jobs that never load hold both tabs, so a third stays queued.
-	busy := []string{submit("agree", site.URL("/jobs/neverload?1")), submit("agree", site.URL("/jobs/neverload?2"))}
-	for _, id := range busy {
-		testbound.Until(t, id+" to run", func() bool { return status("agree", id) == "RUNNING" })
+	busy := []string{submit("agree-1", site.URL("/jobs/neverload?1")), submit("agree-2", site.URL("/jobs/neverload?2"))}
+	for i, id := range busy {
+		testbound.Until(t, id+" to run", func() bool { return status(fmt.Sprint("agree-", i+1), id) == "RUNNING" })
 	}
-	queued := map[string]any{"correlationId": "agree", "url": site.URL("/jobs/article.html"), "task": map[string]any{"type": "navigate"}}
+	queued := map[string]any{"correlationId": "agree-3", "url": site.URL("/jobs/article.html"), "task": map[string]any{"type": "navigate"}}
 	first, _ := callJob(t, c, "browser.job.submit", queued)
 	id := first["jobId"].(string)
 	if dup, res := callJob(t, c, "browser.job.submit", queued); dup == nil || dup["jobId"] != id || dup["status"] != "QUEUED" ||
@@ -55,16 +56,17 @@ func TestJobAnswersAgree(t *testing.T) {
 
 	for _, tool := range []string{"browser.job.status", "browser.job.cancel", "browser.job.resume"} {
 		st, res := callJob(t, c, tool, map[string]any{"correlationId": "someone-else", "jobId": busy[0]})
-		want := "job " + busy[0] + ` was submitted with correlationId "agree", not "someone-else"; nothing changed`
+		want := "job " + busy[0] + ` was submitted with correlationId "agree-1", not "someone-else"; nothing changed`
 		if st != nil || !strings.Contains(errText(res), want) || !strings.Contains(errText(res), "hint: pass the correlationId and jobId") {
 			t.Errorf("%s under another correlationId: %v %q, want an error saying %q", tool, st, errText(res), want)
 		}
 	}
-	if s := status("agree", busy[0]); s != "RUNNING" {
+	if s := status("agree-1", busy[0]); s != "RUNNING" {
 		t.Errorf("after a cancel under another correlationId the job is %s, want RUNNING", s)
 	}
-	for _, j := range append(busy, id) {
-		if a, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": "agree", "jobId": j}); a == nil || a["correlationId"] != "agree" {
+	for i, j := range append(busy, id) {
+		corr := fmt.Sprint("agree-", i+1)
+		if a, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": corr, "jobId": j}); a == nil || a["correlationId"] != corr {
 			t.Errorf("cancel %s: %v %s", j, a, errText(res))
 		}
 	}

@@ -32,18 +32,27 @@ func (s *Server) submitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessa
 	if req.HandoffAllowed {
 		s.submitters.note(ctx, j.ID) // its user is asked when the job needs a person
 	}
-	// The answer's status can only be QUEUED (seed 002): a duplicate of a job
-	// that has left the queue is told as it is, not answered as queued.
-	if !created && j.State != jobs.Queued {
-		return mcp.NewToolResultError(fmt.Sprintf("already submitted: correlationId %q with these arguments is job %s, which is %s now (a job runs once)\n"+
-			"hint: read it with browser.job.status {\"correlationId\":%q,\"jobId\":%q}; to run it again, change an argument",
-			req.CorrelationID, j.ID, j.State, req.CorrelationID, j.ID)), nil
-	}
-	a := submitAnswer{CorrelationID: req.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
+	return structured(SubmitAnswer(j, created))
+}
+
+// SubmitAnswer is browser.job.submit's answer for job j (created false: a
+// retry). Stripe's rule: a retry gets the first answer (status QUEUED, as
+// seed 002 has it) with the job's state now beside it, in any state.
+func SubmitAnswer(j *jobs.Job, created bool) any {
+	a := submitAnswer{CorrelationID: j.CorrelationID, JobID: j.ID, Status: string(jobs.Queued), CreatedAt: stamp(j.Created)}
 	if !created {
 		a.Duplicate, a.CurrentStatus = true, string(j.State)
 	}
-	return structured(a)
+	return a
+}
+
+// StatusAnswer is browser.job.status's answer for job j.
+func StatusAnswer(j *jobs.Job) any { return statusOf(j.CorrelationID, j) }
+
+// ChangeAnswer is browser.job.cancel's and browser.job.resume's answer for
+// job j.
+func ChangeAnswer(j *jobs.Job) any {
+	return changeAnswer{CorrelationID: j.CorrelationID, JobID: j.ID, Status: string(j.State), FinishedAt: stamp(j.Finished)}
 }
 
 // ownJob returns the job a, naming it, asks about, refusing one submitted
@@ -90,7 +99,16 @@ func jobStatus(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return structured(statusOf(j.CorrelationID, j))
+	return statusResult(j)
+}
+
+// statusResult answers with job j's status, and links to its artifacts.
+func statusResult(j *jobs.Job) (*mcp.CallToolResult, error) {
+	res, err := structured(statusOf(j.CorrelationID, j))
+	if err == nil {
+		res.Content = append(res.Content, jobArtifactLinks(j)...)
+	}
+	return res, err
 }
 
 func statusOf(correlationID string, j *jobs.Job) statusAnswer {

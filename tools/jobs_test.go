@@ -24,6 +24,28 @@ import (
 // jobServer is an MCP server with a job queue on its own data dir.
 func jobServer(t testing.TB) (*client.Client, *jobs.DataDir) {
 	t.Helper()
+	s, dir := newJobServer(t)
+	c, err := client.NewInProcessClient(s.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "jobs-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
+}
+
+// newJobServer is a server with the job tools on a queue of its own.
+func newJobServer(t testing.TB) (*Server, *jobs.DataDir) {
+	t.Helper()
 	dir, err := jobs.OpenDataDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -44,22 +66,7 @@ func jobServer(t testing.TB) (*client.Client, *jobs.DataDir) {
 		_ = store.Close()
 		_ = dir.Close()
 	})
-	c, err := client.NewInProcessClient(s.MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "jobs-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	return c, dir
+	return s, dir
 }
 
 // callJob calls a job tool; for a result that is not an error it checks the
@@ -86,7 +93,7 @@ func callJob(t *testing.T, c *client.Client, tool string, args map[string]any) (
 	if !reflect.DeepEqual(fromText, structured) {
 		t.Errorf("%s: text and structuredContent differ:\n%s\n%s", tool, text, b)
 	}
-	name := map[string]string{"browser.job.submit": "submit", "browser.job.status": "status", "browser.job.cancel": "cancel",
+	name := map[string]string{"browser.job.submit": "submit", "browser.job.status": "status", jobWaitName: "status", "browser.job.cancel": "cancel",
 		"browser.job.resume": "resume", "browser.snapshot.extract_structured": "extract_structured"}[tool]
 	if err := seedSchema(t, name+".out").Validate(structured); err != nil {
 		t.Errorf("%s answer is not valid against seed 002: %v\n%s", tool, err, b)
@@ -140,10 +147,17 @@ func TestJobToolsThroughMCP(t *testing.T) {
 			t.Errorf("artifact %s: %v", k, arts[k])
 		}
 	}
-	// The same submission again: the same job, not a second run, and not
-	// answered as queued.
-	if dup, res := callJob(t, c, "browser.job.submit", sub); dup != nil || !strings.Contains(errText(res), "already submitted: correlationId \"c-1\" with these arguments is job "+id+", which is SUCCEEDED now") {
+	// The same submission again: the same job, not a second run, answered
+	// as the first time with its state now; other arguments under the same
+	// correlationId are refused.
+	if dup, res := callJob(t, c, "browser.job.submit", sub); dup == nil || dup["jobId"] != id || dup["status"] != "QUEUED" ||
+		dup["duplicate"] != true || dup["currentStatus"] != "SUCCEEDED" || dup["createdAt"] != a["createdAt"] {
 		t.Errorf("duplicate submit of a finished job: %v %q", dup, errText(res))
+	}
+	other := map[string]any{"correlationId": "c-1", "url": site.URL("/jobs/product.html"), "priority": 3, "task": sub["task"]}
+	if dup, res := callJob(t, c, "browser.job.submit", other); dup != nil || !strings.Contains(errText(res), `correlationId "c-1" was already used for job `+id+` (SUCCEEDED now) with other arguments (priority differ)`) ||
+		!strings.Contains(errText(res), "hint: a new job needs a new correlationId") {
+		t.Errorf("the same correlationId with other arguments: %v %q", dup, errText(res))
 	}
 	for _, c2 := range []struct {
 		tool string
@@ -166,13 +180,13 @@ func TestJobToolsThroughMCP(t *testing.T) {
 	// Cancel a running job on a page that never loads: answered at once (the
 	// job's budget is an hour, so a cancel that waited for it would outlast
 	// the test bound).
-	slow, _ := callJob(t, c, "browser.job.submit", map[string]any{"correlationId": "c-1", "url": site.URL("/jobs/neverload"), "task": map[string]any{"type": "navigate", "timeoutMs": 3600000}})
+	slow, _ := callJob(t, c, "browser.job.submit", map[string]any{"correlationId": "c-2", "url": site.URL("/jobs/neverload"), "task": map[string]any{"type": "navigate", "timeoutMs": 3600000}})
 	sid := slow["jobId"].(string)
 	testbound.Until(t, "the slow job to run", func() bool {
-		st, _ := callJob(t, c, "browser.job.status", map[string]any{"correlationId": "c-1", "jobId": sid})
+		st, _ := callJob(t, c, "browser.job.status", map[string]any{"correlationId": "c-2", "jobId": sid})
 		return st["status"] == "RUNNING"
 	})
-	cz, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": "c-1", "jobId": sid, "reason": "test"})
+	cz, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": "c-2", "jobId": sid, "reason": "test"})
 	if cz == nil || cz["status"] != "CANCELLED" {
 		t.Errorf("cancel: %v %s", cz, errText(res))
 	}

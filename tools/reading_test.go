@@ -75,3 +75,41 @@ func TestReadingThroughMCP(t *testing.T) {
 		t.Errorf("format pdf accepted: %s", r.text)
 	}
 }
+
+// getContent is what a person sees, read by the snapshot's own rule: rows
+// that are display:none, hidden or visibility:hidden, a zero-size box and
+// aria-hidden decoration are in neither; the words of separate boxes stay
+// apart; the page's nav, header and footer are left out of its content
+// until asked for, and even then nothing hidden comes with them.
+func TestGetContentIsWhatAPersonSees(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/reading/rows.html")}))
+	hidden := []string{"SH-1002", "Archived row", "SH-1003", "Hidden row", "SH-1004", "Invisible row", "zero-size note", "★", "➜"}
+	seen := []string{"Region", "SH-1001", "Lisbon", "SH-1005", "In transit", "kept for audits"}
+	snap := callTool(t, c, "snapshot", nil)
+	md := callTool(t, c, "getContent", nil)
+	text := callTool(t, c, "getContent", map[string]any{"format": "text"})
+	whole := callTool(t, c, "getContent", map[string]any{"whole": true})
+	for _, r := range []result{snap, md, text, whole} {
+		mustOK(t, r)
+		wantIn(t, r, seen...)
+		for _, h := range hidden {
+			if strings.Contains(r.text, h) {
+				t.Errorf("%q is not shown, yet read:\n%s", h, r.text)
+			}
+		}
+	}
+	for _, r := range []result{md, text, whole} {
+		wantIn(t, r, "Region All Europe Americas Apply")
+	}
+	for _, chrome := range []string{"Billing", "Privacy"} {
+		if strings.Contains(md.text, chrome) || strings.Contains(text.text, chrome) {
+			t.Errorf("the page's content holds its nav or footer (%q):\n%s", chrome, md.text)
+		}
+	}
+	wantIn(t, whole, "[Billing](", "[Privacy](")
+	if r := callTool(t, c, "getContent", map[string]any{"selector": "form", "format": "text"}); strings.TrimSpace(r.text) != "Region All Europe Americas Apply" {
+		t.Errorf("the filter form as text: %q", r.text)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/agentloop"
 )
 
-var recordedFile = regexp.MustCompile(`(?m)^(trace|network|video): (\S+)`)
+var recordedFile = regexp.MustCompile(`(?m)^(trace|network|video|script): (\S+)`)
 
 // recordedFiles reads the paths a stop answer names.
 func recordedFiles(t *testing.T, answer string) map[string]string {

@@ -38,17 +38,37 @@ func (s *Server) catalogue() []toolDef {
 			out = append(out, t)
 		}
 	}
+	for i := range out {
+		if taskToolNames[out[i].tool.Name] {
+			out[i].tool.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
+		}
+	}
 	return out
 }
 
 // ToolNames lists every tool name the server knows, for validating --tools.
 func ToolNames() []string { return append(append(actions.Names(), agentToolName), jobToolNames...) }
 
+// fileTools write files: besides their text they answer the files as data
+// (structuredContent {"files":[{uri, path, mimeType}]}, with an outputSchema)
+// and as resource_links (resources.go). The other tools answer feedback JSON
+// or text for a model; an outputSchema on every feedback tool does not fit
+// the default tools/list's budget (docs/capabilities.md#output-schemas).
+var fileTools = map[string]bool{"auditAccessibility": true, "auditSecurity": true, "auditPerformance": true, "auditLinks": true,
+	"auditReport": true, "record": true, "pdf": true}
+
+// filesOutputSchema is the fileTools' outputSchema.
+var filesOutputSchema = json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"object",` +
+	`"properties":{"uri":{"type":"string"},"path":{"type":"string"},"mimeType":{"type":"string"}}}}},"required":["files"]}`)
+
 // actionTool renders one action as an MCP tool.
 func (s *Server) actionTool(a *actions.Action) toolDef {
 	ro := s.cfg.ReadOnly
 	h := a.Hints(ro)
 	tool := mcp.NewToolWithRawSchema(a.Name, a.Description(ro), a.Schema())
+	if fileTools[a.Name] {
+		tool.RawOutputSchema = filesOutputSchema
+	}
 	tool.Annotations = mcp.ToolAnnotation{
 		ReadOnlyHint:    mcp.ToBoolPtr(h.ReadOnly),
 		DestructiveHint: mcp.ToBoolPtr(h.Destructive),
@@ -63,12 +83,23 @@ func (s *Server) actionTool(a *actions.Action) toolDef {
 			if err != nil {
 				return nil, err
 			}
-			res, err := a.Run(s.withProgress(ctx, req), s.env, raw)
+			res, err := a.Run(s.withProgress(ctx, req), s.envFor(ctx), raw)
 			if err != nil {
 				return nil, err
 			}
-			defer spans.Start(ctx, "encode")()
-			return toolResult(res), nil
+			endEncode := spans.Start(ctx, "encode")
+			defer endEncode()
+			out := toolResult(res)
+			files := []map[string]string{}
+			for _, f := range res.Files {
+				l := s.links.offer(ctx, f)
+				out.Content = append(out.Content, l)
+				files = append(files, map[string]string{"uri": l.URI, "path": f, "mimeType": l.MIMEType})
+			}
+			if fileTools[a.Name] && !out.IsError {
+				out.StructuredContent = map[string]any{"files": files}
+			}
+			return out, nil
 		},
 	}
 }
@@ -94,6 +125,12 @@ func toolResult(r *actions.Result) *mcp.CallToolResult {
 func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		if req.Params.Task != nil {
+			// The call outlives its request: tasks.go.
+			var release func()
+			ctx, release = s.tasks.detach(ctx, req)
+			defer release()
+		}
 		var rec *spans.Recorder
 		if s.cfg.Trace != nil || slog.Default().Enabled(ctx, slog.LevelDebug) {
 			rec = spans.New()
@@ -120,7 +157,7 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)
 		}
 		endRedact := spans.Start(ctx, "redact")
-		redact(s.secrets, res)
+		redact(s.secretsFor(ctx), res)
 		endRedact()
 		if rec == nil {
 			return res, err

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/server"
@@ -61,9 +62,16 @@ type Config struct {
 	// JobHandoff, if set, is the job queue's handoff: the server tells it
 	// which client to ask when a job needs a person.
 	JobHandoff *JobHandoff
-	// JobsOff says why the job tools are off although asked for (another
-	// server holds the data dir); a call to one answers with it.
+	// JobsOff says why the job tools are off although the data dir has jobs
+	// (another server holds it); the instructions say it, and a call to one
+	// answers with it.
 	JobsOff string
+	// Screenshot sizes the screenshots that name no size of their own
+	// (--screenshot-max-width, --screenshot-scale).
+	Screenshot actions.ScreenshotDefaults
+	// ClipboardRead lets the clipboard tool read the system's clipboard, or
+	// one the sessions share (--allow-clipboard-read).
+	ClipboardRead bool
 }
 
 // ToolTrace records one tool call for --trace. Args are as the client sent them;
@@ -98,6 +106,10 @@ type Server struct {
 	unoffered map[string]bool
 	// drain lets a shutdown finish or stop the calls in flight (drain.go).
 	drain drain
+	// tasks are the calls running as MCP tasks (tasks.go); links the files
+	// calls wrote, offered as resources (resources.go).
+	tasks taskRuns
+	links fileLinks
 }
 
 // New builds the MCP server with the tools Config allows, over the browser mgr
@@ -106,20 +118,25 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	s := &Server{cfg: cfg, sessions: newSessions(mgr, cfg.IsolateSessions), secrets: secretsOf(cfg, mgr)}
+	s := &Server{cfg: cfg, secrets: secretsOf(cfg, mgr)}
+	s.sessions = newSessions(mgr, cfg.IsolateSessions, s.secrets)
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
 		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets,
-		NavTimeout: cfg.Timeout}
-	hooks := &server.Hooks{}
+		NavTimeout: cfg.Timeout, Screenshot: cfg.Screenshot, ClipboardRead: cfg.ClipboardRead, SharedBrowser: cfg.IsolateSessions}
+	hooks, taskHooks := &server.Hooks{}, &server.TaskHooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
+		s.tasks.endSession(cs.SessionID())
 		s.sessions.drop(cs.SessionID())
 		s.submitters.drop(cs.SessionID())
 	})
+	s.tasks.hook(hooks, taskHooks)
 	s.mcp = server.NewMCPServer("cdpmcp", Version,
 		server.WithToolCapabilities(false),
+		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskHooks(taskHooks),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructionsFor(cfg)),
 		server.WithToolFilter(s.listFilter),
 	)
 	offered := s.catalogue()
@@ -127,6 +144,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		s.mcp.AddTool(t.tool, s.wrap(t))
 	}
 	s.addUnoffered(offered)
+	s.addResources()
 	if cfg.JobHandoff != nil {
 		cfg.JobHandoff.bind(s)
 	}
@@ -141,6 +159,17 @@ const instructions = "A real browser. Loop: navigate, snapshot (lines N[:]<tag>n
 	"codes 0 ok, 1 not found, 2 disabled, 3 obscured, 4 timeout, 5 navigation, 6 JS error, 7 network error, " +
 	"8 permission, 9 validation, 10 browser unavailable (cdpmcp's set-up), 11 browser gone (call again), 12 internal. On failure follow the hint."
 
+// instructionsFor are the instructions a client gets at initialize: how to
+// drive the browser, and what this server does not offer although it could
+// (the job tools, when another server holds the data dir), so a client on
+// stdio, where nobody reads the log, learns it too.
+func instructionsFor(cfg Config) string {
+	if cfg.JobsOff == "" {
+		return instructions
+	}
+	return instructions + "\nNote: " + cfg.JobsOff + "."
+}
+
 // MCP returns the underlying mcp-go server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
@@ -154,6 +183,8 @@ func (s *Server) Close() {
 type sessions struct {
 	mgr     *cdpclient.Manager
 	isolate bool
+	// secrets is the registry family each context is given its tenant's of.
+	secrets *secrets.Registry
 
 	mu   sync.Mutex
 	byID map[string]*clientState
@@ -172,8 +203,8 @@ type clientState struct {
 	current string
 }
 
-func newSessions(mgr *cdpclient.Manager, isolate bool) *sessions {
-	return &sessions{mgr: mgr, isolate: isolate, byID: map[string]*clientState{}}
+func newSessions(mgr *cdpclient.Manager, isolate bool, reg *secrets.Registry) *sessions {
+	return &sessions{mgr: mgr, isolate: isolate, secrets: reg, byID: map[string]*clientState{}}
 }
 
 // context returns the browser context of the calling MCP session, connecting to
@@ -216,6 +247,8 @@ func (ss *sessions) context(ctx context.Context) (*cdpclient.BrowserContext, err
 				return nil, err
 			}
 		}
+		// What goes into its password fields is its tenant's.
+		bc.UseSecrets(ss.secrets.Tenant(tenant.Of(ctx)))
 		st.bc = bc
 	}
 	return st.currentLocked(), nil

@@ -35,6 +35,13 @@ type Options struct {
 	// it is ended at once instead of asked to exit and save its state. A
 	// temporary profile (no UserDataDir) always is.
 	Disposable bool
+	// DisableWebMCP leaves Chromium's WebMCP feature (WebMCPFeature) off:
+	// pages then have no document.modelContext to register tools with.
+	DisableWebMCP bool
+	// Proxy, if set, is where the browser sends its connections
+	// (--proxy-server, --proxy-bypass-list); its credentials are answered
+	// over DevTools, never put on the command line.
+	Proxy *Proxy
 }
 
 // requiredFlags keep Chromium off the network and quiet on machines without internet.
@@ -71,7 +78,12 @@ func launchArgs(opts Options, userDataDir string, network []string) []string {
 	if opts.Headless || headlessNeeded() {
 		args = append(args, "--headless", "--hide-scrollbars", "--mute-audio")
 	}
-	args = append(args, opts.Args...)
+	user := opts.Args
+	if !opts.DisableWebMCP {
+		user = withFeature(user, WebMCPFeature)
+	}
+	args = append(args, user...)
+	args = append(args, opts.Proxy.flags()...)
 	args = append(args, network...)
 	return append(args, "about:blank")
 }
@@ -110,6 +122,7 @@ func start(ctx context.Context, opts Options, network []string) (*Process, error
 	}
 	p.profile = dir
 	p.disposable = p.tempDir != "" || opts.Disposable
+	p.headless = opts.Headless || headlessNeeded()
 	// A stale DevToolsActivePort from an earlier run would point at a dead port.
 	portFile := filepath.Join(dir, "DevToolsActivePort")
 	_ = os.Remove(portFile)

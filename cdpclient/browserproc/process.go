@@ -17,6 +17,7 @@ type Process struct {
 	profile string // the --user-data-dir in use
 	// disposable browsers are killed at once on close: their profile goes.
 	disposable bool
+	headless   bool // started without a window
 	wsURL      string
 	exited     chan struct{}
 	stderr     *tailBuffer
@@ -42,6 +43,11 @@ func (p *Process) Executable() string { return p.cmd.Path }
 
 // Profile is the --user-data-dir the browser runs on.
 func (p *Process) Profile() string { return p.profile }
+
+// Headless reports whether the browser runs without a window (asked for, or
+// forced by a machine without a display): its clipboard is its own, not the
+// system's.
+func (p *Process) Headless() bool { return p.headless }
 
 // Disposable reports whether the browser's profile is thrown away when it
 // closes (a temporary one, or Options.Disposable): Close ends it at once.

@@ -28,6 +28,12 @@ type ScreenshotOptions struct {
 	// Held, if set, is called once the capture holds the page: an action
 	// started after it waits for the picture to be taken, not drawn on.
 	Held func()
+	// MaxWidth, if not 0, is the widest the image may be, in pixels: a wider
+	// capture is rendered smaller (by the browser, so text stays sharp).
+	MaxWidth int
+	// Scale is "device" (default: as many pixels as the device has, two per
+	// CSS pixel on a HiDPI screen) or "css" (one per CSS pixel).
+	Scale string
 }
 
 // Screenshot captures the viewport, the full page or one element and returns the
@@ -47,6 +53,9 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	}
 	if opts.FullPage && !opts.Target.IsZero() {
 		return nil, "", cdpclient.ArgErrorf("pass fullPage or a target, not both", "fullPage and an element target exclude each other")
+	}
+	if err := checkSize(opts); err != nil {
+		return nil, "", err
 	}
 	var data []byte
 	d := p.Door()
@@ -72,23 +81,35 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		scroll := point{X: float64(m.CSSLayoutViewport.PageX), Y: float64(m.CSSLayoutViewport.PageY)}
 		// Where the image starts in viewport coordinates, and how wide it is.
 		origin, width = point{}, float64(m.CSSLayoutViewport.ClientWidth)
+		var clip *page.Viewport
 		switch {
 		case opts.FullPage:
 			w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
-			args.SetClip(page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), 16384), Scale: 1}).
-				SetCaptureBeyondViewport(true)
+			clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), 16384), Scale: 1}
+			args.SetCaptureBeyondViewport(true)
 			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
 		case !opts.Target.IsZero():
-			clip, x, y, err := d.ElementClip(ctx, opts.Target, !opts.InPlace)
+			ec, x, y, err := d.ElementClip(ctx, opts.Target, !opts.InPlace)
 			if err != nil {
 				return err
 			}
 			at := point{X: x, Y: y}
-			args.SetClip(clip)
-			if at.X < 0 || at.Y < 0 || at.X+clip.Width > float64(m.CSSLayoutViewport.ClientWidth) || at.Y+clip.Height > float64(m.CSSLayoutViewport.ClientHeight) {
+			clip = &ec
+			if at.X < 0 || at.Y < 0 || at.X+ec.Width > float64(m.CSSLayoutViewport.ClientWidth) || at.Y+ec.Height > float64(m.CSSLayoutViewport.ClientHeight) {
 				args.SetCaptureBeyondViewport(true) // only in place: in view otherwise
 			}
-			origin, width = at, clip.Width
+			origin, width = at, ec.Width
+		}
+		if scale, err := imageScale(ctx, d, opts, width); err != nil {
+			return err
+		} else if scale != 1 {
+			if clip == nil { // the viewport, where it is on the page
+				clip = &page.Viewport{X: scroll.X, Y: scroll.Y, Width: width, Height: float64(m.CSSLayoutViewport.ClientHeight), Scale: 1}
+			}
+			clip.Scale *= scale
+		}
+		if clip != nil {
+			args.SetClip(*clip)
 		}
 		if opts.Annotate {
 			// The refs of the latest snapshot's element lines: what the

@@ -42,3 +42,18 @@ func because(err error) string {
 	}
 	return " (" + err.Error() + ")"
 }
+
+// HandshakeError is a websocket handshake the endpoint answered with an HTTP
+// status instead of switching protocols: a browser service refusing a
+// missing or wrong token (401, 403), or a URL that is not a websocket.
+type HandshakeError struct {
+	Status int
+	Text   string // "401 Unauthorized"
+}
+
+func (e *HandshakeError) Error() string {
+	return "the websocket handshake was answered " + e.Text
+}
+
+// HandshakeStatus is the status the endpoint answered.
+func (e *HandshakeError) HandshakeStatus() (int, string) { return e.Status, e.Text }

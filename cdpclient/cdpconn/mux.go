@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 
@@ -72,16 +73,22 @@ type wireRequest struct {
 	SessionID string `json:"sessionId,omitempty"`
 }
 
-// Dial connects to a browser websocket endpoint (ws://host:port/devtools/browser/…).
-// attached is the user's endpoint for a browser cdpmcp did not launch, else "".
-func Dial(ctx context.Context, wsURL string, tracer Tracer, attached string) (*Mux, error) {
+// Dial connects to a browser websocket endpoint (ws://host:port/devtools/browser/…,
+// or a browser service's wss:// URL). attached names the browser in errors
+// for one cdpmcp did not launch (the user's endpoint, as shown to them), else
+// "". header goes with the handshake (a service's token); it is never part of
+// an error or a trace.
+func Dial(ctx context.Context, wsURL string, tracer Tracer, attached string, header http.Header) (*Mux, error) {
 	d := websocket.Dialer{
 		ReadBufferSize:  64 << 10,
 		WriteBufferSize: writeBufferBytes,
 	}
-	ws, _, err := d.DialContext(ctx, wsURL, nil)
+	ws, resp, err := d.DialContext(ctx, wsURL, header)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			return nil, &HandshakeError{Status: resp.StatusCode, Text: resp.Status}
+		}
+		return nil, fmt.Errorf("websocket handshake: %w", err)
 	}
 	ws.SetReadLimit(-1)
 	m := &Mux{

@@ -48,7 +48,7 @@ func connect(t *testing.T, tr Tracer) (*Mux, *browserproc.Process) {
 		t.Fatal(err)
 	}
 	t.Cleanup(proc.Close)
-	m, err := Dial(testbound.Context(t), proc.Endpoint(), tr, "")
+	m, err := Dial(testbound.Context(t), proc.Endpoint(), tr, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ package cdppolicy
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -75,7 +76,41 @@ func Check(method string, level Level, readOnly bool, params json.RawMessage) (S
 	if readOnly && method == "Page.captureScreenshot" && paramTrue(params, "captureBeyondViewport") {
 		return Free, &Refusal{Method: method, Why: "captureBeyondViewport resizes the page, which read-only mode does not allow"}
 	}
+	if why := permissionRefusal(method, params); why != "" {
+		return Free, &Refusal{Method: method, Why: why}
+	}
 	return r.scope, nil
+}
+
+// ownerOnlyPermissions are the permissions a call may not grant: capture of
+// the user (camera, microphone, screen) is the server owner's to grant
+// (--grant-permissions), and reaching the local network and this machine is
+// never granted. By the protocol's types (grantPermissions) and the
+// Permissions API's names (setPermission), in lower case.
+var ownerOnlyPermissions = []string{"audiocapture", "videocapture", "displaycapture", "camerapantiltzoom", "capturedsurfacecontrol",
+	"camera", "microphone", "display-capture", "camera-pan-tilt-zoom", "captured-surface-control",
+	"localnetwork", "localnetworkaccess", "loopbacknetwork", "local-network", "local-network-access", "loopback-network"}
+
+// permissionRefusal says why a permission call may not pass, "" when it may.
+func permissionRefusal(method string, params json.RawMessage) string {
+	var p struct {
+		Permissions []string `json:"permissions"`
+		Permission  struct {
+			Name string `json:"name"`
+		} `json:"permission"`
+	}
+	switch method {
+	case "Browser.grantPermissions", "Browser.setPermission":
+	default:
+		return ""
+	}
+	_ = json.Unmarshal(params, &p)
+	for _, name := range append(p.Permissions, p.Permission.Name) {
+		if slices.Contains(ownerOnlyPermissions, strings.ToLower(name)) {
+			return fmt.Sprintf("%s is granted by the server's owner only (--grant-permissions), and the local-network permissions never", name)
+		}
+	}
+	return ""
 }
 
 // ReadOnlyMethods lists the methods read-only mode allows, sorted.

@@ -66,6 +66,7 @@ var refusedMethods = map[string]string{
 	"Page.disable":                                      "cdpmcp relies on the Page domain for navigation and feedback",
 	"Runtime.disable":                                   "cdpmcp relies on the Runtime domain for the page model",
 	"Log.disable":                                       "cdpmcp relies on the Log domain for the console log",
+	"WebMCP.disable":                                    "cdpmcp relies on the WebMCP domain to hear the tools pages register (pageTools)",
 	"Page.setLifecycleEventsEnabled":                    "cdpmcp relies on lifecycle events to know when a page has loaded",
 	"Network.setCookieControls":                         "it changes the browser's third-party cookie settings",
 	"Page.setBypassCSP":                                 "it switches off the page's Content Security Policy",

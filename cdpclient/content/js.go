@@ -12,9 +12,11 @@ var jsFiles embed.FS
 
 // contentSource is the page function content (js/content.js) with the
 // core's query, which finds a selector's element through open shadow roots
-// as the core's own selectors do.
+// as the core's own selectors do, and the core's shownRules, the rule the
+// page model reads a page by (what a person sees).
 var contentSource = func() string {
 	s := jsfunc.Load(jsFiles, "js")
 	s["query"] = cdpclient.PageFunc("query")
-	return s.With("content", "query")
+	s["shownRules"] = cdpclient.PageFunc("shownRules")
+	return s.With("content", "query", "shownHTML", "shownRules")
 }()

@@ -37,6 +37,11 @@ type Feedback struct {
 	// but did not finish (the page arrived but did not load in time, or got
 	// stuck in a script); the message is among Errors too.
 	Incomplete string `json:"-"`
+	// Followed, for programs and tests, says the answer waited a quiet
+	// window for what the action's calls (fetch, XMLHttpRequest) or a submit
+	// the page took over in script brought; an action that started neither
+	// answers without it.
+	Followed bool `json:"-"`
 }
 
 // Delta is what changed on the page, keyed by element ref.

@@ -101,7 +101,7 @@ func (p *tab) fillField(ctx context.Context, f FormField) error {
 		p.d.Dispatched(ctx)
 		return setFiles(ctx, e, paths)
 	}
-	_, err = p.fill(ctx, e, f.Value)
+	_, err = p.fill(ctx, e, f.Value, nil)
 	return err
 }
 

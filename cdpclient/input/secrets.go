@@ -3,24 +3,76 @@ package input
 import (
 	"context"
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
 // What goes into a secret field is a secret before it reaches the page: the
-// values typed, filled or keyed into one join the browser's registry
-// (BrowserContext.Secrets), so no answer, log or recording shows them.
+// values typed, filled or keyed into one join the context's registry
+// (BrowserContext.Secrets: its tenant's), so no answer, log or recording
+// shows them.
 
-// noteSecret remembers values when the field they go into holds a secret (a
+// secretHint tells the model, in the answer of type and fill into a secret
+// field, how the value shows from then on.
+const secretHint = "a secret field: what went in shows as " + secrets.Mask + " in every answer from now on"
+
+// noteSecret remembers values when the field e they go into holds a secret (a
 // password field, one that was one, one named or marked for a password or a
-// one-time code): before they reach the page.
-func (p *tab) noteSecret(st cdpclient.ElementState, values ...string) {
+// one-time code): before they reach the page, with what the page showed of
+// them already (its own words, which stay as they are; see secrets.Entry).
+// typed says they go in key by key. It reports whether the field holds a
+// secret.
+func (p *tab) noteSecret(ctx context.Context, e *cdpclient.Element, st cdpclient.ElementState, typed bool, values ...string) bool {
 	if !st.Secret {
-		return
+		return false
 	}
+	reg := p.page.Context().Secrets()
 	for _, v := range values {
-		p.page.Context().Secrets().Add(v)
+		var old []string
+		if needle := oldNeedle(v); needle != "" && e != nil {
+			if call(ctx, e, "oldText", &old, needle) != nil {
+				old = nil // unknown: masked wherever it shows
+			}
+		}
+		reg.Enter(v, secrets.Entry{Typed: typed, Old: old})
 	}
+	return true
+}
+
+// oldNeedle is what the page's text is searched for to find v in it: its
+// longest run of ASCII letters and digits in lower case, or all of it in
+// lower case when it has no run of three; "" for a value too short to keep.
+func oldNeedle(v string) string {
+	if utf8.RuneCountInString(v) < secrets.MinLen {
+		return ""
+	}
+	lower := strings.ToLower(v)
+	best := ""
+	for _, run := range strings.FieldsFunc(lower, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if len(run) > len(best) {
+			best = run
+		}
+	}
+	if len(best) < 3 {
+		return lower
+	}
+	return best
+}
+
+// withSecretHint adds secretHint to the answer of an action that put a
+// value into a secret field.
+func withSecretHint(fb *feedback.Feedback, err error, secret bool) (*feedback.Feedback, error) {
+	if secret && fb != nil && fb.OK {
+		if fb.Hint != "" {
+			fb.Hint += "; "
+		}
+		fb.Hint += secretHint
+	}
+	return fb, err
 }
 
 // noteFieldValue remembers the whole value of a secret field after text went
@@ -31,7 +83,7 @@ func (p *tab) noteFieldValue(ctx context.Context, st cdpclient.ElementState, e *
 	}
 	var v *string
 	if call(ctx, e, "focusedSecret", &v) == nil && v != nil {
-		p.page.Context().Secrets().Add(*v)
+		p.page.Context().Secrets().Enter(*v, secrets.Entry{})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
@@ -16,12 +17,13 @@ import (
 // Control+A and then Type replaces its content.
 func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text string, clear, submit bool) (*feedback.Feedback, error) {
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	var secret atomic.Bool // Run may outlive Act's answer
+	fb, err := p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
 		st, focused, err := fieldState(ctx, e, clear)
 		if err != nil {
 			return "", err
 		}
-		p.noteSecret(st, text)
+		secret.Store(p.noteSecret(ctx, e, st, true, text))
 		if !focused {
 			if err := focusChecked(ctx, e, clear); err != nil {
 				return "", err
@@ -44,6 +46,7 @@ func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text st
 		}
 		return "", nil
 	}})
+	return withSecretHint(fb, err, secret.Load())
 }
 
 var focusIfEditableJS = funcs.With("focusIfEditable", "state", "focusForInput")
@@ -90,22 +93,28 @@ var valueOnlyTypes = map[string]bool{"date": true, "time": true, "datetime-local
 // formatter).
 func Fill(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, value string) (*feedback.Feedback, error) {
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
-		got, err := p.fill(ctx, e, value)
+	var secret atomic.Bool // Run may outlive Act's answer
+	fb, err := p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+		got, err := p.fill(ctx, e, value, &secret)
 		if got == value {
 			got = "" // only worth saying when the field changed what was filled
 		}
 		return got, err
 	}})
+	return withSecretHint(fb, err, secret.Load())
 }
 
-func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string) (string, error) {
+// fill sets the value; secret (when not nil) learns whether the field holds
+// a secret.
+func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string, secret *atomic.Bool) (string, error) {
 	var got string
 	st, focused, err := fieldState(ctx, e, true)
 	if err != nil {
 		return "", err
 	}
-	p.noteSecret(st, value)
+	if p.noteSecret(ctx, e, st, false, value) && secret != nil {
+		secret.Store(true)
+	}
 	defer p.noteFieldValue(ctx, st, e)
 	if st.Tag == "input" && valueOnlyTypes[st.Type] {
 		p.d.Dispatched(ctx)

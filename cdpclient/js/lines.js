@@ -54,11 +54,6 @@ function lineHelpers() {
     return !!el.querySelector('a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[contenteditable=""],[contenteditable=true]');
   }
 
-  function visibleBox(el) {
-    const r = el.getBoundingClientRect();
-    return r.width > 1 && r.height > 1;
-  }
-
   function textOf(el) {
     let t = el.innerText;
     if (t === undefined) t = el.textContent;
@@ -222,5 +217,5 @@ function lineHelpers() {
     return !t.querySelector('td > div > div, td p, td ul, td ol, td h1, td h2, td h3, th p');
   }
 
-  return { NAME_MAX, fold, cut, esc, role, interactive, hasInteractiveInside, visibleBox, textOf, labelText, line, isDataTable };
+  return { NAME_MAX, fold, cut, esc, role, interactive, hasInteractiveInside, textOf, labelText, line, isDataTable };
 }

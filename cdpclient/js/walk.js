@@ -15,9 +15,7 @@ function walker(h, rd, tg, refs) {
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'math',
     'canvas', 'video', 'audio', 'object', 'embed', 'datalist', 'option', 'optgroup', 'map', 'slot-fallback']);
   const INLINE = new Set(['inline', 'inline-block', 'inline-flex', 'inline-grid', 'inline-table', 'contents', 'ruby']);
-  // How many levels below a clipping box (overflow hidden) boxes are checked for
-  // lying outside it, as the slides of a carousel do.
-  const CLIP_DEPTH = 4;
+  const { seen } = shownRules();
   // Elements between two looks at the clock.
   const TICK = 64;
 
@@ -73,30 +71,11 @@ function walker(h, rd, tg, refs) {
       if (++st.n % TICK === 0 && performance.now() > st.sliceEnd) yield;
       const style = getComputedStyle(el);
       const display = style.display;
-      if (display === 'none' || style.opacity === '0' || el.getAttribute('hidden') === 'until-found') return;
-      const vis = style.visibility;
-      const hidden = vis === 'hidden' || vis === 'collapse' ? true : vis === 'visible' ? false : cx.hidden;
-      let clip = cx.clip;
-      if (display !== 'contents') {
-        // Collapsed or clipped-away boxes (screen-reader-only text, closed
-        // panels) show nothing; measuring every box would be slow, so only the
-        // ones that can hide their content are measured.
-        const pos = style.position;
-        const ov = style.overflow; // "hidden", or "hidden visible" when x and y differ
-        if ((ov === 'hidden' || ov === 'clip' || pos === 'absolute' || pos === 'fixed') && !h.visibleBox(el)) return;
-        if (clip) {
-          // A box wholly beside the clipping box it sits in (a carousel's other
-          // slides) is not seen.
-          const r = el.getBoundingClientRect();
-          if (r.width > 0 && (r.right <= clip.l + 1 || r.left >= clip.r - 1)) return;
-          clip = clip.d < CLIP_DEPTH ? { l: clip.l, r: clip.r, d: clip.d + 1 } : null;
-        }
-        if (ov !== 'visible' && (ov.startsWith('hidden') || ov.startsWith('clip'))) {
-          const r = el.getBoundingClientRect();
-          clip = { l: r.left, r: r.right, d: 0 };
-        }
-      }
-      if (clip !== cx.clip) cx = { ...cx, clip };
+      // What a person sees of it: the rule getContent reads by too (shown.js).
+      const shown = seen(el, style, cx.hidden, cx.clip);
+      if (!shown) return;
+      const hidden = shown.hidden;
+      if (shown.clip !== cx.clip) cx = { ...cx, clip: shown.clip };
       const isBlock = !INLINE.has(display);
       if (tag === 'iframe' || tag === 'frame') {
         if (hidden) return;

@@ -2,6 +2,8 @@
 //   watch(target)     start recording DOM mutations, invalid events and the target's state
 //   quiet(maxMs, lateMs) resolve once a frame passes without mutations (if none, within lateMs)
 //   changes(opts)     what changed since watch(), keyed by ref, most significant first
+//   signals()         whether a form was submitted since watch() and its page handled it
+//                     in script (it prevented the browser's own submission)
 // It lives in cdpmcp's isolated world; DOM events and mutations are shared with the
 // page, its listeners are not visible to page scripts.
 function installWatch() {
@@ -9,27 +11,8 @@ function installWatch() {
   if (!m || m.watch) return;
   let w = null;
 
-  function stateOf(el) {
-    const s = {};
-    if (!el || !el.isConnected) return s;
-    if ('checked' in el && (el.type === 'checkbox' || el.type === 'radio')) s.checked = el.checked;
-    if ('disabled' in el) s.disabled = !!el.disabled;
-    for (const a of ['aria-expanded', 'aria-selected', 'aria-pressed', 'aria-checked']) {
-      const v = el.getAttribute(a);
-      if (v !== null) s[a.slice(5)] = v === 'true' ? true : v === 'false' ? false : v;
-    }
-    if (el.localName === 'details' || el.localName === 'dialog') s.open = el.open;
-    return s;
-  }
-
-  function controlState(el) {
-    if (el.type === 'checkbox' || el.type === 'radio') return { checked: el.checked };
-    if (el.type === 'password' || el.type === 'file') return {};
-    return { value: m.cut(el.value || '', 60) };
-  }
-
   function observeAll(obs, root) {
-    const opts = { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true };
+    const opts = { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true };
     obs.observe(root, opts);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let n = walker.currentNode; n; n = walker.nextNode()) {
@@ -37,16 +20,9 @@ function installWatch() {
     }
   }
 
-  // nameOf is what a person reads on a button or link: its text or label.
   // SHOWING are the attributes that show or hide an element.
   const SHOWING = new Set(['class', 'style', 'hidden', 'open', 'aria-hidden', 'popover']);
-
-  function nameOf(el) {
-    if (!el || !el.isConnected) return '';
-    const t = el.localName;
-    if (t === 'input' || t === 'textarea' || t === 'select' || el.isContentEditable) return '';
-    return m.cut(m.fold(el.getAttribute('aria-label') || el.innerText || el.textContent || '').trim(), 100);
-  }
+  const { stateOf, controlState, nameOf, holderOf, inside, visible } = watchParts(m);
 
   function watch(target) {
     stop();
@@ -80,6 +56,11 @@ function installWatch() {
     observeAll(st.obs, document);
     st.onInvalid = (e) => { st.invalid.push(e.target); };
     document.addEventListener('invalid', st.onInvalid, true);
+    // A submit the page's handler turns into script (a fetch after an await,
+    // a timer) brings its effect late: settling follows it (signals()).
+    st.submits = [];
+    st.onSubmit = (e) => { if (st.submits.length < 5) st.submits.push(e); };
+    document.addEventListener('submit', st.onSubmit, true);
     w = st;
     return true;
   }
@@ -88,6 +69,13 @@ function installWatch() {
     if (!w) return;
     w.obs.disconnect();
     document.removeEventListener('invalid', w.onInvalid, true);
+    document.removeEventListener('submit', w.onSubmit, true);
+  }
+
+  // signals says whether a form was submitted since watch() and the page took
+  // the submission over in script (the event's default was prevented).
+  function signals() {
+    return { submit: !!w && w.submits.some((e) => e.defaultPrevented) };
   }
 
   // quiet resolves when a whole animation frame passes with no new mutation, or
@@ -116,32 +104,6 @@ function installWatch() {
     });
   }
 
-  // holderOf returns the element to report a text change by: the element that
-  // holds the changed text, or, when that says too little on its own ("1"), the
-  // block around it.
-  function holderOf(n) {
-    const el = n.nodeType === 1 ? n : n.parentElement;
-    if (!el) return null;
-    const own = m.fold(el.innerText || el.textContent || '').trim();
-    if (own.length >= 12) return el;
-    for (let e = el; e; e = e.parentElement || (e.getRootNode().host || null)) {
-      const d = getComputedStyle(e).display;
-      if (d !== 'inline' && d !== 'contents') return e;
-    }
-    return el;
-  }
-
-  function inside(n, set) {
-    for (let e = n; e; e = e.parentNode || e.host) if (set.has(e)) return true;
-    return false;
-  }
-
-  function visible(el) {
-    if (!el.isConnected) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
-  }
-
   // changes reports what changed since watch(). New refs continue from base.
   function changes(opts) {
     const st = { last: opts.base | 0 };
@@ -152,10 +114,19 @@ function installWatch() {
     const added = new Set();
     const removedRefs = [];
     const textBlocks = new Set();
+    // The text an element held before the action, where its first change
+    // replaced all of it (textContent = …) or edited its only text node:
+    // text that changed and came back ("Sign in" → "Signing in…" → "Sign
+    // in") did not change. null: not known.
+    const wasText = new Map();
     const attrEls = new Set();
     const showing = new Set(); // elements whose visibility may have changed
     for (const r of recs) {
       if (r.type === 'childList') {
+        if (!wasText.has(r.target)) {
+          const whole = !r.previousSibling && !r.nextSibling && [...r.removedNodes].every((n) => n.nodeType === 3);
+          wasText.set(r.target, whole ? [...r.removedNodes].map((n) => n.data).join('') : null);
+        }
         for (const n of r.addedNodes) {
           if (n.nodeType === 1) added.add(n);
           else if (n.nodeType === 3) textBlocks.add(r.target);
@@ -168,7 +139,9 @@ function installWatch() {
           else if (n.querySelectorAll) for (const d of n.querySelectorAll('*')) { const rr = m.refOf(d); if (rr !== undefined) removedRefs.push(rr); }
         }
       } else if (r.type === 'characterData') {
-        textBlocks.add(r.target.parentNode);
+        const el = r.target.parentNode;
+        if (el && !wasText.has(el)) wasText.set(el, el.childNodes.length === 1 ? r.oldValue : null);
+        textBlocks.add(el);
       } else if (r.type === 'attributes') {
         attrEls.add(r.target);
         if (SHOWING.has(r.attributeName)) showing.add(r.target);
@@ -220,6 +193,8 @@ function installWatch() {
       for (const a of roots) if (b.contains(a)) { skip = true; break; }
       if (skip) continue;
       const text = m.fold(b.innerText || b.textContent || '').trim();
+      const was = wasText.get(b);
+      if (was != null && m.fold(was).trim() === text) continue;
       out.text.push([String(m.assign(b, st)), m.cut(text, 100)]);
     }
     // State of the target, and state attributes that changed on elements with refs.
@@ -262,14 +237,19 @@ function installWatch() {
     w = null;
     return out;
 
+    // attrChanged says whether the attribute behind state k of e changed
+    // during the action and is not back where it was (a button disabled
+    // while a call ran, then enabled again, did not change).
     function attrChanged(e, k) {
-      return recs.some((r) => r.type === 'attributes' && r.target === e && (r.attributeName === k || r.attributeName === 'aria-' + k));
+      const r = recs.find((r) => r.type === 'attributes' && r.target === e && (r.attributeName === k || r.attributeName === 'aria-' + k));
+      return !!r && r.oldValue !== e.getAttribute(r.attributeName);
     }
   }
 
   m.watch = watch;
   m.quiet = quiet;
   m.changes = changes;
+  m.signals = signals;
 }
 
 function bootstrap() {

@@ -29,20 +29,26 @@ type ConsoleEntry struct {
 // NetworkEntry is one request of a page. A redirect ends one entry (with the
 // redirect's status) and starts another.
 type NetworkEntry struct {
-	Seq      int
-	ID       string
-	Time     time.Time
-	Method   string
-	URL      string
-	Type     string // Document, XHR, Fetch, Script, …
-	Status   int
-	MIME     string // the response's MIME type
-	Failed   string // error text when the request failed
-	Blocked  string // blocked reason, if the browser blocked it
-	Done     bool
-	Loader   string
-	Frame    string // the frame that made the request
+	Seq     int
+	ID      string
+	Time    time.Time
+	Method  string
+	URL     string
+	Type    string // Document, XHR, Fetch, Script, …
+	Status  int
+	MIME    string // the response's MIME type
+	Failed  string // error text when the request failed
+	Blocked string // blocked reason, if the browser blocked it
+	Done    bool
+	Loader  string
+	Frame   string // the frame that made the request
+	// SameSite: the request goes to the main frame's site (the browser's
+	// word), not to another one's (analytics, ads, embeds).
+	SameSite bool
 	Duration time.Duration
+	// Answered is when the request was last heard of: its response, then
+	// the end of its body (or its failure); zero before its response.
+	Answered time.Time
 }
 
 // Log keeps the recent console messages and requests of a page and its frames.
@@ -126,6 +132,42 @@ func (l *Log) Pending(since int) int {
 		}
 	}
 	return n
+}
+
+// Calls is what became of the page's own calls (fetch and XMLHttpRequest)
+// that started after a mark (Log.Calls).
+type Calls struct {
+	// Started counts the calls that started up to the second mark given to
+	// Calls; Later the ones that started after it.
+	Started, Later int
+	// LastAnswer is when the last of them was answered, its body done or
+	// failed (NetworkEntry.Answered); zero while none was.
+	LastAnswer time.Time
+}
+
+// Calls reports the page's own calls (fetch and XMLHttpRequest to its own
+// site: the requests whose answers its script handles; another site's are
+// analytics and the like) that started after since, telling those up to upto
+// from later ones.
+func (l *Log) Calls(since, upto int) Calls {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var c Calls
+	for i := len(l.net) - 1; i >= 0 && l.net[i].Seq > since; i-- {
+		e := l.net[i]
+		if e.Type != "Fetch" && e.Type != "XHR" || !e.SameSite {
+			continue
+		}
+		if e.Seq <= upto {
+			c.Started++
+		} else {
+			c.Later++
+		}
+		if e.Answered.After(c.LastAnswer) {
+			c.LastAnswer = e.Answered
+		}
+	}
+	return c
 }
 
 // Reported returns the console sequence number up to which errors have been

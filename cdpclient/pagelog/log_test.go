@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // feed hands the log events as the browser words them.
@@ -143,5 +144,32 @@ func TestLogsKeepTheNewest(t *testing.T) {
 	n := l.Network(0)
 	if len(n) != maxNetworkEntries/2+1 || n[len(n)-1].URL != fmt.Sprintf("http://127.0.0.1/%d", maxNetworkEntries) {
 		t.Errorf("after %d requests: %d kept, the last %q", maxNetworkEntries+1, len(n), n[len(n)-1].URL)
+	}
+}
+
+// Calls counts the page's own calls to its own site, before and after a
+// mark, and when the last was answered: not a script, not another site's
+// call (analytics), not one before since.
+func TestCalls(t *testing.T) {
+	l := New()
+	req := func(id, typ string, same bool) string {
+		return fmt.Sprintf(`{"method":"Network.requestWillBeSent","params":{"requestId":%q,"type":%q,"request":{"url":"http://127.0.0.1/%s","method":"GET","isSameSite":%v}}}`, id, typ, id, same)
+	}
+	feed(l, req("early", "Fetch", true))
+	since := l.Mark()
+	feed(l, req("api", "Fetch", true), req("xhr", "XHR", true), req("ga", "Fetch", false), req("js", "Script", true))
+	upto := l.Mark()
+	if c := l.Calls(since, upto); c.Started != 2 || c.Later != 0 || !c.LastAnswer.IsZero() {
+		t.Errorf("before any answer: %+v", c)
+	}
+	feed(l, `{"method":"Network.responseReceived","params":{"requestId":"api","response":{"status":200}}}`, req("next", "Fetch", true))
+	c := l.Calls(since, upto)
+	if c.Started != 2 || c.Later != 1 || c.LastAnswer.IsZero() {
+		t.Errorf("after an answer and a later call: %+v", c)
+	}
+	time.Sleep(time.Millisecond)
+	feed(l, `{"method":"Network.loadingFinished","params":{"requestId":"api"}}`)
+	if d := l.Calls(since, upto); !d.LastAnswer.After(c.LastAnswer) {
+		t.Errorf("the end of the body is not the last word: %v then %v", c.LastAnswer, d.LastAnswer)
 	}
 }

@@ -20,8 +20,9 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 			LoaderID  string `json:"loaderId"`
 			FrameID   string `json:"frameId"`
 			Request   struct {
-				URL    string `json:"url"`
-				Method string `json:"method"`
+				URL      string `json:"url"`
+				Method   string `json:"method"`
+				SameSite bool   `json:"isSameSite"`
 			} `json:"request"`
 			Type             string       `json:"type"`
 			RedirectResponse *netResponse `json:"redirectResponse"`
@@ -37,7 +38,7 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 		}
 		l.seq++
 		e := &NetworkEntry{Seq: l.seq, ID: ev.RequestID, Time: time.Now(), Method: ev.Request.Method,
-			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID, Frame: ev.FrameID}
+			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID, Frame: ev.FrameID, SameSite: ev.Request.SameSite}
 		if len(l.net) >= maxNetworkEntries {
 			l.net = append(l.net[:0], l.net[len(l.net)-maxNetworkEntries/2:]...)
 		}
@@ -53,7 +54,7 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 		}
 		l.mu.Lock()
 		if e := l.open[ev.RequestID]; e != nil {
-			e.Status, e.MIME = ev.Response.Status, ev.Response.MimeType
+			e.Status, e.MIME, e.Answered = ev.Response.Status, ev.Response.MimeType, time.Now()
 		}
 		l.mu.Unlock()
 	case "Network.loadingFinished":
@@ -94,5 +95,6 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 func (l *Log) finishLocked(e *NetworkEntry) {
 	e.Done = true
 	e.Duration = time.Since(e.Time)
+	e.Answered = time.Now()
 	delete(l.open, e.ID)
 }

@@ -28,7 +28,7 @@ func TestCorpusMarkdown(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		md, err := Read(page, "https://example.com/"+name+".html", Markdown)
+		md, err := Read(page, "https://example.com/"+name+".html", Markdown, false)
 		d := time.Since(start)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -31,8 +31,11 @@ const (
 const minArticle = 200
 
 // Read returns the main content of a document (its HTML, from pageURL) in
-// format: the article Readability finds, or the whole body when it finds none.
-func Read(doc, pageURL string, format Format) (string, error) {
+// format: the article Readability finds, else the page's own region (its
+// main, or its one article), else the body; the page's navigation, and its
+// header and footer (not an article's own), are left out. With whole it is
+// all of the body, those included, with no extraction.
+func Read(doc, pageURL string, format Format, whole bool) (string, error) {
 	u, err := url.Parse(pageURL)
 	if err != nil {
 		return "", fmt.Errorf("reader: page URL: %w", err)
@@ -42,20 +45,24 @@ func Read(doc, pageURL string, format Format) (string, error) {
 		return "", fmt.Errorf("reader: parse: %w", err)
 	}
 	title := documentTitle(root)
+	body := find(root, "body")
+	if body == nil {
+		body = root
+	}
+	if whole {
+		return render(title, "", body, u, format)
+	}
+	dropChrome(root)
 	// Readability changes the tree it reads; keep the original for the fallback.
 	a, err := readability.FromDocument(clone(root), u)
-	var body *html.Node
 	byline := ""
 	if err == nil && a.Node != nil && len(strings.TrimSpace(innerText(a.Node))) >= minArticle {
 		body, byline = a.Node, a.Byline()
 		if t := strings.TrimSpace(a.Title()); t != "" {
 			title = t
 		}
-	} else {
-		body = find(root, "body")
-		if body == nil {
-			body = root
-		}
+	} else if r := region(body); r != nil {
+		body = r
 	}
 	return render(title, byline, body, u, format)
 }

@@ -2,45 +2,15 @@ package secrets
 
 import (
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"weak"
 )
 
-// Every registry of the process, so that a cut made anywhere (a feedback
-// line, a long answer) can keep clear of what any of them knows.
-var live struct {
-	sync.Mutex
-	regs []weak.Pointer[Registry]
-}
-
-func register(r *Registry) {
-	live.Lock()
-	defer live.Unlock()
-	kept := live.regs[:0]
-	for _, w := range live.regs {
-		if w.Value() != nil {
-			kept = append(kept, w)
-		}
-	}
-	live.regs = append(kept, weak.Make(r))
-}
-
-func matchers() []*matcher {
-	live.Lock()
-	defer live.Unlock()
-	var out []*matcher
-	for _, w := range live.regs {
-		if m := w.Value().matcher(); m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // Cut returns where to cut s to keep at most its first n bytes without
-// splitting a secret any registry knows (or a Mask, or a character): n, or
-// the start of what it would split.
+// splitting a value of a root registry (every tenant's answers hide those),
+// a Mask or a character: n, or the start of what it would split. A tenant's
+// own values are not known here (a cut knows no caller): the cut is
+// remembered instead, and the redactor of the answer it ends up in masks the
+// part of one of its tenant's values the cut left, and only there (cutmarks.go).
 func Cut(s string, n int) int {
 	if n >= len(s) {
 		return len(s)
@@ -56,14 +26,15 @@ func Cut(s string, n int) int {
 			n = at
 		}
 	}
-	ms := matchers()
-	if len(ms) == 0 {
-		return n
-	}
-	b := []byte(s)
-	for _, m := range ms {
-		for _, sp := range m.find(b) {
-			if sp.a < n && sp.b > n {
+	if ms := rootMatchers(); len(ms) > 0 {
+		b := []byte(s)
+		var spans []span
+		for _, m := range ms {
+			spans = append(spans, m.find(b)...)
+		}
+		spans = merge(spans)
+		for i := len(spans) - 1; i >= 0; i-- {
+			if sp := spans[i]; sp.a < n && sp.b > n {
 				n = sp.a
 			}
 		}
@@ -71,6 +42,7 @@ func Cut(s string, n int) int {
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
+	recordCut(s, n)
 	return n
 }
 

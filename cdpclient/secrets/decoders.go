@@ -159,3 +159,54 @@ func entityStep(src []byte, i int) ([]byte, int) {
 	}
 	return nil, 0
 }
+
+// qpStep reads quoted-printable (an e-mail's body, MIME): =XX is a byte,
+// "=" at the end of a line a soft line break that stands for nothing.
+func qpStep(src []byte, i int) ([]byte, int) {
+	if v := hexAt(src, i+1, 2); v >= 0 {
+		return []byte{byte(v)}, 3
+	}
+	if i+1 < len(src) && src[i+1] == '\n' {
+		return []byte{}, 2
+	}
+	if i+2 < len(src) && src[i+1] == '\r' && src[i+2] == '\n' {
+		return []byte{}, 3
+	}
+	return nil, 0
+}
+
+// cssStep reads a CSS escape: a backslash, one to six hex digits and one
+// white space character after them, if there is one.
+func cssStep(src []byte, i int) ([]byte, int) {
+	j := i + 1
+	v := 0
+	for j < len(src) && j-i-1 < 6 {
+		h := hexVal(src[j])
+		if h < 0 {
+			break
+		}
+		v = v<<4 | h
+		j++
+	}
+	if j == i+1 {
+		return nil, 0
+	}
+	if j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n') {
+		j++
+	}
+	return runeBytes(rune(v)), j - i
+}
+
+// octalStep reads an octal escape (\101 in JavaScript's old strings, C,
+// Python's bytes): one to three octal digits, a byte.
+func octalStep(src []byte, i int) ([]byte, int) {
+	j, v := i+1, 0
+	for j < len(src) && j-i-1 < 3 && src[j] >= '0' && src[j] <= '7' {
+		v = v*8 + int(src[j]-'0')
+		j++
+	}
+	if j == i+1 || v > 0xff {
+		return nil, 0
+	}
+	return []byte{byte(v)}, j - i
+}

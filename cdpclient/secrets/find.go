@@ -8,7 +8,8 @@ import (
 )
 
 // maxDepth is how many layers of encoding are undone: a password in form data
-// (1) in a JSON string (2) inside another JSON string (3).
+// (1) in a JSON string (2) inside another JSON string (3), or base64 of
+// base64 of hex.
 const maxDepth = 3
 
 // spread bounds how many bytes of text one byte of a secret can take through
@@ -19,6 +20,11 @@ const spread = 40
 // narrows the search; chunks overlap by a secret's spread.
 const chunk = 128 << 10
 
+// lineReach bounds how far a region reaches out to whole lines: what is
+// around a value (its line, the words beside it) says whether it is the
+// page's own word or cdpmcp's markup (exempt.go).
+const lineReach = 512
+
 // matcher finds the secrets of one state of a registry. It is immutable.
 type matcher struct {
 	needles []needle
@@ -26,103 +32,125 @@ type matcher struct {
 	full bool
 	// literal: some needle holds a character escapes start with.
 	literal bool
-	maxLen  int // longest needle, in bytes
+	// wide: some needle holds characters beyond ASCII (UTF-16 without
+	// zero bytes).
+	wide   bool
+	maxLen int // longest needle, in bytes
 }
 
 // span is a part of a text to mask: bytes [a, b).
 type span struct{ a, b int }
+
+// kind is what a found value is where it stands.
+type kind uint8
+
+const (
+	masked kind = iota // a secret: masked
+	exempt             // the page's own word, or cdpmcp's markup: left as is where nothing else masks it
+	forced             // a value (a JSON string, a URL parameter) that is exactly the secret: masked whatever else holds
+)
+
+// collector gathers what a search found: a span found as a secret in one
+// view and as exempt in another (a page's word seen through an escape) is
+// left, unless it is a value somewhere.
+type collector struct {
+	mask, force []span
+	exempt      map[span]bool
+}
+
+func (c *collector) add(s span, k kind) {
+	switch k {
+	case masked:
+		c.mask = append(c.mask, s)
+	case forced:
+		c.force = append(c.force, s)
+	case exempt:
+		if c.exempt == nil {
+			c.exempt = map[span]bool{}
+		}
+		c.exempt[s] = true
+	}
+}
+
+func (c *collector) spans() []span {
+	out := c.force
+	for _, s := range c.mask {
+		if !c.exempt[s] {
+			out = append(out, s)
+		}
+	}
+	return merge(out)
+}
+
+// found reports a span of a view and what it is, in the root's bytes.
+type found func(s span, k kind)
 
 // find returns the parts of text that hold a secret, sorted and merged.
 func (m *matcher) find(text []byte) []span {
 	if m == nil || len(text) == 0 {
 		return nil
 	}
-	var out []span
-	m.base64(text, &out)
+	c := &collector{}
+	m.binaryRuns(text, c.add)
+	m.cutsIn(text, c.add)
 	for _, r := range m.regions(text) {
-		m.walk(&view{b: text[r.a:r.b]}, 0, map[uint64]bool{}, func(s span) { out = append(out, span{s.a + r.a, s.b + r.a}) })
+		m.walk(&view{b: text[r.a:r.b]}, 0, map[uint64]bool{}, func(s span, k kind) { c.add(span{s.a + r.a, s.b + r.a}, k) })
 	}
-	m.cutEdges(text, &out)
-	return merge(out)
+	return c.spans()
 }
 
-// regions are the parts of text to search: around each anchor found, or
-// the whole text in overlapping chunks.
-func (m *matcher) regions(text []byte) []span {
-	reach := m.maxLen * spread
-	if m.full {
-		var out []span
-		for a := 0; a < len(text); a += chunk {
-			out = append(out, span{a, min(len(text), a+chunk+reach)})
-			if a+chunk+reach >= len(text) {
-				break
-			}
-		}
-		return out
+// holds reports whether text, taken as a whole (what a base64 run decodes
+// to), holds a secret under depth layers at most.
+func (m *matcher) holds(text []byte, depth int) bool {
+	if !m.full && !m.anchored(text) && !(textLike(text) && encoded(text)) {
+		return false
 	}
-	lower := asciiLower(text)
-	out := escapeRuns(text, reach)
+	c := &collector{}
+	m.walk(&view{b: text}, depth, map[uint64]bool{}, c.add)
+	return len(c.spans()) > 0
+}
+
+// anchored reports whether text holds some needle's anchor, in any case
+// of its ASCII letters.
+func (m *matcher) anchored(text []byte) bool {
 	for _, n := range m.needles {
-		for i := 0; ; {
-			k := bytes.Index(lower[i:], n.anchor)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			out = append(out, span{max(0, at-reach), min(len(text), at+len(n.anchor)+reach)})
-			i = at + 1
+		if containsLower(text, n.anchor) {
+			return true
 		}
 	}
-	return merge(out)
+	return false
 }
 
-// escapeRuns are the regions around runs of MinLen escapes or more: text an
-// encoder wrote all in escapes, letters too, holds no anchor.
-func escapeRuns(text []byte, reach int) []span {
-	var out []span
-	start, count, end := 0, 0, -1
-	for i := 0; i < len(text); {
-		k := bytes.IndexAny(text[i:], `\\%&`)
-		if k < 0 {
-			break
-		}
-		i += k
-		n := 0
-		for _, d := range decoders {
-			if text[i] == d.trigger {
-				_, n = d.step(text, i)
-				break
-			}
-		}
-		if n == 0 {
-			i++
-			continue
-		}
-		if i != end {
-			if count >= MinLen {
-				out = append(out, span{max(0, start-reach), min(len(text), end+reach)})
-			}
-			start, count = i, 0
-		}
-		count++
-		i += n
-		end = i
+// containsLower reports whether text, its ASCII letters in lower case,
+// holds lower.
+func containsLower(text, lower []byte) bool {
+	if len(lower) == 0 {
+		return true
 	}
-	if count >= MinLen {
-		out = append(out, span{max(0, start-reach), min(len(text), end+reach)})
-	}
-	return out
-}
-
-func asciiLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
+	first := lower[0]
+	for i := 0; i+len(lower) <= len(text); i++ {
+		c := text[i]
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		out[i] = c
+		if c != first {
+			continue
+		}
+		j := 1
+		for ; j < len(lower); j++ {
+			d := text[i+j]
+			if d >= 'A' && d <= 'Z' {
+				d += 'a' - 'A'
+			}
+			if d != lower[j] {
+				break
+			}
+		}
+		if j == len(lower) {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 var seed = maphash.MakeSeed()
@@ -130,17 +158,17 @@ var seed = maphash.MakeSeed()
 // walk searches v and the views that undo its encodings, up to maxDepth
 // layers, reporting spans in v's root. A layer's escapes are undone all
 // together; one kind at a time too when a secret holds an escape character
-// itself (a '%' of a password an HTML page escapes is no URL escape).
-func (m *matcher) walk(v *view, depth int, seen map[uint64]bool, found func(span)) {
-	m.search(v, found)
+// itself (a '%' of a password an HTML page escapes is no URL escape), and
+// the alternates (CSS, octal, quoted-printable) each on their own. Below the
+// root, runs of base64, hex and base32 are decoded too (the root's are, in
+// the whole text, by binaryRuns).
+func (m *matcher) walk(v *view, depth int, seen map[uint64]bool, f found) {
+	m.search(v, f)
 	if depth == maxDepth {
 		return
 	}
-	var present []decoder
-	for _, d := range decoders {
-		if bytes.IndexByte(v.b, d.trigger) >= 0 {
-			present = append(present, d)
-		}
+	if depth > 0 {
+		m.binary(v, depth, f)
 	}
 	next := func(nv *view) {
 		if nv == nil {
@@ -151,23 +179,35 @@ func (m *matcher) walk(v *view, depth int, seen map[uint64]bool, found func(span
 			return
 		}
 		seen[h] = true
-		m.walk(nv, depth+1, seen, found)
+		m.walk(nv, depth+1, seen, f)
 	}
-	if len(present) == 0 {
-		return
+	var present []decoder
+	for _, d := range decoders {
+		if bytes.IndexByte(v.b, d.trigger) >= 0 {
+			present = append(present, d)
+		}
 	}
-	next(decode(v, present))
-	if m.literal && len(present) > 1 {
-		for _, d := range present {
+	if len(present) > 0 {
+		next(decode(v, present))
+		if m.literal && len(present) > 1 {
+			for _, d := range present {
+				next(decode(v, []decoder{d}))
+			}
+		}
+	}
+	for _, d := range alternates {
+		if bytes.IndexByte(v.b, d.trigger) >= 0 && d.likely(v.b) {
 			next(decode(v, []decoder{d}))
 		}
 	}
 }
 
-// search reports where v's canonical text holds a needle.
-func (m *matcher) search(v *view, found func(span)) {
+// search reports where v's canonical text holds a needle, and what each
+// place is (exempt.go).
+func (m *matcher) search(v *view, f found) {
 	c := canonical(v)
-	for _, n := range m.needles {
+	for ni := range m.needles {
+		n := &m.needles[ni]
 		for i := 0; ; {
 			k := bytes.Index(c.b[i:], n.canon)
 			if k < 0 {
@@ -177,8 +217,9 @@ func (m *matcher) search(v *view, found func(span)) {
 			for j := len(n.canon); j < len(n.whole) && end < len(c.b) && c.b[end] == n.whole[j]; j++ {
 				end++
 			}
-			a, b := c.origin(i+k, end)
-			found(span{a, b})
+			a, b := c.parentRange(i+k, end)
+			ra, rb := v.origin(a, b)
+			f(span{ra, rb}, classify(v.b, a, b, n))
 			i += k + 1
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// needle is one secret as found in canonical text: the whole of it, or the
-// start of it that a page sees while the secret is typed key by key (a
+// needle is one secret as found in canonical text: the whole of it, or,
+// for a value typed key by key, the start of it the page saw on the way (a
 // strength meter, a search-as-you-type request), two thirds of it or more,
 // found as far as it goes.
 type needle struct {
@@ -16,36 +16,54 @@ type needle struct {
 	// in lower case: encoders leave those as they are, so a text without it
 	// holds the secret only in base64. Nil when shorter than 3.
 	anchor []byte
+	// old are the words around the value where the page showed it before
+	// it was entered (exempt.go); nil when it is masked wherever it shows.
+	old map[neighbours]bool
 }
 
-func newMatcher(values []string) *matcher {
+func newMatcher(entries []known) *matcher {
 	m := &matcher{}
-	seen := map[string]bool{}
-	add := func(b []byte) {
+	seen := map[string][2]int{} // canonical text → its needles
+	add := func(b []byte, e entry) {
 		c := canonical(&view{b: b}).b
 		if t := bytes.Trim(c, "+"); len(t) >= 3 {
 			c = t
 		}
-		if len(c) == 0 || seen[string(c)] {
+		if len(c) == 0 {
 			return
 		}
-		seen[string(c)] = true
+		if at, ok := seen[string(c)]; ok {
+			// The same canonical value known twice: masked where either
+			// would be.
+			if e.plain || len(e.old) == 0 {
+				for i := at[0]; i < at[1]; i++ {
+					m.needles[i].old = nil
+				}
+			}
+			return
+		}
+		first := len(m.needles)
+		defer func() { seen[string(c)] = [2]int{first, len(m.needles)} }()
 		needles := []needle{{canon: c, whole: c}}
-		if p := typedPrefix(c); p < len(c) {
+		if p := typedPrefix(c); e.typed && p < len(c) {
 			needles = append(needles, needle{canon: c[:p], whole: c})
 		}
 		for _, n := range needles {
 			n.anchor = anchorOf(n.canon)
+			if !e.plain && len(e.old) > 0 {
+				n.old = oldWords(e.old, n)
+			}
 			m.full = m.full || n.anchor == nil
 			m.needles = append(m.needles, n)
 		}
-		m.literal = m.literal || bytes.ContainsAny(c, `\\%&`)
+		m.literal = m.literal || bytes.ContainsAny(c, `\\%&=`)
 		m.maxLen = max(m.maxLen, len(c))
+		m.wide = m.wide || utf8.RuneCount(c) != len(c)
 	}
-	for _, v := range values {
-		add([]byte(v))
-		if l, ok := latin1(v); ok {
-			add(l) // form data of a page in a Western charset
+	for _, k := range entries {
+		add([]byte(k.v), k.e)
+		if l, ok := latin1(k.v); ok {
+			add(l, k.e) // form data of a page in a Western charset
 		}
 	}
 	if len(m.needles) == 0 {

@@ -34,7 +34,8 @@ func (r *Registry) Pending(owner, v string) {
 	r.rebuild()
 }
 
-// Keep remembers owner's pending value for good (as Add does) and clears it.
+// Keep remembers owner's pending value for good, as typed key by key (the
+// starts the page saw on the way are masked too), and clears it.
 func (r *Registry) Keep(owner string) {
 	if r == nil {
 		return
@@ -46,7 +47,11 @@ func (r *Registry) Keep(owner string) {
 		return
 	}
 	delete(r.pending, owner)
-	r.values[v] = true
+	if e := r.values[v]; e != nil {
+		e.typed = true
+	} else {
+		r.values[v] = &entry{typed: true, plain: true}
+	}
 	r.rebuild()
 }
 

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -67,13 +68,12 @@ func TestRedactOverlapping(t *testing.T) {
 	}
 }
 
-// A cut never leaves a part of a secret: Cut stops before one, and the
-// start of a secret left before a "…" or a truncation note, or its end after
-// a "…", is masked.
-func TestCutsKeepSecretsWhole(t *testing.T) {
+// A cut never splits a root's value (the operator's, every tenant hides
+// it): Cut stops before one.
+func TestCutKeepsRootValuesWhole(t *testing.T) {
 	t.Parallel()
 	r := New()
-	const pw = "Sup3r~Secret*Pass_word"
+	const pw = "Sup3r~Secret*Pass_word-root"
 	r.Add(pw)
 	text := strings.Repeat("x", 100) + secrettest.FormEncode(pw) + strings.Repeat("y", 100)
 	at := strings.Index(text, "Sup3r")
@@ -88,22 +88,49 @@ func TestCutsKeepSecretsWhole(t *testing.T) {
 	if got := Cut(text, 50); got != 50 {
 		t.Errorf("Cut away from the secret = %d", got)
 	}
-	for _, c := range []struct{ in, leak string }{
-		{"the password is Sup3r%7ESecr…", "Sup3r"},
-		{`{"u":"/login?pw=Sup3r%7ESecret%2APa…"}`, "Sup3r"},
-		{"Sup3r~Secret*Pass_wo\n[truncated: 120 more bytes]", "Sup3r"},
-		{"…cret*Pass_word and more", "cret*Pass"},
-	} {
-		if got := r.Redact(c.in); strings.Contains(got, c.leak) || !strings.Contains(got, Mask) {
-			t.Errorf("Redact(%q) = %q", c.in, got)
+}
+
+// A tenant's value is not known where a cut is made (a cut knows no
+// caller), so the cut may split it; the redactor of that tenant masks the
+// part the cut left on either side, also inside JSON, and nothing of it is
+// masked for another tenant. A "…" a page wrote itself is no cut: the part
+// before it stays.
+func TestCutsMaskWhatTheyLeft(t *testing.T) {
+	t.Parallel()
+	root := New()
+	alice, bob := root.Tenant("alice"), root.Tenant("bob")
+	const pw = "Cut~Me*Not_42!-alice"
+	alice.Add(pw)
+	text := strings.Repeat("lorem ipsum ", 50) + "pw=" + secrettest.FormEncode(pw) + "&next=" + strings.Repeat(" dolor sit", 50)
+	at := strings.Index(text, "Cut")
+	for _, n := range []int{at + 1, at + 5, at + 12} {
+		cut := Cut(text, n)
+		if cut != n {
+			t.Fatalf("Cut at %d moved to %d for a tenant's value", n, cut)
+		}
+		head, rest := text[:cut]+"…", text[cut:]
+		feedback := `{"act":"click","ok":true,"delta":{"text":[["3",` + strconvQuote(head) + `]]}}`
+		note := `{"text":` + strconvQuote(text[:cut]+"\n[truncated: 99 more bytes]") + `}`
+		for name, out := range map[string]string{"head": alice.Redact(head), "rest": alice.Redact(rest), "feedback": alice.Redact(feedback),
+			"structured": alice.Redact(note)} {
+			if strings.Contains(out, text[at:n]) && n-at >= 3 || strings.Contains(out, text[n:at+15]) || !strings.Contains(out, Mask) {
+				t.Errorf("cut at %d, %s: %q", n, name, out[max(0, strings.Index(out, "pw=")-5):])
+			}
+		}
+		if got := bob.Redact(head); got != head {
+			t.Errorf("bob's redactor masked alice's value at a cut: %q", got[len(got)-30:])
 		}
 	}
-	if got := r.Redact("a word cut at Sup…"); got != "a word cut at Sup…" {
-		t.Errorf("three letters before a cut were taken for a secret: %q", got)
+	for _, own := range []string{"the password is Cut%7EMe%2ANot…", "Cut~Me*Not_4…", "…Me*Not_42!-alice"} {
+		if got := alice.Redact(own); got != own {
+			t.Errorf("a page's own … masked a part: %q → %q", own, got)
+		}
 	}
-	if got := r.Redact("a word cut at Sup3…"); got != "a word cut at [secret]…" {
-		t.Errorf("four: %q", got)
-	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // Structured answers are redacted in every string, keys too, and keep their
@@ -120,6 +147,12 @@ func TestRedactValue(t *testing.T) {
 	}
 	if in["summary"] != "signed in with hunter2~x" {
 		t.Error("the value given was changed")
+	}
+	// A tenant that knows nothing itself still hides its root's values.
+	root := New()
+	root.Add("env-value~1")
+	if got := root.Tenant("t").RedactValue(map[string]any{"v": "x env-value~1"}).(map[string]any); got["v"] != "x "+Mask {
+		t.Errorf("a tenant's RedactValue left its root's value: %#v", got)
 	}
 }
 
@@ -145,13 +178,15 @@ func BenchmarkRedact(b *testing.B) {
 	}
 }
 
-// What a page sees while a secret is typed key by key (two thirds of it and
-// more) is masked as far as it goes; a shorter start, or a word that only
-// begins like it, stays; so does the start of a short secret (a word).
+// What a page sees while cdpmcp types a value key by key (two thirds of it
+// and more) is masked as far as it goes; a shorter start, or a word that
+// only begins like it, stays; so does the start of a short value (a word).
+// The start of a value cdpmcp did not type (filled at once, a --secret-env
+// value) is never masked: only whole values are.
 func TestRedactTypedStarts(t *testing.T) {
 	t.Parallel()
 	r := New()
-	r.Add("hunter2~pass")
+	r.Enter("hunter2~pass", Entry{Typed: true})
 	for in, want := range map[string]string{
 		"/strength?pw=hunter2%7Epa&x=1": "/strength?pw=" + Mask + "&x=1",
 		"/strength?pw=hunter2%7E":       "/strength?pw=" + Mask,
@@ -164,10 +199,22 @@ func TestRedactTypedStarts(t *testing.T) {
 		}
 	}
 	short := New()
-	short.Add("admin1")
+	short.Enter("admin1", Entry{Typed: true})
 	for in, want := range map[string]string{"administrator": "administrator", "admin1": Mask} {
 		if got := short.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, whole := range []func(r *Registry, v string){
+		func(r *Registry, v string) { r.Add(v) },
+		func(r *Registry, v string) { r.Enter(v, Entry{}) },
+	} {
+		r := New()
+		whole(r, "hunter2~pass")
+		for in, want := range map[string]string{"pw=hunter2%7Epa": "pw=hunter2%7Epa", "pw=hunter2%7Epass": "pw=" + Mask} {
+			if got := r.Redact(in); got != want {
+				t.Errorf("a value not typed key by key: Redact(%q) = %q, want %q", in, got, want)
+			}
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // A view is text as it reads after undoing one layer of encoding, with the
@@ -95,20 +97,68 @@ func (b *builder) done() *view {
 }
 
 // A decoder undoes one kind of encoding wherever it finds it; trigger is
-// the byte every such encoding starts with.
+// the byte every such encoding starts with; likely, when set, says whether a
+// text may hold that encoding at all (a view is made only then).
 type decoder struct {
 	trigger byte
 	step    func(src []byte, i int) (out []byte, n int) // n 0: no escape at i
+	likely  func(b []byte) bool
 }
 
-// decoders are the encodings text goes through on its way out: JSON and
-// JavaScript string escapes and Markdown's backslash escapes; percent
-// encoding (URLs, form data as browsers write it, %uXXXX); HTML character
-// references.
+// decoders are the encodings text goes through on its way out, undone
+// together, a layer at a time: JSON and JavaScript string escapes and
+// Markdown's backslash escapes; percent encoding (URLs, form data as
+// browsers write it, %uXXXX); HTML character references.
 var decoders = []decoder{
-	{'\\', backslashStep},
-	{'%', percentStep},
-	{'&', entityStep},
+	{'\\', backslashStep, nil},
+	{'%', percentStep, nil},
+	{'&', entityStep, nil},
+}
+
+// alternates read the same signs another way: a backslash before hex digits
+// is a CSS escape, before octal ones C's and old JavaScript's; "=" before
+// two hex digits is quoted-printable's (and, in a URL, a parameter's value).
+// Each is undone on its own, in a view of its own, when the text may hold it.
+var alternates = []decoder{
+	{'=', qpStep, qpLikely},
+	{'\\', cssStep, func(b []byte) bool { return followedBy(b, '\\', func(c byte) bool { return hexVal(c) >= 0 }) }},
+	{'\\', octalStep, func(b []byte) bool { return followedBy(b, '\\', func(c byte) bool { return c >= '0' && c <= '7' }) }},
+}
+
+// followedBy reports whether b holds trigger followed by a byte ok takes.
+func followedBy(b []byte, trigger byte, ok func(byte) bool) bool {
+	for i := 0; ; i++ {
+		k := bytes.IndexByte(b[i:], trigger)
+		if k < 0 {
+			return false
+		}
+		i += k
+		if i+1 < len(b) && ok(b[i+1]) {
+			return true
+		}
+	}
+}
+
+// qpLikely reports whether b looks quoted-printable: a soft line break, an
+// escaped "=" (=3D), or two escapes in a row (a UTF-8 character, =C3=A9);
+// a lone "=42" is more likely a URL's parameter.
+func qpLikely(b []byte) bool {
+	for i := 0; ; i++ {
+		k := bytes.IndexByte(b[i:], '=')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if i+1 < len(b) && (b[i+1] == '\n' || b[i+1] == '\r') {
+			return true
+		}
+		if hexAt(b, i+1, 2) < 0 {
+			continue
+		}
+		if b[i+1] == '3' && (b[i+2] == 'D' || b[i+2] == 'd') || i+5 < len(b) && b[i+3] == '=' && hexAt(b, i+4, 2) >= 0 {
+			return true
+		}
+	}
 }
 
 // decode undoes the escapes of the given decoders in v; nil when there were
@@ -149,8 +199,11 @@ func decode(v *view, ds []decoder) *view {
 }
 
 // canonical is v as needles are compared with it: letters in lower case,
-// every run of spaces, other white space and '+' (a space in form data) one
-// '+'.
+// compatibility forms folded (fullwidth letters, mathematical letters,
+// ligatures, circled letters and digits: NFKC's), characters that draw
+// nothing (zero-width spaces and joiners, soft hyphens, byte-order marks)
+// left out, every run of spaces, other white space and '+' (a space in form
+// data) one '+'.
 func canonical(v *view) *view {
 	b := newBuilder(v)
 	b.changed = true
@@ -168,7 +221,7 @@ func canonical(v *view) *view {
 			j := i + size
 			for j < len(src) {
 				r2, s2 := utf8.DecodeRune(src[j:])
-				if !space(r2) {
+				if !space(r2) && !invisible(r2) {
 					break
 				}
 				j += s2
@@ -186,6 +239,16 @@ func canonical(v *view) *view {
 			i, at = i+1, i+1
 		case r == utf8.RuneError && size == 1:
 			i++ // a byte of another charset: kept
+		case invisible(r):
+			b.copy(at, i)
+			b.emit(nil, i, i+size)
+			i += size
+			at = i
+		case compatible(r):
+			b.copy(at, i)
+			b.emit(bytes.ToLower(norm.NFKC.Bytes(src[i:i+size])), i, i+size)
+			i += size
+			at = i
 		default:
 			lr := unicode.ToLower(r)
 			if lr == r {
@@ -203,5 +266,32 @@ func canonical(v *view) *view {
 }
 
 func space(r rune) bool {
-	return r == '+' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v' || r == 0xa0
+	switch r {
+	case '+', ' ', '\t', '\n', '\r', '\f', '\v', 0xa0, 0x202f, 0x205f, 0x3000, 0xff0b:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// invisible are the characters that draw nothing, which a page can put
+// between a secret's letters without changing what a reader sees.
+func invisible(r rune) bool {
+	switch r {
+	case 0xad, 0x34f, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff:
+		return true
+	}
+	return false
+}
+
+// compatible are the characters whose NFKC form is another: fullwidth
+// forms, mathematical letters and digits, ligatures, enclosed (circled)
+// letters and digits, super- and subscripts, letterlike symbols.
+func compatible(r rune) bool {
+	switch {
+	case r >= 0xff01 && r <= 0xff5e, r >= 0x1d400 && r <= 0x1d7ff, r >= 0xfb00 && r <= 0xfb06,
+		r >= 0x2460 && r <= 0x24ff, r >= 0x2070 && r <= 0x209f, r >= 0x2100 && r <= 0x214f,
+		r >= 0x1f100 && r <= 0x1f1ff, r == 0xb2, r == 0xb3, r == 0xb9, r == 0xaa, r == 0xba:
+		return true
+	}
+	return false
 }

@@ -68,6 +68,7 @@ func newApp() *cli.App {
 			},
 			jobsCommand(),
 			workerCommand(),
+			scriptCommand(),
 			{
 				Name:  "version",
 				Usage: "print the version",

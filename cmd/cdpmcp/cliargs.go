@@ -27,6 +27,14 @@ func hoistFlags(app *cli.App, args []string) ([]string, error) {
 	if cmd == nil {
 		return args, nil
 	}
+	// A subcommand (`cdpmcp jobs submit`) takes the flags written after it.
+	for i+1 < len(args) {
+		sub := subcommand(cmd, args[i+1])
+		if sub == nil {
+			break
+		}
+		i, cmd = i+1, sub
+	}
 	head := slices.Clone(args[:i+1])
 	var flags, rest []string
 	tail := args[i+1:]
@@ -50,6 +58,16 @@ func hoistFlags(app *cli.App, args []string) ([]string, error) {
 		}
 	}
 	return append(append(head, flags...), rest...), nil
+}
+
+// subcommand returns cmd's subcommand called name, or nil.
+func subcommand(cmd *cli.Command, name string) *cli.Command {
+	for _, sub := range cmd.Subcommands {
+		if sub.HasName(name) {
+			return sub
+		}
+	}
+	return nil
 }
 
 // takesValue reports whether the flag written as a (-name or --name, without

@@ -36,7 +36,7 @@ func TestMisspeltFlagIsOneLine(t *testing.T) {
 		{[]string{"jobs", "--limt", "3"}, "cdpmcp jobs: unknown flag --limt; did you mean --limit? (cdpmcp jobs --help lists the flags)\n"},
 		{[]string{"serve", "--max-tabs", "many"}, "cdpmcp serve: --max-tabs \"many\": give a whole number (cdpmcp serve --help lists the flags)\n"},
 		{[]string{"--headless", "serve"}, "cdpmcp: --headless is a flag of serve and call and worker: put it after the command, e.g. cdpmcp serve --headless\n"},
-		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, worker, version, help)\n"},
+		{[]string{"serv"}, "cdpmcp: no command \"serv\"; did you mean serve? (commands: serve, call, tools, jobs, worker, script, version, help)\n"},
 		// Another command's flag is named as such, with what to do instead.
 		{[]string{"call", "--data-dir", "/tmp/d", "getTitle"}, "cdpmcp call: --data-dir is a flag of serve and jobs and worker, not of call: call runs one tool and keeps no jobs; " +
 			"cdpmcp jobs --data-dir DIR lists a data dir's jobs, and cdpmcp serve --data-dir DIR runs them (cdpmcp call --help lists the flags)\n"},

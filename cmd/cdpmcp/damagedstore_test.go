@@ -12,11 +12,17 @@ import (
 )
 
 // A job store that is not one (damaged, or another program's file) is named
-// with what to do: `cdpmcp jobs` exits non-zero, a server's job tools answer
-// why while its other tools go on; nothing panics and the file is untouched.
+// with what to do: `cdpmcp jobs` exits non-zero; a server asked for the job
+// tools does not start, saying so; one that was not asked for them finds it
+// in its default data dir, and its job tools answer why while its other
+// tools go on; nothing panics and the file is untouched.
 func TestDamagedJobStore(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
+	tmp := shortTemp(t)
+	data := filepath.Join(tmp, "cdpmcp") // the default data dir of a server with tmp
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	db := filepath.Join(data, "jobs.db")
 	junk := bytes.Repeat([]byte("this is not a job store\n"), 4096)
 	if err := os.WriteFile(db, junk, 0o600); err != nil {
@@ -31,7 +37,14 @@ func TestDamagedJobStore(t *testing.T) {
 		}
 	}
 
-	s := startStdio(t, "damaged-store", "--data-dir", data, "--caps", "jobs")
+	r = runCLI(t, t.TempDir(), "serve", "--data-dir", data, "--caps", "jobs")
+	for _, w := range append(want, "the job tools were asked for") {
+		if r.code == 0 || !strings.Contains(r.stderr, w) || strings.Contains(r.stderr, "panic") {
+			t.Errorf("serve --caps jobs on a damaged store: exit %d, stderr %q; want %q", r.code, r.stderr, w)
+		}
+	}
+
+	s := startStdioIn(t, "damaged-store", tmp)
 	ctx := testbound.Context(t)
 	if _, err := initialize(ctx, s.c, ""); err != nil {
 		t.Fatal(err)

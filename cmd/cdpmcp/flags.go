@@ -81,7 +81,7 @@ func policyFlags() []cli.Flag {
 }
 
 func browserFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.BoolFlag{Name: "headless", EnvVars: env("HEADLESS"), Usage: "run the browser without a window (automatic when there is no display)"},
 		&cli.StringFlag{Name: "browser-path", EnvVars: env("BROWSER_PATH"), Usage: "Chromium or Chrome executable (default: chromium, chromium-browser or google-chrome on PATH, then Chrome, Chromium or Edge where they install on macOS and Windows)"},
 		&cli.StringFlag{Name: "user-data-dir", EnvVars: env("USER_DATA_DIR"), Usage: "browser profile `DIR` to use and keep (default: a fresh temporary one, removed on exit)"},
@@ -89,7 +89,7 @@ func browserFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cdp-endpoint", EnvVars: env("CDP_ENDPOINT"), Usage: "attach to a running browser at `URL` (http://127.0.0.1:9222 or ws://…) instead of launching one"},
 		&cli.BoolFlag{Name: "allow-remote-cdp", EnvVars: env("ALLOW_REMOTE_CDP"), Usage: "allow a --cdp-endpoint that is not on this machine"},
 		&cli.BoolFlag{Name: "allow-unsafe-browser-args", EnvVars: env("ALLOW_UNSAFE_BROWSER_ARGS"), Usage: "allow --browser-arg flags that weaken web security or take over the profile or debugging port"},
-	}
+	}, reachFlags()...) // browserflags.go
 }
 
 func configFrom(c *cli.Context) (config, error) {
@@ -133,7 +133,7 @@ func configFrom(c *cli.Context) (config, error) {
 		if len([]rune(v)) < secrets.MinLen {
 			return cfg, fmt.Errorf("--secret-env: %s is shorter than %d characters, too short to redact by value", name, secrets.MinLen)
 		}
-		cfg.secrets.Add(v)
+		addSecretEnv(cfg.secrets, name, v)
 	}
 	var (
 		tokens []string
@@ -143,7 +143,7 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, err
 	}
 	for _, t := range tokens {
-		cfg.secrets.Add(t) // a token is never logged or traced
+		cfg.secrets.Conceal(t) // a token is never logged or traced (secretsetup.go)
 	}
 	cfg.browser.Secrets, cfg.tools.Secrets = cfg.secrets, cfg.secrets
 	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {
@@ -179,6 +179,9 @@ func configFrom(c *cli.Context) (config, error) {
 		return cfg, fmt.Errorf("--browser-arg %s cannot be used with --http %s: listening beyond loopback, cdpmcp routes every connection of the browser through its own proxy so pages never reach its port through this machine's addresses", strings.Join(bad, " "), cfg.http)
 	}
 	if err := parityConfigFrom(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := reachConfigFrom(c, &cfg); err != nil { // browserflags.go
 		return cfg, err
 	}
 	if len(cfg.tools.Tools) > 0 {

@@ -86,7 +86,7 @@ func TestFleet(t *testing.T) {
 		var ids []string
 		names := map[string]string{}
 		for i, p := range []int{1, 5, 9, 5, 3} {
-			id := submit("prio", fmtURL("/jobs/page/prio-%c", 'a'+i), p, navigate, nil)
+			id := submit(fmt.Sprint("prio-", i), fmtURL("/jobs/page/prio-%c", 'a'+i), p, navigate, nil)
 			ids, names[id] = append(ids, id), string(rune('a'+i))
 		}
 		done := waitStates(t, ctx, store, ids, jobs.Succeeded, jobs.Failed)
@@ -132,10 +132,20 @@ func TestFleet(t *testing.T) {
 		if a := jobCall(t, ctx, c, "browser.job.resume", map[string]any{"correlationId": "handoff", "jobId": id, "note": "over to you"}); a["status"] != "RESUMED" {
 			t.Fatalf("resume answered %v", a)
 		}
-		// Nobody signed in: the worker goes on and finds the form still there.
+		// Nobody signed in: the worker goes on, finds the form still there and
+		// asks the person once more; a second resume still signed out fails.
+		for j := done0(t, store, id); !(j.State == jobs.WaitingForHuman && strings.Contains(j.Summary, "still not signed in after a person's help")); j = done0(t, store, id) {
+			if j.State.Terminal() || ctx.Err() != nil {
+				t.Fatalf("after the first resume: %s %q %q, want the person asked again", j.State, j.Summary, j.Error)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if a := jobCall(t, ctx, c, "browser.job.resume", map[string]any{"correlationId": "handoff", "jobId": id, "note": "over to you"}); a["status"] != "RESUMED" {
+			t.Fatalf("second resume answered %v", a)
+		}
 		d := waitStates(t, ctx, store, []string{id}, jobs.Failed, jobs.Succeeded)[id]
 		if d.State != jobs.Failed || !strings.Contains(d.Error, "after a person's help") || d.Note != "over to you" || d.Worker != holder.id {
-			t.Errorf("after the resume: %s %q note %q on %s", d.State, d.Error, d.Note, d.Worker)
+			t.Errorf("after the resumes: %s %q note %q on %s", d.State, d.Error, d.Note, d.Worker)
 		}
 	})
 
@@ -147,7 +157,7 @@ func TestFleet(t *testing.T) {
 		// Five navigate jobs fill the other five tabs: one is the victim's.
 		var navs []string
 		for i := range 5 {
-			navs = append(navs, submit("kill-nav", fmtURL("/jobs/slowpage?ms=15000&k=%d", i), 5, navigate, nil))
+			navs = append(navs, submit(fmt.Sprint("kill-nav-", i), fmtURL("/jobs/slowpage?ms=15000&k=%d", i), 5, navigate, nil))
 		}
 		running := map[string]*jobs.Job{}
 		for busy := 0; busy < 2; { // the message job and one navigate job

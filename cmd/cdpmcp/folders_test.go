@@ -13,8 +13,9 @@ import (
 // ($TMPDIR/cdpmcp-artifacts) before cdpmcp does, open to everyone, and
 // plants in it a recording folder whose network.har links to a file of the
 // user's: record and the audits refuse the folder with the reason and what
-// to do, nothing is written through the link; so is a data folder others can
-// write in. Once the folder is private, record works.
+// to do, nothing is written through the link; a server asked for the job
+// tools on a data folder others can write in does not start, saying why.
+// Once the folder is private, record works.
 func TestPlantedArtifactsFolder(t *testing.T) {
 	t.Parallel()
 	open := filepath.Join(t.TempDir(), "open-data")
@@ -22,7 +23,11 @@ func TestPlantedArtifactsFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = os.Chmod(open, 0o777)
-	s := startStdio(t, "planted", "--caps", "all", "--data-dir", open)
+	if r := runCLI(t, t.TempDir(), "serve", "--caps", "all", "--data-dir", open); r.code == 0 ||
+		!strings.Contains(r.stderr, "the data folder (--data-dir) "+open) || !strings.Contains(r.stderr, "other users can write in it") {
+		t.Errorf("a server with the job tools on a data folder others can write in: exit %d %q", r.code, r.stderr)
+	}
+	s := startStdio(t, "planted", "--caps", "all")
 	victim := filepath.Join(t.TempDir(), "victim.txt")
 	if err := os.WriteFile(victim, []byte("mine"), 0o600); err != nil {
 		t.Fatal(err)
@@ -58,10 +63,6 @@ func TestPlantedArtifactsFolder(t *testing.T) {
 		if !isErr || !strings.Contains(text, "the artifacts folder "+planted) || !strings.Contains(text, why) || !strings.Contains(text, "--artifacts-dir") {
 			t.Errorf("%s in a planted artifacts folder: %v %q", c.tool, isErr, text)
 		}
-	}
-	text, isErr := callTool(t, ctx, s.c, "browser.job.submit", map[string]any{"correlationId": "x", "url": site.URL("/secret.html"), "task": map[string]any{"type": "navigate"}})
-	if !isErr || !strings.Contains(text, "the data folder (--data-dir) "+open) || !strings.Contains(text, "other users can write in it") {
-		t.Errorf("a job in a data folder others can write in: %v %q", isErr, text)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "mine" {
 		t.Errorf("the linked file became %q", b)

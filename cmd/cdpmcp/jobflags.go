@@ -17,7 +17,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
-	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
 
@@ -127,17 +126,15 @@ func startHorde(cfg config) *horde {
 	if cfg.live != nil {
 		h.liveView = cfg.live.BaseURL()
 	}
-	// A server offering the job tools opens the queue at start (build); one
-	// that does not still takes up the unfinished jobs it finds, and in a
-	// fleet (--jobs-db) runs the jobs that come.
-	if _, err := os.Stat(jobs.DBPath(cfg.jobs.dataDir)); (err == nil || cfg.jobs.db != "") && !tools.OffersJobs(cfg.tools) {
-		go func() {
-			if err := h.open(); err != nil {
-				slog.Warn("the unfinished jobs in the data dir are not taken up: " + err.Error())
-			}
-		}()
-	}
 	return h
+}
+
+// hasWork reports whether the queue has jobs to take up or run at start, job
+// tools or not: the data dir holds a job store, or a fleet's database is
+// named (its jobs come to every process that runs jobs).
+func (h *horde) hasWork() bool {
+	_, err := os.Stat(jobs.DBPath(h.cfg.dataDir))
+	return err == nil || h.cfg.db != ""
 }
 
 // open opens the queue once and returns why it could not (the same error at

@@ -21,8 +21,9 @@ import (
 // running server.
 func jobsCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "jobs",
-		Usage: "list the job queue (--follow to tail its changes)",
+		Name:        "jobs",
+		Usage:       "list the job queue (--follow to tail its changes); submit, status, wait, cancel and resume jobs from a shell",
+		Subcommands: jobVerbs(),
 		Flags: []cli.Flag{
 			dataDirFlag(),
 			jobsDBFlag(),

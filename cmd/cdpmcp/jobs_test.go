@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -82,12 +83,14 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	ctx := testCtx(t, 3*time.Minute)
 	s1 := startHTTP(t, "jobs-kill", "--data-dir", data, "--max-tabs", "2")
 	c1 := httpClient(t, ctx, s1.url, "")
+	n := 0
 	submit := func(c *client.Client, url, typ string, prio int, extra map[string]any) string {
 		task := map[string]any{"type": typ}
 		for k, v := range extra {
 			task[k] = v
 		}
-		a := jobCall(t, ctx, c, "browser.job.submit", map[string]any{"correlationId": "kill", "url": url, "priority": prio, "task": task})
+		n++ // a correlationId names one request
+		a := jobCall(t, ctx, c, "browser.job.submit", map[string]any{"correlationId": fmt.Sprint("kill-", n), "url": url, "priority": prio, "task": task})
 		return a["jobId"].(string)
 	}
 	done := submit(c1, site.URL("/jobs/article.html"), "navigate", 5, nil)

@@ -4,18 +4,15 @@ import (
 	"encoding/json"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // From a shell, `cdpmcp jobs` shows what a person acts on: the live view's
 // link of a job waiting for them and an extract job's result, in the table
-// and with --json. A second server on the same data dir says in one line that
-// its job tools are off, and lists none.
+// and with --json. A second server asking for the job tools on the same
+// data dir stops at start, saying why and what to do.
 func TestJobsFromAShell(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
@@ -65,25 +62,15 @@ func TestJobsFromAShell(t *testing.T) {
 		t.Errorf("--json result of the extract job = %s", res)
 	}
 
-	// A second server on the same data dir.
-	s2 := startHTTP(t, "jobs-shell-2", "--data-dir", data)
-	defer s2.stop(t)
-	c2 := httpClient(t, ctx, s2.url, "")
-	list, err := c2.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tool := range list.Tools {
-		if strings.HasPrefix(tool.Name, "browser.job.") || strings.HasPrefix(tool.Name, "browser.snapshot.") {
-			t.Errorf("the second server lists %s, which cannot work there", tool.Name)
-		}
-	}
-	if !slices.ContainsFunc(list.Tools, func(t mcp.Tool) bool { return t.Name == "navigate" }) {
-		t.Errorf("the second server lists no browser tools either")
-	}
-	logs := s2.stderr.String()
-	want := "the job tools are off: the data directory is in use by another cdpmcp (" + data + ", pid "
-	if strings.Count(logs, want) != 1 || !strings.Contains(logs, "give this server its own --data-dir") || strings.Contains(logs, "not taken up") {
-		t.Errorf("the second server's log should say once that its job tools are off, and why:\n%s", logs)
+	// A second server asking for the job tools on the same data dir does not
+	// start: it says why and what to do.
+	second := exec.Command(binPath, "serve", "--http", "127.0.0.1:0", "--headless", "--data-dir", data)
+	second.Env = procEnv(shortTemp(t))
+	out, err = second.CombinedOutput()
+	msg := string(out)
+	if err == nil || strings.Contains(msg, "serving MCP") || !strings.Contains(msg, "the job tools were asked for") ||
+		!strings.Contains(msg, "the data directory is in use by another cdpmcp ("+data+", pid ") || !strings.Contains(msg, "give this server its own --data-dir") ||
+		!strings.Contains(msg, "--no-jobs") {
+		t.Errorf("a second server asking for the job tools on a data dir in use: %v\n%s", err, msg)
 	}
 }

@@ -9,7 +9,8 @@ import (
 
 // redactingHandler hides remembered secrets in log records: the message and
 // every attribute, whatever its kind, since a URL, an error or a page's
-// console line can carry what was typed.
+// console line can carry what was typed. Logs are the operator's: they hide
+// every tenant's values and the bearer tokens (RedactAll).
 type redactingHandler struct {
 	next slog.Handler
 	reg  *secrets.Registry
@@ -20,10 +21,10 @@ func (h redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	if h.reg.Len() == 0 {
+	if h.reg.LenAll() == 0 {
 		return h.next.Handle(ctx, r)
 	}
-	out := slog.NewRecord(r.Time, r.Level, h.reg.Redact(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, h.reg.RedactAll(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.redactAttr(a))
 		return true
@@ -42,7 +43,7 @@ func (h redactingHandler) redactAttr(a slog.Attr) slog.Attr {
 		}
 		return slog.Group(a.Key, out...)
 	case slog.KindString, slog.KindAny:
-		return slog.String(a.Key, h.reg.Redact(v.String()))
+		return slog.String(a.Key, h.reg.RedactAll(v.String()))
 	}
 	return a
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/prom"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -49,16 +50,8 @@ func build(cfg config) (*stack, error) {
 		}
 		st.jobs = startHorde(cfg)
 		cfg.tools.Jobs = st.jobs.queue
-		// A server that offers the job tools takes its data dir at start: when
-		// another server holds it, the tools could only fail, so they are not
-		// listed, and the log says why in one line.
-		if tools.OffersJobs(cfg.tools) {
-			if err := st.jobs.open(); err != nil {
-				slog.Warn("the job tools are off: " + err.Error())
-				st.jobs.close()
-				st.jobs, cfg.tools.Jobs, cfg.tools.JobHandoff = nil, nil, nil
-				cfg.tools.JobsOff = "the job tools are off on this server: " + err.Error()
-			}
+		if err := startJobs(&cfg, st); err != nil {
+			return nil, err
 		}
 	}
 	st.srv = tools.New(cfg.tools, st.mgr)
@@ -103,7 +96,7 @@ func serve(ctx context.Context, cfg config) error {
 		cfg.browser.Reserved = append(cfg.browser.Reserved, ln.Addr().String())
 	}
 	endOrphans()
-	if cfg.browser.Endpoint != "" {
+	if cfg.browser.Endpoint != "" || cfg.browser.AutoConnect {
 		if err := checkEndpoint(ctx, cfg.browser); err != nil {
 			return err
 		}
@@ -153,7 +146,9 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 		mux.Handle("/live/", cfg.live.Handler())
 	}
 	if st.jobs != nil {
-		mux.Handle("/metrics", guardHTTP(metricsHandler(st.jobs.queue), cfg.principals))
+		mux.Handle("/metrics", guardHTTP(metricsHandler(st.jobs.queue, func(pw *prom.Writer) {
+			pw.Family("cdpmcp_session_tabs_open", "gauge", "Tabs the MCP sessions of this serve have open now.", prom.Sample{Value: float64(st.srv.OpenTabs())})
+		}), cfg.principals))
 	}
 	hs := newHTTPServer(mux, cfg.requests)
 	// Said once the port is bound, never before.

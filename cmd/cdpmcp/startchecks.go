@@ -13,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/children"
+	"github.com/cdpmcp/cdpmcp/tools"
 )
 
 // endOrphans ends the browsers (with their helpers) and ffmpeg processes a
@@ -58,18 +59,25 @@ func removeAbandonedProfiles() {
 	}
 }
 
-// checkEndpoint tries --cdp-endpoint once at start. One that can never work
-// (not a URL, not on this machine without --allow-remote-cdp, not Chrome's
-// DevTools) stops the server with the reason; one that does not answer yet is
-// said in one line, and tool calls connect once it does.
+// checkEndpoint tries --cdp-endpoint (or --auto-connect) once at start. One
+// that can never work (not a URL, not on this machine without
+// --allow-remote-cdp, not Chrome's DevTools, refusing the --cdp-header sent)
+// stops the server with the reason; one that does not answer yet (no Chrome
+// accepting connections, for --auto-connect) is said in one line, and tool
+// calls connect once it does.
 func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	err := browserproc.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote)
+	var err error
+	if opts.AutoConnect {
+		_, _, err = browserproc.AutoConnect(ctx, opts.Launch.UserDataDir)
+	} else {
+		err = browserproc.CheckEndpoint(ctx, opts.Endpoint, opts.AllowRemote, opts.Header)
+	}
 	var se *browserproc.SetupError
 	switch {
 	case err == nil:
-		slog.Debug("the browser endpoint answers", "endpoint", opts.Endpoint)
+		slog.Debug("the browser endpoint answers", "endpoint", browserproc.DisplayEndpoint(opts.Endpoint), "autoConnect", opts.AutoConnect)
 		return nil
 	case !errors.As(err, &se):
 		return err
@@ -77,5 +85,31 @@ func checkEndpoint(ctx context.Context, opts cdpclient.Options) error {
 		return fmt.Errorf("%s; %s", se.Msg, se.Hint)
 	}
 	slog.Warn(se.Msg, "hint", se.Hint)
+	return nil
+}
+
+// startJobs opens the job queue at start when the job tools are offered or
+// the data dir (or --jobs-db) has jobs to take up. Nothing degrades
+// silently: job tools asked for (--caps jobs, --data-dir, --tools) that
+// cannot work (another server holds the data dir, the database does not
+// answer) stop the server with the reason and the fix; where they were not
+// asked for, the server runs without them and its MCP instructions say why,
+// for the client (and the person) to see, as the log does.
+func startJobs(cfg *config, st *stack) error {
+	asked := tools.OffersJobs(cfg.tools)
+	if !asked && !st.jobs.hasWork() {
+		return nil // opened on the first job tool call, if any
+	}
+	err := st.jobs.open()
+	if err == nil {
+		return nil
+	}
+	st.jobs.close()
+	st.jobs, cfg.tools.Jobs, cfg.tools.JobHandoff = nil, nil, nil
+	if asked {
+		return fmt.Errorf("the job tools were asked for (--caps jobs, --data-dir or --tools) and cannot start: %w; or serve without them (--no-jobs)", err)
+	}
+	slog.Warn("the job tools are off, and the jobs in the data dir are not taken up: " + err.Error())
+	cfg.tools.JobsOff = "the job tools are off on this server: " + err.Error()
 	return nil
 }

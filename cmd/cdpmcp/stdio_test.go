@@ -33,7 +33,14 @@ type stdioServer struct {
 // for it to exit; it is closed (and the process reaped) at cleanup.
 func startStdio(t testing.TB, name string, extra ...string) *stdioServer {
 	t.Helper()
-	s := &stdioServer{stderr: &syncBuffer{}, marker: newMarker(name), tmp: shortTemp(t)}
+	return startStdioIn(t, name, shortTemp(t), extra...)
+}
+
+// startStdioIn is startStdio with tmp as the process's TMPDIR and
+// XDG_STATE_HOME (its default data dir is tmp/cdpmcp).
+func startStdioIn(t testing.TB, name, tmp string, extra ...string) *stdioServer {
+	t.Helper()
+	s := &stdioServer{stderr: &syncBuffer{}, marker: newMarker(name), tmp: tmp}
 	args := append([]string{"serve", "--headless", "--browser-arg=" + s.marker}, extra...)
 	s.cmd = exec.Command(binPath, args...)
 	s.cmd.Env = procEnv(s.tmp)

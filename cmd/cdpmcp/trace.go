@@ -52,7 +52,7 @@ func (t *traceWriter) TraceCDP(dir string, msg []byte) {
 		T   string          `json:"t"`
 		CDP string          `json:"cdp"`
 		Msg json.RawMessage `json:"msg"`
-	}{now(), dir, t.secrets.RedactBytes(redactCDP(dir, msg))})
+	}{now(), dir, t.secrets.RedactAllBytes(redactCDP(dir, msg))})
 }
 
 func (t *traceWriter) traceTool(tt tools.ToolTrace) {
@@ -64,7 +64,7 @@ func (t *traceWriter) traceTool(tt tools.ToolTrace) {
 		Result  string             `json:"result"`
 		Ms      int64              `json:"ms"`
 		Phases  map[string]float64 `json:"phases,omitempty"`
-	}{now(), tt.Tool, t.secrets.RedactBytes(redactArgs(tt.Args)), tt.IsError, t.secrets.Redact(redactResult(tt.Result)), tt.Ms, tt.Phases})
+	}{now(), tt.Tool, t.secrets.RedactAllBytes(redactArgs(tt.Args)), tt.IsError, t.secrets.RedactAll(redactResult(tt.Result)), tt.Ms, tt.Phases})
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

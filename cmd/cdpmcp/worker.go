@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/internal/prom"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/tools"
@@ -30,6 +31,7 @@ func workerCommand() *cli.Command {
 		&cli.BoolFlag{Name: "allow-remote-cdp", EnvVars: env("ALLOW_REMOTE_CDP"), Usage: "allow a --cdp-endpoint that is not on this machine"},
 		&cli.BoolFlag{Name: "allow-unsafe-browser-args", EnvVars: env("ALLOW_UNSAFE_BROWSER_ARGS"), Usage: "allow --browser-arg flags that weaken web security or take over the profile or debugging port"},
 	}
+	flags = append(flags, workerReachFlags()...) // browserflags.go
 	flags = append(flags, runFlags()...)
 	flags = append(flags, policyFlags()...)
 	flags = append(flags, agentFlags()...)
@@ -53,6 +55,9 @@ func workerCommand() *cli.Command {
 				return fmt.Errorf("--max-tabs %d: a worker runs 1 or more tabs", cfg.jobs.maxTabs)
 			}
 			cfg.jobs.endpoints, cfg.browser.Endpoint = c.StringSlice("cdp-endpoint"), ""
+			if err := workerPoolFrom(c, &cfg); err != nil {
+				return err
+			}
 			if cfg.handoff, err = handoffConfigFrom(c); err != nil {
 				return err
 			}
@@ -100,7 +105,11 @@ func runWorker(ctx context.Context, cfg config, metricsAddr string) error {
 	if lv != nil {
 		liveView = lv.BaseURL()
 	}
-	slog.Info("worker running jobs", "worker", q.Worker(), "maxTabs", cfg.jobs.maxTabs, "browsers", max(len(cfg.jobs.endpoints), 1), "liveView", liveView)
+	browsers := any(max(len(cfg.jobs.endpoints), 1))
+	if cfg.browser.Pool {
+		browsers = "one per job from " + browserproc.DisplayEndpoint(cfg.browser.Endpoint)
+	}
+	slog.Info("worker running jobs", "worker", q.Worker(), "maxTabs", cfg.jobs.maxTabs, "browsers", browsers, "liveView", liveView)
 	<-ctx.Done()
 	slog.Info("worker stopping: handing its jobs back to the fleet")
 	return nil
@@ -114,8 +123,8 @@ func metricsMux(queue func(context.Context) (*jobs.Queue, error)) *http.ServeMux
 }
 
 // metricsHandler answers with the job queue's metrics in Prometheus's text
-// format.
-func metricsHandler(queue func(context.Context) (*jobs.Queue, error)) http.Handler {
+// format, and those more adds.
+func metricsHandler(queue func(context.Context) (*jobs.Queue, error), more ...func(*prom.Writer)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
@@ -127,6 +136,10 @@ func metricsHandler(queue func(context.Context) (*jobs.Queue, error)) http.Handl
 		w.Header().Set("Content-Type", prom.ContentType)
 		if err := q.WriteMetrics(ctx, w); err != nil {
 			slog.Warn("metrics", "err", err)
+		}
+		pw := prom.NewWriter(w)
+		for _, m := range more {
+			m(pw)
 		}
 	})
 }

@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/jackc/pgx/v5"
 )
 
-// Create implements jobs.Store.
+// Create implements jobs.Store. The key's uniqueness is the table's
+// (idem_key UNIQUE): of two processes creating with one key, one inserts
+// and the other reads its job.
 func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
 	c := j.Clone()
 	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
@@ -47,6 +50,11 @@ func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
 	return scanOne(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE id = $1`, id))
 }
 
+// GetByKey implements jobs.Store.
+func (s *Store) GetByKey(ctx context.Context, key string) (*jobs.Job, error) {
+	return scanOne(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE idem_key = $1`, key))
+}
+
 // Update implements jobs.Store.
 func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
 	return s.modify(ctx, id, from, nil, change)
@@ -64,7 +72,8 @@ func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change fun
 
 // modify applies change to a job in one of the states from (any when empty)
 // for which held says yes (always when nil); expired is whether the job's
-// lease has ended by the database's clock.
+// lease has ended by the database's clock. A change that would move the
+// job's state back is refused (jobs.Before), in the UPDATE itself too.
 func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held func(j *jobs.Job, expired bool) bool, change func(*jobs.Job)) (*jobs.Job, error) {
 	var out *jobs.Job
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -83,11 +92,21 @@ func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held f
 		}
 		before := j.Clone()
 		change(j)
+		allowed := jobs.Before(j.State)
+		if !slices.Contains(allowed, before.State) {
+			return &jobs.StateError{ID: id, State: before.State, Want: allowed}
+		}
 		args, err := values(j)
 		if err != nil {
 			return err
 		}
-		if out, err = scanOne(tx.QueryRow(ctx, `UPDATE cdpmcp.jobs SET `+updateSet+`, rev = nextval('cdpmcp.rev') WHERE id = $1 RETURNING `+columns, args...)); err != nil {
+		states := make([]string, len(allowed))
+		for i, st := range allowed {
+			states[i] = string(st)
+		}
+		args = append(args, states)
+		if out, err = scanOne(tx.QueryRow(ctx, `UPDATE cdpmcp.jobs SET `+updateSet+`, rev = nextval('cdpmcp.rev')
+			WHERE id = $1 AND state = ANY($`+strconv.Itoa(len(args))+`) RETURNING `+columns, args...)); err != nil {
 			return fmt.Errorf("update job %s: %w", id, err)
 		}
 		return notify(ctx, tx, jobs.Changes(before, out))

@@ -7,7 +7,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -121,6 +120,15 @@ var migrations = []string{
 		seen timestamptz NOT NULL,
 		version text NOT NULL DEFAULT ''
 	);`,
+	// Idempotency keys were a keyed hash of the request, its password
+	// included, keyed by a key in cdpmcp.meta: from a replica or a backup a
+	// password could be checked against them. They become jobs.IdemKey
+	// (tenant/correlationId), the first job of each keeping it, and the key
+	// goes.
+	`UPDATE cdpmcp.jobs SET idem_key = 'legacy:' || id;
+	UPDATE cdpmcp.jobs SET idem_key = tenant || '/' || correlation_id
+		WHERE seq IN (SELECT MIN(seq) FROM cdpmcp.jobs GROUP BY tenant, correlation_id);
+	DELETE FROM cdpmcp.meta WHERE name = 'key';`,
 }
 
 // migrate applies the migrations the database lacks, one process at a time.
@@ -166,14 +174,3 @@ func (s *Store) Close() error {
 
 // Shared implements jobs.Store: every process of the fleet uses the database.
 func (s *Store) Shared() bool { return true }
-
-// Key implements jobs.Store.
-func (s *Store) Key(ctx context.Context) ([]byte, error) {
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	if _, err := s.pool.Exec(ctx, `INSERT INTO cdpmcp.meta (name, value) VALUES ('key', $1) ON CONFLICT DO NOTHING`, key); err != nil {
-		return nil, fmt.Errorf("the store's key: %w", err)
-	}
-	err := s.pool.QueryRow(ctx, `SELECT value FROM cdpmcp.meta WHERE name = 'key'`).Scan(&key)
-	return key, err
-}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -36,7 +35,10 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 	}
 	before := j.Clone()
 	until := now.Add(lease).UnixMilli()
-	j.Worker, j.Lease, j.Rev = worker, time.UnixMilli(until), s.rev+1
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&j.Rev); err != nil {
+		return nil, fmt.Errorf("claim a job: %w", err)
+	}
+	j.Worker, j.Lease = worker, time.UnixMilli(until)
 	if j.State == jobs.Queued {
 		j.State, j.Progress, j.Summary = jobs.Dispatched, 0.05, "dispatched to "+worker
 	}
@@ -56,7 +58,6 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("claim job %s: %w", j.ID, err)
 	}
-	s.rev = j.Rev
 	s.Changed(before, j)
 	return j, nil
 }
@@ -164,24 +165,6 @@ func (s *Store) Ahead(ctx context.Context, j *jobs.Job) (int, error) {
 	err := s.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING')
 		AND (priority > ?1 OR (priority = ?1 AND seq < ?2))`, j.Priority, j.Seq).Scan(&n)
 	return n, err
-}
-
-// Key implements jobs.Store.
-func (s *Store) Key(ctx context.Context) ([]byte, error) {
-	var key []byte
-	err := s.rdb.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'key'`).Scan(&key)
-	if err == nil || !errors.Is(err, sql.ErrNoRows) || s.ro {
-		return key, err
-	}
-	key = make([]byte, 32)
-	_, _ = rand.Read(key)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('key', ?) ON CONFLICT DO NOTHING`, key); err != nil {
-		return nil, err
-	}
-	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'key'`).Scan(&key)
-	return key, err
 }
 
 // TakeProfile implements jobs.Store.

@@ -6,7 +6,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -26,79 +25,14 @@ type Store struct {
 	ro   bool
 	cols string // columns as selected (a read-only store of an older file lacks some)
 
-	mu  sync.Mutex // serialises writes and the revision counter
-	rev int64
+	// mu serialises this process's writes; the file's lock serialises
+	// them with other processes' (a `cdpmcp jobs submit` beside a server):
+	// every write is an immediate transaction that reads the revision and
+	// the sequence it needs from the table.
+	mu sync.Mutex
 }
 
 var _ jobs.Store = (*Store)(nil)
-
-const schema = `
-CREATE TABLE IF NOT EXISTS jobs (
-	id TEXT PRIMARY KEY,
-	seq INTEGER NOT NULL UNIQUE,
-	idem_key TEXT NOT NULL UNIQUE,
-	correlation_id TEXT NOT NULL,
-	url TEXT NOT NULL,
-	profile TEXT NOT NULL DEFAULT '',
-	max_tabs INTEGER NOT NULL,
-	priority INTEGER NOT NULL,
-	handoff INTEGER NOT NULL,
-	task TEXT NOT NULL,
-	has_secret INTEGER NOT NULL DEFAULT 0,
-	state TEXT NOT NULL,
-	progress REAL NOT NULL DEFAULT 0,
-	summary TEXT NOT NULL DEFAULT '',
-	final_url TEXT NOT NULL DEFAULT '',
-	artifacts TEXT NOT NULL DEFAULT '{}',
-	error TEXT NOT NULL DEFAULT '',
-	result TEXT NOT NULL DEFAULT '',
-	handoff_url TEXT NOT NULL DEFAULT '',
-	note TEXT NOT NULL DEFAULT '',
-	attempt INTEGER NOT NULL DEFAULT 0,
-	effects INTEGER NOT NULL DEFAULT 0,
-	created_ms INTEGER NOT NULL,
-	started_ms INTEGER NOT NULL DEFAULT 0,
-	finished_ms INTEGER NOT NULL DEFAULT 0,
-	rev INTEGER NOT NULL,
-	tenant TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state);
-CREATE INDEX IF NOT EXISTS jobs_rev ON jobs(rev);
-CREATE TABLE IF NOT EXISTS profiles (
-	name TEXT PRIMARY KEY,
-	holder TEXT NOT NULL DEFAULT '',
-	lease_ms INTEGER NOT NULL DEFAULT 0,
-	version INTEGER NOT NULL DEFAULT 0,
-	state BLOB
-);
-CREATE TABLE IF NOT EXISTS workers (
-	id TEXT PRIMARY KEY,
-	live_view TEXT NOT NULL DEFAULT '',
-	max_tabs INTEGER NOT NULL DEFAULT 0,
-	busy INTEGER NOT NULL DEFAULT 0,
-	started_ms INTEGER NOT NULL DEFAULT 0,
-	seen_ms INTEGER NOT NULL DEFAULT 0,
-	version TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
-`
-
-// tenantColumn came with tenants: an older file's jobs are the local user's.
-const tenantColumn = `ALTER TABLE jobs ADD COLUMN tenant TEXT NOT NULL DEFAULT '';`
-
-// leaseColumns came with leases (issue 25); files made before lack them.
-const leaseColumns = `
-ALTER TABLE jobs ADD COLUMN worker TEXT NOT NULL DEFAULT '';
-ALTER TABLE jobs ADD COLUMN lease_ms INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE jobs ADD COLUMN origin TEXT NOT NULL DEFAULT '';
--- Jobs an older server left started were held by a process now gone.
-UPDATE jobs SET lease_ms = 1 WHERE state IN ('DISPATCHED', 'RUNNING', 'WAITING_FOR_HUMAN', 'RESUMED');
-`
-
-const indexes = `
-CREATE INDEX IF NOT EXISTS jobs_claim ON jobs(priority DESC, seq) WHERE lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING');
-CREATE INDEX IF NOT EXISTS jobs_lease ON jobs(lease_ms) WHERE lease_ms > 0;
-`
 
 // Open opens (creating if needed) the job store in the file at path. With
 // readOnly the file must exist and is only read (for `cdpmcp jobs` next to a
@@ -144,33 +78,12 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	}
 	// Through the read pool, so its first connection is open before a
 	// caller waits for it.
-	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&s.rev); err != nil {
+	var rev int64
+	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) FROM jobs`).Scan(&rev); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("read job store %s: %w", path, err)
 	}
 	return s, nil
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, schema); err != nil {
-		return err
-	}
-	for _, m := range []struct{ column, sql string }{{"tenant", tenantColumn}, {"lease_ms", leaseColumns}} {
-		if !s.hasColumn(ctx, m.column) {
-			if _, err := s.db.ExecContext(ctx, m.sql); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := s.db.ExecContext(ctx, indexes)
-	return err
-}
-
-// hasColumn reports whether the file's jobs table has the column.
-func (s *Store) hasColumn(ctx context.Context, name string) bool {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = ?`, name).Scan(&n)
-	return err == nil && n > 0
 }
 
 // Close closes the database.
@@ -184,7 +97,9 @@ func (s *Store) Close() error {
 // Shared implements jobs.Store: a file is this process's alone.
 func (s *Store) Shared() bool { return false }
 
-// Create implements jobs.Store.
+// Create implements jobs.Store. The key's uniqueness is the table's
+// (idem_key UNIQUE): of two processes creating with one key, one inserts
+// and the other reads its job.
 func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -193,16 +108,10 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	if old, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, j.Key)); err == nil {
-		return old, false, nil
-	} else if !errors.Is(err, jobs.ErrNotFound) {
-		return nil, false, err
-	}
 	c := j.Clone()
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs`).Scan(&c.Seq); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1, COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&c.Seq, &c.Rev); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
-	c.Rev = s.rev + 1
 	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
 		c.Lease = time.UnixMilli(1) // started by a process that is gone
 	}
@@ -210,13 +119,19 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", ncolumns-1)+`?)`, args...); err != nil {
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+columns+`) VALUES (`+strings.Repeat("?, ", ncolumns-1)+`?) ON CONFLICT (idem_key) DO NOTHING`, args...)
+	if err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, false, fmt.Errorf("create job: %w", err)
+	} else if n == 0 {
+		old, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, j.Key))
+		return old, false, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
-	s.rev = c.Rev
 	s.Changed(nil, c)
 	return c, true, nil
 }
@@ -224,6 +139,11 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 // Get implements jobs.Store.
 func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
 	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE id = ?`, id))
+}
+
+// GetByKey implements jobs.Store.
+func (s *Store) GetByKey(ctx context.Context, key string) (*jobs.Job, error) {
+	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, key))
 }
 
 // Update implements jobs.Store.
@@ -244,7 +164,8 @@ func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change fun
 }
 
 // modify applies change to a job in one of the states from (any when empty)
-// for which held says yes (always when nil).
+// for which held says yes (always when nil). A change that would move the
+// job's state back is refused (jobs.Before), in the UPDATE itself too.
 func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held func(*jobs.Job, time.Time) bool, change func(*jobs.Job)) (*jobs.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -265,18 +186,34 @@ func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held f
 	}
 	before := j.Clone()
 	change(j)
-	j.Rev = s.rev + 1
+	allowed := jobs.Before(j.State)
+	if !slices.Contains(allowed, before.State) {
+		return nil, &jobs.StateError{ID: id, State: before.State, Want: allowed}
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&j.Rev); err != nil {
+		return nil, fmt.Errorf("update job %s: %w", id, err)
+	}
 	args, err := values(j)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET `+updateSet+` WHERE id = ?`, append(args, id)...); err != nil {
+	args = append(args, id)
+	for _, st := range allowed {
+		args = append(args, string(st))
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE jobs SET `+updateSet+` WHERE id = ? AND state IN (`+placeholders(len(allowed))+`)`, args...)
+	if err != nil {
 		return nil, fmt.Errorf("update job %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return nil, fmt.Errorf("update job %s: %d rows changed (%v)", id, n, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("update job %s: %w", id, err)
 	}
-	s.rev = j.Rev
 	s.Changed(before, j)
 	return j, nil
 }
+
+// placeholders is "?, ?, …": n of them.
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }

@@ -35,7 +35,8 @@ func Run(t *testing.T, fresh Fresh) {
 		{"StartedJobsWereAbandoned", testStartedAbandoned},
 		{"Watch", testWatch},
 		{"CountsAndAhead", testCountsAhead},
-		{"Key", testKey},
+		{"CreateRace", testCreateRace},
+		{"StatesOnlyMoveForward", testForward},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -121,15 +122,15 @@ func testUpdateAndList(t *testing.T, open func() jobs.Store) {
 	for _, id := range []string{"job-1", "job-2", "job-3"} {
 		revs = append(revs, create(t, s, Job(id, id)).Rev)
 	}
-	j, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State, j.Progress = jobs.Running, 0.5 })
-	if err != nil || j.State != jobs.Running || j.Progress != 0.5 || j.Rev <= revs[2] {
+	j, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State, j.Progress = jobs.Dispatched, 0.5 })
+	if err != nil || j.State != jobs.Dispatched || j.Progress != 0.5 || j.Rev <= revs[2] {
 		t.Fatalf("Update: %+v %v", j, err)
 	}
 	var se *jobs.StateError
-	if _, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State = jobs.Cancelled }); !errors.As(err, &se) || se.State != jobs.Running {
+	if _, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State = jobs.Cancelled }); !errors.As(err, &se) || se.State != jobs.Dispatched {
 		t.Errorf("Update from the wrong state: %v", err)
 	}
-	if g, _ := s.Get(ctx, "job-2"); g.State != jobs.Running || g.Rev != j.Rev {
+	if g, _ := s.Get(ctx, "job-2"); g.State != jobs.Dispatched || g.Rev != j.Rev {
 		t.Errorf("a refused update changed the job: %s rev %d", g.State, g.Rev)
 	}
 	if _, err := s.Update(ctx, "job-x", nil, func(*jobs.Job) {}); !errors.Is(err, jobs.ErrNotFound) {

@@ -1,15 +1,66 @@
-// content returns the HTML or visible text of the document or of the first element
-// matching selector (searched through open shadow roots too); null if none matches.
+// content returns the document, or the first element matching selector (searched
+// through open shadow roots too), as format: 'html', its HTML as it is;
+// 'shown', its HTML with only what a person sees (shownRules, the page
+// model's rule) and the words of separate boxes kept apart, for reading as
+// Markdown or text. null if nothing matches.
 function content(selector, format) {
   let el = document.documentElement;
   if (selector) {
     el = query(selector, true);
     if (!el) return null;
   }
-  if (format === 'text') return el.innerText !== undefined ? el.innerText : el.textContent;
-  if (!selector) {
-    const dt = document.doctype;
-    return (dt ? '<!DOCTYPE ' + dt.name + '>\n' : '') + el.outerHTML;
+  const dt = !selector && document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>\n' : '';
+  if (format !== 'shown') return dt + el.outerHTML;
+  return dt + shownHTML(el);
+}
+
+// shownHTML is el's HTML without what is not rendered or not seen, and with
+// a space on each side of a box that is not inline (a button, an option, a
+// flex item), so that "Region" "All" "Apply" do not run together as they do in
+// the markup. The page is only read: the copy is cut, never the page.
+function shownHTML(el) {
+  const { seen } = shownRules();
+  const KEEP = new Set(['head', 'script', 'style', 'template', 'noscript']); // not walked: the reader drops or reads them
+  const INLINE = new Set(['inline', 'contents']);
+  const RAW = new Set(['pre', 'code', 'textarea', 'kbd', 'samp']);
+  const copy = el.cloneNode(true);
+  const top = el.localName === 'html' ? el.querySelector('body') : el;
+  if (!top) return copy.outerHTML;
+  const topCopy = top === el ? copy : copy.querySelector('body');
+  const cx = { hidden: false, clip: null };
+  if (top !== el || seen(top, getComputedStyle(top), false, null)) cut(top, topCopy, cx, false);
+  else return '';
+  return copy.outerHTML;
+
+  // cut walks an element and its copy side by side (the copy has the same
+  // children until cut changes them), removing from the copy what does not
+  // show and blanking text whose box is invisible.
+  function cut(src, dst, cx, raw) {
+    let d = dst.firstChild;
+    for (let s = src.firstChild; s; s = s.nextSibling) {
+      const next = d && d.nextSibling;
+      if (s.nodeType === 3) {
+        if (cx.hidden && d) d.data = '';
+      } else if (s.nodeType === 1 && d && !KEEP.has(s.localName)) {
+        const style = getComputedStyle(s);
+        const inner = seen(s, style, cx.hidden, cx.clip);
+        if (!inner) {
+          d.remove();
+        } else {
+          const inRaw = raw || RAW.has(s.localName);
+          if (!inRaw && !INLINE.has(style.display)) {
+            d.before(' ');
+            d.after(' ');
+          }
+          if (s.localName === 'details' && !s.open) {
+            // Closed: a person sees its summary only.
+            for (const c of [...d.children]) if (c.localName !== 'summary') c.remove();
+          } else {
+            cut(s, d, inner, inRaw);
+          }
+        }
+      }
+      d = next;
+    }
   }
-  return el.outerHTML;
 }

@@ -149,18 +149,42 @@ function pageFacts(queries, withLogin, withStructure) {
       return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
     };
     const pw = all(document, 'input[type=password]').find(visible);
-    const login = {password: !!pw, captcha: false, user: '', form: false};
+    const login = {password: !!pw, captcha: false, user: '', form: false, error: ''};
     if (pw) {
       login.form = !!pw.form;
       const scope = pw.form || document;
       const user = Array.from(scope.querySelectorAll('input[type=email], input[type=text], input:not([type])')).find(visible);
       if (user) login.user = user.id ? '#' + CSS.escape(user.id) : (user.name ? 'input[name="' + CSS.escape(user.name) + '"]' : '');
+      login.error = signInError(pw, visible);
     }
     const captchaSel = 'iframe[src*="captcha" i], iframe[title*="captcha" i], iframe[src*="turnstile" i], .g-recaptcha, .h-captcha, .cf-turnstile, [id*="captcha" i], [class*="captcha" i]';
     // reCAPTCHA v3's badge and invisible widgets ask nothing of a person.
     const noChallenge = (el) => el.closest('.grecaptcha-badge') || (el.tagName === 'IFRAME' && /[?&]size=invisible/i.test(el.src || ''));
     login.captcha = all(document, captchaSel).some((el) => visible(el) && !noChallenge(el));
     facts.login = login;
+  }
+
+  // signInError is the message a sign-in page shows about the sign-in (the
+  // site's "wrong password"): a visible alert or live region, else an element
+  // named as an error, that is short and does not hold the form itself.
+  function signInError(pw, visible) {
+    const strong = /error|invalid|danger|fail|incorrect|wrong/i;
+    const weak = /alert|warn|notice|message/i;
+    const candidates = all(document, '[role=alert], [aria-live], [id], [class], [aria-invalid=true]');
+    let best = '', rank = 0;
+    for (const el of candidates) {
+      if (el.contains(pw) || el === pw || el.localName === 'input' || el.localName === 'form') continue;
+      const names = (el.id || '') + ' ' + (el.getAttribute('class') || '');
+      const r = el.getAttribute('role') === 'alert' || /assertive|polite/.test(el.getAttribute('aria-live') || '') ? 3
+        : strong.test(names) ? 2 : weak.test(names) ? 1 : 0;
+      if (r <= rank || !visible(el)) continue;
+      const t = textOf(el);
+      if (t.length < 3 || t.length > 300) continue;
+      best = t;
+      rank = r;
+      if (rank === 3) break;
+    }
+    return best;
   }
   return facts;
 }

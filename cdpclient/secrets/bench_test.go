@@ -1,0 +1,62 @@
+package secrets
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// snapshotText is a large page model as snapshot writes it (about 300 kB):
+// the reading text of a real article from the corpus, element lines with
+// names, values and links, table rows, and some URLs with escapes.
+func snapshotText(b *testing.B) string {
+	b.Helper()
+	f, err := os.Open("../../fixtures/corpus/ars-1.expected.txt.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	article, err := io.ReadAll(gz)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var s strings.Builder
+	ref := 1
+	for s.Len() < 300<<10 {
+		for _, para := range strings.Split(string(article), "\n") {
+			if para = strings.TrimSpace(para); para == "" {
+				continue
+			}
+			fmt.Fprintf(&s, "_[:]%s\n", para)
+			fmt.Fprintf(&s, "%d[:]<a href=\"/story/%d?utm=a%%20b&x=%d\">Read more</a> Invoice %d | ACME | $40.00\n", ref, ref, ref, ref)
+			fmt.Fprintf(&s, "%d[:]<input type=email value=\"ann%d@example.com\" placeholder=\"you@example.com\">Email</input>\n", ref+1, ref)
+			if ref%40 == 1 {
+				fmt.Fprintf(&s, "_[:]… 12 more links in this menu: snapshot {ref: %d}\n", ref)
+			}
+			ref += 2
+		}
+	}
+	return s.String()
+}
+
+// Redaction runs on every result: a large snapshot with a typed password
+// and a --secret-env value known.
+func BenchmarkRedactSnapshot(b *testing.B) {
+	text := snapshotText(b)
+	r := New()
+	r.Add("hunter2~Pass")
+	r.Add("tok_9f8e7d6c5b4a3210")
+	_ = Cut(text, len(text)/2) // cuts are remembered: every redaction looks for them
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		_ = r.Redact(text)
+	}
+}

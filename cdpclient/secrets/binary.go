@@ -1,0 +1,324 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxRun is the longest run of base64, hex or base32 decoded to look for
+// secrets inside (a HAR body, a Basic authorization); longer ones (pictures)
+// are not.
+const maxRun = 1 << 20
+
+// A run of base64 (an Authorization header, a HAR body, a token a page
+// builds with btoa), hex or base32 is masked whole when what it decodes to
+// holds a secret. A run is decoded from each alignment it may start at: a
+// base64 text that follows other characters of its alphabet (/v1/RWs0…, or
+// 'Q'+btoa(…)) starts inside the run. What a run decodes to is read as
+// UTF-8 and, when it looks like it, as UTF-16 (what btoa of a JavaScript
+// string's bytes or .NET's Unicode encoding gives), and searched again, so
+// encodings nest.
+
+// binaryRuns masks the runs of text (also as JSON or percent encoding leave
+// them: \/ in JSON, %2B %2F %3D in URLs) that decode to a secret.
+func (m *matcher) binaryRuns(text []byte, f found) {
+	root := &view{b: text}
+	m.binary(root, 0, f)
+	for _, d := range decoders[:2] {
+		if bytes.IndexByte(text, d.trigger) >= 0 {
+			if v := decode(root, []decoder{d}); v != nil {
+				m.binary(v, 0, f)
+			}
+		}
+	}
+}
+
+// binary masks v's runs that decode, at depth+1, to a secret. In a view
+// that undid escapes of its parent, only the runs the escapes touched are
+// new.
+func (m *matcher) binary(v *view, depth int, f found) {
+	var buf []byte
+	holds := func(text []byte) bool { return len(text) >= MinLen && m.holds(text, depth+1) }
+	try := func(t span, from int, dec []byte) bool {
+		if dec == nil {
+			return false
+		}
+		buf = dec[:0]
+		if m.readings(dec, holds) {
+			a, b := v.origin(from, t.b)
+			f(span{a, b}, masked)
+			return true
+		}
+		return false
+	}
+	// Runs come in order: the segment they start in is found going on.
+	seg := 0
+	fresh := func(t span) bool {
+		if v.parent == nil {
+			return true
+		}
+		for seg+1 < len(v.segs) && v.segs[seg+1].at <= t.a {
+			seg++
+		}
+		s := v.segs[seg]
+		return !s.same || s.at > t.a || seg+1 < len(v.segs) && v.segs[seg+1].at < t.b
+	}
+	alphabetRuns(v.b, func(t span, in uint8) bool {
+		if !fresh(t) {
+			return true
+		}
+		switch in {
+		case inBase64:
+			for k := 0; k < 4 && t.b-t.a-k >= 6; k++ {
+				if try(t, t.a+k, decodeBase64(buf, v.b[t.a+k:t.b])) {
+					break
+				}
+			}
+		case inHex:
+			for k := 0; k < 2; k++ {
+				if try(t, t.a+k, decodeHex(buf, v.b[t.a+k:t.b])) {
+					break
+				}
+			}
+		case inBase32:
+			for k := 0; k < 8 && t.b-t.a-k >= 7; k++ {
+				if try(t, t.a+k, decodeBase32(buf, v.b[t.a+k:t.b])) {
+					break
+				}
+			}
+		}
+		return true
+	})
+}
+
+// readings calls ok with what decoded bytes may stand for, until it says
+// yes: themselves, and UTF-16 (little or big endian) as UTF-8 when they hold
+// the zero bytes of UTF-16 (of ASCII), or the matcher has a value beyond
+// ASCII (whose UTF-16 has no zero bytes) and they are not UTF-8 text.
+func (m *matcher) readings(dec []byte, ok func([]byte) bool) bool {
+	if ok(dec) {
+		return true
+	}
+	if len(dec) < 2*MinLen {
+		return false
+	}
+	if zeros := bytes.Count(dec, []byte{0}); zeros*4 >= len(dec) || m.wide && !textLike(dec) {
+		for _, off := range []int{0, 1} {
+			for _, little := range []bool{true, false} {
+				if u := fromUTF16(dec[off:], little); u != nil && ok(u) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func fromUTF16(b []byte, little bool) []byte {
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		if little {
+			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+		} else {
+			u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
+		}
+	}
+	out := []byte(string(utf16.Decode(u)))
+	if !textLike(out) {
+		return nil
+	}
+	return out
+}
+
+// textLike reports whether b reads as text: valid UTF-8 (a byte of another
+// charset here and there aside) with few control characters, one in eight
+// at most. What an ordinary word decodes to as base64 is not.
+func textLike(b []byte) bool {
+	bad, budget := 0, len(b)/8
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+				if bad++; bad > budget {
+					return false
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		if r == utf8.RuneError && size == 1 || !unicode.IsPrint(r) && !unicode.IsSpace(r) {
+			if bad++; bad > budget {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// encoded reports whether text may hold a secret under another layer: it
+// has an escape, or a run of base64's alphabet.
+func encoded(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\\', '%', '&', '=':
+			for _, set := range [][]decoder{decoders, alternates} {
+				for _, d := range set {
+					if d.trigger == text[i] {
+						if _, n := d.step(text, i); n > 0 {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	found := false
+	alphabetRuns(text, func(span, uint8) bool { found = true; return false })
+	return found
+}
+
+// Which alphabets a byte is in.
+const (
+	inBase64 = 1 << iota
+	inHex
+	inBase32
+)
+
+var alphabets = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		if b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || strings.IndexByte("+/-_", b) >= 0 {
+			t[c] |= inBase64
+		}
+		if hexVal(b) >= 0 {
+			t[c] |= inHex
+		}
+		if b >= 'A' && b <= 'Z' || b >= '2' && b <= '7' {
+			t[c] |= inBase32
+		}
+	}
+	return t
+}()
+
+// alphabetRuns calls visit with each run of b long enough to hold a secret
+// in base64 (6 characters or more), and the runs of hex (8) and base32 (7)
+// inside it, with their '=' padding, until it says stop; runs longer than
+// maxRun (pictures) are left.
+func alphabetRuns(b []byte, visit func(t span, in uint8) bool) {
+	for i := 0; i < len(b); {
+		if alphabets[b[i]]&inBase64 == 0 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && alphabets[b[j]]&inBase64 != 0 {
+			j++
+		}
+		end := j
+		for end < len(b) && end-j < 6 && b[end] == '=' {
+			end++
+		}
+		if j-i >= 6 && j-i <= maxRun {
+			if !visit(span{i, end}, inBase64) {
+				return
+			}
+			// Hex of text has digits; base32 has capitals or digits.
+			digits, capitals := false, false
+			for _, c := range b[i:j] {
+				digits = digits || c >= '0' && c <= '9'
+				capitals = capitals || c >= 'A' && c <= 'Z'
+			}
+			for _, sub := range [...]struct {
+				in  uint8
+				min int
+				may bool
+			}{{inHex, 8, digits}, {inBase32, 7, digits || capitals}} {
+				for k := i; k < j && sub.may; {
+					if alphabets[b[k]]&sub.in == 0 {
+						k++
+						continue
+					}
+					l := k
+					for l < j && alphabets[b[l]]&sub.in != 0 {
+						l++
+					}
+					if l-k >= sub.min && !visit(span{k, min(end, l+(end-j)*btoi(l == j))}, sub.in) {
+						return
+					}
+					k = l
+				}
+			}
+		}
+		i = end
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// decodeBase64 decodes a run in the standard or URL alphabet, padded or not,
+// ignoring a last incomplete group, into buf; nil when it is neither.
+func decodeBase64(buf, run []byte) []byte {
+	s := bytes.TrimRight(run, "=")
+	if len(s)%4 == 1 {
+		s = s[:len(s)-1]
+	}
+	enc := base64.RawStdEncoding
+	if bytes.ContainsAny(s, "-_") {
+		enc = base64.RawURLEncoding
+	}
+	out := grow(buf, enc.DecodedLen(len(s)))
+	n, err := enc.Decode(out, s)
+	if err != nil {
+		return nil
+	}
+	return out[:n]
+}
+
+// decodeHex decodes a run of hex digits into buf, a last odd digit left.
+func decodeHex(buf, run []byte) []byte {
+	run = bytes.TrimRight(run, "=")
+	run = run[:len(run)&^1]
+	out := grow(buf, len(run)/2)
+	if _, err := hex.Decode(out, run); err != nil {
+		return nil
+	}
+	return out
+}
+
+// base32Tail is the longest whole tail of a group of len%8 characters.
+var base32Tail = [8]int{0, 0, 2, 2, 4, 5, 5, 7}
+
+// decodeBase32 decodes a run in RFC 4648's alphabet (capitals), padded or
+// not, ignoring a last incomplete group, into buf.
+func decodeBase32(buf, run []byte) []byte {
+	s := bytes.TrimRight(run, "=")
+	s = s[:len(s)/8*8+base32Tail[len(s)%8]]
+	enc := base32.StdEncoding.WithPadding(base32.NoPadding)
+	out := grow(buf, enc.DecodedLen(len(s)))
+	n, err := enc.Decode(out, s)
+	if err != nil {
+		return nil
+	}
+	return out[:n]
+}
+
+// grow is buf with room for n bytes, its length n.
+func grow(buf []byte, n int) []byte {
+	if cap(buf) < n {
+		return make([]byte, n, max(n, 64))
+	}
+	return buf[:n]
+}

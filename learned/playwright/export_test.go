@@ -1,0 +1,145 @@
+package playwright_test
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/npmci"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/cdpmcp/cdpmcp/learned"
+	"github.com/cdpmcp/cdpmcp/learned/playwright"
+)
+
+// Playwright's test runner, pinned, installed into bin/npm-playwright the
+// first time (as packaging installs the mcpb CLI into bin/npm-tools).
+var (
+	//go:embed testdata/runner/package.json
+	runnerPackage []byte
+	//go:embed testdata/runner/package-lock.json
+	runnerLock []byte
+)
+
+// exported is the Playwright test of the order script a session learned on
+// the learn site (learned/testdata/order.json, as a recording wrote it).
+func exported(t *testing.T) string {
+	t.Helper()
+	s, err := learned.Read(filepath.Join("..", "testdata", "order.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := playwright.Export(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The test finds elements by role and name or by label, reads its params
+// (the secret one without a value) from the environment, moves with
+// START_URL and checks where each step led.
+func TestExportText(t *testing.T) {
+	t.Parallel()
+	text := exported(t)
+	for _, want := range []string{
+		"import { test, expect } from '@playwright/test';",
+		`const START = process.env.START_URL ?? "http://127.0.0.1:8931/learn/site/signin";`,
+		`password: process.env.PARAM_PASSWORD ?? '', // secret`,
+		`full_name: process.env.PARAM_FULL_NAME ?? "Ada Lovelace",`,
+		`if (!params.password) throw new Error(`,
+		`await page.goto(START);`,
+		`await page.getByLabel("Password", { exact: true }).pressSequentially(params.password);`,
+		`await page.getByRole("button", { name: "Sign in", exact: true }).click();`,
+		`await expect(page).toHaveURL(new RegExp(esc(new URL("order", START).pathname`,
+		`await expect(page).toHaveTitle(/New order · Acme/i);`,
+		`await page.getByLabel(/^Delivery/).selectOption([params.delivery]);`,
+		`await page.getByLabel("Gift wrap", { exact: true }).check();`,
+		`await expect(page.getByText(/Order received/i).first()).toBeVisible();`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the test lacks %s\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "#f-go") || strings.Contains(text, "#f-email") {
+		t.Errorf("the test finds elements by CSS where a role or label names them:\n%s", text)
+	}
+}
+
+// Playwright's own runner runs the exported test green on the site it was
+// learned on and on its redesign (other ids, classes and layout), placing
+// the order; on the site whose button was renamed it fails at that button.
+func TestExportRunsGreenInPlaywright(t *testing.T) {
+	t.Parallel()
+	ctx := testbound.Context(t)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := filepath.Join(root, "bin", "npm-playwright")
+	if err := npmci.Install(ctx, runner, runnerPackage, runnerLock, filepath.Join("node_modules", "@playwright", "test", "cli.js"), "Playwright's test runner"); err != nil {
+		t.Fatal(err)
+	}
+	site, err := fixtures.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(runner, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("learned.spec.ts", exported(t))
+	args := []string{"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	write("playwright.config.js", fmt.Sprintf(`module.exports = {
+  testDir: '.', outputDir: 'results', reporter: 'line', workers: 1, retries: 0,
+  timeout: %d, expect: { timeout: %d },
+  use: { headless: true, actionTimeout: %d, launchOptions: { executablePath: '/usr/bin/chromium', args: [%s] } },
+};
+`, testbound.Scale(20_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), strings.Join(quoted, ", ")))
+	run := func(variant, name string) (string, error) {
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(runner, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "START_URL="+site.URL("/learn/"+variant+"/signin"), "PARAM_PASSWORD="+fixtures.LearnPassword,
+			"PARAM_FULL_NAME="+name, "CI=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "NO_COLOR=1",
+			// Its transform cache goes with the test's folder, not into TMPDIR.
+			"PLAYWRIGHT_TRANSFORM_CACHE_DIR="+filepath.Join(dir, "cache"))
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, v := range []string{"site", "moved"} {
+		name := "Playwright " + v
+		out, err := run(v, name)
+		if err != nil || !strings.Contains(out, "1 passed") {
+			t.Fatalf("%s: playwright test: %v\n%s", v, err, out)
+		}
+		found := false
+		for _, o := range site.LearnOrders() {
+			found = found || (o.Variant == v && o.Name == name && o.Shipping == "express" && o.Gift)
+		}
+		if !found {
+			t.Errorf("%s: the test placed no order: %+v", v, site.LearnOrders())
+		}
+	}
+	out, err := run("renamed", "Playwright renamed")
+	if err == nil || !strings.Contains(out, `getByRole('button', { name: 'Sign in', exact: true })`) {
+		t.Errorf("renamed: the test did not fail at the Sign in button: %v\n%s", err, out)
+	}
+}
