@@ -48,7 +48,7 @@ func Run(ctx context.Context, env *actions.Env, model Model, cfg Config, task Ta
 	learn.Redact = env.Secrets.Redact
 	learning := *env
 	learning.Learn = learn
-	r := &runner{env: &learning, model: model, cfg: cfg,
+	r := &runner{env: &learning, model: Redacted(model, env.Secrets), cfg: cfg,
 		state: State{MaxSteps: cfg.MaxSteps, Task: strings.TrimSpace(task.Task), AddInfos: strings.TrimSpace(task.AddInfos)}}
 	r.system = SystemPrompt(cfg.MaxActions, Functions(env.ReadOnly, cfg.AskHuman != nil))
 	rec, err := newRecorder(cfg.RunDir, r)

@@ -26,6 +26,8 @@ func askModel(ctx context.Context, model agentloop.Model, page *cdpclient.Page, 
 		return
 	}
 	system, user := extract.ModelPrompt(fields, page.URL(), text)
+	// The page's text goes to the model as the tenant would read it.
+	model = agentloop.Redacted(model, page.Context().Secrets())
 	ans, err := model.Complete(ctx, agentloop.Prompt{System: system, User: user, MaxTokens: 1024})
 	if err != nil {
 		slog.Warn("extraction: the model", "err", err)

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -50,5 +52,33 @@ func TestExtractAsksTheModelForTheRest(t *testing.T) {
 	}
 	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "the model named origin (Made in France), which the page's text does not state; left out") {
 		t.Errorf("notes:\n%s", notes)
+	}
+}
+
+// The page's text reaches the model redacted: a secret the page shows (here a
+// --secret-env value the page echoes) is not sent to the model's provider.
+func TestExtractHidesSecretsFromTheModel(t *testing.T) {
+	t.Parallel()
+	const secret = "tok-Zq81mVb72Lxe"
+	reg := secrets.New()
+	reg.Add(secret)
+	var problem atomic.Value
+	model := chatModel(t, func(n int, prompt string) string {
+		if strings.Contains(prompt, secret) || !strings.Contains(prompt, "token="+secrets.Mask) {
+			problem.Store("the model's prompt: " + prompt)
+		}
+		return `{"owner": "Alice"}`
+	})
+	q := newQueue(t, jobs.Config{MaxTabs: 1, Model: model, Browser: cdpclient.Options{Secrets: reg}})
+	got, err := q.Extract(testCtx(t), jobs.ExtractRequest{CorrelationID: "s1", URL: site.URL("/echo?token=" + secret + "&owner=Alice"),
+		Schema: json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string"}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := problem.Load(); p != nil {
+		t.Error(p)
+	}
+	if got.Result.Data["owner"] != "Alice" {
+		t.Errorf("data %v, notes %v", got.Result.Data, got.Result.Notes)
 	}
 }

@@ -128,11 +128,16 @@ func TestRetriesThroughTwoFrontDoors(t *testing.T) {
 		t.Errorf("a request raced through both doors made %d jobs: %v", len(got), got)
 	}
 
-	// A resume and a cancel through the door reach the queue's runs.
+	// A resume and a cancel through the door reach the queue's runs. Nobody
+	// signed in: the person is asked once more, then the job fails.
 	if _, err := door.Resume(alice, ids[jobs.WaitingForHuman], "done"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(ids[jobs.WaitingForHuman], jobs.Failed) // nobody signed in
+	waitFor(ids[jobs.WaitingForHuman], jobs.WaitingForHuman)
+	if _, err := door.Resume(alice, ids[jobs.WaitingForHuman], "done, really"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(ids[jobs.WaitingForHuman], jobs.Failed)
 	if _, err := door.Cancel(alice, running, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func openLaunchingQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 	}
 	store := openStore(t, dir.Path)
 	cfg.Dir, cfg.Store = dir, store
-	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: testBrowserArgs}}
+	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: testBrowserArgs}, Secrets: cfg.Browser.Secrets}
 	q, err := jobs.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("jobs.Open: %v", err)

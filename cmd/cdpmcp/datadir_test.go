@@ -90,7 +90,7 @@ func TestServeLeavesAForeignDataDirAlone(t *testing.T) {
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	testbound.Until(t, "a warning that the data dir's jobs are not taken up", func() bool {
-		return strings.Contains(stderr.String(), "level=WARN msg=\"the unfinished jobs in the data dir are not taken up")
+		return strings.Contains(stderr.String(), "level=WARN msg=\"the job tools are off, and the jobs in the data dir are not taken up")
 	})
 	if log := stderr.String(); !strings.Contains(log, dir) || !strings.Contains(log, why) {
 		t.Errorf("the warning does not name %s and why (%s):\n%s", dir, why, log)

@@ -35,10 +35,12 @@ step wait        wait_for submit.out
 step status      cdpmcp jobs status $STORE "$(sed 's/.*"jobId":"\([^"]*\)".*/\1/' submit.out)"
 step notfound    cdpmcp jobs status $STORE job-nope
 # A job that needs a person: submit --wait exits 5; a resume goes on; nobody
-# signed in, so it fails: 3.
+# signed in, so the person is asked once more (5); still nobody: it fails (3).
 step person      cdpmcp jobs submit --wait $STORE "$(job sign-in /jobs/login '{"type":"login"}' ',"handoffAllowed":true')"
 person=$(sed 's/.*"jobId":"\([^"]*\)".*/\1/' person.out)
 step resume      cdpmcp jobs resume $STORE --note "done, I think" "$person"
+step askedagain  cdpmcp jobs wait $STORE "$person"
+step resume2     cdpmcp jobs resume $STORE "$person"
 step resumed     cdpmcp jobs wait $STORE "$person"
 step resumeagain cdpmcp jobs resume $STORE "$person"
 # A page that never loads: wait runs out (6); cancel (0); it reads CANCELLED
@@ -58,7 +60,7 @@ step badflag     cdpmcp jobs wait $STORE --bogus "$hang"
 func TestJobVerbsInAScript(t *testing.T) {
 	t.Parallel()
 	want := []string{"submit 0", "retry 0", "conflict 8", "badjson 2", "unknownfield 2", "wait 0", "status 0", "notfound 7",
-		"person 5", "resume 0", "resumed 3", "resumeagain 8", "hang 0", "timeout 6", "cancel 0", "cancelled 4", "cancelagain 8", "badflag 2"}
+		"person 5", "resume 0", "askedagain 5", "resume2 0", "resumed 3", "resumeagain 8", "hang 0", "timeout 6", "cancel 0", "cancelled 4", "cancelagain 8", "badflag 2"}
 	for _, store := range []string{"sqlite", "postgres"} {
 		t.Run(store, func(t *testing.T) {
 			t.Parallel()
@@ -112,6 +114,7 @@ func TestJobVerbsInAScript(t *testing.T) {
 				{"notfound.err", "no such job"},
 				{"person.out", `"status":"WAITING_FOR_HUMAN"`},
 				{"resume.out", `"status":"RESUMED"`},
+				{"askedagain.out", "still not signed in after a person's help"},
 				{"resumed.out", `"status":"FAILED"`},
 				{"timeout.out", `"status":"RUNNING"`},
 				{"cancel.out", `"status":"CANCELLED"`},
