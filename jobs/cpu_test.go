@@ -12,18 +12,9 @@ import (
 // clockTick is /proc's unit of CPU time (USER_HZ), 1/100 s on Linux.
 const clockTick = 10 * time.Millisecond
 
-// browserCPU is the CPU time the browsers whose profile is under dir have
-// used: every process in their process groups, with the children they have
-// reaped (a closed tab's renderer).
-func browserCPU(dir string) time.Duration {
-	var total time.Duration
-	for _, d := range browserCPUByKind(dir) {
-		total += d
-	}
-	return total
-}
-
-// browserCPUByKind is browserCPU by kind of process: "browser" (the main
+// browserCPUByKind is the CPU time the browsers whose profile is under dir
+// have used (every process in their process groups, with the children they
+// have reaped: a closed tab's renderer), by kind of process: "browser" (the main
 // process), "renderer", "gpu-process", "utility" (the network service …),
 // "zygote" (which reaps the renderers: their CPU once they ended).
 func browserCPUByKind(dir string) map[string]time.Duration {

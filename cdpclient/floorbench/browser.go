@@ -62,7 +62,7 @@ func launch(ctx context.Context, path string) (*browser, error) {
 	b.c = cdp.NewClient(b.conn)
 	if err := b.c.Page.Enable(ctx); err != nil {
 		b.close()
-		return nil, fmt.Errorf("Page.enable: %w", err)
+		return nil, fmt.Errorf("enable the Page domain: %w", err)
 	}
 	return b, nil
 }
