@@ -85,7 +85,7 @@ func (a *Action) AllowedIn(readOnly bool) bool { return !readOnly || a.Class != 
 
 // Run decodes raw arguments (a JSON object, or empty) and runs the action. A
 // problem with the arguments is a *cdpclient.ArgError; any other error is a
-// failure to classify with cdpclient.Explain.
+// failure to classify with cdpclient.Classify (a code, a message and a hint).
 func (a *Action) Run(ctx context.Context, env *Env, raw json.RawMessage) (*Result, error) {
 	if a.Name == Record.Name || !recordings.any() {
 		return a.exec(ctx, env, raw)

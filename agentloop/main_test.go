@@ -9,7 +9,9 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
+	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
@@ -21,7 +23,8 @@ var (
 	browser *cdpclient.Browser
 )
 
-func TestMain(m *testing.M) { os.Exit(runTests(m)) }
+// The features' listeners and hooks are set up first, as cmd/cdpmcp does.
+func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(runTests(m)) }
 
 func runTests(m *testing.M) int {
 	var err error

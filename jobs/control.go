@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // The calls a client makes about a job it submitted, through any process
@@ -21,7 +22,7 @@ func (q *Queue) owned(ctx context.Context, id string) (*Job, error) {
 		return nil, err
 	}
 	if j.Tenant != tenant.Of(ctx) {
-		return nil, ErrNotFound
+		return nil, jobstore.ErrNotFound
 	}
 	return j, nil
 }
@@ -52,7 +53,7 @@ func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 	if reason != "" {
 		summary += ": " + reason
 	}
-	j, err := q.store.Update(ctx, id, Unfinished, func(j *Job) {
+	j, err := q.store.Update(ctx, id, jobstore.Unfinished, func(j *Job) {
 		j.State, j.Summary, j.Finished, j.HandoffURL = Cancelled, summary, time.Now(), ""
 	})
 	if err != nil {

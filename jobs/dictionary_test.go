@@ -21,6 +21,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // Someone with a copy of the store (a replica, a backup, a read-only role)
@@ -88,7 +89,7 @@ func TestNoPasswordCheckableAtRest(t *testing.T) {
 			t.Errorf("job %s's old key %s is still kept", id, k)
 		}
 		j, err := q.Status(alice, id)
-		if err != nil || j.Key != jobs.IdemKey("alice", j.CorrelationID) {
+		if err != nil || j.Key != jobstore.IdemKey("alice", j.CorrelationID) {
 			t.Errorf("job %s after the upgrade: %v %v", id, j, err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // A message job types task.text and clicks send, once: submitting it again
@@ -102,7 +103,7 @@ func TestLogin(t *testing.T) {
 	if d.State != jobs.Succeeded || !strings.Contains(d.Summary, "a person's help") || d.Note != "signed in" {
 		t.Errorf("after the handoff: %s %q %q (seen %v)", d.State, d.Error, d.Summary, seen)
 	}
-	var se *jobs.StateError
+	var se *jobstore.StateError
 	if _, err := q.Resume(testCtx(t), wait.ID, ""); !errors.As(err, &se) {
 		t.Errorf("resuming twice: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // describe turns a job's failure into a message for its status: its code and
@@ -129,8 +130,8 @@ func (q *Queue) retryFinish(id string, from []State, change func(*Job), storeErr
 			ctx, cancel := context.WithTimeout(mayUseReserve(q.ctx), 5*time.Second)
 			done, err := q.store.UpdateHeld(ctx, id, q.cfg.Worker, from, change)
 			cancel()
-			var se *StateError
-			if err == nil || errors.As(err, &se) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNotHeld) {
+			var se *jobstore.StateError
+			if err == nil || errors.As(err, &se) || errors.Is(err, jobstore.ErrNotFound) || errors.Is(err, jobstore.ErrNotHeld) {
 				q.mu.Lock()
 				delete(q.unsaved, id)
 				q.mu.Unlock()

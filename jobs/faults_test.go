@@ -18,6 +18,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 )
 
@@ -141,7 +142,7 @@ func TestJobsWhenTheDiskFills(t *testing.T) {
 	if _, err := q.Status(testCtx(t), a.ID); err != nil {
 		t.Errorf("status on a full disk: %v", err)
 	}
-	if _, err := q.List(testCtx(t), jobs.Filter{}); err != nil {
+	if _, err := q.List(testCtx(t), jobstore.Filter{}); err != nil {
 		t.Errorf("list on a full disk: %v", err)
 	}
 	ro, err := sqlite.Open(testCtx(t), q.dir.DBPath(), true)
@@ -171,7 +172,7 @@ func TestJobsWhenTheDiskFills(t *testing.T) {
 	if j, _ := q.wait(t, c.ID, jobs.Succeeded, jobs.Failed); j.State != jobs.Succeeded {
 		t.Errorf("a job once there is room again: %s %q", j.State, j.Error)
 	}
-	all, err := q.List(testCtx(t), jobs.Filter{States: jobs.Unfinished})
+	all, err := q.List(testCtx(t), jobstore.Filter{States: jobstore.Unfinished})
 	if err != nil || len(all) != 0 {
 		t.Errorf("jobs left unfinished: %d %v", len(all), err)
 	}

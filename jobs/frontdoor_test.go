@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // openDoor opens a front door (jobs.OpenDoor) on the store of q, through a
@@ -145,7 +146,7 @@ func TestRetriesThroughTwoFrontDoors(t *testing.T) {
 		tab, err := q.WaitingTab(running)
 		return err != nil || tab == nil || tab.Usable() != nil
 	})
-	all, err := door.List(testCtx(t), jobs.Filter{})
+	all, err := door.List(testCtx(t), jobstore.Filter{})
 	if err != nil || len(all) != len(reqs)+1 {
 		t.Errorf("%d jobs stored, want %d: %v", len(all), len(reqs)+1, err)
 	}

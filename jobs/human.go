@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // waitForHuman moves the job to WAITING_FOR_HUMAN with reason, its tab open
@@ -60,7 +62,7 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 					note = j.Note // resumed through another process
 				}
 			})
-			var se *StateError
+			var se *jobstore.StateError
 			if errors.As(err, &se) && se.State == WaitingForHuman {
 				continue // a stale wake-up: not resumed yet
 			}

@@ -21,13 +21,6 @@ import (
 // password is not stored, not even as a hash); one that gives a password where
 // the first gave none, or the other way round, is not.
 
-// IdemKey is the store's unique key of tenant's submission with
-// correlationID: "tenant/correlationId" ("/correlationId" for the local
-// user). A tenant's name holds no '/', so the key names one pair.
-func IdemKey(tenantName, correlationID string) string {
-	return tenantName + "/" + correlationID
-}
-
 // ConflictError says a correlationId was used before with other arguments:
 // nothing was queued.
 type ConflictError struct {

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"slices"
 	"time"
+
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // takeOver ends the holds of processes that went away before this one
@@ -24,7 +26,7 @@ func (q *Queue) takeOver(ctx context.Context) error {
 		}
 		// A process killed before it first said it was alive holds jobs
 		// too: on a store of this process alone, every holder is gone.
-		held, err := q.store.List(ctx, Filter{States: Unfinished})
+		held, err := q.store.List(ctx, jobstore.Filter{States: jobstore.Unfinished})
 		if err != nil {
 			return err
 		}
@@ -46,7 +48,7 @@ func (q *Queue) takeOver(ctx context.Context) error {
 // be claimed again if they never started or can run twice (navigate and
 // extract without effects), else they end FAILED "interrupted".
 func (q *Queue) reap(ctx context.Context) error {
-	left, err := q.store.List(ctx, Filter{States: Unfinished, Expired: true})
+	left, err := q.store.List(ctx, jobstore.Filter{States: jobstore.Unfinished, Expired: true})
 	if err != nil {
 		return err
 	}
@@ -66,7 +68,7 @@ func (q *Queue) reap(ctx context.Context) error {
 				j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}
 			}
 		}
-		if _, err := q.store.UpdateExpired(ctx, j.ID, j.Worker, change); err != nil && !errors.Is(err, ErrNotHeld) {
+		if _, err := q.store.UpdateExpired(ctx, j.ID, j.Worker, change); err != nil && !errors.Is(err, jobstore.ErrNotHeld) {
 			return err
 		}
 		if !rerun {
@@ -127,7 +129,7 @@ func (q *Queue) renew() {
 	q.mu.Lock()
 	busy := q.cfg.MaxTabs - q.free
 	q.mu.Unlock()
-	held, err := q.store.Renew(ctx, Worker{ID: q.cfg.Worker, LiveView: q.cfg.LiveView, MaxTabs: q.cfg.MaxTabs, Busy: busy,
+	held, err := q.store.Renew(ctx, jobstore.Worker{ID: q.cfg.Worker, LiveView: q.cfg.LiveView, MaxTabs: q.cfg.MaxTabs, Busy: busy,
 		Started: q.started, Version: q.cfg.Version}, q.cfg.Lease)
 	if err != nil {
 		if q.ctx.Err() == nil {
@@ -165,7 +167,7 @@ func (q *Queue) renew() {
 // watch acts on the store's events: a job to claim wakes the dispatcher; a
 // job this process runs that was cancelled or resumed elsewhere stops or
 // goes on.
-func (q *Queue) watch(events <-chan Event) {
+func (q *Queue) watch(events <-chan jobstore.Event) {
 	for e := range events {
 		if e.Claimable {
 			q.poke()

@@ -14,6 +14,8 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
+	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/pgtest"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -41,8 +43,9 @@ var (
 var testBrowserArgs = []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}
 
 // TestMain runs every test on the SQLite store, then the store's tests
-// (onBothStores) on PostgreSQL.
-func TestMain(m *testing.M) { os.Exit(run(m)) }
+// (onBothStores) on PostgreSQL. The features' listeners and hooks are set up
+// first, as cmd/cdpmcp does.
+func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(run(m)) }
 
 func run(m *testing.M) int {
 	var err error

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/internal/prom"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // metrics are this process's measurements for /metrics.
@@ -60,7 +61,7 @@ func (q *Queue) WriteMetrics(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	expired, err := q.store.List(ctx, Filter{States: Unfinished, Expired: true})
+	expired, err := q.store.List(ctx, jobstore.Filter{States: jobstore.Unfinished, Expired: true})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/internal/tenant"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // Named profiles' browsers: one per profile, started by its first job, shut
@@ -42,21 +42,12 @@ func (f *fleet) idleTime() time.Duration {
 	return profileIdle
 }
 
-// ProfileKey names tenant t's profile in a store: the local user's by its
-// name, a named tenant's as "tenant/name" (a profile name has no slash).
-func ProfileKey(t, name string) string {
-	if t == tenant.Local {
-		return name
-	}
-	return t + "/" + name
-}
-
 // profileBrowserOf returns the profile's browser entry, making it; f.mu held.
 func (f *fleet) profileBrowserOf(t, name string) *profileBrowser {
 	dir := f.dir.ProfileDir(t, name)
 	pb := f.profiles[dir]
 	if pb == nil {
-		pb = &profileBrowser{name: ProfileKey(t, name), dir: dir}
+		pb = &profileBrowser{name: jobstore.ProfileKey(t, name), dir: dir}
 		f.profiles[dir] = pb
 	}
 	return pb

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // Config says how the queue runs its jobs.
@@ -212,7 +213,7 @@ func (q *Queue) Close() error {
 	defer cancel()
 	for _, r := range effectful {
 		reason := "interrupted: the server shut down while the job ran"
-		_, _ = q.store.UpdateHeld(ctx, r.job.ID, q.cfg.Worker, Unfinished, func(j *Job) {
+		_, _ = q.store.UpdateHeld(ctx, r.job.ID, q.cfg.Worker, jobstore.Unfinished, func(j *Job) {
 			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}
 		})
 	}
@@ -241,7 +242,9 @@ func (q *Queue) WaitingTab(id string) (*cdpclient.Page, error) {
 
 // List returns jobs of every tenant changed after revision since, oldest
 // change first.
-func (q *Queue) List(ctx context.Context, f Filter) ([]*Job, error) { return q.store.List(ctx, f) }
+func (q *Queue) List(ctx context.Context, f jobstore.Filter) ([]*Job, error) {
+	return q.store.List(ctx, f)
+}
 
 // Worker is this process's name among those sharing the store.
 func (q *Queue) Worker() string { return q.cfg.Worker }

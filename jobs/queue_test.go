@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -50,7 +51,7 @@ func TestSubmitRefusesBadArguments(t *testing.T) {
 			t.Errorf("%s: got %v, want an InputError with %q and a hint", c.name, err, c.want)
 		}
 	}
-	all, err := q.List(testCtx(t), jobs.Filter{})
+	all, err := q.List(testCtx(t), jobstore.Filter{})
 	if err != nil || len(all) != 0 {
 		t.Errorf("queued after refusals: %d jobs, %v", len(all), err)
 	}
@@ -99,7 +100,7 @@ func TestSubmitIsIdempotent(t *testing.T) {
 	if _, _, err := q.Submit(testCtx(t), login); !errors.As(err, &ce) || !slices.Equal(ce.Fields, []string{"task.password (given or not)"}) {
 		t.Errorf("a retry without the password: %v", err)
 	}
-	all, _ := q.List(testCtx(t), jobs.Filter{})
+	all, _ := q.List(testCtx(t), jobstore.Filter{})
 	if len(all) != 2 {
 		t.Errorf("%d jobs stored, want 2", len(all))
 	}
@@ -150,7 +151,7 @@ func TestMaxTabsAndDispatchDelay(t *testing.T) {
 	for {
 		st := q.Stats()
 		maxRunning = max(maxRunning, st.Running)
-		if left, _ := q.List(testCtx(t), jobs.Filter{States: jobs.Unfinished}); st.Running == 0 && len(left) == 0 {
+		if left, _ := q.List(testCtx(t), jobstore.Filter{States: jobstore.Unfinished}); st.Running == 0 && len(left) == 0 {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -196,7 +197,7 @@ func TestCancelAndMisuse(t *testing.T) {
 			t.Errorf("job %s after cancel: %s %q", id, j.State, j.Summary)
 		}
 	}
-	var se *jobs.StateError
+	var se *jobstore.StateError
 	if _, err := q.Cancel(testCtx(t), run.ID, ""); !errors.As(err, &se) || se.State != jobs.Cancelled {
 		t.Errorf("cancelling a cancelled job: %v", err)
 	}
@@ -211,7 +212,7 @@ func TestCancelAndMisuse(t *testing.T) {
 	if j, _ := q.Status(testCtx(t), done.ID); j.State != jobs.Succeeded {
 		t.Errorf("misuse changed the job: %s", j.State)
 	}
-	if _, err := q.Status(testCtx(t), "job-nope"); !errors.Is(err, jobs.ErrNotFound) {
+	if _, err := q.Status(testCtx(t), "job-nope"); !errors.Is(err, jobstore.ErrNotFound) {
 		t.Errorf("status of an unknown job: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // run is a job being run: its context, its tabs and its way back from a wait.
@@ -264,7 +265,7 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 		}
 	}
 	done, err := r.update(ctx, from, end)
-	var se *StateError
+	var se *jobstore.StateError
 	if errors.As(err, &se) {
 		// Cancelled (or given up) while it ran: keep that, add the artifacts.
 		_, _ = r.update(ctx, nil, func(j *Job) { j.Artifacts, j.Lease = out.artifacts, time.Time{} })

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // storeGuard makes the store's failures say which store failed and what to
@@ -52,7 +53,7 @@ func (g storeGuard) Get(ctx context.Context, id string) (*Job, error) {
 	return j, g.fail("read", err)
 }
 
-func (g storeGuard) List(ctx context.Context, f Filter) ([]*Job, error) {
+func (g storeGuard) List(ctx context.Context, f jobstore.Filter) ([]*Job, error) {
 	js, err := g.Store.List(ctx, f)
 	return js, g.fail("read", err)
 }
@@ -80,9 +81,9 @@ func (g storeGuard) retry(err error) bool {
 // part of the store's contract (no such job, a state that does not allow the
 // change) and a caller who gave up pass as they are.
 func (g storeGuard) fail(op string, err error) error {
-	var se *StateError
+	var se *jobstore.StateError
 	switch {
-	case err == nil, errors.Is(err, ErrNotFound), errors.Is(err, ErrNotHeld), errors.As(err, &se), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case err == nil, errors.Is(err, jobstore.ErrNotFound), errors.Is(err, jobstore.ErrNotHeld), errors.As(err, &se), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	case diskFull(err):
 		return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,

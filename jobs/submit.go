@@ -13,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // SubmitRequest is a job as a client asks for it (seed 002's submit input).
@@ -53,7 +54,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 	if secret != "" && q.cfg.SubmitOnly {
 		// A retry is answered here too; only a new job needs the password
 		// held by a process that runs it.
-		if old, err := q.store.GetByKey(ctx, IdemKey(owner, req.CorrelationID)); err == nil {
+		if old, err := q.store.GetByKey(ctx, jobstore.IdemKey(owner, req.CorrelationID)); err == nil {
 			return q.retried(old, req, prio, maxTabs)
 		}
 		who := "this server runs no jobs (--max-tabs 0)"
@@ -66,7 +67,7 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 	// Known from now on: no answer, log, file or store write shows it.
 	q.secretsOf(owner).Add(secret)
 	j := &Job{
-		ID: newID(), Tenant: owner, Key: IdemKey(owner, req.CorrelationID), CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
+		ID: newID(), Tenant: owner, Key: jobstore.IdemKey(owner, req.CorrelationID), CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",
 		State: Queued, Summary: "queued", Created: time.Now().Truncate(time.Millisecond), Origin: q.cfg.Worker,
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // Jobs belong to the tenant that submitted them: the same correlation id and
@@ -63,13 +64,13 @@ func TestJobsBelongToTheirTenant(t *testing.T) {
 		t.Error("the local user's same request found another tenant's job")
 	}
 	for _, who := range []context.Context{bob, local} {
-		if _, err := q.Status(who, a.ID); !errors.Is(err, jobs.ErrNotFound) {
+		if _, err := q.Status(who, a.ID); !errors.Is(err, jobstore.ErrNotFound) {
 			t.Errorf("status of alice's job for %q: %v, want ErrNotFound", tenant.Of(who), err)
 		}
-		if _, err := q.Cancel(who, a.ID, "mine now"); !errors.Is(err, jobs.ErrNotFound) {
+		if _, err := q.Cancel(who, a.ID, "mine now"); !errors.Is(err, jobstore.ErrNotFound) {
 			t.Errorf("cancel of alice's job for %q: %v, want ErrNotFound", tenant.Of(who), err)
 		}
-		if _, err := q.Resume(who, a.ID, ""); !errors.Is(err, jobs.ErrNotFound) {
+		if _, err := q.Resume(who, a.ID, ""); !errors.Is(err, jobstore.ErrNotFound) {
 			t.Errorf("resume of alice's job for %q: %v, want ErrNotFound", tenant.Of(who), err)
 		}
 	}

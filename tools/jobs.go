@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -146,7 +147,7 @@ func readIDArgs(raw json.RawMessage) (idArgs, error) {
 func jobErrResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	var (
 		ie *jobs.InputError
-		se *jobs.StateError
+		se *jobstore.StateError
 		ce *jobs.ConflictError
 	)
 	switch {
@@ -158,7 +159,7 @@ func jobErrResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 			msg += "\nhint: " + ie.Hint
 		}
 		return mcp.NewToolResultError(msg), nil
-	case errors.Is(err, jobs.ErrNotFound):
+	case errors.Is(err, jobstore.ErrNotFound):
 		return mcp.NewToolResultError("no such job\nhint: pass the jobId browser.job.submit answered"), nil
 	case errors.As(err, &se):
 		return mcp.NewToolResultError(stateMessage(se)), nil
@@ -166,7 +167,7 @@ func jobErrResult(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	return errResult(ctx, err)
 }
 
-func stateMessage(se *jobs.StateError) string {
+func stateMessage(se *jobstore.StateError) string {
 	if len(se.Want) == 1 && se.Want[0] == jobs.WaitingForHuman {
 		return fmt.Sprintf("job %s is %s, not WAITING_FOR_HUMAN: only a job waiting for a person can be resumed; nothing changed", se.ID, se.State)
 	}

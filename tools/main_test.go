@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
+	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
@@ -25,7 +27,8 @@ var (
 	marker = fmt.Sprintf("--cdpmcp-test=tools-%d", os.Getpid())
 )
 
-func TestMain(m *testing.M) { os.Exit(run(m)) }
+// The features' listeners and hooks are set up first, as cmd/cdpmcp does.
+func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(run(m)) }
 
 func run(m *testing.M) int {
 	var err error

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -118,7 +119,7 @@ func (s *Server) addResources() {
 				return nil, fmt.Errorf("the job queue is not available: %w", err)
 			}
 			j, err := q.Status(ctx, id)
-			if errors.Is(err, jobs.ErrNotFound) {
+			if errors.Is(err, jobstore.ErrNotFound) {
 				return nil, notFound(req.Params.URI)
 			} else if err != nil {
 				return nil, err

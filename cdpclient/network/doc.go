@@ -10,10 +10,11 @@
 // It is a feature on the core: it imports cdpclient's exported API (Page.Tap
 // for the page's events) and the doors cdpclient keeps for features
 // (cdpclient/door.go, doorhooks.go, doornet.go, doordl.go: Page.Door,
-// BrowserContext.Door; OnPageEvents, which its init uses to record each
-// page's requests and history entries from the first; AddHooks, which its
-// init uses to give each context its download folder, hear the browser's
+// BrowserContext.Door; OnPageEvents, which Register uses to record each
+// page's requests and history entries from the first; AddHooks, which
+// Register uses to give each context its download folder, hear the browser's
 // download events and add downloads to each action's answer); cdpclient
-// never imports it. A program that imports it (actions does) has download
-// folders per context; one that does not leaves downloads to the browser.
+// never imports it. A program that calls Register (cmd/cdpmcp does, before
+// it starts a browser) has download folders per context; one that does not
+// leaves downloads to the browser.
 package network

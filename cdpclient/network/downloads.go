@@ -21,7 +21,7 @@ import (
 // that folder and each isolated context into a subfolder, kept. The browser
 // reports every download (downloadlog.go), and each action's answer says
 // which ones it started (downloadwatch.go).
-func init() {
+func registerDownloads() {
 	cdpclient.AddHooks(cdpclient.Hooks{Context: setUpFolder, BrowserEvent: onBrowserEvent, Action: watchAction})
 }
 

@@ -23,7 +23,7 @@ import (
 
 // A tab's entries are learnt from its first event (the core's door for page
 // events, cdpclient/doornet.go).
-func init() {
+func registerEntryPosts() {
 	cdpclient.OnPageEvents(func(d cdpclient.Door) cdpclient.PageListener {
 		e := entryPostsOf(d)
 		return func(session, method string, params json.RawMessage) {

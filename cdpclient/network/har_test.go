@@ -12,7 +12,8 @@ import (
 
 // One browser and one fixtures server per test binary (cdptest); each test
 // gets a fresh page in its own browser context so tests can run in parallel.
-func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
+// The feature is set up first, as cmd/cdpmcp does.
+func TestMain(m *testing.M) { Register(); os.Exit(cdptest.Main(m)) }
 
 // A sign-in (a redirect that sets an HTTP-only cookie) recorded as HAR: the
 // redirect, then the account page with the cookie sent, its page and timings;

@@ -42,7 +42,7 @@ type RequestDetail struct {
 // A page's requests are recorded from its first event (the core's door for
 // page events, cdpclient/doornet.go), so that Request finds one made before
 // anyone asked.
-func init() {
+func registerRequestLog() {
 	cdpclient.OnPageEvents(func(d cdpclient.Door) cdpclient.PageListener {
 		return requestsOf(d).onEvent
 	})

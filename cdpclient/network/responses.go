@@ -34,7 +34,7 @@ type TLSDetails struct {
 // A page's documents' responses are recorded from its first event (the
 // core's door for page events, cdpclient/doornet.go): a security audit reads
 // the response of the document already shown.
-func init() {
+func registerResponses() {
 	cdpclient.OnPageEvents(func(d cdpclient.Door) cdpclient.PageListener {
 		return documentsOf(d).onEvent
 	})

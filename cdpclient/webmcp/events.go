@@ -15,7 +15,7 @@ import (
 // invocations (toolResponded) and the documents that replaced a frame's
 // (Page.frameNavigated), which take their tools and pending calls with them.
 
-func init() {
+func register() {
 	cdpclient.OnPageEvents(listen)
 	cdpclient.AddHooks(cdpclient.Hooks{Context: enableEarly})
 }

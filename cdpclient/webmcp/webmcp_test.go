@@ -12,7 +12,8 @@ import (
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
-func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
+// The feature is set up first, as cmd/cdpmcp does.
+func TestMain(m *testing.M) { Register(); os.Exit(cdptest.Main(m)) }
 
 // openTools opens the tools fixture and waits until its frame's tool is
 // registered too; it returns the page's tools by name.

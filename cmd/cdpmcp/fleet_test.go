@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/pgtest"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 )
 
@@ -158,7 +159,7 @@ func fleetStore(t *testing.T, db string) jobs.Store {
 func waitStates(t *testing.T, ctx context.Context, s jobs.Store, ids []string, states ...jobs.State) map[string]*jobs.Job {
 	t.Helper()
 	for {
-		all, err := s.List(ctx, jobs.Filter{})
+		all, err := s.List(ctx, jobstore.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}

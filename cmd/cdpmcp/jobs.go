@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/urfave/cli/v2"
@@ -85,7 +86,7 @@ func listJobs(ctx context.Context, w io.Writer, dataDir string, states []jobs.St
 const followWindow = 256
 
 func printJobs(ctx context.Context, w io.Writer, store jobs.Store, states []jobs.State, limit int, follow, asJSON bool) error {
-	all, err := store.List(ctx, jobs.Filter{States: states})
+	all, err := store.List(ctx, jobstore.Filter{States: states})
 	if err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func printJobs(ctx context.Context, w io.Writer, store jobs.Store, states []jobs
 		if fleet {
 			since = max(rev-followWindow, 0)
 		}
-		changed, err := store.List(ctx, jobs.Filter{States: states, Since: since})
+		changed, err := store.List(ctx, jobstore.Filter{States: states, Since: since})
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // The verbs' exit codes (docs/jobs.md#from-a-shell).
@@ -50,7 +51,7 @@ func verbError(name string, err error) error {
 	var (
 		ie *jobs.InputError
 		ce *jobs.ConflictError
-		se *jobs.StateError
+		se *jobstore.StateError
 	)
 	prefix := "cdpmcp jobs " + name + ": "
 	switch {
@@ -64,7 +65,7 @@ func verbError(name string, err error) error {
 		return &exitErr{exitConflict, prefix + ce.Error() + "\nhint: " + ce.Hint()}
 	case errors.As(err, &se):
 		return &exitErr{exitConflict, fmt.Sprintf("%sjob %s is %s, which a %s does not apply to; nothing changed", prefix, se.ID, se.State, name)}
-	case errors.Is(err, jobs.ErrNotFound):
+	case errors.Is(err, jobstore.ErrNotFound):
 		return &exitErr{exitNotFound, prefix + err.Error() + "\nhint: give the jobId that submit printed, with the --data-dir or --jobs-db (and --tenant) it was submitted to"}
 	}
 	return &exitErr{exitError, prefix + err.Error()}

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/cdpmcp/cdpmcp/tools"
@@ -173,7 +174,7 @@ func openDoor(c *cli.Context, create bool) (context.Context, *jobs.Queue, func()
 		dir := c.String("data-dir")
 		name = jobs.DBPath(dir)
 		if _, serr := os.Stat(name); serr != nil && !create {
-			return nil, nil, nil, fmt.Errorf("no jobs in %s: %w", dir, jobs.ErrNotFound)
+			return nil, nil, nil, fmt.Errorf("no jobs in %s: %w", dir, jobstore.ErrNotFound)
 		} else if serr != nil {
 			if err := safefs.Dir(dir, "the data folder (--data-dir)"); err != nil {
 				return nil, nil, nil, err

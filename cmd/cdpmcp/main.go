@@ -18,6 +18,7 @@ import (
 var version = "dev"
 
 func main() {
+	registerFeatures()
 	tools.Version = version
 	// SIGINT and SIGTERM cancel the command's context. They stay caught until the
 	// command has returned, so a second signal cannot cut the browser's shutdown

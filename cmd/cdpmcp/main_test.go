@@ -31,7 +31,7 @@ var (
 	markers atomic.Int64
 )
 
-func TestMain(m *testing.M) { os.Exit(run(m)) }
+func TestMain(m *testing.M) { registerFeatures(); os.Exit(run(m)) }
 
 func run(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "cdpmcp-e2e-")

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -53,11 +53,11 @@ const takeProfile = `INSERT INTO cdpmcp.profiles (name, holder, lease_until) VAL
 	WHERE profiles.holder IN ('', excluded.holder) OR profiles.lease_until IS NULL OR profiles.lease_until <= now()
 	RETURNING name`
 
-// Claim implements jobs.Store.
-func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (*jobs.Job, error) {
+// Claim implements jobstore.Store.
+func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (*jobstore.Job, error) {
 	busy := []string{} // profiles another claim took meanwhile
 	for range 8 {
-		var j *jobs.Job
+		var j *jobstore.Job
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var err error
 			j, err = scanOne(tx.QueryRow(ctx, claim, worker, lease.Milliseconds(), busy))
@@ -65,7 +65,7 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 				return err
 			}
 			if j.Profile != "" {
-				key := jobs.ProfileKey(j.Tenant, j.Profile)
+				key := jobstore.ProfileKey(j.Tenant, j.Profile)
 				var name string
 				if err := tx.QueryRow(ctx, takeProfile, key, worker, lease.Milliseconds()).Scan(&name); errors.Is(err, pgx.ErrNoRows) {
 					busy = append(busy, key)
@@ -76,10 +76,10 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 			}
 			before := j.Clone()
 			before.Lease = time.Time{}
-			return notify(ctx, tx, jobs.Changes(before, j))
+			return notify(ctx, tx, jobstore.Changes(before, j))
 		})
 		switch {
-		case errors.Is(err, jobs.ErrNotFound):
+		case errors.Is(err, jobstore.ErrNotFound):
 			return nil, nil
 		case errors.Is(err, errProfileBusy):
 			continue
@@ -93,7 +93,7 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 
 var errProfileBusy = errors.New("the profile was taken meanwhile")
 
-// TakeProfile implements jobs.Store.
+// TakeProfile implements jobstore.Store.
 func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time.Duration) (bool, error) {
 	var got string
 	err := s.pool.QueryRow(ctx, takeProfile, name, worker, lease.Milliseconds()).Scan(&got)
@@ -106,9 +106,9 @@ func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time
 	return true, nil
 }
 
-// Renew implements jobs.Store.
-func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (map[string]jobs.State, error) {
-	held := map[string]jobs.State{}
+// Renew implements jobstore.Store.
+func (s *Store) Renew(ctx context.Context, w jobstore.Worker, lease time.Duration) (map[string]jobstore.State, error) {
+	held := map[string]jobstore.State{}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO cdpmcp.workers (id, live_view, max_tabs, busy, started, seen, version) VALUES ($1, $2, $3, $4, $5, now(), $6)
 			ON CONFLICT (id) DO UPDATE SET live_view = excluded.live_view, max_tabs = excluded.max_tabs, busy = excluded.busy,
@@ -132,7 +132,7 @@ func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (
 			if err := rows.Scan(&id, &state); err != nil {
 				return err
 			}
-			held[id] = jobs.State(state)
+			held[id] = jobstore.State(state)
 		}
 		return rows.Err()
 	})
@@ -142,7 +142,7 @@ func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (
 	return held, nil
 }
 
-// Leave implements jobs.Store.
+// Leave implements jobstore.Store.
 func (s *Store) Leave(ctx context.Context, worker string) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for _, q := range []string{
@@ -162,17 +162,17 @@ func (s *Store) Leave(ctx context.Context, worker string) error {
 	return nil
 }
 
-// Workers implements jobs.Store.
-func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobs.Worker, error) {
+// Workers implements jobstore.Store.
+func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobstore.Worker, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, live_view, max_tabs, busy, started, seen, version FROM cdpmcp.workers
 		WHERE seen >= now() - $1 * interval '1 millisecond' ORDER BY id`, window.Milliseconds())
 	if err != nil {
 		return nil, fmt.Errorf("list workers: %w", err)
 	}
 	defer rows.Close()
-	var out []jobs.Worker
+	var out []jobstore.Worker
 	for rows.Next() {
-		var w jobs.Worker
+		var w jobstore.Worker
 		var started *time.Time
 		if err := rows.Scan(&w.ID, &w.LiveView, &w.MaxTabs, &w.Busy, &started, &w.Seen, &w.Version); err != nil {
 			return nil, err
@@ -183,7 +183,7 @@ func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobs.Worke
 	return out, rows.Err()
 }
 
-// Profile implements jobs.Store.
+// Profile implements jobstore.Store.
 func (s *Store) Profile(ctx context.Context, name string) (int64, []byte, error) {
 	var version int64
 	var state []byte
@@ -194,7 +194,7 @@ func (s *Store) Profile(ctx context.Context, name string) (int64, []byte, error)
 	return version, state, err
 }
 
-// SaveProfile implements jobs.Store.
+// SaveProfile implements jobstore.Store.
 func (s *Store) SaveProfile(ctx context.Context, name, worker string, state []byte, release bool) (int64, error) {
 	var version int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -202,7 +202,7 @@ func (s *Store) SaveProfile(ctx context.Context, name, worker string, state []by
 		var leased bool
 		err := tx.QueryRow(ctx, `SELECT holder, lease_until IS NOT NULL, version FROM cdpmcp.profiles WHERE name = $1 FOR UPDATE`, name).Scan(&holder, &leased, &version)
 		if errors.Is(err, pgx.ErrNoRows) || (err == nil && (holder != worker || !leased)) {
-			return fmt.Errorf("profile %s: %w", name, jobs.ErrNotHeld)
+			return fmt.Errorf("profile %s: %w", name, jobstore.ErrNotHeld)
 		} else if err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func (s *Store) SaveProfile(ctx context.Context, name, worker string, state []by
 		if _, err := tx.Exec(ctx, `UPDATE cdpmcp.profiles SET lease_until = NULL WHERE name = $1`, name); err != nil {
 			return err
 		}
-		return notify(ctx, tx, []jobs.Event{{Claimable: true}}) // its jobs may be claimed elsewhere
+		return notify(ctx, tx, []jobstore.Event{{Claimable: true}}) // its jobs may be claimed elsewhere
 	})
 	if err != nil {
 		return 0, fmt.Errorf("save profile %s: %w", name, err)

@@ -8,28 +8,28 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/jackc/pgx/v5"
 )
 
-// Create implements jobs.Store. The key's uniqueness is the table's
+// Create implements jobstore.Store. The key's uniqueness is the table's
 // (idem_key UNIQUE): of two processes creating with one key, one inserts
 // and the other reads its job.
-func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
+func (s *Store) Create(ctx context.Context, j *jobstore.Job) (*jobstore.Job, bool, error) {
 	c := j.Clone()
-	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
+	if (c.State != jobstore.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
 		c.Lease = time.UnixMilli(1) // started by a process that is gone
 	}
 	args, err := values(c)
 	if err != nil {
 		return nil, false, err
 	}
-	var stored *jobs.Job
+	var stored *jobstore.Job
 	created := true
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		stored, err = scanOne(tx.QueryRow(ctx, `INSERT INTO cdpmcp.jobs (`+insertColumns+`) VALUES (`+placeholders+`)
 			ON CONFLICT (idem_key) DO NOTHING RETURNING `+columns, args...))
-		if errors.Is(err, jobs.ErrNotFound) {
+		if errors.Is(err, jobstore.ErrNotFound) {
 			created = false
 			stored, err = scanOne(tx.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE idem_key = $1`, c.Key))
 			return err
@@ -37,7 +37,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 		if err != nil {
 			return err
 		}
-		return notify(ctx, tx, jobs.Changes(nil, stored))
+		return notify(ctx, tx, jobstore.Changes(nil, stored))
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
@@ -45,56 +45,56 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 	return stored, created, nil
 }
 
-// Get implements jobs.Store.
-func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
+// Get implements jobstore.Store.
+func (s *Store) Get(ctx context.Context, id string) (*jobstore.Job, error) {
 	return scanOne(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE id = $1`, id))
 }
 
-// GetByKey implements jobs.Store.
-func (s *Store) GetByKey(ctx context.Context, key string) (*jobs.Job, error) {
+// GetByKey implements jobstore.Store.
+func (s *Store) GetByKey(ctx context.Context, key string) (*jobstore.Job, error) {
 	return scanOne(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM cdpmcp.jobs WHERE idem_key = $1`, key))
 }
 
-// Update implements jobs.Store.
-func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
+// Update implements jobstore.Store.
+func (s *Store) Update(ctx context.Context, id string, from []jobstore.State, change func(*jobstore.Job)) (*jobstore.Job, error) {
 	return s.modify(ctx, id, from, nil, change)
 }
 
-// UpdateHeld implements jobs.Store.
-func (s *Store) UpdateHeld(ctx context.Context, id, worker string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
-	return s.modify(ctx, id, from, func(j *jobs.Job, _ bool) bool { return j.Worker == worker && !j.Lease.IsZero() }, change)
+// UpdateHeld implements jobstore.Store.
+func (s *Store) UpdateHeld(ctx context.Context, id, worker string, from []jobstore.State, change func(*jobstore.Job)) (*jobstore.Job, error) {
+	return s.modify(ctx, id, from, func(j *jobstore.Job, _ bool) bool { return j.Worker == worker && !j.Lease.IsZero() }, change)
 }
 
-// UpdateExpired implements jobs.Store.
-func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change func(*jobs.Job)) (*jobs.Job, error) {
-	return s.modify(ctx, id, nil, func(j *jobs.Job, expired bool) bool { return j.Worker == worker && expired }, change)
+// UpdateExpired implements jobstore.Store.
+func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change func(*jobstore.Job)) (*jobstore.Job, error) {
+	return s.modify(ctx, id, nil, func(j *jobstore.Job, expired bool) bool { return j.Worker == worker && expired }, change)
 }
 
 // modify applies change to a job in one of the states from (any when empty)
 // for which held says yes (always when nil); expired is whether the job's
 // lease has ended by the database's clock. A change that would move the
-// job's state back is refused (jobs.Before), in the UPDATE itself too.
-func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held func(j *jobs.Job, expired bool) bool, change func(*jobs.Job)) (*jobs.Job, error) {
-	var out *jobs.Job
+// job's state back is refused (jobstore.Before), in the UPDATE itself too.
+func (s *Store) modify(ctx context.Context, id string, from []jobstore.State, held func(j *jobstore.Job, expired bool) bool, change func(*jobstore.Job)) (*jobstore.Job, error) {
+	var out *jobstore.Job
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var expired bool
 		j, err := scan(tx.QueryRow(ctx, `SELECT `+columns+`, COALESCE(lease_until < now(), false) FROM cdpmcp.jobs WHERE id = $1 FOR UPDATE`, id), &expired)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return jobs.ErrNotFound
+			return jobstore.ErrNotFound
 		} else if err != nil {
 			return err
 		}
 		if held != nil && !held(j, expired) {
-			return fmt.Errorf("job %s: %w", id, jobs.ErrNotHeld)
+			return fmt.Errorf("job %s: %w", id, jobstore.ErrNotHeld)
 		}
 		if len(from) > 0 && !slices.Contains(from, j.State) {
-			return &jobs.StateError{ID: id, State: j.State, Want: from}
+			return &jobstore.StateError{ID: id, State: j.State, Want: from}
 		}
 		before := j.Clone()
 		change(j)
-		allowed := jobs.Before(j.State)
+		allowed := jobstore.Before(j.State)
 		if !slices.Contains(allowed, before.State) {
-			return &jobs.StateError{ID: id, State: before.State, Want: allowed}
+			return &jobstore.StateError{ID: id, State: before.State, Want: allowed}
 		}
 		args, err := values(j)
 		if err != nil {
@@ -109,13 +109,13 @@ func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held f
 			WHERE id = $1 AND state = ANY($`+strconv.Itoa(len(args))+`) RETURNING `+columns, args...)); err != nil {
 			return fmt.Errorf("update job %s: %w", id, err)
 		}
-		return notify(ctx, tx, jobs.Changes(before, out))
+		return notify(ctx, tx, jobstore.Changes(before, out))
 	})
 	return out, err
 }
 
-// List implements jobs.Store.
-func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
+// List implements jobstore.Store.
+func (s *Store) List(ctx context.Context, f jobstore.Filter) ([]*jobstore.Job, error) {
 	q := `SELECT ` + columns + ` FROM cdpmcp.jobs WHERE rev > $1`
 	args := []any{f.Since}
 	if len(f.States) > 0 {
@@ -142,7 +142,7 @@ func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
 		return nil, fmt.Errorf("list jobs: %w", err)
 	}
 	defer rows.Close()
-	var out []*jobs.Job
+	var out []*jobstore.Job
 	for rows.Next() {
 		j, err := scan(rows)
 		if err != nil {
@@ -153,27 +153,27 @@ func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
 	return out, rows.Err()
 }
 
-// Counts implements jobs.Store.
-func (s *Store) Counts(ctx context.Context) (map[jobs.State]int, error) {
+// Counts implements jobstore.Store.
+func (s *Store) Counts(ctx context.Context) (map[jobstore.State]int, error) {
 	rows, err := s.pool.Query(ctx, `SELECT state, COUNT(*) FROM cdpmcp.jobs GROUP BY state`)
 	if err != nil {
 		return nil, fmt.Errorf("count jobs: %w", err)
 	}
 	defer rows.Close()
-	out := map[jobs.State]int{}
+	out := map[jobstore.State]int{}
 	for rows.Next() {
 		var st string
 		var n int
 		if err := rows.Scan(&st, &n); err != nil {
 			return nil, err
 		}
-		out[jobs.State(st)] = n
+		out[jobstore.State(st)] = n
 	}
 	return out, rows.Err()
 }
 
-// Ahead implements jobs.Store.
-func (s *Store) Ahead(ctx context.Context, j *jobs.Job) (int, error) {
+// Ahead implements jobstore.Store.
+func (s *Store) Ahead(ctx context.Context, j *jobstore.Job) (int, error) {
 	var n int
 	err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM cdpmcp.jobs WHERE lease_until IS NULL AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING')
 		AND (priority > $1 OR (priority = $1 AND seq < $2))`, j.Priority, j.Seq).Scan(&n)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -23,7 +23,7 @@ type note struct {
 }
 
 // notify sends events to every listening process when tx commits.
-func notify(ctx context.Context, tx pgx.Tx, events []jobs.Event) error {
+func notify(ctx context.Context, tx pgx.Tx, events []jobstore.Event) error {
 	for _, e := range events {
 		b, _ := json.Marshal(note{ID: e.ID, Claimable: e.Claimable, State: string(e.State), Worker: e.Worker})
 		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, string(b)); err != nil {
@@ -57,7 +57,7 @@ func (s *Store) listen(ctx context.Context, ready chan<- error) {
 		}
 		if err == nil {
 			wait = 100 * time.Millisecond
-			s.Publish(jobs.Event{Claimable: true})
+			s.Publish(jobstore.Event{Claimable: true})
 			err = s.receive(ctx, conn)
 			conn.Close(context.Background())
 		}
@@ -83,7 +83,7 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn) error {
 		if err := json.Unmarshal([]byte(n.Payload), &m); err != nil {
 			continue
 		}
-		s.Publish(jobs.Event{ID: m.ID, Claimable: m.Claimable, State: jobs.State(m.State), Worker: m.Worker})
+		s.Publish(jobstore.Event{ID: m.ID, Claimable: m.Claimable, State: jobstore.State(m.State), Worker: m.Worker})
 	}
 }
 

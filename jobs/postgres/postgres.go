@@ -12,21 +12,21 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is a jobs.Store in a PostgreSQL database, in the schema cdpmcp.
+// Store is a jobstore.Store in a PostgreSQL database, in the schema cdpmcp.
 type Store struct {
-	jobs.Hub
+	jobstore.Hub
 	pool   *pgxpool.Pool
 	conn   string
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
-var _ jobs.Store = (*Store)(nil)
+var _ jobstore.Store = (*Store)(nil)
 
 // Open connects to the database at conn (a postgres:// URL or a libpq
 // key=value string; a Unix socket is a host that is a directory), creates or
@@ -122,7 +122,7 @@ var migrations = []string{
 	);`,
 	// Idempotency keys were a keyed hash of the request, its password
 	// included, keyed by a key in cdpmcp.meta: from a replica or a backup a
-	// password could be checked against them. They become jobs.IdemKey
+	// password could be checked against them. They become jobstore.IdemKey
 	// (tenant/correlationId), the first job of each keeping it, and the key
 	// goes.
 	`UPDATE cdpmcp.jobs SET idem_key = 'legacy:' || id;
@@ -172,5 +172,5 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Shared implements jobs.Store: every process of the fleet uses the database.
+// Shared implements jobstore.Store: every process of the fleet uses the database.
 func (s *Store) Shared() bool { return true }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/internal/pgtest"
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/jobs/storetest"
 )
@@ -38,9 +38,9 @@ func database(t testing.TB) string {
 // The PostgreSQL store passes the store conformance suite, its handles
 // standing for processes using one database at once.
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) func() (jobs.Store, error) {
+	storetest.Run(t, func(t *testing.T) func() (jobstore.Store, error) {
 		url := database(t)
-		return func() (jobs.Store, error) { return postgres.Open(context.Background(), url) }
+		return func() (jobstore.Store, error) { return postgres.Open(context.Background(), url) }
 	})
 }
 
@@ -75,5 +75,5 @@ func TestBadURL(t *testing.T) {
 // claiming it.
 func BenchmarkClaimLatency(b *testing.B) {
 	url := database(b)
-	storetest.BenchClaimLatency(b, func() (jobs.Store, error) { return postgres.Open(context.Background(), url) })
+	storetest.BenchClaimLatency(b, func() (jobstore.Store, error) { return postgres.Open(context.Background(), url) })
 }

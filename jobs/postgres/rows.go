@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -36,17 +36,17 @@ var placeholders = func() string {
 	return strings.Join(out, ", ")
 }()
 
-func scanOne(row pgx.Row) (*jobs.Job, error) {
+func scanOne(row pgx.Row) (*jobstore.Job, error) {
 	j, err := scan(row)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, jobs.ErrNotFound
+		return nil, jobstore.ErrNotFound
 	}
 	return j, err
 }
 
-func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
+func scan(r pgx.Row, extra ...any) (*jobstore.Job, error) {
 	var (
-		j                              jobs.Job
+		j                              jobstore.Job
 		task, artifacts, result, state string
 		created                        time.Time
 		started, finished, lease       *time.Time
@@ -60,8 +60,8 @@ func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
 		}
 		return nil, fmt.Errorf("read job: %w", err)
 	}
-	j.State = jobs.State(state)
-	if err := jobs.LoadStoredFields(&j, task, artifacts, result); err != nil {
+	j.State = jobstore.State(state)
+	if err := jobstore.LoadStoredFields(&j, task, artifacts, result); err != nil {
 		return nil, err
 	}
 	j.Created, j.Started, j.Finished, j.Lease = created, deref(started), deref(finished), deref(lease)
@@ -69,8 +69,8 @@ func scan(r pgx.Row, extra ...any) (*jobs.Job, error) {
 }
 
 // values returns a job's insertColumns.
-func values(j *jobs.Job) ([]any, error) {
-	tb, ab, err := jobs.StoredFields(j)
+func values(j *jobstore.Job) ([]any, error) {
+	tb, ab, err := jobstore.StoredFields(j)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // claimable orders the jobs a worker ($1) may claim at time $2 (ms).
@@ -17,8 +17,8 @@ const claimable = `SELECT ` + columns + ` FROM jobs
 		AND p.holder NOT IN ('', ?1) AND p.lease_ms > ?2))
 	ORDER BY priority DESC, seq LIMIT 1`
 
-// Claim implements jobs.Store.
-func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (*jobs.Job, error) {
+// Claim implements jobstore.Store.
+func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (*jobstore.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -28,7 +28,7 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
 	now := time.Now()
 	j, err := scanOne(tx.QueryRowContext(ctx, claimable, worker, now.UnixMilli()))
-	if errors.Is(err, jobs.ErrNotFound) {
+	if errors.Is(err, jobstore.ErrNotFound) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
@@ -39,8 +39,8 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 		return nil, fmt.Errorf("claim a job: %w", err)
 	}
 	j.Worker, j.Lease = worker, time.UnixMilli(until)
-	if j.State == jobs.Queued {
-		j.State, j.Progress, j.Summary = jobs.Dispatched, 0.05, "dispatched to "+worker
+	if j.State == jobstore.Queued {
+		j.State, j.Progress, j.Summary = jobstore.Dispatched, 0.05, "dispatched to "+worker
 	}
 	args, err := values(j)
 	if err != nil {
@@ -51,7 +51,7 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 	}
 	if j.Profile != "" {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO profiles (name, holder, lease_ms) VALUES (?, ?, ?)
-			ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_ms = excluded.lease_ms`, jobs.ProfileKey(j.Tenant, j.Profile), worker, until); err != nil {
+			ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_ms = excluded.lease_ms`, jobstore.ProfileKey(j.Tenant, j.Profile), worker, until); err != nil {
 			return nil, fmt.Errorf("claim profile %s: %w", j.Profile, err)
 		}
 	}
@@ -62,8 +62,8 @@ func (s *Store) Claim(ctx context.Context, worker string, lease time.Duration) (
 	return j, nil
 }
 
-// Renew implements jobs.Store.
-func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (map[string]jobs.State, error) {
+// Renew implements jobstore.Store.
+func (s *Store) Renew(ctx context.Context, w jobstore.Worker, lease time.Duration) (map[string]jobstore.State, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
@@ -87,14 +87,14 @@ func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (
 	if err != nil {
 		return nil, fmt.Errorf("renew leases: %w", err)
 	}
-	held := map[string]jobs.State{}
+	held := map[string]jobstore.State{}
 	for rows.Next() {
 		var id, state string
 		if err := rows.Scan(&id, &state); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		held[id] = jobs.State(state)
+		held[id] = jobstore.State(state)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -103,7 +103,7 @@ func (s *Store) Renew(ctx context.Context, w jobs.Worker, lease time.Duration) (
 	return held, tx.Commit()
 }
 
-// Leave implements jobs.Store.
+// Leave implements jobstore.Store.
 func (s *Store) Leave(ctx context.Context, worker string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,17 +119,17 @@ func (s *Store) Leave(ctx context.Context, worker string) error {
 	return nil
 }
 
-// Workers implements jobs.Store.
-func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobs.Worker, error) {
+// Workers implements jobstore.Store.
+func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobstore.Worker, error) {
 	rows, err := s.rdb.QueryContext(ctx, `SELECT id, live_view, max_tabs, busy, started_ms, seen_ms, version FROM workers
 		WHERE seen_ms >= ? ORDER BY id`, time.Now().Add(-window).UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("list workers: %w", err)
 	}
 	defer rows.Close()
-	var out []jobs.Worker
+	var out []jobstore.Worker
 	for rows.Next() {
-		var w jobs.Worker
+		var w jobstore.Worker
 		var started, seen int64
 		if err := rows.Scan(&w.ID, &w.LiveView, &w.MaxTabs, &w.Busy, &started, &seen, &w.Version); err != nil {
 			return nil, err
@@ -140,34 +140,34 @@ func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobs.Worke
 	return out, rows.Err()
 }
 
-// Counts implements jobs.Store.
-func (s *Store) Counts(ctx context.Context) (map[jobs.State]int, error) {
+// Counts implements jobstore.Store.
+func (s *Store) Counts(ctx context.Context) (map[jobstore.State]int, error) {
 	rows, err := s.rdb.QueryContext(ctx, `SELECT state, COUNT(*) FROM jobs GROUP BY state`)
 	if err != nil {
 		return nil, fmt.Errorf("count jobs: %w", err)
 	}
 	defer rows.Close()
-	out := map[jobs.State]int{}
+	out := map[jobstore.State]int{}
 	for rows.Next() {
 		var st string
 		var n int
 		if err := rows.Scan(&st, &n); err != nil {
 			return nil, err
 		}
-		out[jobs.State(st)] = n
+		out[jobstore.State(st)] = n
 	}
 	return out, rows.Err()
 }
 
-// Ahead implements jobs.Store.
-func (s *Store) Ahead(ctx context.Context, j *jobs.Job) (int, error) {
+// Ahead implements jobstore.Store.
+func (s *Store) Ahead(ctx context.Context, j *jobstore.Job) (int, error) {
 	var n int
 	err := s.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING')
 		AND (priority > ?1 OR (priority = ?1 AND seq < ?2))`, j.Priority, j.Seq).Scan(&n)
 	return n, err
 }
 
-// TakeProfile implements jobs.Store.
+// TakeProfile implements jobstore.Store.
 func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time.Duration) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -182,7 +182,7 @@ func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time
 	return n == 1, err
 }
 
-// Profile implements jobs.Store.
+// Profile implements jobstore.Store.
 func (s *Store) Profile(ctx context.Context, name string) (int64, []byte, error) {
 	var version int64
 	var state []byte
@@ -193,7 +193,7 @@ func (s *Store) Profile(ctx context.Context, name string) (int64, []byte, error)
 	return version, state, err
 }
 
-// SaveProfile implements jobs.Store.
+// SaveProfile implements jobstore.Store.
 func (s *Store) SaveProfile(ctx context.Context, name, worker string, state []byte, release bool) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -206,7 +206,7 @@ func (s *Store) SaveProfile(ctx context.Context, name, worker string, state []by
 	var lease, version int64
 	err = tx.QueryRowContext(ctx, `SELECT holder, lease_ms, version FROM profiles WHERE name = ?`, name).Scan(&holder, &lease, &version)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && (holder != worker || lease == 0)) {
-		return 0, fmt.Errorf("profile %s: %w", name, jobs.ErrNotHeld)
+		return 0, fmt.Errorf("profile %s: %w", name, jobstore.ErrNotHeld)
 	} else if err != nil {
 		return 0, err
 	}
@@ -225,7 +225,7 @@ func (s *Store) SaveProfile(ctx context.Context, name, worker string, state []by
 		return 0, fmt.Errorf("save profile %s: %w", name, err)
 	}
 	if release {
-		s.Publish(jobs.Event{Claimable: true}) // its jobs may be claimed elsewhere
+		s.Publish(jobstore.Event{Claimable: true}) // its jobs may be claimed elsewhere
 	}
 	return version, nil
 }

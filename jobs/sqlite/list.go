@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
-// List implements jobs.Store.
-func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
+// List implements jobstore.Store.
+func (s *Store) List(ctx context.Context, f jobstore.Filter) ([]*jobstore.Job, error) {
 	q := `SELECT ` + s.cols + ` FROM jobs WHERE rev > ?`
 	args := []any{f.Since}
 	if len(f.States) > 0 {
@@ -36,7 +36,7 @@ func (s *Store) List(ctx context.Context, f jobs.Filter) ([]*jobs.Job, error) {
 		return nil, fmt.Errorf("list jobs: %w", err)
 	}
 	defer rows.Close()
-	var out []*jobs.Job
+	var out []*jobstore.Job
 	for rows.Next() {
 		j, err := scan(rows)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 const columns = `id, seq, idem_key, correlation_id, url, profile, max_tabs, priority, handoff, task, has_secret,
@@ -28,17 +28,17 @@ var updateSet = func() string {
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanOne(row *sql.Row) (*jobs.Job, error) {
+func scanOne(row *sql.Row) (*jobstore.Job, error) {
 	j, err := scan(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, jobs.ErrNotFound
+		return nil, jobstore.ErrNotFound
 	}
 	return j, err
 }
 
-func scan(r scanner) (*jobs.Job, error) {
+func scan(r scanner) (*jobstore.Job, error) {
 	var (
-		j                                     jobs.Job
+		j                                     jobstore.Job
 		task, artifacts, result, state        string
 		handoff, hasSecret, effects           bool
 		createdMs, startedMs, finishedMs, seq int64
@@ -53,8 +53,8 @@ func scan(r scanner) (*jobs.Job, error) {
 		}
 		return nil, fmt.Errorf("read job: %w", err)
 	}
-	j.Seq, j.State, j.Handoff, j.HasSecret, j.Effects = seq, jobs.State(state), handoff, hasSecret, effects
-	if err := jobs.LoadStoredFields(&j, task, artifacts, result); err != nil {
+	j.Seq, j.State, j.Handoff, j.HasSecret, j.Effects = seq, jobstore.State(state), handoff, hasSecret, effects
+	if err := jobstore.LoadStoredFields(&j, task, artifacts, result); err != nil {
 		return nil, err
 	}
 	j.Created, j.Started, j.Finished, j.Lease = fromMs(createdMs), fromMs(startedMs), fromMs(finishedMs), fromMs(leaseMs)
@@ -62,8 +62,8 @@ func scan(r scanner) (*jobs.Job, error) {
 }
 
 // values returns a job's columns in the order of columns.
-func values(j *jobs.Job) ([]any, error) {
-	tb, ab, err := jobs.StoredFields(j)
+func values(j *jobstore.Job) ([]any, error) {
+	tb, ab, err := jobstore.StoredFields(j)
 	if err != nil {
 		return nil, err
 	}

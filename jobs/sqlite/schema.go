@@ -76,12 +76,12 @@ CREATE INDEX IF NOT EXISTS jobs_lease ON jobs(lease_ms) WHERE lease_ms > 0;
 `
 
 // keysVersion is the file's PRAGMA user_version from which idempotency keys
-// are "tenant/correlationId" (jobs.IdemKey).
+// are "tenant/correlationId" (jobstore.IdemKey).
 const keysVersion = 1
 
 // rekey rewrites the idempotency keys an older cdpmcp kept (a keyed hash of
 // the request, its password included, keyed by a key beside the file) as
-// jobs.IdemKey, the first job of each key keeping it and the others, made
+// jobstore.IdemKey, the first job of each key keeping it and the others, made
 // before keys were the correlationId alone, a key of their own; and leaves
 // nothing of the old ones in the file: freed space is zeroed, the file
 // rebuilt and its write-ahead log emptied.

@@ -13,13 +13,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// Store is a jobs.Store in one SQLite file.
+// Store is a jobstore.Store in one SQLite file.
 type Store struct {
-	jobs.Hub
+	jobstore.Hub
 	db   *sql.DB // writes (one connection), and reads when read-only
 	rdb  *sql.DB // reads: in WAL mode they never wait for a write
 	ro   bool
@@ -32,7 +32,7 @@ type Store struct {
 	mu sync.Mutex
 }
 
-var _ jobs.Store = (*Store)(nil)
+var _ jobstore.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the job store in the file at path. With
 // readOnly the file must exist and is only read (for `cdpmcp jobs` next to a
@@ -94,13 +94,13 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// Shared implements jobs.Store: a file is this process's alone.
+// Shared implements jobstore.Store: a file is this process's alone.
 func (s *Store) Shared() bool { return false }
 
-// Create implements jobs.Store. The key's uniqueness is the table's
+// Create implements jobstore.Store. The key's uniqueness is the table's
 // (idem_key UNIQUE): of two processes creating with one key, one inserts
 // and the other reads its job.
-func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error) {
+func (s *Store) Create(ctx context.Context, j *jobstore.Job) (*jobstore.Job, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -112,7 +112,7 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1, COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&c.Seq, &c.Rev); err != nil {
 		return nil, false, fmt.Errorf("create job: %w", err)
 	}
-	if (c.State != jobs.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
+	if (c.State != jobstore.Queued || c.HasSecret) && !c.State.Terminal() && c.Lease.IsZero() {
 		c.Lease = time.UnixMilli(1) // started by a process that is gone
 	}
 	args, err := values(c)
@@ -136,37 +136,37 @@ func (s *Store) Create(ctx context.Context, j *jobs.Job) (*jobs.Job, bool, error
 	return c, true, nil
 }
 
-// Get implements jobs.Store.
-func (s *Store) Get(ctx context.Context, id string) (*jobs.Job, error) {
+// Get implements jobstore.Store.
+func (s *Store) Get(ctx context.Context, id string) (*jobstore.Job, error) {
 	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE id = ?`, id))
 }
 
-// GetByKey implements jobs.Store.
-func (s *Store) GetByKey(ctx context.Context, key string) (*jobs.Job, error) {
+// GetByKey implements jobstore.Store.
+func (s *Store) GetByKey(ctx context.Context, key string) (*jobstore.Job, error) {
 	return scanOne(s.rdb.QueryRowContext(ctx, `SELECT `+s.cols+` FROM jobs WHERE idem_key = ?`, key))
 }
 
-// Update implements jobs.Store.
-func (s *Store) Update(ctx context.Context, id string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
+// Update implements jobstore.Store.
+func (s *Store) Update(ctx context.Context, id string, from []jobstore.State, change func(*jobstore.Job)) (*jobstore.Job, error) {
 	return s.modify(ctx, id, from, nil, change)
 }
 
-// UpdateHeld implements jobs.Store.
-func (s *Store) UpdateHeld(ctx context.Context, id, worker string, from []jobs.State, change func(*jobs.Job)) (*jobs.Job, error) {
-	return s.modify(ctx, id, from, func(j *jobs.Job, _ time.Time) bool { return j.Worker == worker && !j.Lease.IsZero() }, change)
+// UpdateHeld implements jobstore.Store.
+func (s *Store) UpdateHeld(ctx context.Context, id, worker string, from []jobstore.State, change func(*jobstore.Job)) (*jobstore.Job, error) {
+	return s.modify(ctx, id, from, func(j *jobstore.Job, _ time.Time) bool { return j.Worker == worker && !j.Lease.IsZero() }, change)
 }
 
-// UpdateExpired implements jobs.Store.
-func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change func(*jobs.Job)) (*jobs.Job, error) {
-	return s.modify(ctx, id, nil, func(j *jobs.Job, now time.Time) bool {
+// UpdateExpired implements jobstore.Store.
+func (s *Store) UpdateExpired(ctx context.Context, id, worker string, change func(*jobstore.Job)) (*jobstore.Job, error) {
+	return s.modify(ctx, id, nil, func(j *jobstore.Job, now time.Time) bool {
 		return j.Worker == worker && !j.Lease.IsZero() && j.Lease.Before(now)
 	}, change)
 }
 
 // modify applies change to a job in one of the states from (any when empty)
 // for which held says yes (always when nil). A change that would move the
-// job's state back is refused (jobs.Before), in the UPDATE itself too.
-func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held func(*jobs.Job, time.Time) bool, change func(*jobs.Job)) (*jobs.Job, error) {
+// job's state back is refused (jobstore.Before), in the UPDATE itself too.
+func (s *Store) modify(ctx context.Context, id string, from []jobstore.State, held func(*jobstore.Job, time.Time) bool, change func(*jobstore.Job)) (*jobstore.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -179,16 +179,16 @@ func (s *Store) modify(ctx context.Context, id string, from []jobs.State, held f
 		return nil, err
 	}
 	if held != nil && !held(j, time.Now()) {
-		return nil, fmt.Errorf("job %s: %w", id, jobs.ErrNotHeld)
+		return nil, fmt.Errorf("job %s: %w", id, jobstore.ErrNotHeld)
 	}
 	if len(from) > 0 && !slices.Contains(from, j.State) {
-		return nil, &jobs.StateError{ID: id, State: j.State, Want: from}
+		return nil, &jobstore.StateError{ID: id, State: j.State, Want: from}
 	}
 	before := j.Clone()
 	change(j)
-	allowed := jobs.Before(j.State)
+	allowed := jobstore.Before(j.State)
 	if !slices.Contains(allowed, before.State) {
-		return nil, &jobs.StateError{ID: id, State: before.State, Want: allowed}
+		return nil, &jobstore.StateError{ID: id, State: before.State, Want: allowed}
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rev), 0) + 1 FROM jobs`).Scan(&j.Rev); err != nil {
 		return nil, fmt.Errorf("update job %s: %w", id, err)

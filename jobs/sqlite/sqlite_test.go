@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/sqlite"
 	"github.com/cdpmcp/cdpmcp/jobs/storetest"
 	_ "modernc.org/sqlite"
@@ -23,16 +23,16 @@ func open(t *testing.T, path string, ro bool) *sqlite.Store {
 	return s
 }
 
-func job(id, key string) *jobs.Job {
-	return &jobs.Job{ID: id, Key: key, CorrelationID: "c", URL: "http://127.0.0.1/", MaxTabs: 1, Priority: 5,
-		Task: jobs.Task{Type: jobs.TaskNavigate, Password: "s3cret-pw"}, State: jobs.Queued, Created: time.UnixMilli(1700000000000)}
+func job(id, key string) *jobstore.Job {
+	return &jobstore.Job{ID: id, Key: key, CorrelationID: "c", URL: "http://127.0.0.1/", MaxTabs: 1, Priority: 5,
+		Task: jobstore.Task{Type: jobstore.TaskNavigate, Password: "s3cret-pw"}, State: jobstore.Queued, Created: time.UnixMilli(1700000000000)}
 }
 
 // The SQLite store passes the store conformance suite.
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) func() (jobs.Store, error) {
+	storetest.Run(t, func(t *testing.T) func() (jobstore.Store, error) {
 		path := filepath.Join(t.TempDir(), "jobs.db")
-		return func() (jobs.Store, error) { return sqlite.Open(context.Background(), path, false) }
+		return func() (jobstore.Store, error) { return sqlite.Open(context.Background(), path, false) }
 	})
 }
 
@@ -46,7 +46,7 @@ func TestReadOnlyBesideWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := open(t, path, true)
-	if _, err := w.Update(ctx, "job-1", nil, func(j *jobs.Job) { j.Summary = "seen" }); err != nil {
+	if _, err := w.Update(ctx, "job-1", nil, func(j *jobstore.Job) { j.Summary = "seen" }); err != nil {
 		t.Fatal(err)
 	}
 	j, err := r.Get(ctx, "job-1")
@@ -100,7 +100,7 @@ func BenchmarkGet(b *testing.B) {
 // From a job's commit to a free worker claiming it.
 func BenchmarkClaimLatency(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "jobs.db")
-	storetest.BenchClaimLatency(b, func() (jobs.Store, error) { return sqlite.Open(context.Background(), path, false) })
+	storetest.BenchClaimLatency(b, func() (jobstore.Store, error) { return sqlite.Open(context.Background(), path, false) })
 }
 
 // A job keeps its tenant; a store an older cdpmcp made (no tenant column) is
@@ -133,12 +133,12 @@ func TestTenantAndOlderStore(t *testing.T) {
 	}
 	db.Close()
 	ro := open(t, path, true)
-	if got, err := ro.Get(ctx, "job-old"); err != nil || got.Tenant != "" || got.State != jobs.Succeeded {
+	if got, err := ro.Get(ctx, "job-old"); err != nil || got.Tenant != "" || got.State != jobstore.Succeeded {
 		t.Fatalf("read-only on an older store: %+v, %v", got, err)
 	}
 	ro.Close()
 	rw := open(t, path, false)
-	if got, err := rw.List(ctx, jobs.Filter{}); err != nil || len(got) != 1 || got[0].Tenant != "" {
+	if got, err := rw.List(ctx, jobstore.Filter{}); err != nil || len(got) != 1 || got[0].Tenant != "" {
 		t.Fatalf("after the upgrade: %v, %v", got, err)
 	}
 	n := job("job-new", "k-new")

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
 // BenchClaimLatency measures how long a job waits from its submission's
 // commit (Create returned) until a free worker, waiting on Watch as the
 // queue does, has claimed it; the worker uses a handle of its own when the
 // store is Shared (another process). It reports the median and p95.
-func BenchClaimLatency(b *testing.B, open func() (jobs.Store, error)) {
+func BenchClaimLatency(b *testing.B, open func() (jobstore.Store, error)) {
 	sub, err := open()
 	if err != nil {
 		b.Fatal(err)

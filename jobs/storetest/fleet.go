@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/google/go-cmp/cmp"
 )
 
 // handles returns n handles on the store: as many as asked when it is
 // Shared (processes at once), else the one.
-func handles(open func() jobs.Store, n int) []jobs.Store {
+func handles(open func() jobstore.Store, n int) []jobstore.Store {
 	first := open()
-	out := []jobs.Store{first}
+	out := []jobstore.Store{first}
 	for len(out) < n {
 		if !first.Shared() {
 			out = append(out, first)
@@ -27,7 +27,7 @@ func handles(open func() jobs.Store, n int) []jobs.Store {
 }
 
 // Workers claiming at once from one or more handles never get the same job.
-func testClaimOnce(t *testing.T, open func() jobs.Store) {
+func testClaimOnce(t *testing.T, open func() jobstore.Store) {
 	hs := handles(open, 3)
 	const n = 60
 	for i := range n {
@@ -64,11 +64,11 @@ func testClaimOnce(t *testing.T, open func() jobs.Store) {
 }
 
 // waitExpired waits until the store counts job id's lease as ended.
-func waitExpired(t *testing.T, s jobs.Store, id string) {
+func waitExpired(t *testing.T, s jobstore.Store, id string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		expired, err := s.List(ctxOf(t), jobs.Filter{Expired: true})
+		expired, err := s.List(ctxOf(t), jobstore.Filter{Expired: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func waitExpired(t *testing.T, s jobs.Store, id string) {
 
 // Only the holder writes to a held job; renewals keep it; once the lease
 // ends, UpdateExpired may release it and another worker claims it, RUNNING.
-func testLeases(t *testing.T, open func() jobs.Store) {
+func testLeases(t *testing.T, open func() jobstore.Store) {
 	hs := handles(open, 2)
 	a, b := hs[0], hs[1]
 	ctx := ctxOf(t)
@@ -95,17 +95,17 @@ func testLeases(t *testing.T, open func() jobs.Store) {
 	if err != nil || j == nil {
 		t.Fatalf("Claim: %v %v", j, err)
 	}
-	if _, err := b.UpdateHeld(ctx, j.ID, "wb", nil, func(j *jobs.Job) { j.Summary = "no" }); !errors.Is(err, jobs.ErrNotHeld) {
+	if _, err := b.UpdateHeld(ctx, j.ID, "wb", nil, func(j *jobstore.Job) { j.Summary = "no" }); !errors.Is(err, jobstore.ErrNotHeld) {
 		t.Errorf("UpdateHeld by another worker: %v", err)
 	}
-	if _, err := a.UpdateHeld(ctx, j.ID, "wa", []jobs.State{jobs.Dispatched}, func(j *jobs.Job) { j.State = jobs.Running }); err != nil {
+	if _, err := a.UpdateHeld(ctx, j.ID, "wa", []jobstore.State{jobstore.Dispatched}, func(j *jobstore.Job) { j.State = jobstore.Running }); err != nil {
 		t.Fatalf("UpdateHeld by the holder: %v", err)
 	}
-	if _, err := b.UpdateExpired(ctx, j.ID, "wa", func(*jobs.Job) {}); !errors.Is(err, jobs.ErrNotHeld) {
+	if _, err := b.UpdateExpired(ctx, j.ID, "wa", func(*jobstore.Job) {}); !errors.Is(err, jobstore.ErrNotHeld) {
 		t.Errorf("UpdateExpired of a live lease: %v", err)
 	}
-	held, err := a.Renew(ctx, jobs.Worker{ID: "wa", LiveView: "http://wa", MaxTabs: 2, Busy: 1}, leaseForTest)
-	if d := cmp.Diff(map[string]jobs.State{"job-1": jobs.Running}, held); err != nil || d != "" {
+	held, err := a.Renew(ctx, jobstore.Worker{ID: "wa", LiveView: "http://wa", MaxTabs: 2, Busy: 1}, leaseForTest)
+	if d := cmp.Diff(map[string]jobstore.State{"job-1": jobstore.Running}, held); err != nil || d != "" {
 		t.Errorf("Renew: %v (-want +got):\n%s", err, d)
 	}
 	ws, err := b.Workers(ctx, time.Minute)
@@ -116,31 +116,31 @@ func testLeases(t *testing.T, open func() jobs.Store) {
 	if next, _ := b.Claim(ctx, "wb", time.Minute); next != nil {
 		t.Errorf("a job whose lease ended was claimed before it was released: %s", next.ID)
 	}
-	r, err := b.UpdateExpired(ctx, j.ID, "wa", func(j *jobs.Job) { j.Lease = time.Time{} })
+	r, err := b.UpdateExpired(ctx, j.ID, "wa", func(j *jobstore.Job) { j.Lease = time.Time{} })
 	if err != nil || !r.Claimable() {
 		t.Fatalf("release: %+v %v", r, err)
 	}
-	if _, err := a.UpdateHeld(ctx, j.ID, "wa", nil, func(j *jobs.Job) { j.Summary = "late" }); !errors.Is(err, jobs.ErrNotHeld) {
+	if _, err := a.UpdateHeld(ctx, j.ID, "wa", nil, func(j *jobstore.Job) { j.Summary = "late" }); !errors.Is(err, jobstore.ErrNotHeld) {
 		t.Errorf("UpdateHeld after release: %v", err)
 	}
 	c, err := b.Claim(ctx, "wb", time.Minute)
-	if err != nil || c == nil || c.ID != j.ID || c.State != jobs.Running || c.Worker != "wb" {
+	if err != nil || c == nil || c.ID != j.ID || c.State != jobstore.Running || c.Worker != "wb" {
 		t.Fatalf("claim of the released job: %+v %v", c, err)
 	}
-	if held, _ := a.Renew(ctx, jobs.Worker{ID: "wa"}, time.Minute); len(held) != 0 {
+	if held, _ := a.Renew(ctx, jobstore.Worker{ID: "wa"}, time.Minute); len(held) != 0 {
 		t.Errorf("the old holder still renews %v", held)
 	}
 }
 
 // A worker that leaves ends its leases at once and is no longer listed.
-func testLeave(t *testing.T, open func() jobs.Store) {
+func testLeave(t *testing.T, open func() jobstore.Store) {
 	s := open()
 	ctx := ctxOf(t)
 	create(t, s, Job("job-1", "1"))
 	if _, err := s.Claim(ctx, "w1", time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Renew(ctx, jobs.Worker{ID: "w1"}, time.Hour); err != nil {
+	if _, err := s.Renew(ctx, jobstore.Worker{ID: "w1"}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Leave(ctx, "w1"); err != nil {
@@ -154,7 +154,7 @@ func testLeave(t *testing.T, open func() jobs.Store) {
 
 // One worker holds a profile at a time: its jobs are passed over for others
 // until the holder saves and releases it; the saved state is versioned.
-func testProfiles(t *testing.T, open func() jobs.Store) {
+func testProfiles(t *testing.T, open func() jobstore.Store) {
 	hs := handles(open, 2)
 	a, b := hs[0], hs[1]
 	ctx := ctxOf(t)
@@ -179,7 +179,7 @@ func testProfiles(t *testing.T, open func() jobs.Store) {
 	if j, _ := b.Claim(ctx, "wb", time.Minute); j != nil {
 		t.Errorf("another worker claimed %s of a profile held elsewhere", j.ID)
 	}
-	if v, err := b.SaveProfile(ctx, jobs.ProfileKey("bob", "alice"), "wb", []byte("bob's"), true); err != nil || v != 1 {
+	if v, err := b.SaveProfile(ctx, jobstore.ProfileKey("bob", "alice"), "wb", []byte("bob's"), true); err != nil || v != 1 {
 		t.Errorf("SaveProfile of bob's alice: %d %v", v, err)
 	}
 	if ok, err := b.TakeProfile(ctx, "alice", "wb", time.Minute); ok || err != nil {
@@ -188,7 +188,7 @@ func testProfiles(t *testing.T, open func() jobs.Store) {
 	if ok, err := a.TakeProfile(ctx, "alice", "wa", time.Minute); !ok || err != nil {
 		t.Errorf("TakeProfile by its holder: %v %v", ok, err)
 	}
-	if _, err := b.SaveProfile(ctx, "alice", "wb", []byte("x"), true); !errors.Is(err, jobs.ErrNotHeld) {
+	if _, err := b.SaveProfile(ctx, "alice", "wb", []byte("x"), true); !errors.Is(err, jobstore.ErrNotHeld) {
 		t.Errorf("SaveProfile by a worker that does not hold it: %v", err)
 	}
 	v, err := a.SaveProfile(ctx, "alice", "wa", []byte("cookies-1"), false)
@@ -212,7 +212,7 @@ func testProfiles(t *testing.T, open func() jobs.Store) {
 
 // A queued job held by the process that knows its secret is claimed by that
 // process only; stored without a holder, its secret is gone with it.
-func testSecretOrigin(t *testing.T, open func() jobs.Store) {
+func testSecretOrigin(t *testing.T, open func() jobstore.Store) {
 	s := open()
 	j := Job("login", "login")
 	j.HasSecret, j.Origin, j.Worker, j.Lease = true, "w1", "w1", time.Now().Add(time.Minute)
@@ -220,7 +220,7 @@ func testSecretOrigin(t *testing.T, open func() jobs.Store) {
 	if c, _ := s.Claim(ctxOf(t), "w2", time.Minute); c != nil {
 		t.Errorf("w2 claimed %s, whose secret only w1 has", c.ID)
 	}
-	if c, err := s.Claim(ctxOf(t), "w1", time.Minute); err != nil || c == nil || c.State != jobs.Dispatched {
+	if c, err := s.Claim(ctxOf(t), "w1", time.Minute); err != nil || c == nil || c.State != jobstore.Dispatched {
 		t.Errorf("the origin's claim: %v %v", c, err)
 	}
 	lost := Job("lost", "lost")
@@ -233,10 +233,10 @@ func testSecretOrigin(t *testing.T, open func() jobs.Store) {
 }
 
 // A job stored already started counts as held by a process that went away.
-func testStartedAbandoned(t *testing.T, open func() jobs.Store) {
+func testStartedAbandoned(t *testing.T, open func() jobstore.Store) {
 	s := open()
 	j := Job("running", "running")
-	j.State, j.Attempt = jobs.Running, 1
+	j.State, j.Attempt = jobstore.Running, 1
 	create(t, s, j)
 	if c, _ := s.Claim(ctxOf(t), "w1", time.Minute); c != nil {
 		t.Errorf("claimed a started job before it was released: %s", c.ID)

@@ -1,4 +1,4 @@
-// Package storetest is the conformance suite every jobs.Store passes: the
+// Package storetest is the conformance suite every jobstore.Store passes: the
 // SQLite and PostgreSQL stores run it from their tests, so the queue meets
 // one behaviour whichever it is given.
 package storetest
@@ -9,20 +9,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/google/go-cmp/cmp"
 )
 
 // Fresh makes an empty store for one test and returns a function that opens
 // a handle on it; a test closes a handle before opening the next unless the
 // store is Shared, when handles stand for processes using it at once.
-type Fresh func(t *testing.T) (open func() (jobs.Store, error))
+type Fresh func(t *testing.T) (open func() (jobstore.Store, error))
 
 // Run runs the suite.
 func Run(t *testing.T, fresh Fresh) {
 	for _, tc := range []struct {
 		name string
-		fn   func(t *testing.T, open func() jobs.Store)
+		fn   func(t *testing.T, open func() jobstore.Store)
 	}{
 		{"CreateGetReopen", testCreateGetReopen},
 		{"UpdateAndList", testUpdateAndList},
@@ -41,7 +41,7 @@ func Run(t *testing.T, fresh Fresh) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			openFn := fresh(t)
-			tc.fn(t, func() jobs.Store {
+			tc.fn(t, func() jobstore.Store {
 				t.Helper()
 				s, err := openFn()
 				if err != nil {
@@ -61,12 +61,12 @@ func ctxOf(t *testing.T) context.Context {
 }
 
 // Job returns a queued navigate job with the given id and idempotency key.
-func Job(id, key string) *jobs.Job {
-	return &jobs.Job{ID: id, Key: key, CorrelationID: "c", URL: "http://127.0.0.1/", MaxTabs: 1, Priority: 5,
-		Task: jobs.Task{Type: jobs.TaskNavigate, Password: "s3cret-pw"}, State: jobs.Queued, Created: time.UnixMilli(1700000000000)}
+func Job(id, key string) *jobstore.Job {
+	return &jobstore.Job{ID: id, Key: key, CorrelationID: "c", URL: "http://127.0.0.1/", MaxTabs: 1, Priority: 5,
+		Task: jobstore.Task{Type: jobstore.TaskNavigate, Password: "s3cret-pw"}, State: jobstore.Queued, Created: time.UnixMilli(1700000000000)}
 }
 
-func create(t *testing.T, s jobs.Store, j *jobs.Job) *jobs.Job {
+func create(t *testing.T, s jobstore.Store, j *jobstore.Job) *jobstore.Job {
 	t.Helper()
 	out, created, err := s.Create(ctxOf(t), j)
 	if err != nil || !created {
@@ -75,7 +75,7 @@ func create(t *testing.T, s jobs.Store, j *jobs.Job) *jobs.Job {
 	return out
 }
 
-func ids(js []*jobs.Job) []string {
+func ids(js []*jobstore.Job) []string {
 	out := []string{}
 	for _, j := range js {
 		out = append(out, j.ID)
@@ -85,7 +85,7 @@ func ids(js []*jobs.Job) []string {
 
 // A job survives a reopen as it was stored; the password never reaches the
 // store; Create is idempotent by key.
-func testCreateGetReopen(t *testing.T, open func() jobs.Store) {
+func testCreateGetReopen(t *testing.T, open func() jobstore.Store) {
 	s := open()
 	ctx := ctxOf(t)
 	in := Job("job-a", "k1")
@@ -98,7 +98,7 @@ func testCreateGetReopen(t *testing.T, open func() jobs.Store) {
 	if err != nil || created || b.ID != "job-a" {
 		t.Errorf("Create with a used key: %v %v %v", b, created, err)
 	}
-	if _, err := s.Get(ctx, "job-x"); !errors.Is(err, jobs.ErrNotFound) {
+	if _, err := s.Get(ctx, "job-x"); !errors.Is(err, jobstore.ErrNotFound) {
 		t.Errorf("Get unknown: %v", err)
 	}
 	s.Close()
@@ -115,35 +115,35 @@ func testCreateGetReopen(t *testing.T, open func() jobs.Store) {
 
 // Update changes a job only from the states it names and moves its
 // revision on; List returns changes after a revision, oldest first.
-func testUpdateAndList(t *testing.T, open func() jobs.Store) {
+func testUpdateAndList(t *testing.T, open func() jobstore.Store) {
 	s := open()
 	ctx := ctxOf(t)
 	var revs []int64
 	for _, id := range []string{"job-1", "job-2", "job-3"} {
 		revs = append(revs, create(t, s, Job(id, id)).Rev)
 	}
-	j, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State, j.Progress = jobs.Dispatched, 0.5 })
-	if err != nil || j.State != jobs.Dispatched || j.Progress != 0.5 || j.Rev <= revs[2] {
+	j, err := s.Update(ctx, "job-2", []jobstore.State{jobstore.Queued}, func(j *jobstore.Job) { j.State, j.Progress = jobstore.Dispatched, 0.5 })
+	if err != nil || j.State != jobstore.Dispatched || j.Progress != 0.5 || j.Rev <= revs[2] {
 		t.Fatalf("Update: %+v %v", j, err)
 	}
-	var se *jobs.StateError
-	if _, err := s.Update(ctx, "job-2", []jobs.State{jobs.Queued}, func(j *jobs.Job) { j.State = jobs.Cancelled }); !errors.As(err, &se) || se.State != jobs.Dispatched {
+	var se *jobstore.StateError
+	if _, err := s.Update(ctx, "job-2", []jobstore.State{jobstore.Queued}, func(j *jobstore.Job) { j.State = jobstore.Cancelled }); !errors.As(err, &se) || se.State != jobstore.Dispatched {
 		t.Errorf("Update from the wrong state: %v", err)
 	}
-	if g, _ := s.Get(ctx, "job-2"); g.State != jobs.Dispatched || g.Rev != j.Rev {
+	if g, _ := s.Get(ctx, "job-2"); g.State != jobstore.Dispatched || g.Rev != j.Rev {
 		t.Errorf("a refused update changed the job: %s rev %d", g.State, g.Rev)
 	}
-	if _, err := s.Update(ctx, "job-x", nil, func(*jobs.Job) {}); !errors.Is(err, jobs.ErrNotFound) {
+	if _, err := s.Update(ctx, "job-x", nil, func(*jobstore.Job) {}); !errors.Is(err, jobstore.ErrNotFound) {
 		t.Errorf("Update unknown: %v", err)
 	}
-	changed, err := s.List(ctx, jobs.Filter{Since: revs[1]})
+	changed, err := s.List(ctx, jobstore.Filter{Since: revs[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]string{"job-3", "job-2"}, ids(changed)); d != "" {
 		t.Errorf("List since job-2's creation (-want +got):\n%s", d)
 	}
-	queued, _ := s.List(ctx, jobs.Filter{States: []jobs.State{jobs.Queued}, Limit: 1})
+	queued, _ := s.List(ctx, jobstore.Filter{States: []jobstore.State{jobstore.Queued}, Limit: 1})
 	if d := cmp.Diff([]string{"job-1"}, ids(queued)); d != "" {
 		t.Errorf("List queued, limit 1 (-want +got):\n%s", d)
 	}
@@ -151,7 +151,7 @@ func testUpdateAndList(t *testing.T, open func() jobs.Store) {
 
 // Claims come by priority, higher first, then in order of submission; a
 // claimed job is DISPATCHED to the worker under a lease and not claimed again.
-func testClaimOrder(t *testing.T, open func() jobs.Store) {
+func testClaimOrder(t *testing.T, open func() jobstore.Store) {
 	s := open()
 	ctx := ctxOf(t)
 	for i, p := range []int{1, 5, 9, 5, 3} {
@@ -168,7 +168,7 @@ func testClaimOrder(t *testing.T, open func() jobs.Store) {
 		if j == nil {
 			break
 		}
-		if j.State != jobs.Dispatched || j.Worker != "w1" || !j.Lease.After(time.Now()) {
+		if j.State != jobstore.Dispatched || j.Worker != "w1" || !j.Lease.After(time.Now()) {
 			t.Errorf("claimed %s: %s by %q until %v", j.ID, j.State, j.Worker, j.Lease)
 		}
 		order = append(order, j.ID)

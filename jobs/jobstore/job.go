@@ -1,8 +1,4 @@
-// Package jobs is the job horde of seed 002: jobs submitted by clients, kept in a
-// persistent store, scheduled by priority onto browser tabs under a server-wide
-// tab limit, run in named browser profiles, and leaving artifacts. Stores live in
-// subpackages (jobs/sqlite); the browser work goes through cdpclient.
-package jobs
+package jobstore
 
 import (
 	"encoding/json"
@@ -88,7 +84,7 @@ type Task struct {
 	Password string `json:"password,omitempty"`
 	// Script is the learned script a script job replays (script.json's
 	// content); Params are its params' values, secrets never among them
-	// (they travel as Password, in memory only: scripttask.go).
+	// (they travel as Password, in memory only: jobs/scripttask.go).
 	Script json.RawMessage   `json:"script,omitempty"`
 	Params map[string]string `json:"params,omitempty"`
 	// Video records the tab as a video artifact.

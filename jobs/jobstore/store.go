@@ -1,4 +1,10 @@
-package jobs
+// Package jobstore is the job store's contract and the types it speaks in:
+// the Store interface its drivers implement (jobs/sqlite for one machine,
+// jobs/postgres for a fleet) and jobs/storetest checks, a Job and its State,
+// Task and Artifacts, the fleet's Worker and Event, and the errors a store
+// returns. It knows nothing of the queue that runs jobs or of the browser
+// (package jobs and below): a driver compiles with this package alone.
+package jobstore
 
 import (
 	"context"

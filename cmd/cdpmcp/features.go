@@ -1,0 +1,15 @@
+package main
+
+import (
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
+	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
+)
+
+// registerFeatures sets up, before any browser starts, the features that
+// watch every page and context of it (the core never imports them): the
+// network feature (requests, documents' responses, posted history entries,
+// downloads) and WebMCP (the tools pages register). main calls it first.
+func registerFeatures() {
+	network.Register()
+	webmcp.Register()
+}
