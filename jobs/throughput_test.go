@@ -53,7 +53,7 @@ func BenchmarkThroughput(b *testing.B) {
 			start, browser0, self0 := time.Now(), browserCPUByKind(dir), selfCPU()
 			ids := make([]string, 0, n/batches)
 			for i := range n / batches {
-				j, _, err := q.Submit(b.Context(), jobs.SubmitRequest{CorrelationID: "bench", URL: site.URL(fmt.Sprintf("/jobs/article.html?b=%d&i=%d", batch, i)),
+				j, _, err := q.Submit(b.Context(), jobs.SubmitRequest{CorrelationID: fmt.Sprintf("bench-%d-%d", batch, i), URL: site.URL(fmt.Sprintf("/jobs/article.html?b=%d&i=%d", batch, i)),
 					Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"h1"}}})
 				if err != nil {
 					b.Fatal(err)
