@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
@@ -26,12 +25,7 @@ var _ Agent = (*LoopAgent)(nil)
 
 // Run performs instructions on the job's tab, in its browser context.
 func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions string, hooks AgentHooks) (*AgentResult, error) {
-	bc := tab.Context()
-	bc.SetCurrent(tab) // the loop acts on the current tab: the job's
-	env := &actions.Env{
-		Context:  func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil },
-		ReadOnly: a.ReadOnly, Origins: a.Origins, Secrets: bc.Secrets(),
-	}
+	env := tabEnv(tab, a.ReadOnly, a.Origins) // the loop acts on the job's tab
 	cfg := a.Loop
 	cfg.OnStep = func(s agentloop.StepInfo) {
 		if s.MaxSteps > 0 && hooks.Progress != nil {

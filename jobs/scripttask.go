@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 
-	"github.com/cdpmcp/cdpmcp/actions"
-	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/learned"
 	"github.com/cdpmcp/cdpmcp/learned/replay"
 )
@@ -28,8 +27,8 @@ type ScriptResult struct {
 // checkScript checks a script job at submit: the script reads, the params
 // are its own and its secrets are given. The secrets leave task.params and
 // travel as the task's password (a JSON object of their values), held in
-// memory only as a login job's password is, and known to the registry from
-// now on.
+// memory only as a login job's password is; Submit makes them known to the
+// submitting tenant's registry (secretValues).
 func (q *Queue) checkScript(t *Task) error {
 	if len(t.Script) == 0 {
 		return inputErr("put the content of a script.json (record's stop or a run_browser_agent run writes one) in task.script", "a script job needs task.script")
@@ -49,7 +48,6 @@ func (q *Queue) checkScript(t *Task) error {
 	for name, v := range t.Params {
 		if s.Params[name].Secret {
 			secrets[name] = v
-			q.cfg.Browser.Secrets.Add(v)
 		} else {
 			params[name] = v
 		}
@@ -95,19 +93,14 @@ func (t *taskRun) script(ctx context.Context) outcome {
 	if err := s.Rebase(t.job.URL); err != nil {
 		return outcome{err: err}
 	}
-	bc := t.page.Context()
-	bc.SetCurrent(t.page) // the replay acts on the current tab: the job's
-	env := &actions.Env{
-		Context:  func(context.Context) (*cdpclient.BrowserContext, error) { return bc, nil },
-		ReadOnly: t.q.cfg.ReadOnly, Origins: t.q.cfg.Origins, Secrets: t.q.cfg.Browser.Secrets,
-	}
+	env := tabEnv(t.page, t.q.cfg.ReadOnly, t.q.cfg.Origins) // the replay acts on the job's tab
 	rep, err := replay.Run(ctx, env, s, values, t.replayOptions())
 	if err != nil {
 		return outcome{err: err}
 	}
 	res := ScriptResult{Report: rep}
 	if rep.Changed {
-		path, _, err := rep.Script.WriteNew(filepath.Join(t.rec.dir, learned.FileName), t.q.cfg.Browser.Secrets.Redact)
+		path, _, err := rep.Script.WriteNew(filepath.Join(t.rec.dir, learned.FileName), env.Secrets.Redact)
 		if err != nil {
 			return outcome{err: err, result: res}
 		}
@@ -149,4 +142,20 @@ func (t *taskRun) replayOptions() replay.Options {
 		return &replay.Repaired{Script: res.Script, OK: res.Success, Summary: res.Summary, ModelCalls: res.ModelCalls}, nil
 	}
 	return opts
+}
+
+// secretValues are the values a task holds in memory only: a login job's
+// password, or a script job's secret params (checkScript put them in
+// task.password as a JSON object).
+func secretValues(t Task) []string {
+	if t.Password == "" {
+		return nil
+	}
+	if t.Type == TaskScript {
+		var byName map[string]string
+		if json.Unmarshal([]byte(t.Password), &byName) == nil {
+			return slices.Collect(maps.Values(byName))
+		}
+	}
+	return []string{t.Password}
 }

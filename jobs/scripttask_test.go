@@ -14,7 +14,9 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/tenant"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/learned"
 )
@@ -313,6 +315,38 @@ func TestScriptJobSubmitChecks(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &ie) || ie.Hint == "" {
 			t.Errorf("%s: %v, want an input error with %q", c.want, err, c.want)
 		}
+	}
+}
+
+// A script job's secret params are its tenant's secrets, as a login job's
+// password is: masked in that tenant's answers, and never in another's, whose
+// answers would otherwise tell it whether a guess was right.
+func TestScriptSecretsAreTheTenants(t *testing.T) {
+	t.Parallel()
+	reg := secrets.New()
+	q := newQueue(t, jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Secrets: reg}})
+	script := []byte(`{"format":"cdpmcp-script","version":1,"source":{"from":"record","created":"2026-01-01T00:00:00Z"},
+"params":{"password":{"secret":true}},
+"steps":[{"action":"navigate","url":"http://127.0.0.1:1/learn/site/signin"},
+{"action":"type","target":{"tag":"input","type":"password","name":"Password"},"value":"{{password}}"}]}`)
+	const pw = "pw-Alice-9f3kQ2xV"
+	alice := tenant.With(testCtx(t), "alice")
+	j, _, err := q.Submit(alice, jobs.SubmitRequest{CorrelationID: "secret-script", URL: site.URL("/learn/site/signin"),
+		Task: jobs.Task{Type: jobs.TaskScript, Script: script, Params: map[string]string{"password": pw}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "the page says " + pw
+	if got := reg.Tenant("alice").Redact(text); strings.Contains(got, pw) {
+		t.Errorf("alice's answers show her script's secret: %s", got)
+	}
+	for name, r := range map[string]*secrets.Registry{"bob": reg.Tenant("bob"), "the root": reg} {
+		if got := r.Redact(text); got != text {
+			t.Errorf("%s's answers mask alice's script secret: %s", name, got)
+		}
+	}
+	if _, err := q.Cancel(alice, j.ID, ""); err != nil && !strings.Contains(err.Error(), "already") {
+		t.Logf("cancel: %v", err)
 	}
 }
 

@@ -64,8 +64,12 @@ func (q *Queue) Submit(ctx context.Context, req SubmitRequest) (job *Job, create
 		return nil, false, inputErr("submit it to a process that runs jobs (a worker or a serve without --max-tabs 0) through MCP, or drop the password and set handoffAllowed so a person signs in",
 			"a job with a password runs in the process that took it (the password is never stored) and %s", who)
 	}
-	// Known from now on: no answer, log, file or store write shows it.
-	q.secretsOf(owner).Add(secret)
+	// Known from now on to its tenant's registry: no answer of theirs, no
+	// log, file or store write shows it (and no other tenant's answer can
+	// be used to test a guess of it).
+	for _, v := range secretValues(req.Task) {
+		q.secretsOf(owner).Add(v)
+	}
 	j := &Job{
 		ID: newID(), Tenant: owner, Key: jobstore.IdemKey(owner, req.CorrelationID), CorrelationID: req.CorrelationID, URL: req.URL, Profile: req.Profile,
 		MaxTabs: maxTabs, Priority: prio, Handoff: req.HandoffAllowed, Task: req.Task, HasSecret: secret != "",
