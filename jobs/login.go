@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
-	"github.com/cdpmcp/cdpmcp/cdpclient/input"
+	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 )
 
@@ -39,26 +37,17 @@ func (t *taskRun) login(ctx context.Context) outcome {
 	}
 	t.r.progress(0.6, "signing in")
 	if user := sel(0, state.User); t.job.Task.Username != "" && user != "" {
-		target := cdpclient.Target{Selector: user}
-		if err := t.act(ctx, "type", target, func(ctx context.Context) (*feedback.Feedback, error) {
-			return input.Type(ctx, t.page, target, t.job.Task.Username, true, false)
-		}); err != nil {
+		if err := t.act(ctx, actions.Type, user, map[string]any{"text": t.job.Task.Username, "clear": true}); err != nil {
 			return outcome{err: err}
 		}
 	}
-	pw := cdpclient.Target{Selector: sel(1, "input[type=password]")}
 	submit := sel(2, "")
 	from := t.page.URL()
-	if err := t.act(ctx, "type", pw, func(ctx context.Context) (*feedback.Feedback, error) {
-		return input.Type(ctx, t.page, pw, t.secret, true, submit == "")
-	}); err != nil {
+	if err := t.act(ctx, actions.Type, sel(1, "input[type=password]"), map[string]any{"text": t.secret, "clear": true, "submit": submit == ""}); err != nil {
 		return outcome{err: err}
 	}
 	if submit != "" {
-		target := cdpclient.Target{Selector: submit}
-		if err := t.act(ctx, "click", target, func(ctx context.Context) (*feedback.Feedback, error) {
-			return t.page.Click(ctx, target, cdpclient.ClickOptions{})
-		}); err != nil {
+		if err := t.act(ctx, actions.Click, submit, nil); err != nil {
 			return outcome{err: err}
 		}
 	}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
-	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -193,12 +193,9 @@ func (t *taskRun) message(ctx context.Context) outcome {
 	if err := t.pastCaptcha(ctx); err != nil {
 		return outcome{err: err}
 	}
-	field := cdpclient.Target{Selector: t.job.Task.Selectors[0]}
-	send := cdpclient.Target{Selector: t.job.Task.Selectors[1]}
+	field, send := t.job.Task.Selectors[0], t.job.Task.Selectors[1]
 	t.r.progress(0.6, "typing the message")
-	if err := t.act(ctx, "type", field, func(ctx context.Context) (*feedback.Feedback, error) {
-		return input.Type(ctx, t.page, field, t.job.Task.Text, true, false)
-	}); err != nil {
+	if err := t.act(ctx, actions.Type, field, map[string]any{"text": t.job.Task.Text, "clear": true}); err != nil {
 		return outcome{err: err}
 	}
 	if _, err := t.r.update(ctx, []State{Running}, func(j *Job) {
@@ -206,25 +203,36 @@ func (t *taskRun) message(ctx context.Context) outcome {
 	}); err != nil {
 		return outcome{err: fmt.Errorf("not sent: %w", err)}
 	}
-	if err := t.act(ctx, "click", send, func(ctx context.Context) (*feedback.Feedback, error) {
-		return t.page.Click(ctx, send, cdpclient.ClickOptions{})
-	}); err != nil {
+	if err := t.act(ctx, actions.Click, send, nil); err != nil {
 		return outcome{err: fmt.Errorf("the send button was not clicked: %w", err)}
 	}
 	return outcome{summary: fmt.Sprintf("sent the message on %s", t.page.URL()), finalURL: t.page.URL()}
 }
 
-// act runs one action with its feedback recorded in the trace; an action
-// that did not happen is an error.
-func (t *taskRun) act(ctx context.Context, name string, target cdpclient.Target, fn func(context.Context) (*feedback.Feedback, error)) error {
-	fb, err := fn(ctx)
+// act runs one of the catalogue's actions on the job's tab by selector, as a
+// tool call runs it (one road: the same checks, the same feedback), with its
+// feedback recorded in the trace; an action that did not happen is an error.
+func (t *taskRun) act(ctx context.Context, a *actions.Action, selector string, args map[string]any) error {
+	if args == nil {
+		args = map[string]any{}
+	}
+	args["selector"], args["page"] = selector, t.page.ID
+	raw, err := json.Marshal(args)
 	if err != nil {
-		t.rec.Action(name, map[string]any{"selector": target.Selector, "ok": false, "error": err.Error()})
 		return err
 	}
-	t.rec.Action(name, map[string]any{"selector": target.Selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
+	res, err := a.Run(ctx, tabEnv(t.page, t.q.cfg.ReadOnly, t.q.cfg.Origins), raw)
+	if err == nil && (res == nil || res.Feedback == nil) {
+		err = fmt.Errorf("%s answered no feedback", a.Name)
+	}
+	if err != nil {
+		t.rec.Action(a.Name, map[string]any{"selector": selector, "ok": false, "error": err.Error()})
+		return err
+	}
+	fb := res.Feedback
+	t.rec.Action(a.Name, map[string]any{"selector": selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
 	if !fb.OK {
-		msg := fmt.Sprintf("%s %s failed: %s", name, target.Selector, fb.Msg)
+		msg := fmt.Sprintf("%s %s failed: %s", a.Name, selector, fb.Msg)
 		if fb.Hint != "" {
 			msg += " (" + fb.Hint + ")"
 		}
