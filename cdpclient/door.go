@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -81,36 +80,6 @@ type Door struct{ p *Page }
 
 // Door opens the page's door for a feature package.
 func (p *Page) Door() Door { return Door{p} }
-
-// Do runs fn as an operation that reads the page: under its action lock
-// (unless an action holds it already), gated as actions are, guarded against
-// dialogs, crashes and closing, and bounded against a page stuck in a script.
-// c is the page session's client.
-func (d Door) Do(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
-	return d.p.do(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
-}
-
-// DoLong is Do without the busy watchdog, for a long read whose own script
-// keeps the renderer's main thread busy for seconds on a large page (which
-// the watchdog would take for a stuck page and stop). A page already stuck is
-// refused by the gate; ctx bounds the rest.
-func (d Door) DoLong(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
-	p := d.p
-	ctx, _, end := p.beginAction(ctx)
-	defer end()
-	if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
-		return err
-	}
-	gctx, cancel := p.guard(ctx)
-	defer cancel()
-	return cause(gctx, fn(gctx, p.c))
-}
-
-// Navigation runs fn as a page-level navigation (an action: gated, observed,
-// with its feedback). fn loads pages with Load.
-func (d Door) Navigation(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) (*feedback.Feedback, error) {
-	return d.p.navigation(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
-}
 
 // Load navigates to url inside a Navigation's fn and waits for until.
 func (d Door) Load(ctx context.Context, url string, until WaitUntil) error {

@@ -7,7 +7,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 
-	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
@@ -57,16 +56,6 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 		return Rect{}, e.notVisible()
 	}
 	return r, nil
-}
-
-// Script runs fn, the caller's own script (evaluate), under the page's rules
-// as Do does but without the busy watchdog: a script of the caller's keeps
-// the page from answering the watchdog's probes as a stuck one does.
-// Instead it may run until shortly before ctx's deadline; one still running
-// then is stopped, and Script answers a *busy.ScriptTimeout saying so.
-// Inside an action it is Do. c is the page session's client.
-func (d Door) Script(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
-	return d.p.doScript(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
 }
 
 // Group is the object group of the running operation: objects made in it,

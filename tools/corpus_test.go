@@ -143,7 +143,7 @@ func checkControls(ctx context.Context, t *testing.T, m *cdpclient.Manager, name
 		Missing []string `json:"missing"`
 	}
 	arg, _ := json.Marshal("\n" + full)
-	err := d.DoLong(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeLongRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			r, err := w.Eval(ctx, "("+visibleControls+")("+string(arg)+")", true)
 			if err != nil {

@@ -215,7 +215,7 @@ func (c *crawl) visit(ctx context.Context, p *cdpclient.Page, link string) {
 		return // a page elsewhere or an error page: its links are not the site's
 	}
 	var hrefs []string
-	err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			return call(ctx, w, auditJS("auditLinksOf"), &hrefs)
 		})

@@ -86,7 +86,7 @@ func Performance(ctx context.Context, p *cdpclient.Page, opts PerformanceOptions
 	}
 	var rec *loadRecording
 	d := p.Door()
-	fb, err := d.Navigation(ctx, func(ctx context.Context, c *cdp.Client) error {
+	fb, err := d.Run(ctx, cdpclient.ModeNavigate, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		rec, err = recordLoad(ctx, p, c, opts)
 		return err

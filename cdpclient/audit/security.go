@@ -130,7 +130,7 @@ func transportFindings(u *url.URL, rep *SecurityReport) []Finding {
 // report.
 func auditCookies(ctx context.Context, d cdpclient.Door, rep *SecurityReport) error {
 	var cookies *cdpnetwork.GetCookiesReply
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		cookies, err = c.Network.GetCookies(ctx, cdpnetwork.NewGetCookiesArgs().SetURLs([]string{rep.URL}))
 		return err

@@ -66,7 +66,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	var boxes []refBox
 	var origin point
 	var width float64
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		if opts.Held != nil {
 			opts.Held()
 		}

@@ -40,7 +40,7 @@ func Evaluate(ctx context.Context, p *cdpclient.Page, expression string, opts Op
 	}
 	d := p.Door()
 	var out string
-	err := d.Script(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeScript, func(ctx context.Context, c *cdp.Client) error {
 		// c is the session that holds res: the page's, or the target
 		// element's frame's.
 		var (

@@ -38,7 +38,7 @@ func Find(ctx context.Context, p *cdpclient.Page, q Query) (string, error) {
 	}
 	d := p.Door()
 	var out string
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		lines, err := pagemodel.Lines(ctx, p)
 		if err != nil {
 			return err

@@ -31,7 +31,7 @@ func ownSizeOf(d cdpclient.Door) *ownSize {
 func SetViewport(ctx context.Context, p *cdpclient.Page, width, height int, scale float64, mobile bool) error {
 	d := p.Door()
 	own := ownSizeOf(d)
-	return d.Input(ctx, "set the viewport", func(ctx context.Context, c *cdp.Client) error {
+	return remote(ctx, p, "set the viewport", func(ctx context.Context, c *cdp.Client) error {
 		own.mu.Lock()
 		known := own.size != [2]float64{}
 		own.mu.Unlock()
@@ -56,7 +56,7 @@ func SetViewport(ctx context.Context, p *cdpclient.Page, width, height int, scal
 func ResetViewport(ctx context.Context, p *cdpclient.Page) error {
 	d := p.Door()
 	ownNow := ownSizeOf(d)
-	return d.Input(ctx, "reset the viewport", func(ctx context.Context, c *cdp.Client) error {
+	return remote(ctx, p, "reset the viewport", func(ctx context.Context, c *cdp.Client) error {
 		if err := c.Emulation.ClearDeviceMetricsOverride(ctx); err != nil {
 			return err
 		}

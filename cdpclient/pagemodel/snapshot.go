@@ -45,7 +45,7 @@ func stateOf(p *cdpclient.Page) *state {
 func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, error) {
 	var text string
 	st := stateOf(p)
-	err := p.Door().Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := p.Door().Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		endWalk := spans.Start(ctx, "walk")
 		m, info, err := collect(ctx, p, opts.Scope, opts.From > 0)
 		endWalk()

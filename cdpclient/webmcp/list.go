@@ -61,7 +61,7 @@ func List(ctx context.Context, p *cdpclient.Page) ([]Tool, Availability, error) 
 		avail Availability
 	)
 	d := p.Door()
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		if tools, err = announce(ctx, d); err != nil {
 			return err
