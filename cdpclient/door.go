@@ -81,42 +81,34 @@ type Door struct{ p *Page }
 // Door opens the page's door for a feature package.
 func (p *Page) Door() Door { return Door{p} }
 
-// Load navigates to url inside a Navigation's fn and waits for until.
-func (d Door) Load(ctx context.Context, url string, until WaitUntil) error {
-	event, err := until.lifecycleEvent()
-	if err != nil {
-		return err
-	}
-	return d.p.navigate(ctx, url, event)
-}
+// LogDoor is the page's logs as the door gives them (Door.Logs): its
+// requests and console messages from a mark on, and which requests were the
+// main frame's documents.
+type LogDoor struct{ p *Page }
 
-// MainFrame is the id of the page's main frame.
-func (d Door) MainFrame() string {
-	d.p.mu.Lock()
-	defer d.p.mu.Unlock()
-	return string(d.p.mainFrame)
-}
+// Logs is the door's part for the page's logs.
+func (d Door) Logs() LogDoor { return LogDoor{d.p} }
 
 // MainDocument reports whether a request is for a document of the main frame.
-func (d Door) MainDocument(e pagelog.NetworkEntry) bool { return d.p.mainDocument(e) }
+func (l LogDoor) MainDocument(e pagelog.NetworkEntry) bool { return l.p.mainDocument(e) }
 
 // Mark is the page's log position now, for Network, Console and Pending.
-func (d Door) Mark() int { return d.p.logs.Mark() }
+func (l LogDoor) Mark() int { return l.p.logs.Mark() }
 
 // Network is the page's requests logged after mark (0: all it keeps).
-func (d Door) Network(mark int) []pagelog.NetworkEntry { return d.p.logs.Network(mark) }
+func (l LogDoor) Network(mark int) []pagelog.NetworkEntry { return l.p.logs.Network(mark) }
 
 // Console is the page's console messages logged after mark.
-func (d Door) Console(mark int) []pagelog.ConsoleEntry { return d.p.logs.Console(mark) }
+func (l LogDoor) Console(mark int) []pagelog.ConsoleEntry { return l.p.logs.Console(mark) }
 
 // Pending counts the requests started after mark that are still open.
-func (d Door) Pending(mark int) int { return d.p.logs.Pending(mark) }
+func (l LogDoor) Pending(mark int) int { return l.p.logs.Pending(mark) }
 
 // World runs fn in the main frame's isolated world, with the page model
 // installed, retrying once with a fresh world when the frame navigated and the
-// old one vanished under it. Call it inside Do or DoLong.
+// old one vanished under it. Call it inside Door.Run.
 func (d Door) World(ctx context.Context, fn func(*World) error) error {
-	return d.InFrame(ctx, Frame{}, fn)
+	return d.Frames().In(ctx, Frame{}, fn)
 }
 
 // World is a frame's isolated world during one operation.

@@ -21,10 +21,10 @@ import (
 
 // RefWorlds runs fn in the isolated world of the main frame, then in that
 // of each other frame the page handed out refs in (in no set order), as
-// World does for the main frame; a world whose fn fails is passed over.
-// Call it inside Door.Do.
-func (d Door) RefWorlds(ctx context.Context, fn func(*World) error) {
-	p := d.p
+// Door.World does for the main frame; a world whose fn fails is passed
+// over. Call it inside Door.Run.
+func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
+	p := fd.p
 	p.mu.Lock()
 	keys := []frameKey{{frame: p.mainFrame}}
 	p.mu.Unlock()

@@ -22,7 +22,7 @@ type refBox struct {
 // passed over. Call it inside Door.Do.
 func refBoxes(ctx context.Context, d cdpclient.Door, shown map[int]bool, whole bool) []refBox {
 	var all []refBox
-	d.RefWorlds(ctx, func(w *cdpclient.World) error {
+	d.Frames().RefWorlds(ctx, func(w *cdpclient.World) error {
 		at, err := w.Origin(ctx)
 		if err != nil {
 			return err

@@ -211,7 +211,7 @@ func boxNote(ctx context.Context, p *cdpclient.Page, line string) string {
 		return " [no box: not rendered]"
 	}
 	note := fmt.Sprintf(" [box=%s,%s,%s,%s]", num(r.X), num(r.Y), num(r.W), num(r.H))
-	if vw, vh, err := p.Door().ViewportSize(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
+	if vw, vh, err := p.Door().Frames().Viewport(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
 		note += " (out of view: scroll to it first)"
 	}
 	return note

@@ -36,7 +36,7 @@ func SetViewport(ctx context.Context, p *cdpclient.Page, width, height int, scal
 		known := own.size != [2]float64{}
 		own.mu.Unlock()
 		if !known { // the tab's own size, which ResetViewport waits for
-			w, h, err := d.ViewportSize(ctx)
+			w, h, err := d.Frames().Viewport(ctx)
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ func ResetViewport(ctx context.Context, p *cdpclient.Page) error {
 		ownNow.size = [2]float64{}
 		ownNow.mu.Unlock()
 		for deadline := time.Now().Add(time.Second); own != [2]float64{} && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if w, h, err := d.ViewportSize(ctx); err != nil || [2]float64{w, h} == own {
+			if w, h, err := d.Frames().Viewport(ctx); err != nil || [2]float64{w, h} == own {
 				break
 			}
 		}

@@ -79,7 +79,7 @@ func List(ctx context.Context, p *cdpclient.Page) ([]Tool, Availability, error) 
 // frame's tools, before its answer). Call it inside Door.Do.
 func announce(ctx context.Context, d cdpclient.Door) ([]Tool, error) {
 	st := stateOf(d)
-	main := d.MainFrame()
+	main := d.Frames().Main()
 	var out []Tool
 	for _, s := range d.Sessions() {
 		// On already (enableEarly) but for a tab that was open before
