@@ -75,10 +75,6 @@ func (e *Element) Gone(err error) error {
 	return nil
 }
 
-// ID is the browser's id of the context: "" for the browser's default
-// context.
-func (d ContextDoor) ID() string { return d.bc.id }
-
 // Owns says whether a target belongs to the context. The default context
 // owns every target that is not in a context cdpmcp created for a session.
 func (d ContextDoor) Owns(info target.Info) bool {
@@ -94,14 +90,6 @@ func (d ContextDoor) Owns(info target.Info) bool {
 	defer bc.b.mu.Unlock()
 	_, other := bc.b.contexts[ctxID]
 	return !other
-}
-
-// OwnsTarget asks the browser whether the target id belongs to the context:
-// workers and frames count as well as tabs; a target that does not exist
-// (or that the browser cannot tell of) does not.
-func (d ContextDoor) OwnsTarget(ctx context.Context, id target.ID) bool {
-	r, err := d.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(id))
-	return err == nil && d.Owns(r.TargetInfo)
 }
 
 // CallInWorld calls page function fn with args (as JSON) in cdpmcp's isolated

@@ -54,7 +54,7 @@ type routesKey struct{}
 func routesOf(bc *cdpclient.BrowserContext) *routeTable {
 	d := bc.Door()
 	t := d.Slot(routesKey{}, func() any { return &routeTable{} }).(*routeTable)
-	t.hooked.Do(func() { d.OnPaused(t.routed) })
+	t.hooked.Do(func() { d.Hook(cdpclient.ContextHook{Paused: t.routed}) })
 	return t
 }
 

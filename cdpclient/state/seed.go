@@ -36,8 +36,7 @@ func seedOf(bc *cdpclient.BrowserContext) *storageSeed {
 	d := bc.Door()
 	s := d.Slot(seedKey{}, func() any { return &storageSeed{bc: bc} }).(*storageSeed)
 	s.hooked.Do(func() {
-		d.OnSessionSetup(s.calls)
-		d.OnBinding(seedBinding, s.onSeeded)
+		d.Hook(cdpclient.ContextHook{SessionSetup: s.calls, Binding: seedBinding, OnBinding: s.onSeeded})
 	})
 	return s
 }
