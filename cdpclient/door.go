@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
@@ -163,3 +164,23 @@ func (b *Browser) EgressProxy() string {
 // EgressRefused counts the connections the egress proxy refused (0 without
 // origin rules).
 func (b *Browser) EgressRefused() int64 { return b.egress.Refused() }
+
+// ReadInWorld evaluates expr, a long read of the caller's own, in cdpmcp's
+// isolated world of p's main frame (where the page's own scripts neither run
+// nor lie) under ModeLongRead, and decodes its value, by JSON, into out. It
+// is how a package outside cdpclient, which may not open the door (see
+// door_fence_test.go), reads a page as the page model sees it: the corpus
+// tests count what a person can see with it.
+func ReadInWorld(ctx context.Context, p *Page, expr string, out any) error {
+	d := p.Door()
+	_, err := d.Run(ctx, ModeLongRead, func(ctx context.Context, _ *cdp.Client) error {
+		return d.World(ctx, func(w *World) error {
+			r, err := w.Eval(ctx, expr, true)
+			if err != nil {
+				return err
+			}
+			return json.Unmarshal(r.Value, out)
+		})
+	})
+	return err
+}
