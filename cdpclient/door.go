@@ -16,67 +16,39 @@ const CallTimeout = cdpCallTimeout
 // Door is how a feature package built on cdpclient reaches a page below its
 // public API, the way chromedp hands its actions an executor. A feature
 // package (cdpclient/audit, state, network, live, pagefacts, capture, input,
-// find, content, eval, passthrough, wait, pagemodel) imports cdpclient's
-// exported API and this door, never cdpclient's internals; cdpclient never
-// imports a feature.
+// find, content, eval, passthrough, wait, pagemodel, webmcp, clipboard,
+// initscript) imports cdpclient's exported API and this door, never
+// cdpclient's internals; cdpclient never imports a feature, and no package
+// outside cdpclient/ opens the door (door_fence_test.go).
 //
-// Through the door a feature may:
-//   - run an operation on the page under the page's rules (its action lock,
-//     the dialog gate, the crash guard) with the page session's protocol
-//     client: Door.Do, Door.DoLong (no busy watchdog, for a long read of our
-//     own), Door.Navigation and, inside one, Door.Load;
-//   - work in the main frame's isolated world, where the page model lives:
-//     Door.World hands a World (its frame, client, context id and object
-//     group, Eval, HandOutRefs);
-//   - read the page's logs from a mark: Door.Mark, Network, Console, Pending,
-//     and tell the main frame's documents: Door.MainFrame, MainDocument;
-//   - send its own requests through the browser's egress proxy, so the
-//     origin rules hold for them too: Browser.EgressProxy;
-//   - keep its own state on the page (Door.Slot) and send calls to each
-//     session hosting the page's documents (Door.Sessions);
-//   - on a browser context (BrowserContext.Door, doorhooks.go): keep its
-//     state there, add calls to the set-up of each new document session
-//     (typed, or raw methods the typed client lacks: OnSessionCalls),
-//     listen to its bindings in cdpmcp's world (WorldName) and answer the
-//     requests the origin rules let through (Intercept, OnPaused);
-//   - walk the page's frames as the page model does (doormodel.go): a
-//     frame's world (Door.InFrame), the frame an <iframe> shows
-//     (World.Child), the number and frame of a ref (Door.RefFrame);
-//   - picture the page (doorcapture.go): where an element is
-//     (Door.ElementClip) and where a world's frame is (World.Origin);
-//   - hear every event of each page's sessions from its first one
-//     (doornet.go: OnPageEvents, in the feature's init) and call a session
-//     a listener named (Door.Session);
-//   - run an input action of its own through the action-and-observe cycle
-//     (doorinput.go): Door.Act, with its element resolved and handed over
-//     (Element.Actionable, ClickablePoint, Click, Call, Related, Client …),
-//     and what input needs on the way: Dispatched, ToFront, NavMark,
-//     Document, DescribeAt, OpenFileChooser;
-//   - run beside the actions, without their lock (doorlive.go): pass a
-//     person's input on (Door.Input), read guarded (Door.Guarded), and use
-//     the page session's client for a stream of its own (Door.Client,
-//     Usable, ViewportSize);
-//   - read the page as the find and getContent tools do (doorread.go): the
-//     worlds of the frames that hold refs (Door.RefWorlds), an element's
-//     box as it is (Element.Box), a selector the page refused as not CSS
-//     (SelectorError), and a page function of its own called in cdpmcp's
-//     world (Door.CallInWorld);
-//   - run the caller's own script (doorread.go, for evaluate): Door.Script,
-//     under the page's rules without the busy watchdog, stopping a script
-//     still running near the call's deadline (*busy.ScriptTimeout); the
-//     operation's object group (Door.Group); an element in its frame's main
-//     world (Element.MainWorld) and its NOT_FOUND once gone (Element.Gone);
-//   - on a browser context, for the cdp passthrough's confinement
-//     (doorread.go): its id (ContextDoor.ID) and which targets it owns
-//     (ContextDoor.Owns, OwnsTarget: asked of the browser);
-//   - take part in the core's cycles (doordl.go: AddHooks, from its init):
-//     set up each browser context and act at its close, hear the browser's
-//     own events, and watch each action with an Observer that adds to its
-//     answer and may account for a navigation the browser aborted (a
-//     download); find the page of a frame (Browser.PageOfFrame), the
-//     browser's Options and Profile; run a wait through the cycle (Door.Wait);
-//   - word a thrown exception as cdpclient does (ExceptionText) and bound a
-//     clean-up call made after its context ended (CallTimeout).
+// Its ten methods:
+//   - Run (doorrun.go): run an operation on the page under the rules its
+//     Mode applies (the table at Mode: the action lock, the gate, the
+//     guard, the busy watchdog, the action-and-observe cycle). Run's fn gets
+//     the page session's protocol client: the one way to it. In ModeAct,
+//     ActionElement, ReportValue and Dispatched serve the action.
+//   - World, Frames (doormodel.go): the main frame's isolated world, where
+//     the page model lives (a World: its frame, client, context id and
+//     object group, Eval, HandOutRefs, Child, Origin); the frames: the main
+//     frame's id, a load in it (inside ModeNavigate), its viewport, a
+//     frame's world, the frame of a ref, the worlds that hold refs.
+//   - CallInWorld, Group (doorread.go): a page function of the feature's
+//     called in cdpmcp's world; the running operation's object group.
+//   - Logs: the page's requests and console messages from a mark, and which
+//     requests were the main frame's documents.
+//   - Input (doorinput.go, doorupload.go): what an input action needs of
+//     the page: the tab to the front, whether it started to leave, the
+//     document, what is under a point, the file chooser.
+//   - Slot, Sessions, Session (doorhooks.go, doornet.go): the feature's
+//     own state on the page; each session hosting the page's documents; the
+//     session a PageListener named.
+//
+// Around it, for features: ContextDoor (a browser context's slot, hooks,
+// interception and ownership); OnPageEvents (doornet.go) and AddHooks
+// (doordl.go), from a feature's init; Element's handle during an action
+// (Actionable, ClickablePoint, Click, Call, Related, Box, Clip, …);
+// Browser.EgressProxy for a feature's own requests; ExceptionText and
+// CallTimeout.
 type Door struct{ p *Page }
 
 // Door opens the page's door for a feature package.

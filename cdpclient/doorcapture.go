@@ -12,7 +12,7 @@ import (
 // What the door gives a feature that pictures the page (cdpclient/capture:
 // a screenshot of an element, numbered ref boxes drawn on an image): where
 // an element is, and where a frame's viewport is, to place the boxes its
-// world measures. Call them inside Door.Do.
+// world measures. Call them inside Door.Run.
 
 // Clip returns the element's bounding box in page coordinates (a
 // screenshot's clip) and its top-left in viewport coordinates, scrolled into

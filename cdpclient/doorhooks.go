@@ -63,7 +63,7 @@ func (s Session) Client() *cdp.Client { return s.c }
 
 // Call sends a method with raw params to the session and returns the raw
 // result; a protocol error is an *Error with the browser's message, as for
-// Page.Raw. It takes no lock: call it inside Door.Do.
+// Page.Raw. It takes no lock: call it inside Door.Run.
 func (s Session) Call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	return rawCall(ctx, s.s.conn, method, params)
 }
@@ -71,7 +71,7 @@ func (s Session) Call(ctx context.Context, method string, params json.RawMessage
 // ContextDoor is a feature package's door on a browser context (see Door):
 // a slot for its state there, calls of its own in the set-up of each new
 // document session of the context, the bindings it listens to, and the
-// requests it answers (Intercept, OnPaused: intercept.go).
+// requests it answers (ContextHook, Hook; Intercept: intercept.go).
 type ContextDoor struct{ bc *BrowserContext }
 
 // Door opens the context's door for a feature package.

@@ -95,7 +95,7 @@ func (d ContextDoor) Owns(info target.Info) bool {
 // CallInWorld calls page function fn with args (as JSON) in cdpmcp's isolated
 // world of the main frame, where the page's globals and prototypes neither run
 // nor lie, and answers its reply by value: the value, or the exception it
-// threw for the feature to word. Call it inside Door.Do.
+// threw for the feature to word. Call it inside Door.Run.
 func (d Door) CallInWorld(ctx context.Context, fn string, args ...any) (*runtime.EvaluateReply, error) {
 	expr, err := jsfunc.Call(fn, args...)
 	if err != nil {

@@ -11,21 +11,22 @@ import (
 // Mode says which of the page's rules an operation run through Door.Run
 // gets. What each applies:
 //
-//	mode          action lock  gate  guard     busy watchdog  observed  else
-//	ModeRead      yes (1)      yes   yes       yes (1)        no
-//	ModeLongRead  yes          yes   yes       no             no
-//	ModeScript    yes (1)      yes   yes       no (2)         no
-//	ModeNavigate  yes          yes   leaving   no             yes       fn loads with Frames.Load
-//	ModeWait      yes          yes   yes       no             yes       only the wait can fail
-//	ModeAct(a)    yes          yes   yes       yes            yes       a.Target resolved first
-//	ModeRemote    no           no    yes       no             no        usable tab, to the front
-//	ModeBeside    no           no    yes       no             no        usable tab
-//	ModeBare      no           no    no        no             no        fn gets the client only
+//	mode          action lock  gate   guard    busy watchdog  observed  else
+//	ModeRead      yes (1)      yes    yes      yes (1)        no
+//	ModeLongRead  yes          yes    yes      no             no
+//	ModeScript    yes (1)      yes    yes      no (2)         no
+//	ModeNavigate  yes          yes    leaving  no             yes       fn loads with Frames.Load
+//	ModeWait      yes          yes    yes      no             yes       only the wait can fail
+//	ModeAct(a)    yes          yes    yes      yes            yes       a.Target resolved first
+//	ModeRemote    no           usable yes      no             no        tab to the front
+//	ModeBeside    no           usable yes      no             no
+//	ModeBare      no           no     no       no             no        fn gets the client only
 //
 // The action lock is the page's: one operation at a time, its objects
 // released after it. The gate refuses a page that cannot be used (closed,
-// crashed, a dialog open, stuck in a script; a navigation revives a crashed
-// tab and leaves past dialogs). The guard ends fn's ctx when a dialog opens
+// crashed, a dialog open the dialog policy does not answer, stuck in a
+// script; a navigation revives a crashed tab and leaves past dialogs). The
+// guard ends fn's ctx when a dialog opens
 // or the tab closes or crashes, and answers why; a navigation's (leaving)
 // accepts a "leave site?" prompt and dismisses others, as a person who asked
 // to go elsewhere would. A usable tab is one not closed, crashed or behind a

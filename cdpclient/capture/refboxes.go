@@ -19,7 +19,7 @@ type refBox struct {
 // frame that holds refs: those in the viewport, or with whole those anywhere
 // on the page. It only reads: the page model's world measures boxes, and
 // nothing is added to the page. A frame that is gone or not laid out is
-// passed over. Call it inside Door.Do.
+// passed over. Call it inside Door.Run.
 func refBoxes(ctx context.Context, d cdpclient.Door, shown map[int]bool, whole bool) []refBox {
 	var all []refBox
 	d.Frames().RefWorlds(ctx, func(w *cdpclient.World) error {

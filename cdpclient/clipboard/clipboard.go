@@ -12,7 +12,7 @@
 // (tools: --allow-clipboard-read).
 //
 // It is a feature on the core: it imports cdpclient's exported API, the door
-// (Door.Do, CallInWorld) and cdpclient/permissions; cdpclient never imports
+// (Door.Run, CallInWorld) and cdpclient/permissions; cdpclient never imports
 // it.
 package clipboard
 

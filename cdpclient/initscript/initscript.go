@@ -5,7 +5,7 @@
 // it can stand in for an API, set a flag or record what the page does.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// context door (ContextDoor.OnSessionSetup); cdpclient never imports it.
+// context door (ContextHook.SessionSetup); cdpclient never imports it.
 package initscript
 
 import (

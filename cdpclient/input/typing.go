@@ -18,7 +18,7 @@ import (
 // Control+A and then Type replaces its content.
 func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text string, clear, submit bool) (*feedback.Feedback, error) {
 	p := on(page)
-	var secret atomic.Bool // Run may outlive Act's answer
+	var secret atomic.Bool // fn may outlive Run's answer
 	fb, err := p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true}), func(ctx context.Context, _ *cdp.Client) error {
 		e := cdpclient.ActionElement(ctx)
 		st, focused, err := fieldState(ctx, e, clear)
@@ -95,7 +95,7 @@ var valueOnlyTypes = map[string]bool{"date": true, "time": true, "datetime-local
 // formatter).
 func Fill(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, value string) (*feedback.Feedback, error) {
 	p := on(page)
-	var secret atomic.Bool // Run may outlive Act's answer
+	var secret atomic.Bool // fn may outlive Run's answer
 	fb, err := p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true}), func(ctx context.Context, _ *cdp.Client) error {
 		e := cdpclient.ActionElement(ctx)
 		got, err := p.fill(ctx, e, value, &secret)

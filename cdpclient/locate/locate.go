@@ -6,7 +6,7 @@
 // guesses: a description with a name matches only elements of that name.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (Door.Do, Door.World, World.HandOutRefs,
+// door cdpclient keeps for features (Door.Run, Door.World, World.HandOutRefs,
 // Element.Call), never cdpclient's internals. Its page functions are its own
 // (js/locate.js) and run in cdpmcp's isolated world, where the page's own
 // scripts can neither see nor change them.

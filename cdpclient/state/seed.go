@@ -42,7 +42,7 @@ func seedOf(bc *cdpclient.BrowserContext) *storageSeed {
 }
 
 // calls are the calls that register the seeding script on a new document
-// session (ContextDoor.OnSessionSetup), when the context has origins to seed:
+// session (ContextHook.SessionSetup), when the context has origins to seed:
 // one request each, so they reach a paused target before it runs.
 func (s *storageSeed) calls(ctx context.Context, c *cdp.Client) []func() error {
 	s.mu.Lock()
