@@ -60,7 +60,7 @@ func (p *Page) Door() Door { return Door{p} }
 type LogDoor struct{ p *Page }
 
 // Logs is the door's part for the page's logs.
-func (d Door) Logs() LogDoor { return LogDoor{d.p} }
+func (d Door) Logs() LogDoor { return LogDoor(d) }
 
 // MainDocument reports whether a request is for a document of the main frame.
 func (l LogDoor) MainDocument(e pagelog.NetworkEntry) bool { return l.p.mainDocument(e) }

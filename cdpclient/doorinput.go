@@ -30,7 +30,7 @@ const LateFrame = lateFrame
 type InputDoor struct{ p *Page }
 
 // Input is the door's part for the input actions.
-func (d Door) Input() InputDoor { return InputDoor{d.p} }
+func (d Door) Input() InputDoor { return InputDoor(d) }
 
 // ToFront brings the page's tab to the front, where input events go at once.
 func (in InputDoor) ToFront(ctx context.Context) error { return in.p.toFront(ctx) }

@@ -23,7 +23,7 @@ const MaxFrameDepth = maxFrameDepth
 type FrameDoor struct{ p *Page }
 
 // Frames is the door's part for the page's frames.
-func (d Door) Frames() FrameDoor { return FrameDoor{d.p} }
+func (d Door) Frames() FrameDoor { return FrameDoor(d) }
 
 // Main is the id of the page's main frame.
 func (fd FrameDoor) Main() string {
