@@ -12,14 +12,14 @@ import (
 // What the door gives a feature that pictures the page (cdpclient/capture:
 // a screenshot of an element, numbered ref boxes drawn on an image): where
 // an element is, and where a frame's viewport is, to place the boxes its
-// world measures. Call them inside Door.Do.
+// world measures. Call them inside Door.Run.
 
-// ElementClip resolves t and returns its bounding box in page coordinates
-// (a screenshot's clip) and its top-left in viewport coordinates, scrolled
-// into view first unless not scroll (then where it is, in or out of the
+// Clip returns the element's bounding box in page coordinates (a
+// screenshot's clip) and its top-left in viewport coordinates, scrolled into
+// view first unless not scroll (then where it is, in or out of the
 // viewport). An element not visible is an *Error (NOT_VISIBLE).
-func (d Door) ElementClip(ctx context.Context, t Target, scroll bool) (clip page.Viewport, x, y float64, err error) {
-	clip, at, err := d.p.elementClip(ctx, t, scroll)
+func (e *Element) Clip(ctx context.Context, scroll bool) (clip page.Viewport, x, y float64, err error) {
+	clip, at, err := e.p.elementClip(ctx, e, scroll)
 	return clip, at.X, at.Y, err
 }
 
@@ -27,7 +27,7 @@ func (d Door) ElementClip(ctx context.Context, t Target, scroll bool) (clip page
 // viewport: (0, 0) for the main frame; an error for a frame the core does
 // not locate (gone, not laid out, or a frame in the page's own session).
 func (w *World) Origin(ctx context.Context) (Point, error) {
-	if w.key.frame == page.FrameID(w.p.Door().MainFrame()) {
+	if w.key.frame == page.FrameID(w.p.Door().Frames().Main()) {
 		return Point{}, nil
 	}
 	fb, err := w.p.frameBoxOf(ctx, w.key.frame)
@@ -37,11 +37,7 @@ func (w *World) Origin(ctx context.Context) (Point, error) {
 // elementClip scrolls the element into view (unless not scroll) and returns
 // its bounding box in page coordinates, and its top-left in viewport
 // coordinates.
-func (p *Page) elementClip(ctx context.Context, t Target, scroll bool) (page.Viewport, Point, error) {
-	e, err := p.Resolve(ctx, t)
-	if err != nil {
-		return page.Viewport{}, Point{}, err
-	}
+func (p *Page) elementClip(ctx context.Context, e *Element, scroll bool) (page.Viewport, Point, error) {
 	inView := e.inView
 	if !scroll {
 		inView = e.inPlace

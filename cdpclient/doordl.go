@@ -48,7 +48,7 @@ type Observer interface {
 var featureHooks []Hooks
 
 // AddHooks adds a feature's hooks to every browser connected from now on.
-// Call it only from the feature package's init.
+// Call it only from the feature package's Register (before any browser starts).
 func AddHooks(h Hooks) { featureHooks = append(featureHooks, h) }
 
 // setUp runs the features' set-up of a context (Hooks.Context); after an
@@ -142,14 +142,4 @@ func (b *Browser) PageOfFrame(frame string) *Page {
 		}
 	}
 	return nil
-}
-
-// Wait runs a wait of a feature's (cdpclient/wait) through the
-// action-and-observe cycle: gated, guarded and answered with what the page
-// did meanwhile; only the wait itself can fail. The error is non-nil only
-// for bad arguments (*ArgError) and a cancelled ctx.
-func (d Door) Wait(ctx context.Context, run func(ctx context.Context) error) (*feedback.Feedback, error) {
-	return d.p.perform(ctx, action{kind: actWatch, run: func(ctx context.Context, _ *Element) (string, error) {
-		return "", run(ctx)
-	}})
 }

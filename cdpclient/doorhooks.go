@@ -58,12 +58,12 @@ type Session struct {
 func (s Session) ID() string { return s.id }
 
 // Client is the session's protocol client: the same client the session's
-// set-up calls got (ContextDoor.OnSessionSetup).
+// set-up calls got (ContextHook.SessionSetup).
 func (s Session) Client() *cdp.Client { return s.c }
 
 // Call sends a method with raw params to the session and returns the raw
 // result; a protocol error is an *Error with the browser's message, as for
-// Page.Raw. It takes no lock: call it inside Door.Do.
+// Page.Raw. It takes no lock: call it inside Door.Run.
 func (s Session) Call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	return rawCall(ctx, s.s.conn, method, params)
 }
@@ -71,7 +71,7 @@ func (s Session) Call(ctx context.Context, method string, params json.RawMessage
 // ContextDoor is a feature package's door on a browser context (see Door):
 // a slot for its state there, calls of its own in the set-up of each new
 // document session of the context, the bindings it listens to, and the
-// requests it answers (Intercept, OnPaused: intercept.go).
+// requests it answers (ContextHook, Hook; Intercept: intercept.go).
 type ContextDoor struct{ bc *BrowserContext }
 
 // Door opens the context's door for a feature package.
@@ -82,10 +82,10 @@ type contextHooks struct {
 	mu       sync.Mutex
 	slots    map[any]any
 	setup    []func(ctx context.Context, c *cdp.Client) []func() error
-	raw      []string // methods every new document session is sent (OnSessionCalls)
+	raw      []string // methods every new document session is sent (SessionCalls)
 	bindings map[string]func(payload string)
 	// intercept: a feature asked for every request to be paused
-	// (Intercept); paused its answers (OnPaused, intercept.go).
+	// (Intercept); paused its answers (ContextHook.Paused).
 	intercept bool
 	paused    []func(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error)
 	closed    []func() // what features do once the context is closed (doordl.go)
@@ -109,40 +109,55 @@ func (d ContextDoor) Slot(key any, make func() any) any {
 	return v
 }
 
-// OnSessionSetup adds calls to the set-up of every document session the
-// context attaches from now on (a new tab's, an out-of-process frame's):
-// setup returns them for the session's client c. They are sent in order, one
-// request each, after the core's own and before the target runs, so a
-// new-document script added there runs before the page's scripts.
-func (d ContextDoor) OnSessionSetup(setup func(ctx context.Context, c *cdp.Client) []func() error) {
-	h := &d.bc.hooks
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.setup = append(h.setup, setup)
+// ContextHook is what a feature hangs on a browser context
+// (ContextDoor.Hook); a zero field adds nothing.
+type ContextHook struct {
+	// SessionSetup adds calls to the set-up of every document session the
+	// context attaches from now on (a new tab's, an out-of-process
+	// frame's): it returns them for the session's client c. They are sent
+	// in order, one request each, after the core's own and before the
+	// target runs, so a new-document script added there runs before the
+	// page's scripts.
+	SessionSetup func(ctx context.Context, c *cdp.Client) []func() error
+	// SessionCalls are methods without parameters that the typed client
+	// lacks (a new domain's enable), added to the same set-up after the
+	// SessionSetup calls. Their errors are ignored: a browser without the
+	// method goes on as before.
+	SessionCalls []string
+	// OnBinding is called with the payload whenever a page of the context
+	// calls the binding named Binding (one the feature added in
+	// WorldName). It runs on the connection's read goroutine: it must not
+	// block or call the browser.
+	Binding   string
+	OnBinding func(payload string)
+	// Paused is an answer for the context's paused requests that the
+	// origin rules let through: it sends its own reply
+	// (Fetch.fulfillRequest, failRequest or continueRequest on c) and
+	// reports true, or reports false to leave the request to the next
+	// answer and, last, to go on unchanged. It runs off the read
+	// goroutine, bounded by ctx. Requests are paused while origin rules
+	// are set or a feature asked for it (ContextDoor.Intercept).
+	Paused func(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error)
 }
 
-// OnBinding calls fn with the payload whenever a page of the context calls
-// the binding name (one the feature added in WorldName). fn runs on the
-// connection's read goroutine: it must not block or call the browser.
-func (d ContextDoor) OnBinding(name string, fn func(payload string)) {
+// Hook hangs a feature's hook on the context, from now on.
+func (d ContextDoor) Hook(hook ContextHook) {
 	h := &d.bc.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.bindings == nil {
-		h.bindings = map[string]func(string){}
+	if hook.SessionSetup != nil {
+		h.setup = append(h.setup, hook.SessionSetup)
 	}
-	h.bindings[name] = fn
-}
-
-// OnSessionCalls adds methods without parameters that the typed client
-// lacks (a new domain's enable) to the set-up of every document session the
-// context attaches from now on, after OnSessionSetup's calls. Their errors
-// are ignored: a browser without the method goes on as before.
-func (d ContextDoor) OnSessionCalls(methods ...string) {
-	h := &d.bc.hooks
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.raw = append(h.raw, methods...)
+	h.raw = append(h.raw, hook.SessionCalls...)
+	if hook.OnBinding != nil {
+		if h.bindings == nil {
+			h.bindings = map[string]func(string){}
+		}
+		h.bindings[hook.Binding] = hook.OnBinding
+	}
+	if hook.Paused != nil {
+		h.paused = append(h.paused, hook.Paused)
+	}
 }
 
 // sessionSetup is the features' set-up calls for a new document session s.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/input"
@@ -15,8 +14,9 @@ import (
 // What the door gives the input actions beyond the core's click and hover
 // (cdpclient/input: typing and keys, fill and forms, select, drag, the mouse
 // at coordinates, scrolling, uploads): an action run through the
-// action-and-observe cycle with its element resolved (Door.Act), and, during
-// that action, the element's handle: whether it can take the action
+// action-and-observe cycle with its element resolved (Door.Run with
+// ModeAct), what the action needs of the page (Door.Input), and, during that
+// action, the element's handle: whether it can take the action
 // (Actionable), where to click it (ClickablePoint, Click), its page
 // functions (Call, Related) and its protocol session (Client, Object).
 
@@ -24,57 +24,31 @@ import (
 // in the next frame, when it changed nothing at once (InputAction.LateMs).
 const LateFrame = lateFrame
 
-// InputAction is one input action of a feature (Door.Act).
-type InputAction struct {
-	// Target is the element resolved before Run, once (the watch and the
-	// action share it); zero for an action on no element.
-	Target Target
-	// NeedTarget refuses a zero Target with an argument error.
-	NeedTarget bool
-	// LateMs is how long to wait for a first change the action sets off
-	// asynchronously (a handler's timer, a file read) when it changed
-	// nothing at once; 0 waits for none.
-	LateMs int
-	// Run does the action; e is the resolved Target (nil without one).
-	// value, when not empty, is reported as delta.value.
-	Run func(ctx context.Context, e *Element) (value string, err error)
-}
+// InputDoor is what the door gives the input actions (Door.Input), inside
+// a ModeAct fn: the tab brought to the front, whether the page started to
+// leave, the document, what is under a point, the file chooser.
+type InputDoor struct{ p *Page }
 
-// Act runs an input action through the action-and-observe cycle, as Click
-// runs: under the page's action lock, gated (dialogs, a busy page), guarded
-// (a dialog it opens, a crash, the tab closing), watched, and answered with
-// what happened. Run must call Dispatched before its first input reaches the
-// page: from then on the action happened, whatever follows. The error is
-// non-nil only for bad arguments (*ArgError) and a cancelled ctx.
-func (d Door) Act(ctx context.Context, a InputAction) (*feedback.Feedback, error) {
-	if a.NeedTarget {
-		if err := requireTarget(a.Target); err != nil {
-			return nil, err
-		}
-	}
-	return d.p.perform(ctx, action{kind: actInput, target: a.Target, resolve: true, lateMs: a.LateMs, run: a.Run})
-}
-
-// Dispatched records that input of the running action reached the page.
-func (d Door) Dispatched(ctx context.Context) { markDispatched(ctx) }
+// Input is the door's part for the input actions.
+func (d Door) Input() InputDoor { return InputDoor(d) }
 
 // ToFront brings the page's tab to the front, where input events go at once.
-func (d Door) ToFront(ctx context.Context) error { return d.p.toFront(ctx) }
+func (in InputDoor) ToFront(ctx context.Context) error { return in.p.toFront(ctx) }
 
 // NavMark is the main frame's count of loads and documents: while it stays
 // the same, the page has not started to leave.
 type NavMark struct{ loads, docs int }
 
 // NavMark is the page's NavMark now.
-func (d Door) NavMark() NavMark {
-	m := d.p.navMark()
+func (in InputDoor) NavMark() NavMark {
+	m := in.p.navMark()
 	return NavMark{m.loads, m.docs}
 }
 
 // Document is the main frame's document element in cdpmcp's world (where a
 // drag at coordinates is watched), inside an action.
-func (d Door) Document(ctx context.Context) (*Element, error) {
-	p := d.p
+func (in InputDoor) Document(ctx context.Context) (*Element, error) {
+	p := in.p
 	r, err := p.evalFunc(ctx, "() => document.documentElement", false)
 	if err != nil {
 		return nil, err
@@ -90,8 +64,8 @@ func (d Door) Document(ctx context.Context) (*Element, error) {
 
 // DescribeAt names what is under a point of the viewport, for feedback: "on
 // 12[:]<button>Save</button>" (handing out a ref); empty when it cannot tell.
-func (d Door) DescribeAt(ctx context.Context, pt Point) string {
-	p := d.p
+func (in InputDoor) DescribeAt(ctx context.Context, pt Point) string {
+	p := in.p
 	hit, err := nodeAt(ctx, p.c, pt.X, pt.Y)
 	if err != nil {
 		return ""

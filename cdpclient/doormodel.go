@@ -2,32 +2,67 @@ package cdpclient
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mafredri/cdp/protocol/page"
 )
 
 // What the door gives the page model (cdpclient/pagemodel), which walks the
 // page frame by frame and hands out the refs the core resolves: a frame to
-// walk (Frame), its isolated world (Door.InFrame, where World.HandOutRefs
+// walk (Frame), its isolated world (FrameDoor.In, where World.HandOutRefs
 // records the refs it hands out), the frame an <iframe> shows (World.Child)
-// and the frame a ref lives in (Door.RefFrame).
+// and the frame a ref lives in (FrameDoor.Ref).
 
 // MaxFrameDepth bounds how many frames deep the page model descends: no
 // deeper than the core locates a frame's elements (frameBoxOf).
 const MaxFrameDepth = maxFrameDepth
 
+// FrameDoor is the page's frames as the door gives them (Door.Frames): the
+// main frame (its id, a load in it, its viewport), a frame's world, the
+// frame a ref lives in and the worlds of the frames that hold refs.
+type FrameDoor struct{ p *Page }
+
+// Frames is the door's part for the page's frames.
+func (d Door) Frames() FrameDoor { return FrameDoor(d) }
+
+// Main is the id of the page's main frame.
+func (fd FrameDoor) Main() string {
+	fd.p.mu.Lock()
+	defer fd.p.mu.Unlock()
+	return string(fd.p.mainFrame)
+}
+
+// Load navigates the main frame to url inside a ModeNavigate fn and waits
+// for until.
+func (fd FrameDoor) Load(ctx context.Context, url string, until WaitUntil) error {
+	event, err := until.lifecycleEvent()
+	if err != nil {
+		return err
+	}
+	return fd.p.navigate(ctx, url, event)
+}
+
+// Viewport is the tab's viewport in CSS pixels.
+func (fd FrameDoor) Viewport(ctx context.Context) (w, h float64, err error) {
+	m, err := fd.p.c.Page.GetLayoutMetrics(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("layout metrics: %w", err)
+	}
+	return float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight), nil
+}
+
 // Frame is one frame of the page, in the session that hosts its documents.
 // The zero Frame is the main frame.
 type Frame struct{ key frameKey }
 
-// InFrame runs fn in the frame's isolated world, with the page model
-// installed, as World does for the main frame. Call it inside Do or DoLong.
-func (d Door) InFrame(ctx context.Context, f Frame, fn func(*World) error) error {
+// In runs fn in the frame's isolated world, with the page model installed,
+// as Door.World does for the main frame. Call it inside Door.Run.
+func (fd FrameDoor) In(ctx context.Context, f Frame, fn func(*World) error) error {
 	key := f.key
 	if key == (frameKey{}) {
-		key.frame = page.FrameID(d.MainFrame())
+		key.frame = page.FrameID(fd.Main())
 	}
-	return d.p.withWorld(ctx, key, func(w *worldIn) error { return fn(&World{p: d.p, w: w, key: key}) })
+	return fd.p.withWorld(ctx, key, func(w *worldIn) error { return fn(&World{p: fd.p, w: w, key: key}) })
 }
 
 // Child is the frame an <iframe> of the world's frame shows, by the id the
@@ -40,10 +75,9 @@ func (w *World) Child(id page.FrameID) Frame {
 	return Frame{frameKey{session: w.key.session, frame: id}}
 }
 
-// RefFrame is the number of a ref the page handed out and the frame it
-// lives in (an *ArgError for a malformed ref, NOT_FOUND for one never handed
-// out).
-func (d Door) RefFrame(ref string) (int, Frame, error) {
-	n, k, err := d.p.refFrame(ref)
+// Ref is the number of a ref the page handed out and the frame it lives in
+// (an *ArgError for a malformed ref, NOT_FOUND for one never handed out).
+func (fd FrameDoor) Ref(ref string) (int, Frame, error) {
+	n, k, err := fd.p.refFrame(ref)
 	return n, Frame{k}, err
 }

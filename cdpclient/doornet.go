@@ -31,7 +31,7 @@ var pageListeners struct {
 // OnPageEvents adds a listener to every page made from now on: listen runs
 // once per page, as it is created (it may keep its state in Door.Slot; the
 // page has no session yet), and returns the page's listener. Call it from a
-// feature package's init.
+// feature package's Register (before any browser starts).
 func OnPageEvents(listen func(d Door) PageListener) {
 	pageListeners.mu.Lock()
 	defer pageListeners.mu.Unlock()

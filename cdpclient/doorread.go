@@ -7,7 +7,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 
-	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
@@ -22,10 +21,10 @@ import (
 
 // RefWorlds runs fn in the isolated world of the main frame, then in that
 // of each other frame the page handed out refs in (in no set order), as
-// World does for the main frame; a world whose fn fails is passed over.
-// Call it inside Door.Do.
-func (d Door) RefWorlds(ctx context.Context, fn func(*World) error) {
-	p := d.p
+// Door.World does for the main frame; a world whose fn fails is passed
+// over. Call it inside Door.Run.
+func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
+	p := fd.p
 	p.mu.Lock()
 	keys := []frameKey{{frame: p.mainFrame}}
 	p.mu.Unlock()
@@ -59,16 +58,6 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 	return r, nil
 }
 
-// Script runs fn, the caller's own script (evaluate), under the page's rules
-// as Do does but without the busy watchdog: a script of the caller's keeps
-// the page from answering the watchdog's probes as a stuck one does.
-// Instead it may run until shortly before ctx's deadline; one still running
-// then is stopped, and Script answers a *busy.ScriptTimeout saying so.
-// Inside an action it is Do. c is the page session's client.
-func (d Door) Script(ctx context.Context, fn func(ctx context.Context, c *cdp.Client) error) error {
-	return d.p.doScript(ctx, func(ctx context.Context) error { return fn(ctx, d.p.c) })
-}
-
 // Group is the object group of the running operation: objects made in it,
 // in any world, are released when the operation ends.
 func (d Door) Group() string { return d.p.group() }
@@ -85,10 +74,6 @@ func (e *Element) Gone(err error) error {
 	}
 	return nil
 }
-
-// ID is the browser's id of the context: "" for the browser's default
-// context.
-func (d ContextDoor) ID() string { return d.bc.id }
 
 // Owns says whether a target belongs to the context. The default context
 // owns every target that is not in a context cdpmcp created for a session.
@@ -107,18 +92,10 @@ func (d ContextDoor) Owns(info target.Info) bool {
 	return !other
 }
 
-// OwnsTarget asks the browser whether the target id belongs to the context:
-// workers and frames count as well as tabs; a target that does not exist
-// (or that the browser cannot tell of) does not.
-func (d ContextDoor) OwnsTarget(ctx context.Context, id target.ID) bool {
-	r, err := d.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(id))
-	return err == nil && d.Owns(r.TargetInfo)
-}
-
 // CallInWorld calls page function fn with args (as JSON) in cdpmcp's isolated
 // world of the main frame, where the page's globals and prototypes neither run
 // nor lie, and answers its reply by value: the value, or the exception it
-// threw for the feature to word. Call it inside Door.Do.
+// threw for the feature to word. Call it inside Door.Run.
 func (d Door) CallInWorld(ctx context.Context, fn string, args ...any) (*runtime.EvaluateReply, error) {
 	expr, err := jsfunc.Call(fn, args...)
 	if err != nil {

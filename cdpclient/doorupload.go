@@ -14,7 +14,7 @@ import (
 // What the door gives an upload: the page's file chooser, opened by a click
 // and answered with files.
 
-// FileChooser is a file chooser the page opened (Door.OpenFileChooser).
+// FileChooser is a file chooser the page opened (InputDoor.OpenFileChooser).
 type FileChooser struct {
 	c        *cdp.Client // the session of the frame that opened it
 	backend  dom.BackendNodeID
@@ -33,8 +33,8 @@ func (fc *FileChooser) SetFiles(ctx context.Context, paths []string) error {
 // chooser) with the chooser intercepted in the page's session and e's
 // frame's, and returns the chooser it opened; nil when none opened within
 // wait.
-func (d Door) OpenFileChooser(ctx context.Context, e *Element, wait time.Duration, open func(ctx context.Context) error) (*FileChooser, error) {
-	p := d.p
+func (in InputDoor) OpenFileChooser(ctx context.Context, e *Element, wait time.Duration, open func(ctx context.Context) error) (*FileChooser, error) {
+	p := in.p
 	ch := make(chan FileChooser, 1)
 	p.mu.Lock()
 	p.chooser = ch

@@ -31,7 +31,7 @@ func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {
 }
 
 // PausedRequest is the part of Fetch.requestPaused the guard reads, and hands
-// to a feature that answers requests (ContextDoor.OnPaused).
+// to a feature that answers requests (ContextHook.Paused).
 type PausedRequest struct {
 	RequestID fetch.RequestID `json:"requestId"`
 	Request   struct {

@@ -30,7 +30,7 @@ func (b *Browser) interceptEverything(ctx context.Context, c *cdp.Client) error 
 // Intercept turns the pausing of every request on (or off) for the
 // context's tabs, now and for the document sessions it attaches later; with
 // origin rules or proxy credentials it is always on and stays so. Paused requests the rules let
-// through go to the OnPaused answers.
+// through go to the ContextHook.Paused answers.
 func (d ContextDoor) Intercept(ctx context.Context, on bool) error {
 	bc := d.bc
 	bc.hooks.mu.Lock()
@@ -53,18 +53,6 @@ func (d ContextDoor) Intercept(ctx context.Context, on bool) error {
 		}
 	}
 	return nil
-}
-
-// OnPaused adds an answer for the context's paused requests that the origin
-// rules let through: answer sends its own reply (Fetch.fulfillRequest,
-// failRequest or continueRequest on c) and reports true, or reports false to
-// leave the request to the next answer and, last, to go on unchanged. It
-// runs off the read goroutine, bounded by ctx.
-func (d ContextDoor) OnPaused(answer func(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error)) {
-	h := &d.bc.hooks
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.paused = append(h.paused, answer)
 }
 
 // interceptSetup is the call that turns interception on for a new document

@@ -134,7 +134,7 @@ func modelLines(t testing.TB, ctx context.Context, p *Page) string {
 		Last  int      `json:"last"`
 	}
 	d := p.Door()
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *World) error {
 			return w.HandOutRefs(func(base int) (int, error) {
 				r, err := w.Eval(ctx, fmt.Sprintf("__cdpmcp.snapshot({base: %d})", base), true)

@@ -14,7 +14,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/tokens"
-	"github.com/mafredri/cdp"
 )
 
 // The 40 saved real pages, each loaded once, as a model meets them through
@@ -137,21 +136,12 @@ func checkControls(ctx context.Context, t *testing.T, m *cdpclient.Manager, name
 	if p == nil {
 		return 0, fmt.Errorf("no page shows /corpus/%s.html", name)
 	}
-	d := p.Door()
 	var res struct {
 		Counted int      `json:"counted"`
 		Missing []string `json:"missing"`
 	}
 	arg, _ := json.Marshal("\n" + full)
-	err := d.DoLong(ctx, func(ctx context.Context, _ *cdp.Client) error {
-		return d.World(ctx, func(w *cdpclient.World) error {
-			r, err := w.Eval(ctx, "("+visibleControls+")("+string(arg)+")", true)
-			if err != nil {
-				return err
-			}
-			return json.Unmarshal(r.Value, &res)
-		})
-	})
+	err := cdpclient.ReadInWorld(ctx, p, "("+visibleControls+")("+string(arg)+")", &res)
 	if err != nil {
 		return 0, fmt.Errorf("count the visible controls: %w", err)
 	}

@@ -83,7 +83,7 @@ func Accessibility(ctx context.Context, p *cdpclient.Page, opts AccessibilityOpt
 	}
 	rep := &AccessibilityReport{URL: p.URL()}
 	d := p.Door()
-	err := d.DoLong(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeLongRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			rep.Findings = rep.Findings[:0]
 			scope, err := scopeObject(ctx, d, w, opts.Scope)

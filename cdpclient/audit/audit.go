@@ -142,7 +142,7 @@ func scopeObject(ctx context.Context, d cdpclient.Door, w *cdpclient.World, scop
 	var expr string
 	switch {
 	case scope.Ref != "":
-		n, _, err := d.RefFrame(scope.Ref)
+		n, _, err := d.Frames().Ref(scope.Ref)
 		if err != nil {
 			return nil, err
 		}

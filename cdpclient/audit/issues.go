@@ -28,7 +28,7 @@ type securityIssue struct{ kind, what string }
 // ones.
 func securityIssues(ctx context.Context, d cdpclient.Door) []securityIssue {
 	var out []securityIssue
-	_ = d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, _ = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		issues, err := c.Audits.IssueAdded(ctx)
 		if err != nil {
 			return err

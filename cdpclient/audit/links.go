@@ -171,7 +171,7 @@ func (c *crawl) visit(ctx context.Context, p *cdpclient.Page, link string) {
 		c.rep.Pages = append(c.rep.Pages, cp)
 	}()
 	d := p.Door()
-	mark := d.Mark()
+	mark := d.Logs().Mark()
 	pctx, cancel := context.WithTimeout(ctx, c.opts.PageTimeout)
 	fb, err := p.Navigate(pctx, link, cdpclient.WaitLoad)
 	cancel()
@@ -179,8 +179,8 @@ func (c *crawl) visit(ctx context.Context, p *cdpclient.Page, link string) {
 		cp.Error = err.Error()
 		return
 	}
-	for _, e := range d.Network(mark) {
-		if !d.MainDocument(e) && !(e.Type == "Document" && e.Frame == d.MainFrame()) {
+	for _, e := range d.Logs().Network(mark) {
+		if !d.Logs().MainDocument(e) && !(e.Type == "Document" && e.Frame == d.Frames().Main()) {
 			continue
 		}
 		if e.Status >= 300 && e.Status < 400 {
@@ -203,7 +203,7 @@ func (c *crawl) visit(ctx context.Context, p *cdpclient.Page, link string) {
 	if u := p.URL(); u != link && strings.TrimSuffix(u, "/") != strings.TrimSuffix(link, "/") {
 		cp.Final = u
 	}
-	for _, e := range d.Console(mark) {
+	for _, e := range d.Logs().Console(mark) {
 		// The document's own failed load is the broken link, told already.
 		own := e.Network && (e.Source == link || e.Source == p.URL())
 		if e.Level == "error" && !own {
@@ -215,7 +215,7 @@ func (c *crawl) visit(ctx context.Context, p *cdpclient.Page, link string) {
 		return // a page elsewhere or an error page: its links are not the site's
 	}
 	var hrefs []string
-	err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			return call(ctx, w, auditJS("auditLinksOf"), &hrefs)
 		})

@@ -86,7 +86,7 @@ func Performance(ctx context.Context, p *cdpclient.Page, opts PerformanceOptions
 	}
 	var rec *loadRecording
 	d := p.Door()
-	fb, err := d.Navigation(ctx, func(ctx context.Context, c *cdp.Client) error {
+	fb, err := d.Run(ctx, cdpclient.ModeNavigate, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		rec, err = recordLoad(ctx, p, c, opts)
 		return err
@@ -145,7 +145,7 @@ func recordLoad(ctx context.Context, p *cdpclient.Page, c *cdp.Client, opts Perf
 	}
 	defer free()
 	d := p.Door()
-	rec := &loadRecording{frame: d.MainFrame(), responses: map[string]responseInfo{}}
+	rec := &loadRecording{frame: d.Frames().Main(), responses: map[string]responseInfo{}}
 	responses, err := c.Network.ResponseReceived(ctx)
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func recordLoad(ctx context.Context, p *cdpclient.Page, c *cdp.Client, opts Perf
 	defer complete.Close()
 	// Leave the current document first, as Lighthouse does: its unload and
 	// the memory it frees do not fall into the measured load.
-	if err := d.Load(ctx, "about:blank", cdpclient.WaitLoad); err != nil {
+	if err := d.Frames().Load(ctx, "about:blank", cdpclient.WaitLoad); err != nil {
 		return nil, err
 	}
 	restore := emulateForAudit(ctx, c, opts.Throttle)
@@ -175,12 +175,12 @@ func recordLoad(ctx context.Context, p *cdpclient.Page, c *cdp.Client, opts Perf
 			_ = c.Tracing.End(ectx)
 		}
 	}()
-	since := d.Mark()
-	if err := d.Load(ctx, opts.URL, cdpclient.WaitLoad); err != nil {
+	since := d.Logs().Mark()
+	if err := d.Frames().Load(ctx, opts.URL, cdpclient.WaitLoad); err != nil {
 		return nil, err
 	}
 	waitNetworkQuiet(ctx, d, since, opts.Quiet)
-	rec.frame = d.MainFrame()
+	rec.frame = d.Frames().Main()
 	traced = false
 	if err := c.Tracing.End(ctx); err != nil {
 		return nil, fmt.Errorf("end trace: %w", err)
@@ -236,7 +236,7 @@ func waitNetworkQuiet(ctx context.Context, d cdpclient.Door, mark int, quiet tim
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for time.Since(still) < quiet {
-		if d.Pending(mark) > 0 {
+		if d.Logs().Pending(mark) > 0 {
 			still = time.Now()
 		}
 		select {

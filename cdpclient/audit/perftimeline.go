@@ -54,7 +54,7 @@ type timelineResult struct {
 func timelinePerformance(ctx context.Context, p *cdpclient.Page) (*PerformanceReport, error) {
 	var res timelineResult
 	d := p.Door()
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			return w.HandOutRefs(func(base int) (int, error) {
 				err := call(ctx, w, auditJS("auditTimeline"), &res, arg(base))
@@ -159,7 +159,7 @@ func refString(n int) string {
 // selector and opening tag, for the nodes that still exist.
 func nameNodes(ctx context.Context, d cdpclient.Door, ids []int) map[int]NamedElement {
 	out := map[int]NamedElement{}
-	_ = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, _ = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			var objs []runtime.CallArgument
 			var kept []int

@@ -62,8 +62,8 @@ func Security(ctx context.Context, p *cdpclient.Page) (*SecurityReport, error) {
 	d := p.Door()
 	var doc *network.ResponseMeta
 	since := 0
-	for _, e := range d.Network(0) {
-		if !d.MainDocument(e) {
+	for _, e := range d.Logs().Network(0) {
+		if !d.Logs().MainDocument(e) {
 			continue
 		}
 		if r := network.DocumentResponse(p, e); r != nil {
@@ -130,7 +130,7 @@ func transportFindings(u *url.URL, rep *SecurityReport) []Finding {
 // report.
 func auditCookies(ctx context.Context, d cdpclient.Door, rep *SecurityReport) error {
 	var cookies *cdpnetwork.GetCookiesReply
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		cookies, err = c.Network.GetCookies(ctx, cdpnetwork.NewGetCookiesArgs().SetURLs([]string{rep.URL}))
 		return err
@@ -185,7 +185,7 @@ func auditThirdParties(ctx context.Context, p *cdpclient.Page, u *url.URL, since
 	}
 	own := site(u.Scheme + "://" + u.Host)
 	seen := map[string]bool{}
-	for _, e := range p.Door().Network(since) {
+	for _, e := range p.Door().Logs().Network(since) {
 		ru, err := url.Parse(e.URL)
 		if err != nil || (ru.Scheme != "http" && ru.Scheme != "https" && ru.Scheme != "ws" && ru.Scheme != "wss") || e.Blocked != "" {
 			continue
@@ -228,7 +228,7 @@ func auditSecurityMessages(ctx context.Context, d cdpclient.Door, since int, rep
 		rep.Console = append(rep.Console, msg)
 		rep.Findings = append(rep.Findings, Finding{Rule: rule, Severity: SeverityModerate, URL: rep.URL, Msg: truncate(msg, 300)})
 	}
-	for _, e := range d.Console(since) {
+	for _, e := range d.Logs().Console(since) {
 		if (e.Level == "error" || e.Level == "warning") && !e.Network && securityMessage.MatchString(e.Text) {
 			add(e.Text, "console-security")
 		}

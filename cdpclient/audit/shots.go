@@ -33,7 +33,7 @@ func shootFindings(ctx context.Context, d cdpclient.Door, fs []Finding, max int)
 	}
 	var shot []byte
 	var vw float64
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		m, err := c.Page.GetLayoutMetrics(ctx)
 		if err != nil {
 			return err

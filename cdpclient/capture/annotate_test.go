@@ -47,7 +47,7 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		}
 		var boxes []refBox
 		d := p.Door()
-		err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+		_, err = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 			lines, err := pagemodel.Latest(ctx, p)
 			if err == nil {
 				boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), false)

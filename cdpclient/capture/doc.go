@@ -4,7 +4,7 @@
 // (Screenshot), and the page printed to PDF (PDF).
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (cdpclient/door.go: Page.Door, Door.Do
+// door cdpclient keeps for features (cdpclient/door.go: Page.Door, Door.Run
 // for an operation under the page's rules; doorcapture.go: where an element
 // is, and where a frame's viewport starts; doorread.go: the worlds that hold
 // refs, where the page model measures their boxes), and cdpclient/pagemodel

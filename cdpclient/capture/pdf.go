@@ -36,7 +36,7 @@ func PDF(ctx context.Context, p *cdpclient.Page, path string, opts PDFOptions) (
 		return 0, 0, cdpclient.ArgErrorf("use Letter, A4 or Legal", "paper format %q is not known", opts.Format)
 	}
 	var data []byte
-	err := p.Door().Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := p.Door().Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		r, err := c.Page.PrintToPDF(ctx, page.NewPrintToPDFArgs().SetLandscape(opts.Landscape).
 			SetPrintBackground(opts.Background).SetPaperWidth(size[0]).SetPaperHeight(size[1]))
 		if err != nil {

@@ -19,10 +19,10 @@ type refBox struct {
 // frame that holds refs: those in the viewport, or with whole those anywhere
 // on the page. It only reads: the page model's world measures boxes, and
 // nothing is added to the page. A frame that is gone or not laid out is
-// passed over. Call it inside Door.Do.
+// passed over. Call it inside Door.Run.
 func refBoxes(ctx context.Context, d cdpclient.Door, shown map[int]bool, whole bool) []refBox {
 	var all []refBox
-	d.RefWorlds(ctx, func(w *cdpclient.World) error {
+	d.Frames().RefWorlds(ctx, func(w *cdpclient.World) error {
 		at, err := w.Origin(ctx)
 		if err != nil {
 			return err

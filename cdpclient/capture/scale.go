@@ -31,7 +31,7 @@ func checkSize(opts ScreenshotOptions) error {
 
 // imageScale is the factor to render a capture cssWidth CSS pixels wide by,
 // for opts' scale and maximum width: 1 to take it as the device renders it.
-// Call it inside Door.Do.
+// Call it inside Door.Run.
 func imageScale(ctx context.Context, d cdpclient.Door, opts ScreenshotOptions, cssWidth float64) (float64, error) {
 	if opts.MaxWidth == 0 && opts.Scale != "css" {
 		return 1, nil

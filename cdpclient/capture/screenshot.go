@@ -66,7 +66,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	var boxes []refBox
 	var origin point
 	var width float64
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		if opts.Held != nil {
 			opts.Held()
 		}
@@ -89,7 +89,11 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			args.SetCaptureBeyondViewport(true)
 			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
 		case !opts.Target.IsZero():
-			ec, x, y, err := d.ElementClip(ctx, opts.Target, !opts.InPlace)
+			e, err := p.Resolve(ctx, opts.Target)
+			if err != nil {
+				return err
+			}
+			ec, x, y, err := e.Clip(ctx, !opts.InPlace)
 			if err != nil {
 				return err
 			}

@@ -12,7 +12,7 @@
 // (tools: --allow-clipboard-read).
 //
 // It is a feature on the core: it imports cdpclient's exported API, the door
-// (Door.Do, CallInWorld) and cdpclient/permissions; cdpclient never imports
+// (Door.Run, CallInWorld) and cdpclient/permissions; cdpclient never imports
 // it.
 package clipboard
 
@@ -72,7 +72,7 @@ type states struct {
 // document's origin, and puts them back as they were after.
 func withClipboard(ctx context.Context, p *cdpclient.Page, fn func(ctx context.Context, d cdpclient.Door) error) error {
 	d := p.Door()
-	return d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		var st states
 		if err := call(ctx, d, &st, jsFuncs.Func("clipboardStates")); err != nil {
 			return err
@@ -107,6 +107,7 @@ func withClipboard(ctx context.Context, p *cdpclient.Page, fn func(ctx context.C
 		}
 		return err
 	})
+	return err
 }
 
 // op runs clipboardOp in cdpmcp's world.

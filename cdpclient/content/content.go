@@ -53,7 +53,7 @@ func Read(ctx context.Context, p *cdpclient.Page, o Options) (string, error) {
 	}
 	var out *string
 	d := p.Door()
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		// In cdpmcp's world, where an overridden innerText or querySelector
 		// neither runs nor lies.
 		r, err := d.CallInWorld(ctx, contentSource, selector, raw)

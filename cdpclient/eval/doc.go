@@ -6,7 +6,7 @@
 // change the page is refused.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (cdpclient/doorread.go: Door.Script runs
+// door cdpclient keeps for features (cdpclient/doorrun.go: Door.Run in ModeScript runs
 // the caller's script under the page's rules without the busy watchdog and
 // stops one that runs out of time; Door.Group, Element.MainWorld and
 // Element.Gone for an expression on an element), never cdpclient's

@@ -32,7 +32,7 @@ type Options struct {
 // arguments; a returned promise is awaited (up to ctx's deadline) unless
 // AwaitPromise is false. A throw or rejection is an *Error with CodeJSError
 // naming the message and the first stack frame. It runs as the caller's
-// script (Door.Script): an expression still running shortly before ctx's
+// script (Door.Run in ModeScript): an expression still running shortly before ctx's
 // deadline is stopped, and the answer says so (TIMEOUT).
 func Evaluate(ctx context.Context, p *cdpclient.Page, expression string, opts Options) (string, error) {
 	if strings.TrimSpace(expression) == "" {
@@ -40,7 +40,7 @@ func Evaluate(ctx context.Context, p *cdpclient.Page, expression string, opts Op
 	}
 	d := p.Door()
 	var out string
-	err := d.Script(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeScript, func(ctx context.Context, c *cdp.Client) error {
 		// c is the session that holds res: the page's, or the target
 		// element's frame's.
 		var (

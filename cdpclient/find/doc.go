@@ -6,7 +6,7 @@
 // of the elements that show it, so it can be acted on.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (cdpclient/door.go: Door.Do for an
+// door cdpclient keeps for features (cdpclient/doorrun.go: Door.Run for an
 // operation under the page's rules; doorread.go: the page model's lines, the
 // worlds that hold refs, an element's box), never cdpclient's internals, and
 // cdpclient never imports it. Its page function is its own (js/find.js).

@@ -38,7 +38,7 @@ func Find(ctx context.Context, p *cdpclient.Page, q Query) (string, error) {
 	}
 	d := p.Door()
 	var out string
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		lines, err := pagemodel.Lines(ctx, p)
 		if err != nil {
 			return err
@@ -211,7 +211,7 @@ func boxNote(ctx context.Context, p *cdpclient.Page, line string) string {
 		return " [no box: not rendered]"
 	}
 	note := fmt.Sprintf(" [box=%s,%s,%s,%s]", num(r.X), num(r.Y), num(r.W), num(r.H))
-	if vw, vh, err := p.Door().ViewportSize(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
+	if vw, vh, err := p.Door().Frames().Viewport(ctx); err == nil && (r.X+r.W <= 0 || r.Y+r.H <= 0 || r.X >= vw || r.Y >= vh) {
 		note += " (out of view: scroll to it first)"
 	}
 	return note

@@ -27,7 +27,7 @@ func refText(ctx context.Context, d cdpclient.Door, matches []string, text strin
 		return
 	}
 	var found []string
-	d.RefWorlds(ctx, func(w *cdpclient.World) error {
+	d.Frames().RefWorlds(ctx, func(w *cdpclient.World) error {
 		return w.HandOutRefs(func(base int) (int, error) {
 			r, err := w.Eval(ctx, fmt.Sprintf("(%s)(%s, %d, %d)", funcs.Func("findText"), strconv.Quote(text), base, maxMatches), true)
 			if err != nil {

@@ -5,7 +5,7 @@
 // it can stand in for an API, set a flag or record what the page does.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// context door (ContextDoor.OnSessionSetup); cdpclient never imports it.
+// context door (ContextHook.SessionSetup); cdpclient never imports it.
 package initscript
 
 import (
@@ -28,13 +28,13 @@ func Setup(sources []string) func(ctx context.Context, bc *cdpclient.BrowserCont
 		if len(sources) == 0 {
 			return nil
 		}
-		bc.Door().OnSessionSetup(func(ctx context.Context, c *cdp.Client) []func() error {
+		bc.Door().Hook(cdpclient.ContextHook{SessionSetup: func(ctx context.Context, c *cdp.Client) []func() error {
 			calls := make([]func() error, len(sources))
 			for i, src := range sources {
 				calls[i] = func() error { return add(ctx, c, src) }
 			}
 			return calls
-		})
+		}})
 		for _, p := range bc.Pages() {
 			for _, s := range p.Door().Sessions() {
 				for _, src := range sources {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
@@ -47,14 +48,15 @@ func Drag(ctx context.Context, page *cdpclient.Page, from cdpclient.Target, to D
 		return nil, cdpclient.ArgErrorf(`give the drop target, e.g. {"ref":"12","to":"15"} or a point "x,y"`, "no drop target given")
 	}
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: from, NeedTarget: true, LateMs: cdpclient.LateFrame, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: from, NeedTarget: true, LateMs: cdpclient.LateFrame}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		if _, err := e.Actionable(ctx, cdpclient.Need{Visible: true, Enabled: true}); err != nil {
-			return "", err
+			return err
 		}
 		item, before := dragItem(ctx, e)
 		start, err := e.ClickablePoint(ctx)
 		if err != nil {
-			return "", err
+			return err
 		}
 		dest := func(ctx context.Context) (point, error) {
 			if to.AtPoint {
@@ -70,10 +72,11 @@ func Drag(ctx context.Context, page *cdpclient.Page, from cdpclient.Target, to D
 		}
 		html5, err := p.dragPath(ctx, start, dest, e)
 		if err != nil {
-			return "", err
+			return err
 		}
-		return moved(ctx, item, before, html5), nil
-	}})
+		cdpclient.ReportValue(ctx, moved(ctx, item, before, html5))
+		return nil
+	})
 }
 
 // dragPath presses the left button at from, moves to the point dest gives (in
@@ -82,7 +85,7 @@ func Drag(ctx context.Context, page *cdpclient.Page, from cdpclient.Target, to D
 // frame where an HTML5 drag would start. html5 reports that the page started
 // one, which was then delivered as drag events.
 func (p *tab) dragPath(ctx context.Context, from point, dest func(context.Context) (point, error), watch *cdpclient.Element) (html5 bool, err error) {
-	if err := p.d.ToFront(ctx); err != nil {
+	if err := p.d.Input().ToFront(ctx); err != nil {
 		return false, err
 	}
 	if err := p.pointerTo(ctx, from); err != nil {
@@ -174,7 +177,7 @@ func (p *tab) pointerDrag(ctx context.Context, a, b point) error {
 // mouse button counts as released.
 func (p *tab) html5Drag(ctx context.Context, a, b point, data cdpinput.DragData) error {
 	send := func(typ string, pt point) error {
-		p.d.Dispatched(ctx)
+		cdpclient.Dispatched(ctx)
 		if err := p.c.Input.DispatchDragEvent(ctx, cdpinput.NewDispatchDragEventArgs(typ, pt.X, pt.Y, data)); err != nil {
 			return fmt.Errorf("drag %s: %w", typ, err)
 		}

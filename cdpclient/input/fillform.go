@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp"
 )
 
 // maxFormFields bounds the fields of one FillForm call.
@@ -41,14 +42,15 @@ func FillForm(ctx context.Context, page *cdpclient.Page, fields []FormField) (*f
 		}
 	}
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{LateMs: cdpclient.LateFrame, Run: func(ctx context.Context, _ *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{LateMs: cdpclient.LateFrame}), func(ctx context.Context, _ *cdp.Client) error {
 		for i, f := range fields {
 			if err := p.fillField(ctx, f); err != nil {
-				return "", fieldFailed(i, len(fields), f.Target, err)
+				return fieldFailed(i, len(fields), f.Target, err)
 			}
 		}
-		return fmt.Sprintf("filled %d fields", len(fields)), nil
-	}})
+		cdpclient.ReportValue(ctx, fmt.Sprintf("filled %d fields", len(fields)))
+		return nil
+	})
 }
 
 // fieldFailed names the field that failed and, when earlier ones were set,
@@ -98,7 +100,7 @@ func (p *tab) fillField(ctx context.Context, f FormField) error {
 		if err != nil {
 			return err
 		}
-		p.d.Dispatched(ctx)
+		cdpclient.Dispatched(ctx)
 		return setFiles(ctx, e, paths)
 	}
 	_, err = p.fill(ctx, e, f.Value, nil)
@@ -166,7 +168,7 @@ func (p *tab) selectValues(ctx context.Context, e *cdpclient.Element, values []s
 	if _, err := e.Actionable(ctx, cdpclient.Need{Visible: true, Enabled: true}); err != nil {
 		return err
 	}
-	p.d.Dispatched(ctx)
+	cdpclient.Dispatched(ctx)
 	if err := call(ctx, e, "selectOptions", &res, values); err != nil {
 		return err
 	}

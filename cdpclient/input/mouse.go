@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/inputnames"
+	"github.com/mafredri/cdp"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
@@ -62,12 +63,12 @@ func Mouse(ctx context.Context, page *cdpclient.Page, in MouseInput) (*feedback.
 	}
 	at := point{X: in.X, Y: in.Y}
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{LateMs: cdpclient.LateFrame, Run: func(ctx context.Context, _ *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{LateMs: cdpclient.LateFrame}), func(ctx context.Context, _ *cdp.Client) error {
 		if err := p.inViewport(ctx, at); err != nil {
-			return "", err
+			return err
 		}
-		if err := p.d.ToFront(ctx); err != nil {
-			return "", err
+		if err := p.d.Input().ToFront(ctx); err != nil {
+			return err
 		}
 		switch in.Action {
 		case "move":
@@ -93,18 +94,19 @@ func Mouse(ctx context.Context, page *cdpclient.Page, in MouseInput) (*feedback.
 		case "drag":
 			to := point{X: in.ToX, Y: in.ToY}
 			if err := p.inViewport(ctx, to); err != nil {
-				return "", err
+				return err
 			}
 			var main *cdpclient.Element
-			if main, err = p.d.Document(ctx); err == nil {
+			if main, err = p.d.Input().Document(ctx); err == nil {
 				_, err = p.dragPath(ctx, at, func(context.Context) (point, error) { return to, nil }, main)
 			}
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
-		return p.d.DescribeAt(ctx, at), nil
-	}})
+		cdpclient.ReportValue(ctx, p.d.Input().DescribeAt(ctx, at))
+		return nil
+	})
 }
 
 // inViewport refuses a point outside the viewport, naming its size.
@@ -123,7 +125,7 @@ func (p *tab) inViewport(ctx context.Context, pt point) error {
 
 // pointerTo moves the mouse to pt with the buttons held that are held.
 func (p *tab) pointerTo(ctx context.Context, pt point) error {
-	p.d.Dispatched(ctx)
+	cdpclient.Dispatched(ctx)
 	ptr := p.pointer()
 	ptr.mu.Lock()
 	held := ptr.buttons
@@ -148,7 +150,7 @@ func (p *tab) release(ctx context.Context, pt point, b cdpinput.MouseButton, cou
 }
 
 func (p *tab) pressOrRelease(ctx context.Context, typ string, pt point, b cdpinput.MouseButton, count int) error {
-	p.d.Dispatched(ctx)
+	cdpclient.Dispatched(ctx)
 	ptr := p.pointer()
 	ptr.mu.Lock()
 	if typ == "mousePressed" {

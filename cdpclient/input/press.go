@@ -14,7 +14,7 @@ import (
 // pressChord presses and releases a key chord: modifiers down, key down/up,
 // modifiers up.
 func (p *tab) pressChord(ctx context.Context, c chord) error {
-	if err := p.d.ToFront(ctx); err != nil {
+	if err := p.d.Input().ToFront(ctx); err != nil {
 		return err
 	}
 	mods := 0
@@ -51,7 +51,7 @@ func (p *tab) keyDownUp(ctx context.Context, k keyDef, mods int, commands []stri
 
 // keyEvent sends one key event, with the editing commands it should run.
 func (p *tab) keyEvent(ctx context.Context, typ string, k keyDef, mods int, commands []string) error {
-	p.d.Dispatched(ctx)
+	cdpclient.Dispatched(ctx)
 	ev := p.keyArgs(typ, k, mods)
 	if len(commands) > 0 {
 		ev.Commands = commands
@@ -83,13 +83,13 @@ func (p *tab) keyArgs(typ string, k keyDef, mods int) *cdpinput.DispatchKeyEvent
 // inserted as text input. If the page starts navigating away before the text is
 // complete, typing stops: the rest would land in a page being replaced.
 func (p *tab) typeText(ctx context.Context, s string) error {
-	if err := p.d.ToFront(ctx); err != nil {
+	if err := p.d.Input().ToFront(ctx); err != nil {
 		return err
 	}
-	start := p.d.NavMark()
+	start := p.d.Input().NavMark()
 	typed, total := 0, utf8.RuneCountInString(s)
 	for _, r := range s {
-		if p.d.NavMark() != start {
+		if p.d.Input().NavMark() != start {
 			return &cdpclient.Incomplete{Msg: fmt.Sprintf("the page navigated away after %d of %d characters were typed", typed, total),
 				Hint: "the field's own script left the page; take a snapshot and check where you are"}
 		}
@@ -116,7 +116,7 @@ func (p *tab) typeText(ctx context.Context, s string) error {
 			}
 			continue
 		}
-		p.d.Dispatched(ctx)
+		cdpclient.Dispatched(ctx)
 		if err := p.c.Input.InsertText(ctx, cdpinput.NewInsertTextArgs(string(r))); err != nil {
 			return fmt.Errorf("insert text: %w", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/cdpmcp/cdpmcp/internal/poll"
+	"github.com/mafredri/cdp"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
@@ -35,10 +36,12 @@ func Scroll(ctx context.Context, page *cdpclient.Page, direction string, amount 
 		return nil, err
 	}
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: t, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		st, err := p.scroll(ctx, direction, amount, e)
-		return fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below), err
-	}})
+		cdpclient.ReportValue(ctx, fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below))
+		return err
+	})
 }
 
 func checkScroll(direction string, amount int, t cdpclient.Target) error {
@@ -64,7 +67,7 @@ func (p *tab) scroll(ctx context.Context, direction string, amount int, e *cdpcl
 		if err := e.ScrollIntoView(ctx); err != nil {
 			return st, err
 		}
-		p.d.Dispatched(ctx)
+		cdpclient.Dispatched(ctx)
 		return st, p.readScroll(ctx, nil, &st)
 	}
 	vp, err := p.c.Page.GetLayoutMetrics(ctx)
@@ -156,10 +159,10 @@ func (p *tab) readScroll(ctx context.Context, e *cdpclient.Element, st *ScrollSt
 
 // mouseWheel scrolls by (dx, dy) CSS pixels with the pointer at (x, y).
 func (p *tab) mouseWheel(ctx context.Context, x, y, dx, dy float64) error {
-	if err := p.d.ToFront(ctx); err != nil {
+	if err := p.d.Input().ToFront(ctx); err != nil {
 		return err
 	}
-	p.d.Dispatched(ctx)
+	cdpclient.Dispatched(ctx)
 	ev := cdpinput.NewDispatchMouseEventArgs("mouseWheel", x, y).SetDeltaX(dx).SetDeltaY(dy)
 	if err := p.c.Input.DispatchMouseEvent(ctx, ev); err != nil {
 		return fmt.Errorf("mouse wheel: %w", err)

@@ -1,6 +1,8 @@
 package input
 
 import (
+	"context"
+
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mafredri/cdp"
 )
@@ -15,6 +17,12 @@ type tab struct {
 }
 
 func on(p *cdpclient.Page) *tab {
-	d := p.Door()
-	return &tab{page: p, d: d, c: d.Client()}
+	t := &tab{page: p, d: p.Door()}
+	// The client is the page session's for the page's life: the actions
+	// use it under the rules of the ModeAct they run in.
+	_, _ = t.d.Run(context.Background(), cdpclient.ModeBare, func(_ context.Context, c *cdp.Client) error {
+		t.c = c
+		return nil
+	})
+	return t
 }

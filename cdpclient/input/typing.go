@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
 
@@ -17,35 +18,36 @@ import (
 // Control+A and then Type replaces its content.
 func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text string, clear, submit bool) (*feedback.Feedback, error) {
 	p := on(page)
-	var secret atomic.Bool // Run may outlive Act's answer
-	fb, err := p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	var secret atomic.Bool // fn may outlive Run's answer
+	fb, err := p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		st, focused, err := fieldState(ctx, e, clear)
 		if err != nil {
-			return "", err
+			return err
 		}
 		secret.Store(p.noteSecret(ctx, e, st, true, text))
 		if !focused {
 			if err := focusChecked(ctx, e, clear); err != nil {
-				return "", err
+				return err
 			}
 		}
 		if clear {
-			if err := p.d.ToFront(ctx); err != nil {
-				return "", err
+			if err := p.d.Input().ToFront(ctx); err != nil {
+				return err
 			}
 			if err := p.keyDownUp(ctx, namedKeys["Delete"], 0, nil); err != nil {
-				return "", err
+				return err
 			}
 		}
 		if err := p.typeText(ctx, text); err != nil {
-			return "", err
+			return err
 		}
 		p.noteFieldValue(ctx, st, e)
 		if submit {
-			return "", p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
+			return p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
 		}
-		return "", nil
-	}})
+		return nil
+	})
 	return withSecretHint(fb, err, secret.Load())
 }
 
@@ -93,14 +95,16 @@ var valueOnlyTypes = map[string]bool{"date": true, "time": true, "datetime-local
 // formatter).
 func Fill(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, value string) (*feedback.Feedback, error) {
 	p := on(page)
-	var secret atomic.Bool // Run may outlive Act's answer
-	fb, err := p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	var secret atomic.Bool // fn may outlive Run's answer
+	fb, err := p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		got, err := p.fill(ctx, e, value, &secret)
 		if got == value {
 			got = "" // only worth saying when the field changed what was filled
 		}
-		return got, err
-	}})
+		cdpclient.ReportValue(ctx, got)
+		return err
+	})
 	return withSecretHint(fb, err, secret.Load())
 }
 
@@ -117,7 +121,7 @@ func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string, secr
 	}
 	defer p.noteFieldValue(ctx, st, e)
 	if st.Tag == "input" && valueOnlyTypes[st.Type] {
-		p.d.Dispatched(ctx)
+		cdpclient.Dispatched(ctx)
 		return got, call(ctx, e, "setValue", &got, value)
 	}
 	if !focused {
@@ -125,7 +129,7 @@ func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string, secr
 			return "", err
 		}
 	}
-	if err := p.d.ToFront(ctx); err != nil {
+	if err := p.d.Input().ToFront(ctx); err != nil {
 		return "", err
 	}
 	if value == "" {
@@ -133,7 +137,7 @@ func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string, secr
 			return "", err
 		}
 	} else {
-		p.d.Dispatched(ctx)
+		cdpclient.Dispatched(ctx)
 		if err := p.c.Input.InsertText(ctx, cdpinput.NewInsertTextArgs(value)); err != nil {
 			return "", fmt.Errorf("insert text: %w", err)
 		}
@@ -150,24 +154,26 @@ func PressKey(ctx context.Context, page *cdpclient.Page, key string, t cdpclient
 		return nil, err
 	}
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: t, LateMs: cdpclient.LateFrame, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, LateMs: cdpclient.LateFrame}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		if e != nil {
 			var focused bool
 			if err := call(ctx, e, "focusForInput", &focused, false); err != nil {
-				return "", err
+				return err
 			}
 		}
 		pressed := p.keyIntoSecret(ctx, e, c)
 		defer pressed()
-		return "", p.pressChord(ctx, c)
-	}})
+		return p.pressChord(ctx, c)
+	})
 }
 
 // SelectOption selects options of a <select> by value or visible label and
 // reports what happened; delta.value lists the values now selected.
 func SelectOption(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, values []string) (*feedback.Feedback, error) {
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, LateMs: cdpclient.LateFrame, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true, LateMs: cdpclient.LateFrame}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		var res struct {
 			Selected []string `json:"selected"`
 			Missing  []string `json:"missing"`
@@ -175,19 +181,20 @@ func SelectOption(ctx context.Context, page *cdpclient.Page, t cdpclient.Target,
 			Error    string   `json:"error"`
 		}
 		if _, err := e.Actionable(ctx, cdpclient.Need{Visible: true, Enabled: true}); err != nil {
-			return "", err
+			return err
 		}
 		if err := call(ctx, e, "selectOptions", &res, values); err != nil {
-			return "", err
+			return err
 		}
 		switch {
 		case res.Error != "":
-			return "", &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + res.Error, Hint: "target the <select> element itself"}
+			return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + res.Error, Hint: "target the <select> element itself"}
 		case len(res.Missing) > 0:
-			return "", &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: fmt.Sprintf("no option %q", res.Missing),
+			return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: fmt.Sprintf("no option %q", res.Missing),
 				Hint: fmt.Sprintf("the options are %q", res.Options)}
 		}
-		p.d.Dispatched(ctx)
-		return strings.Join(res.Selected, ","), nil
-	}})
+		cdpclient.Dispatched(ctx)
+		cdpclient.ReportValue(ctx, strings.Join(res.Selected, ","))
+		return nil
+	})
 }

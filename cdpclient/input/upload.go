@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 )
 
@@ -30,22 +31,23 @@ func UploadFile(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, p
 		return nil, err
 	}
 	p := on(page)
-	return p.d.Act(ctx, cdpclient.InputAction{Target: t, NeedTarget: true, LateMs: lateUpload, Run: func(ctx context.Context, e *cdpclient.Element) (string, error) {
+	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true, LateMs: lateUpload}), func(ctx context.Context, _ *cdp.Client) error {
+		e := cdpclient.ActionElement(ctx)
 		var in struct {
 			File, Multiple bool
 		}
 		if err := call(ctx, e, "fileInput", &in); err != nil {
-			return "", err
+			return err
 		}
 		if !in.File {
-			return "", p.uploadThroughChooser(ctx, e, abs)
+			return p.uploadThroughChooser(ctx, e, abs)
 		}
 		if len(abs) > 1 && !in.Multiple {
-			return "", cdpclient.ArgErrorf("give one path: this file input takes one file", "the file input takes one file, not %d", len(abs))
+			return cdpclient.ArgErrorf("give one path: this file input takes one file", "the file input takes one file, not %d", len(abs))
 		}
-		p.d.Dispatched(ctx)
-		return "", setFiles(ctx, e, abs)
-	}})
+		cdpclient.Dispatched(ctx)
+		return setFiles(ctx, e, abs)
+	})
 }
 
 // uploadPaths checks the paths and makes them absolute.
@@ -85,7 +87,7 @@ func setFiles(ctx context.Context, e *cdpclient.Element, paths []string) error {
 // uploadThroughChooser clicks the element with the page's file chooser
 // intercepted and answers the chooser it opens with the files.
 func (p *tab) uploadThroughChooser(ctx context.Context, e *cdpclient.Element, paths []string) error {
-	fc, err := p.d.OpenFileChooser(ctx, e, chooserWait, e.Click)
+	fc, err := p.d.Input().OpenFileChooser(ctx, e, chooserWait, e.Click)
 	switch {
 	case err != nil:
 		return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -157,11 +158,11 @@ func (c *caster) apply(ctx context.Context, p *cdpclient.Page) error {
 	}
 	if running {
 		// The browser takes new parameters only on a new start.
-		if err := p.Door().Client().Page.StopScreencast(ctx); err != nil {
+		if err := bare(ctx, p, func(c *cdp.Client) error { return c.Page.StopScreencast(ctx) }); err != nil {
 			return fmt.Errorf("Page.stopScreencast: %w", err)
 		}
 	}
-	if err := p.Door().Client().Page.StartScreencast(ctx, args); err != nil {
+	if err := bare(ctx, p, func(c *cdp.Client) error { return c.Page.StartScreencast(ctx, args) }); err != nil {
 		return fmt.Errorf("Page.startScreencast: %w", err)
 	}
 	c.mu.Lock()
@@ -179,9 +180,9 @@ func (c *caster) stopStream(p *cdpclient.Page) {
 	if stop == nil {
 		return
 	}
-	if p.Door().Usable() == nil {
+	if p.Usable() == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = p.Door().Client().Page.StopScreencast(ctx)
+		_ = bare(ctx, p, func(c *cdp.Client) error { return c.Page.StopScreencast(ctx) })
 		cancel()
 	}
 	stop()
@@ -220,5 +221,14 @@ func (c *caster) onFrame(p *cdpclient.Page, ev cdpclient.Event) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cdpclient.CallTimeout)
 	defer cancel()
-	_ = p.Door().Client().Page.ScreencastFrameAck(ctx, page.NewScreencastFrameAckArgs(f.SessionID))
+	_ = bare(ctx, p, func(c *cdp.Client) error {
+		return c.Page.ScreencastFrameAck(ctx, page.NewScreencastFrameAckArgs(f.SessionID))
+	})
+}
+
+// bare makes a call of the stream, which runs beside the page's actions
+// and needs none of their rules (cdpclient.ModeBare).
+func bare(ctx context.Context, p *cdpclient.Page, call func(c *cdp.Client) error) error {
+	_, err := p.Door().Run(ctx, cdpclient.ModeBare, func(_ context.Context, c *cdp.Client) error { return call(c) })
+	return err
 }

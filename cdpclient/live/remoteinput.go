@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/mafredri/cdp"
@@ -59,7 +60,7 @@ func DispatchMouse(ctx context.Context, p *cdpclient.Page, ev MouseEvent) error 
 	if ev.Type == "mouseWheel" {
 		args.SetDeltaX(ev.DeltaX).SetDeltaY(ev.DeltaY)
 	}
-	return p.Door().Input(ctx, "mouse "+ev.Type, func(ctx context.Context, c *cdp.Client) error { return c.Input.DispatchMouseEvent(ctx, args) })
+	return remote(ctx, p, "mouse "+ev.Type, func(ctx context.Context, c *cdp.Client) error { return c.Input.DispatchMouseEvent(ctx, args) })
 }
 
 // KeyEvent is one key going down or up, as a DOM KeyboardEvent names it.
@@ -101,13 +102,13 @@ func DispatchKey(ctx context.Context, p *cdpclient.Page, ev KeyEvent) error {
 	if typ == "keyDown" {
 		args.SetText(ev.Text).SetUnmodifiedText(ev.Text)
 	}
-	return p.Door().Input(ctx, "key "+typ, func(ctx context.Context, c *cdp.Client) error { return c.Input.DispatchKeyEvent(ctx, args) })
+	return remote(ctx, p, "key "+typ, func(ctx context.Context, c *cdp.Client) error { return c.Input.DispatchKeyEvent(ctx, args) })
 }
 
 // InsertText types text into the tab's focused element as an input method
 // would: one input event, no key events (composed text, a paste).
 func InsertText(ctx context.Context, p *cdpclient.Page, text string) error {
-	return p.Door().Input(ctx, "insert text", func(ctx context.Context, c *cdp.Client) error {
+	return remote(ctx, p, "insert text", func(ctx context.Context, c *cdp.Client) error {
 		return c.Input.InsertText(ctx, input.NewInsertTextArgs(text))
 	})
 }
@@ -133,5 +134,19 @@ func DispatchTouch(ctx context.Context, p *cdpclient.Page, typ string, points []
 		tps[i] = input.TouchPoint{X: pt.X, Y: pt.Y, ID: &id}
 	}
 	args := input.NewDispatchTouchEventArgs(typ, tps).SetModifiers(modifiers)
-	return p.Door().Input(ctx, "touch "+typ, func(ctx context.Context, c *cdp.Client) error { return c.Input.DispatchTouchEvent(ctx, args) })
+	return remote(ctx, p, "touch "+typ, func(ctx context.Context, c *cdp.Client) error { return c.Input.DispatchTouchEvent(ctx, args) })
+}
+
+// remote runs one call of a person's remote input (what names it in an
+// error) under cdpclient.ModeRemote: on a usable tab, brought to the front
+// (keys go to the focused tab), ended early when a dialog opens or the tab
+// closes or crashes. c is the page session's client.
+func remote(ctx context.Context, p *cdpclient.Page, what string, call func(ctx context.Context, c *cdp.Client) error) error {
+	_, err := p.Door().Run(ctx, cdpclient.ModeRemote, func(ctx context.Context, c *cdp.Client) error {
+		if err := call(ctx, c); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	})
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 )
 
 // Box is a rectangle in CSS pixels.
@@ -22,7 +23,7 @@ func SecretBoxes(ctx context.Context, p *cdpclient.Page) (boxes []Box, scrollX, 
 		SX, SY float64
 	}
 	d := p.Door()
-	err = d.Guarded(ctx, func(ctx context.Context) error {
+	_, err = d.Run(ctx, cdpclient.ModeBeside, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			r, err := w.Eval(ctx, "("+jsFuncs.Func("secretBoxes")+")()", true)
 			if err != nil {

@@ -31,12 +31,12 @@ func ownSizeOf(d cdpclient.Door) *ownSize {
 func SetViewport(ctx context.Context, p *cdpclient.Page, width, height int, scale float64, mobile bool) error {
 	d := p.Door()
 	own := ownSizeOf(d)
-	return d.Input(ctx, "set the viewport", func(ctx context.Context, c *cdp.Client) error {
+	return remote(ctx, p, "set the viewport", func(ctx context.Context, c *cdp.Client) error {
 		own.mu.Lock()
 		known := own.size != [2]float64{}
 		own.mu.Unlock()
 		if !known { // the tab's own size, which ResetViewport waits for
-			w, h, err := d.ViewportSize(ctx)
+			w, h, err := d.Frames().Viewport(ctx)
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ func SetViewport(ctx context.Context, p *cdpclient.Page, width, height int, scal
 func ResetViewport(ctx context.Context, p *cdpclient.Page) error {
 	d := p.Door()
 	ownNow := ownSizeOf(d)
-	return d.Input(ctx, "reset the viewport", func(ctx context.Context, c *cdp.Client) error {
+	return remote(ctx, p, "reset the viewport", func(ctx context.Context, c *cdp.Client) error {
 		if err := c.Emulation.ClearDeviceMetricsOverride(ctx); err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func ResetViewport(ctx context.Context, p *cdpclient.Page) error {
 		ownNow.size = [2]float64{}
 		ownNow.mu.Unlock()
 		for deadline := time.Now().Add(time.Second); own != [2]float64{} && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if w, h, err := d.ViewportSize(ctx); err != nil || [2]float64{w, h} == own {
+			if w, h, err := d.Frames().Viewport(ctx); err != nil || [2]float64{w, h} == own {
 				break
 			}
 		}

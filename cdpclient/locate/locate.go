@@ -6,7 +6,7 @@
 // guesses: a description with a name matches only elements of that name.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (Door.Do, Door.World, World.HandOutRefs,
+// door cdpclient keeps for features (Door.Run, Door.World, World.HandOutRefs,
 // Element.Call), never cdpclient's internals. Its page functions are its own
 // (js/locate.js) and run in cdpmcp's isolated world, where the page's own
 // scripts can neither see nor change them.
@@ -98,7 +98,7 @@ type Described struct {
 // Describe describes the element t names on p.
 func Describe(ctx context.Context, p *cdpclient.Page, t cdpclient.Target) (Described, error) {
 	var out Described
-	err := p.Door().Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := p.Door().Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		e, err := p.Resolve(ctx, t)
 		if err != nil {
 			return err
@@ -167,7 +167,7 @@ func Find(ctx context.Context, p *cdpclient.Page, d Description) (Match, error) 
 		miss *NoMatchError
 	)
 	door := p.Door()
-	err := door.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := door.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return door.World(ctx, func(w *cdpclient.World) error {
 			return w.HandOutRefs(func(base int) (int, error) {
 				expr, err := jsfunc.Call(funcs.With("locate", helpers...), d, base, maxFound)
@@ -233,7 +233,7 @@ func HasText(ctx context.Context, p *cdpclient.Page, text string) (bool, error) 
 // decodes its value into out.
 func inWorld(ctx context.Context, p *cdpclient.Page, out any, fn string, args ...any) error {
 	d := p.Door()
-	return d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		r, err := d.CallInWorld(ctx, funcs.With(fn, helpers...), args...)
 		if err != nil {
 			return err
@@ -243,4 +243,5 @@ func inWorld(ctx context.Context, p *cdpclient.Page, out any, fn string, args ..
 		}
 		return json.Unmarshal(r.Result.Value, out)
 	})
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -138,7 +139,12 @@ func (l *downloadLog) ofPage(ctx context.Context, p *cdpclient.Page, seq int) []
 	}
 	l.mu.Unlock()
 	if len(unknown) > 0 {
-		if tree, err := p.Door().Client().Page.GetFrameTree(ctx); err == nil {
+		var tree *page.GetFrameTreeReply
+		_, err := p.Door().Run(ctx, cdpclient.ModeBare, func(ctx context.Context, c *cdp.Client) (err error) {
+			tree, err = c.Page.GetFrameTree(ctx)
+			return err
+		})
+		if err == nil {
 			ids := map[string]bool{}
 			collectFrames(tree.FrameTree, ids)
 			l.mu.Lock()

@@ -98,7 +98,7 @@ func (w *downloadWatch) Feedback(ctx context.Context, fb *feedback.Feedback) {
 // mimeOf is a download's type: what the server said in the request that
 // became it, else what its name or first bytes say.
 func (w *downloadWatch) mimeOf(d *download) string {
-	for _, e := range w.p.Door().Network(0) {
+	for _, e := range w.p.Door().Logs().Network(0) {
 		if e.URL == d.URL && e.MIME != "" {
 			return e.MIME
 		}

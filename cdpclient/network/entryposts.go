@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -137,7 +138,7 @@ func (e *entryPosts) onDocumentRequest(d cdpclient.Door, params json.RawMessage)
 	if json.Unmarshal(params, &ev) != nil || ev.Type != "Document" || ev.RequestID != ev.LoaderID {
 		return
 	}
-	if main := d.MainFrame(); main == "" || ev.FrameID == main {
+	if main := d.Frames().Main(); main == "" || ev.FrameID == main {
 		e.onRequest(ev.LoaderID, ev.Request.Method)
 	}
 }
@@ -149,7 +150,7 @@ func (e *entryPosts) noteEntry(d cdpclient.Door, loader, url string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		h, err := d.Client().Page.GetNavigationHistory(ctx)
+		h, err := history(ctx, d)
 		if err != nil || h.CurrentIndex < 0 || h.CurrentIndex >= len(h.Entries) {
 			return
 		}
@@ -172,7 +173,7 @@ func stripFragment(u string) string {
 func PostedEntry(ctx context.Context, p *cdpclient.Page, delta int) (bool, error) {
 	d := p.Door()
 	e := entryPostsOf(d)
-	h, err := d.Client().Page.GetNavigationHistory(ctx)
+	h, err := history(ctx, d)
 	if err != nil {
 		return false, fmt.Errorf("read history: %w", err)
 	}
@@ -190,4 +191,14 @@ func PostedEntry(ctx context.Context, p *cdpclient.Page, delta int) (bool, error
 		}
 	}
 	return entry.TransitionType == "form_submit", nil
+}
+
+// history is the tab's history now: a read the browser answers at once,
+// under none of the page's rules (cdpclient.ModeBare).
+func history(ctx context.Context, d cdpclient.Door) (h *page.GetNavigationHistoryReply, err error) {
+	_, err = d.Run(ctx, cdpclient.ModeBare, func(ctx context.Context, c *cdp.Client) error {
+		h, err = c.Page.GetNavigationHistory(ctx)
+		return err
+	})
+	return h, err
 }

@@ -76,7 +76,7 @@ var harEvents = []string{
 // every event the recorder reads and those named in also (e.g. for a trace),
 // in order, on the recorder's goroutine. Stop ends the recording.
 func RecordHAR(p *cdpclient.Page, also []string, onEvent func(cdpclient.Event)) (*HARRecorder, error) {
-	main := p.Door().MainFrame()
+	main := p.Door().Frames().Main()
 	r := &HARRecorder{open: map[string]*harReq{}, onEvent: onEvent, mainFrame: main, docs: map[string]bool{}}
 	stop, err := p.Tap(append(slices.Clone(harEvents), also...), r.event)
 	if err != nil {

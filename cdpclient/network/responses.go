@@ -41,7 +41,7 @@ func registerResponses() {
 }
 
 // DocumentResponse is what the response to a document request of the page
-// said (entry from Door.Network), nil when it was no document, had no
+// said (entry from LogDoor.Network), nil when it was no document, had no
 // response yet (a redirect's hop, a failure) or is too old to be kept.
 func DocumentResponse(p *cdpclient.Page, e pagelog.NetworkEntry) *ResponseMeta {
 	l := documentsOf(p.Door())

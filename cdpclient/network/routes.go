@@ -15,7 +15,7 @@ import (
 // Routes answer a session's requests by URL pattern: with a made-up response
 // (fulfill), a network error (abort), or sent on with headers changed
 // (modify). They ride on the core's interception (ContextDoor.Intercept and
-// OnPaused): the origin rules are checked first, so a route cannot reach what
+// ContextHook.Paused): the origin rules are checked first, so a route cannot reach what
 // the rules refuse. Without origin rules, interception is on only while the
 // context has routes.
 
@@ -54,7 +54,7 @@ type routesKey struct{}
 func routesOf(bc *cdpclient.BrowserContext) *routeTable {
 	d := bc.Door()
 	t := d.Slot(routesKey{}, func() any { return &routeTable{} }).(*routeTable)
-	t.hooked.Do(func() { d.OnPaused(t.routed) })
+	t.hooked.Do(func() { d.Hook(cdpclient.ContextHook{Paused: t.routed}) })
 	return t
 }
 

@@ -106,7 +106,7 @@ func Read(ctx context.Context, p *cdpclient.Page, queries []Query, opts Options)
 	}
 	var facts Facts
 	d := p.Door()
-	err = d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		return d.World(ctx, func(w *cdpclient.World) error {
 			r, err := w.Eval(ctx, "("+pageFactsJS+")(..."+string(args)+")", true)
 			if err != nil {

@@ -12,5 +12,5 @@
 // imports only the standard library, never cdpclient, and sends nothing to
 // the browser: the core hands it the events of each page's sessions, and
 // callers read a page's entries through the core (Page.ConsoleEntries,
-// NetworkEntries, Door.Console, Network, Pending).
+// NetworkEntries, Door.Logs).
 package pagelog

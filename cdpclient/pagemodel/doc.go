@@ -8,7 +8,7 @@
 // page with something to drag.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (cdpclient/door.go: Door.Do, Slot;
+// door cdpclient keeps for features (cdpclient/door.go: Door.Run, Slot;
 // doormodel.go: a frame's isolated world, the frame an <iframe> shows, the
 // frame of a ref; World.HandOutRefs records the refs it hands out, which the
 // core resolves), and the pure cdpclient/snapshot that fits and diffs its

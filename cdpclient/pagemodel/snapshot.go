@@ -45,7 +45,7 @@ func stateOf(p *cdpclient.Page) *state {
 func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, error) {
 	var text string
 	st := stateOf(p)
-	err := p.Door().Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := p.Door().Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		endWalk := spans.Start(ctx, "walk")
 		m, info, err := collect(ctx, p, opts.Scope, opts.From > 0)
 		endWalk()
@@ -94,7 +94,7 @@ func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, err
 
 // Lines runs the page model over the whole page and returns its lines in
 // the snapshot's format, frames and shadow roots spliced in, handing out
-// refs as a snapshot does. Call it inside Door.Do.
+// refs as a snapshot does. Call it inside Door.Run.
 func Lines(ctx context.Context, p *cdpclient.Page) ([]string, error) {
 	m, _, err := collect(ctx, p, cdpclient.Target{}, false)
 	if err != nil {
@@ -105,7 +105,7 @@ func Lines(ctx context.Context, p *cdpclient.Page) ([]string, error) {
 
 // Latest returns the lines of the page's latest whole-page snapshot, whose
 // refs the model holds; when no snapshot showed an element yet, the page
-// model's lines now (Lines), which hand refs out. Call it inside Door.Do.
+// model's lines now (Lines), which hand refs out. Call it inside Door.Run.
 func Latest(ctx context.Context, p *cdpclient.Page) ([]string, error) {
 	st := stateOf(p)
 	st.mu.Lock()

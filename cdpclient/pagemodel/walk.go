@@ -87,7 +87,7 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 	limit := st.walkLimit
 	st.mu.Unlock()
 	var res frameResult
-	err := d.InFrame(ctx, f, func(w *cdpclient.World) error {
+	err := d.Frames().In(ctx, f, func(w *cdpclient.World) error {
 		return w.HandOutRefs(func(base int) (int, error) {
 			drops := false
 			for {
@@ -111,7 +111,7 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 					drops = true
 					continue
 				}
-				res.mainFrame = w.Frame() == d.MainFrame()
+				res.mainFrame = w.Frame() == d.Frames().Main()
 				return res.Last, nil
 			}
 		})
@@ -122,7 +122,7 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 // childFrame finds the frame an <iframe> (by its ref in frame parent) shows.
 func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, ref int) (cdpclient.Frame, error) {
 	var child cdpclient.Frame
-	err := d.InFrame(ctx, parent, func(w *cdpclient.World) error {
+	err := d.Frames().In(ctx, parent, func(w *cdpclient.World) error {
 		r, err := w.Eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", ref), false)
 		if err != nil || r.ObjectID == nil {
 			return fmt.Errorf("iframe %d is gone", ref)
@@ -147,7 +147,7 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 	scopeExpr := "null"
 	switch {
 	case scope.Ref != "":
-		n, f, err := d.RefFrame(scope.Ref)
+		n, f, err := d.Frames().Ref(scope.Ref)
 		if err != nil {
 			return snapshot.Model{}, info, err
 		}

@@ -10,5 +10,6 @@
 // It is a feature on the core: it sends through the core's unconfined
 // Page.Raw and Browser.Raw (cdpclient's own calls, features' and jobs') and
 // asks the core's door which targets a context owns (cdpclient/doorread.go:
-// ContextDoor.ID, Owns, OwnsTarget); cdpclient never imports it.
+// ContextDoor.Owns; BrowserContext.ID; a target it names is asked of the
+// browser, Target.getTargetInfo); cdpclient never imports it.
 package passthrough

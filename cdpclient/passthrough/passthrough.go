@@ -103,7 +103,7 @@ func confine(ctx context.Context, bc *cdpclient.BrowserContext, method string, l
 // setContextParam makes a call act on bc: the default context is the one a
 // browser-level call without browserContextId acts on.
 func setContextParam(bc *cdpclient.BrowserContext, args map[string]json.RawMessage) {
-	ctxID := bc.Door().ID()
+	ctxID := bc.ID()
 	if ctxID == "" {
 		delete(args, "browserContextId")
 		return
@@ -134,12 +134,28 @@ func checkURLParam(bc *cdpclient.BrowserContext, method string, args map[string]
 // checkOwnTarget refuses a target of another browser context. Ownership is
 // asked of the browser, so workers and frames count as well as tabs.
 func checkOwnTarget(ctx context.Context, bc *cdpclient.BrowserContext, method string, id target.ID) error {
-	if !bc.Door().OwnsTarget(ctx, id) {
+	if !ownsTarget(ctx, bc, id) {
 		// The same answer for a target that does not exist and one of another
 		// session's, so a caller cannot probe for the others' ids.
 		return refusal(&cdppolicy.Refusal{Method: method, Why: fmt.Sprintf("target %s is not one of this session's", id)})
 	}
 	return nil
+}
+
+// ownsTarget asks the browser whether the target id belongs to bc: workers
+// and frames count as well as tabs; a target that does not exist (or that
+// the browser cannot tell of) does not.
+func ownsTarget(ctx context.Context, bc *cdpclient.BrowserContext, id target.ID) bool {
+	args, err := json.Marshal(target.NewGetTargetInfoArgs().SetTargetID(id))
+	if err != nil {
+		return false
+	}
+	out, err := bc.Browser().Raw(ctx, "Target.getTargetInfo", args)
+	if err != nil {
+		return false
+	}
+	var r target.GetTargetInfoReply
+	return json.Unmarshal(out, &r) == nil && bc.Door().Owns(r.TargetInfo)
 }
 
 // filterResult keeps only bc's own targets or contexts in a result.

@@ -105,7 +105,7 @@ func Emulate(ctx context.Context, p *cdpclient.Page, e Emulation) (string, error
 		st = emulationState{}
 	}
 	next := st.merge(e)
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		calls, err := next.calls(d, e.Reset)
 		if err != nil {
 			return err

@@ -36,14 +36,13 @@ func seedOf(bc *cdpclient.BrowserContext) *storageSeed {
 	d := bc.Door()
 	s := d.Slot(seedKey{}, func() any { return &storageSeed{bc: bc} }).(*storageSeed)
 	s.hooked.Do(func() {
-		d.OnSessionSetup(s.calls)
-		d.OnBinding(seedBinding, s.onSeeded)
+		d.Hook(cdpclient.ContextHook{SessionSetup: s.calls, Binding: seedBinding, OnBinding: s.onSeeded})
 	})
 	return s
 }
 
 // calls are the calls that register the seeding script on a new document
-// session (ContextDoor.OnSessionSetup), when the context has origins to seed:
+// session (ContextHook.SessionSetup), when the context has origins to seed:
 // one request each, so they reach a paused target before it runs.
 func (s *storageSeed) calls(ctx context.Context, c *cdp.Client) []func() error {
 	s.mu.Lock()

@@ -41,7 +41,7 @@ func WebStorage(ctx context.Context, p *cdpclient.Page, kind, op, key, value str
 	}
 	var res StorageResult
 	d := p.Door()
-	err := d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		r, err := d.CallInWorld(ctx, jsFuncs.Func("storageOp"), kind, op, key, value)
 		if err != nil {
 			return err

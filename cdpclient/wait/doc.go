@@ -4,10 +4,10 @@
 // (For).
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door cdpclient keeps for features (cdpclient/door.go: Door.Do for each
-// check under the page's rules; doorread.go: Door.CallInWorld for its page
-// function in cdpmcp's world, SelectorError; doordl.go: Door.Wait, a wait
-// run through the action-and-observe cycle), never cdpclient's internals,
+// door cdpclient keeps for features (cdpclient/doorrun.go: Door.Run, in
+// ModeWait for the wait, run through the action-and-observe cycle, and in
+// ModeRead for each check under the page's rules; doorread.go:
+// Door.CallInWorld for its page function in cdpmcp's world, SelectorError), never cdpclient's internals,
 // and cdpclient never imports it. Its page function is its own
 // (js/wait.js), with the core's query.
 package wait

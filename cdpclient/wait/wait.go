@@ -59,13 +59,14 @@ func For(ctx context.Context, p *cdpclient.Page, w Spec) (*feedback.Feedback, er
 		return nil, cdpclient.ArgErrorf("pass exactly one of selector, text or ref", "waitFor needs one thing to wait for")
 	}
 	d := p.Door()
-	return d.Wait(ctx, func(ctx context.Context) error {
-		return d.Do(ctx, func(ctx context.Context, _ *cdp.Client) error {
+	return d.Run(ctx, cdpclient.ModeWait, func(ctx context.Context, _ *cdp.Client) error {
+		_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 			if w.Target.Ref != "" {
 				return forRef(ctx, p, w)
 			}
 			return forText(ctx, d, w)
 		})
+		return err
 	})
 }
 

@@ -47,7 +47,7 @@ func Call(ctx context.Context, p *cdpclient.Page, name string, args json.RawMess
 		tools []Tool
 		avail Availability
 	)
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		if tools, err = announce(ctx, d); err == nil && len(tools) == 0 {
 			avail, err = availability(ctx, d)
@@ -71,10 +71,10 @@ func Call(ctx context.Context, p *cdpclient.Page, name string, args json.RawMess
 	}
 	out := &Called{Tool: tool}
 	var failed string
-	fb, err := d.Act(ctx, cdpclient.InputAction{Run: func(ctx context.Context, _ *cdpclient.Element) (string, error) {
+	fb, err := d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{}), func(ctx context.Context, _ *cdp.Client) error {
 		r, err := invoke(ctx, d, tool, args)
 		if err != nil {
-			return "", err
+			return err
 		}
 		switch r.Status {
 		case "Completed":
@@ -87,8 +87,8 @@ func Call(ctx context.Context, p *cdpclient.Page, name string, args json.RawMess
 				failed += ": " + why
 			}
 		}
-		return "", nil
-	}})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func invoke(ctx context.Context, d cdpclient.Door, tool Tool, args json.RawMessa
 		return nil, &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "the page did not take the call of " + tool.Name + ": " + err.Error(),
 			Hint: "the page may have removed the tool: list its tools again (pageTools)", Err: err}
 	}
-	d.Dispatched(ctx) // the page's code runs from here: the call happened
+	cdpclient.Dispatched(ctx) // the page's code runs from here: the call happened
 	var r struct {
 		InvocationID string `json:"invocationId"`
 	}

@@ -13,6 +13,6 @@
 // costs a page that registers nothing one call as it is set up.
 //
 // It is a feature on the core: it imports cdpclient's exported API and the
-// door (Door.Do, Sessions, Act, CallInWorld; OnPageEvents for the domain's
+// door (Door.Run in ModeRead and ModeAct, Sessions, CallInWorld; OnPageEvents for the domain's
 // events); cdpclient never imports it.
 package webmcp

@@ -29,7 +29,7 @@ func enableEarly(ctx context.Context, bc *cdpclient.BrowserContext) (func(), err
 	if bc.Browser().Options().Launch.DisableWebMCP && bc.Browser().Launched() {
 		return nil, nil
 	}
-	bc.Door().OnSessionCalls("WebMCP.enable")
+	bc.Door().Hook(cdpclient.ContextHook{SessionCalls: []string{"WebMCP.enable"}})
 	return nil, nil
 }
 

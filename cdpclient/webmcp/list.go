@@ -61,7 +61,7 @@ func List(ctx context.Context, p *cdpclient.Page) ([]Tool, Availability, error) 
 		avail Availability
 	)
 	d := p.Door()
-	err := d.Do(ctx, func(ctx context.Context, c *cdp.Client) error {
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		var err error
 		if tools, err = announce(ctx, d); err != nil {
 			return err
@@ -76,10 +76,10 @@ func List(ctx context.Context, p *cdpclient.Page) ([]Tool, Availability, error) 
 
 // announce returns the tools the page's sessions announced, with their
 // frames' URLs, after one more enable of each (an enable announces its main
-// frame's tools, before its answer). Call it inside Door.Do.
+// frame's tools, before its answer). Call it inside Door.Run.
 func announce(ctx context.Context, d cdpclient.Door) ([]Tool, error) {
 	st := stateOf(d)
-	main := d.MainFrame()
+	main := d.Frames().Main()
 	var out []Tool
 	for _, s := range d.Sessions() {
 		// On already (enableEarly) but for a tab that was open before
@@ -134,7 +134,7 @@ func frameURLs(ctx context.Context, c *cdp.Client) map[string]string {
 }
 
 // availability says whether the main frame's document could register
-// tools. Call it inside Door.Do.
+// tools. Call it inside Door.Run.
 func availability(ctx context.Context, d cdpclient.Door) (Availability, error) {
 	r, err := d.CallInWorld(ctx, jsFuncs.Func("modelContextState"))
 	if err != nil {

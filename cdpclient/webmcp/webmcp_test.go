@@ -42,7 +42,7 @@ func openTools(t *testing.T) (*cdpclient.Page, map[string]Tool) {
 func TestListPageTools(t *testing.T) {
 	t.Parallel()
 	p, tools := openTools(t)
-	main := p.Door().MainFrame()
+	main := p.Door().Frames().Main()
 	for name, want := range map[string]struct {
 		readOnly bool
 		inFrame  bool
