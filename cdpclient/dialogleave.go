@@ -124,7 +124,7 @@ func (p *Page) stopRenderer(ctx context.Context) {
 func (p *Page) crashRenderer(ctx context.Context) {
 	for {
 		_, err := rawCall(ctx, p.s.conn, "Page.crash", nil)
-		if err == nil || !strings.Contains(err.Error(), "Not attached to an active page") {
+		if !betweenDocuments(err) {
 			return
 		}
 		slog.Debug("the page to stop is between documents: asking again", "page", p.ID)
@@ -151,7 +151,8 @@ var errLoadAnew = errors.New("the renderer of the page being left was stopped: n
 // noting it in the observation, and reports whether it did: one the page the
 // navigation arrived at opens is its answer's to report. One more in a row
 // than endlessDialogs stops the renderer (see leaveDialogs), and with it the
-// navigation, which again (errLoadAnew) ends.
+// navigation, which again (errLoadAnew) ends. A dialog the browser takes no
+// answer for ends the navigation with wedged.
 func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation, again context.CancelCauseFunc) bool {
 	if d.Type != "beforeunload" && p.navMark().docs > o.nav.docs {
 		return false
@@ -172,9 +173,33 @@ func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation, again c
 		return true
 	}
 	closed, err := p.leave(ctx, d)
+	if betweenDocuments(err) {
+		again(wedged(d))
+		return false
+	}
 	if err != nil {
 		return false
 	}
 	o.setDialogClosed(closed)
 	return true
+}
+
+// wedged is the failure of a navigation whose page opened a dialog as the
+// new document began to commit into the same renderer (Chrome's
+// RenderDocument, which the browsers cdpmcp launches run without): the
+// commit waits for the dialog, and Chrome takes no answer for it, no stop
+// and no crash from the tab's session until the commit is done. Only
+// closing the tab ends it.
+func wedged(d *Dialog) error {
+	return &Error{Code: CodeNavigation,
+		Msg: fmt.Sprintf("the page opened a dialog (%s %q) just as the navigation began to load the next page into it: the browser holds both and takes no answer or stop for this tab",
+			d.Type, feedback.Truncate(d.Message, 80)),
+		Hint: "close this tab (closePage) and open the address in a new one (newPage)"}
+}
+
+// betweenDocuments reports whether err is the browser's answer to a command
+// sent while the page's session had no active page: a navigation was
+// committing, or waiting to.
+func betweenDocuments(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "Not attached to an active page")
 }

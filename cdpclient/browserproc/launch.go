@@ -53,7 +53,11 @@ var requiredFlags = []string{
 	"--disable-sync",
 	"--disable-quic",
 	"--disable-default-apps",
-	"--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
+	// RenderDocument commits a same-site navigation into a new frame in the
+	// same renderer: a dialog the page being left opens as it begins then
+	// holds both, and Chrome takes no answer, stop or crash for the tab
+	// again (cdpclient/dialogleave.go, wedged).
+	"--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,RenderDocument",
 	"--password-store=basic",
 	"--use-mock-keychain",
 	// Tabs in the background must keep running: the model acts on any of them.
