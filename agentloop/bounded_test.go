@@ -22,8 +22,9 @@ var boundedCases = []struct {
 
 // readingRun runs a scripted model for 9 steps on page: it opens the page,
 // scrolls 7 times, and is done; it returns the step records and the times
-// from each of the model's answers to the loop's next request.
-func readingRun(t testing.TB, page string, vision bool) ([]StepRecord, []time.Duration) {
+// from each of the model's answers to the loop's next request. The model
+// takes think to answer.
+func readingRun(t testing.TB, page string, vision bool, think time.Duration) ([]StepRecord, []time.Duration) {
 	t.Helper()
 	env := newEnv(t)
 	turns := []turn{{reply: answer(Brain{Summary: "open"}, `{"go_to_url": {"url": "`+site.URL(page)+`"}}`)}}
@@ -43,6 +44,7 @@ func readingRun(t testing.TB, page string, vision bool) ([]StepRecord, []time.Du
 	}
 	turns = append(turns, turn{reply: doneAnswer})
 	m := newScriptedModel(t, turns...)
+	m.think = think
 	out, err := Run(testCtx(t), env, m.openAI(), Config{MaxSteps: 9, Vision: vision, RunDir: runDir(t)}, Task{Task: "Find the release date mentioned on this page"})
 	if err != nil || !out.Success {
 		t.Fatalf("Run = %+v, %v", out, err)
@@ -57,7 +59,7 @@ func readingRun(t testing.TB, page string, vision bool) ([]StepRecord, []time.Du
 func TestPromptStaysBounded(t *testing.T) {
 	for _, tc := range boundedCases {
 		t.Run(fmt.Sprintf("%s vision=%t", tc.page, tc.vision), func(t *testing.T) {
-			steps, _ := readingRun(t, tc.page, tc.vision)
+			steps, _ := readingRun(t, tc.page, tc.vision, 0)
 			var server []int64
 			var lines []string
 			for _, s := range steps {
@@ -100,13 +102,36 @@ func trimElems(user string) string {
 // time from the model's answer to the loop's next request, as the model
 // server sees it (the actions, reading the page again, the prompt).
 //
+// The scripted model answers at once, so the step's actions also wait for
+// the record's screenshot, which a model's own time hides without vision
+// (the picture is taken while the model thinks): the model=300ms runs show
+// between-ms then.
+//
 //	go test -run '^$' -bench AgentStep -benchtime 3x ./agentloop
 func BenchmarkAgentStep(b *testing.B) {
+	type run struct {
+		page   string
+		vision bool
+		think  time.Duration
+	}
+	var runs []run
 	for _, tc := range boundedCases {
-		b.Run(fmt.Sprintf("%s vision=%t", strings.TrimPrefix(tc.page, "/"), tc.vision), func(b *testing.B) {
+		runs = append(runs, run{tc.page, tc.vision, 0})
+	}
+	for _, tc := range boundedCases {
+		if !tc.vision {
+			runs = append(runs, run{tc.page, false, 300 * time.Millisecond})
+		}
+	}
+	for _, tc := range runs {
+		name := fmt.Sprintf("%s vision=%t", strings.TrimPrefix(tc.page, "/"), tc.vision)
+		if tc.think > 0 {
+			name += fmt.Sprintf(" model=%v", tc.think)
+		}
+		b.Run(name, func(b *testing.B) {
 			var server, between []int64
 			for b.Loop() {
-				steps, gaps := readingRun(b, tc.page, tc.vision)
+				steps, gaps := readingRun(b, tc.page, tc.vision, tc.think)
 				for _, s := range steps {
 					server = append(server, s.ServerMs)
 				}

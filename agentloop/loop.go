@@ -117,14 +117,9 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	octx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
 	var picture *shot
-	defer func() {
-		// The screenshot only the record needs is waited for here, once
-		// the step is done: the actions do not wait for its picture.
-		if picture != nil {
-			sr.image = picture.wait()
-		}
-		r.rec.step(sr)
-	}()
+	// The step is recorded beside the next one: its screenshot, which only
+	// the record may need, and the files are not waited for here.
+	defer func() { r.rec.step(sr, picture) }()
 	endObserve := spans.Start(ctx, "observe")
 	obs, err := r.observe(octx)
 	endObserve()
@@ -135,9 +130,11 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 		return r.stop(n, StopBrowser, "the page could not be read: "+errorText(err))
 	}
 	sr.URL, sr.SnapshotTokens = obs.url, obs.snapshotTokens
+	endPrompt := spans.Start(ctx, "prompt")
 	prompt := Prompt{System: r.system, User: userMessage(&r.state, time.Now(), obs, r.prev), MaxTokens: maxAnswerTokens}
 	sr.User, sr.UserTokens = prompt.User, estimateTokens(prompt.User)
-	picture = r.screenshot(octx, obs, r.cfg.Vision)
+	endPrompt()
+	picture = r.screenshot(ctx, obs, r.cfg.Vision)
 	if r.cfg.Vision {
 		img := picture.wait()
 		prompt.Image, sr.ImageSent = img, img != nil

@@ -60,6 +60,8 @@ type recorder struct {
 	r     *runner
 	start time.Time
 	steps []*StepRecord
+	// written is closed once the latest step given to step is written.
+	written chan struct{}
 }
 
 func newRecorder(parent string, r *runner) (*recorder, error) {
@@ -77,15 +79,31 @@ func newRecorder(parent string, r *runner) (*recorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the run record: %w", err)
 	}
-	rc := &recorder{dir: dir, f: f, r: r, start: start}
+	rc := &recorder{dir: dir, f: f, r: r, start: start, written: make(chan struct{})}
+	close(rc.written)
 	rc.write(map[string]any{"type": "start", "time": start, "task": r.state.Task, "addInfos": r.state.AddInfos,
 		"system": r.system, "config": map[string]any{"maxSteps": r.cfg.MaxSteps, "maxActions": r.cfg.MaxActions,
 			"maxFailures": r.cfg.MaxFailures, "vision": r.cfg.Vision, "readOnly": r.env.ReadOnly}})
 	return rc, nil
 }
 
-// step records a finished step and its screenshot.
-func (rc *recorder) step(sr *StepRecord) {
+// step records a finished step and its screenshot (picture may be nil), in
+// the background and in order: the run goes on meanwhile. finish waits for
+// them.
+func (rc *recorder) step(sr *StepRecord, picture *shot) {
+	prev, written := rc.written, make(chan struct{})
+	rc.written = written
+	go func() {
+		defer close(written)
+		if picture != nil {
+			sr.image = picture.wait()
+		}
+		<-prev
+		rc.writeStep(sr)
+	}()
+}
+
+func (rc *recorder) writeStep(sr *StepRecord) {
 	if img := sr.image; img != nil {
 		name := fmt.Sprintf("step-%03d.%s", sr.Step, strings.TrimPrefix(img.MIME, "image/"))
 		if err := safefs.WriteFile(filepath.Join(rc.dir, name), img.Data); err != nil {
@@ -104,6 +122,7 @@ func (rc *recorder) step(sr *StepRecord) {
 // finish writes the end of the record and the HTML report, and returns the
 // report's path ("" if it could not be written).
 func (rc *recorder) finish(out *Outcome) string {
+	<-rc.written
 	rc.write(map[string]any{"type": "end", "time": time.Now(), "outcome": out, "state": rc.r.state})
 	if err := rc.f.Close(); err != nil {
 		slog.Warn("agent run record", "err", err)

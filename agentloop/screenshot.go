@@ -29,10 +29,14 @@ type shot struct {
 // picture, and the indexes are drawn on it beside them.
 func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) *shot {
 	s := &shot{ch: make(chan *Image, 1)}
+	// Bounded on its own: the step may end before the record's picture is
+	// taken, and the record waits for it.
+	ctx, cancel := context.WithTimeout(ctx, observeTimeout)
 	held := make(chan struct{})
 	var once sync.Once
 	hold := func() { once.Do(func() { close(held) }) }
 	take := func() {
+		defer cancel()
 		defer hold() // a capture that failed before it held the page
 		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true, Held: hold}
 		data, mime, err := capture.Screenshot(ctx, obs.page, opts)

@@ -30,6 +30,8 @@ type scriptedModel struct {
 	// between a model's answer and the next question (BenchmarkAgentStep).
 	answered time.Time
 	gaps     []time.Duration
+	// think is how long the model takes to answer (0: at once).
+	think time.Duration
 }
 
 // turn is one scripted answer.
@@ -116,6 +118,7 @@ func (m *scriptedModel) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"error":{"message":"scripted %d"}}`, tn.status)
 		return
 	}
+	time.Sleep(m.think)
 	text := tn.reply
 	if tn.replyFn != nil {
 		text = tn.replyFn(r1)

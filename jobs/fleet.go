@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 )
 
 // fleet hands out browser contexts for jobs. Jobs without a profile get a fresh
@@ -47,13 +48,17 @@ type poolBrowser struct {
 	users int
 }
 
+// jobBrowserTracer sees the CDP messages of job browsers: nil (the server's
+// --trace is its own browser's), a counter in BenchmarkThroughput.
+var jobBrowserTracer cdpconn.Tracer
+
 // newFleet makes the fleet; with endpoints, jobs without a profile run in
 // those browsers (a pool), each job in the least busy.
 func newFleet(base cdpclient.Options, dir *DataDir, maxSpare int, sync *profileSync, endpoints []string) *fleet {
 	// Job browsers have no window: a horde of windows helps no one, and the
 	// human handoff shows a tab through a screencast.
 	base.Launch.Headless = true
-	base.Tracer = nil
+	base.Tracer = jobBrowserTracer
 	f := &fleet{base: base, dir: dir, sync: sync, profiles: map[string]*profileBrowser{}, maxSpare: maxSpare}
 	for _, ep := range endpoints {
 		opts := base

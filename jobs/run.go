@@ -183,7 +183,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 		out.finalURL = page.URL()
 	}
 	var artErr error
-	out.artifacts, artErr = rec.finish(page, out.err == nil || !errors.Is(out.err, context.Canceled))
+	out.artifacts, artErr = rec.finish(page, finalScreenshot(j, out.err))
 	r.mu.Lock()
 	tabs := slices.Clone(r.tabs)
 	r.mu.Unlock()
@@ -212,6 +212,14 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 		out.err = artifactsFailed(rec.dir, artErr)
 	}
 	return out
+}
+
+// finalScreenshot says whether a job ending with err leaves a screenshot of
+// its final page: not when it was cancelled, and not for an extract job that
+// succeeded, whose result is what it delivers (the picture would cost about a
+// third of its browser CPU); a failed one shows what the page was.
+func finalScreenshot(j *Job, err error) bool {
+	return !errors.Is(err, context.Canceled) && (j.Task.Type != TaskExtract || err != nil)
 }
 
 func closeTab(p *cdpclient.Page) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -47,7 +48,7 @@ func scrubTab(p *cdpclient.Page, origins []string) bool {
 	if !call("DOMStorage.enable", nil) {
 		return false
 	}
-	for _, o := range origins {
+	for _, o := range slices.Compact(slices.Sorted(slices.Values(origins))) {
 		if !call("Storage.clearDataForOrigin", map[string]string{"origin": o, "storageTypes": "all"}) ||
 			!call("DOMStorage.clear", map[string]any{"storageId": map[string]any{"securityOrigin": o, "isLocalStorage": false}}) {
 			return false

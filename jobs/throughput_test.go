@@ -27,10 +27,11 @@ func storeName() string {
 
 // BenchmarkThroughput runs 200 extract jobs on a fixture article with four
 // tabs and reports jobs per minute, the dispatch delay, the memory of this
-// process and its job browsers with four tabs busy, and the CPU time a job
+// process and its job browsers with four tabs busy, the CPU time a job
 // costs in the browser and in this process, with the ceiling of jobs a
-// minute that gives two idle cores. With CDPMCP_BENCH_DIR set
-// to the team's bench harness it also does the same 200 one by one through
+// minute that gives two idle cores, and the CDP commands a job sends (each
+// costs the browser process CPU). With CDPMCP_BENCH_DIR set to the team's
+// bench harness it also does the same 200 one by one through
 // playwright-mcp's tools (scripts/jobsbench), in turns of 50 with ours, and
 // prints both. TestMain runs it on SQLite, then on PostgreSQL.
 //
@@ -40,10 +41,14 @@ func BenchmarkThroughput(b *testing.B) {
 	bench := os.Getenv("CDPMCP_BENCH_DIR")
 	for b.Loop() {
 		dir := b.TempDir()
+		counter := &cdpCounter{}
+		jobs.TraceJobBrowsers(counter)
 		q := openLaunchingQueue(&testing.T{}, dir, jobs.Config{MaxTabs: 4})
+		jobs.TraceJobBrowsers(nil)
 		// Warm up: the browser starts with the first job (not counted).
 		w, _, _ := q.Submit(b.Context(), jobs.SubmitRequest{CorrelationID: "warm", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 		waitDone(b, q, w.ID)
+		counter.take(1)
 		// The machine is shared: batches of both servers take turns, so both
 		// see the same load.
 		var ours, theirs, browserCPUs, selfCPUs time.Duration
@@ -89,6 +94,8 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 		}
 		st := q.Stats()
+		commands, methods := counter.take(n)
+		b.ReportMetric(float64(commands)/n, "cdp-commands/job")
 		perMin := float64(n) / ours.Minutes()
 		b.ReportMetric(perMin, "jobs/min")
 		b.ReportMetric(float64(st.DispatchMedian.Microseconds())/1000, "dispatch-median-ms")
@@ -108,7 +115,7 @@ func BenchmarkThroughput(b *testing.B) {
 			kinds = append(kinds, fmt.Sprintf("%s %v", kind, (d/n).Round(100*time.Microsecond)))
 		}
 		slices.Sort(kinds)
-		fmt.Fprintf(os.Stderr, "the browser's CPU a job by process: %s\n", strings.Join(kinds, ", "))
+		fmt.Fprintf(os.Stderr, "the browser's CPU a job by process: %s\nCDP commands a job: %.1f (%s)\n", strings.Join(kinds, ", "), float64(commands)/n, methods)
 		if bench != "" {
 			theirsPerMin := float64(n) / theirs.Minutes()
 			b.ReportMetric(theirsPerMin, "playwright-jobs/min")
