@@ -8,10 +8,9 @@ import (
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
-// An extract job that succeeded delivers its result, trace and network log
-// but no screenshot (a third of its browser CPU); one that failed shows its
-// final page, and a navigate job always does.
-func TestExtractJobScreenshotOnlyWhenFailed(t *testing.T) {
+// Every job leaves a screenshot of its final page beside its trace and
+// network log: an extract job that succeeded, one that failed, a navigate job.
+func TestEveryJobLeavesAScreenshot(t *testing.T) {
 	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	ok := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"h1"}}})
@@ -29,8 +28,8 @@ func TestExtractJobScreenshotOnlyWhenFailed(t *testing.T) {
 	if done.State != jobs.Succeeded || len(done.Result) == 0 {
 		t.Fatalf("extract: %s %q result %s", done.State, done.Error, done.Result)
 	}
-	if done.Artifacts.Screenshot != "" || !exists(done.Artifacts.Trace) || !exists(done.Artifacts.NetworkLog) {
-		t.Errorf("a succeeded extract job's artifacts: %+v (want a trace and a network log, no screenshot)", done.Artifacts)
+	if !exists(done.Artifacts.Screenshot) || !exists(done.Artifacts.Trace) || !exists(done.Artifacts.NetworkLog) {
+		t.Errorf("a succeeded extract job's artifacts: %+v (want a screenshot, a trace and a network log)", done.Artifacts)
 	}
 	done, _ = q.wait(t, nav.ID, jobs.Succeeded, jobs.Failed)
 	if done.State != jobs.Succeeded || !exists(done.Artifacts.Screenshot) {

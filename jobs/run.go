@@ -183,7 +183,7 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 		out.finalURL = page.URL()
 	}
 	var artErr error
-	out.artifacts, artErr = rec.finish(page, finalScreenshot(j, out.err))
+	out.artifacts, artErr = rec.finish(page, finalScreenshot(out.err))
 	r.mu.Lock()
 	tabs := slices.Clone(r.tabs)
 	r.mu.Unlock()
@@ -215,11 +215,10 @@ func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, tim
 }
 
 // finalScreenshot says whether a job ending with err leaves a screenshot of
-// its final page: not when it was cancelled, and not for an extract job that
-// succeeded, whose result is what it delivers (the picture would cost about a
-// third of its browser CPU); a failed one shows what the page was.
-func finalScreenshot(j *Job, err error) bool {
-	return !errors.Is(err, context.Canceled) && (j.Task.Type != TaskExtract || err != nil)
+// its final page: every job does (docs/jobs.md, Artifacts), unless it was
+// cancelled.
+func finalScreenshot(err error) bool {
+	return !errors.Is(err, context.Canceled)
 }
 
 func closeTab(p *cdpclient.Page) error {
