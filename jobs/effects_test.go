@@ -157,6 +157,19 @@ func TestNoStorageLeaksBetweenJobs(t *testing.T) {
 			t.Errorf("job %d without a profile saw %s", i, got)
 		}
 	}
+	late := func(i int) string {
+		j := q.submit(t, jobs.SubmitRequest{CorrelationID: "late" + string(rune('0'+i)), URL: site.URL("/jobs/storage-late.html"),
+			Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"#seen"}}})
+		d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+		return string(d.Result)
+	}
+	// A page that keeps storing, on a timer and as it is left, stores
+	// nothing the next job sees: its tab is left before it is cleared.
+	for i := range 3 {
+		if got := late(i); !strings.Contains(got, `"-|-"`) {
+			t.Errorf("job %d after a page that stores late saw %s", i, got)
+		}
+	}
 	seen("keeper", 0)
 	if got := seen("keeper", 1); !strings.Contains(got, `"L|-|x=C"`) {
 		t.Errorf("the second job in a profile saw %s, want its local storage and cookie", got)

@@ -45,6 +45,11 @@ func scrubTab(p *cdpclient.Page, origins []string) bool {
 		}
 		return true
 	}
+	// Away from the job's page first: its scripts, left running, could
+	// store again what was just cleared.
+	if err := cdpclient.Outcome(p.Navigate(ctx, "about:blank", cdpclient.WaitLoad)); err != nil {
+		return false
+	}
 	if !call("DOMStorage.enable", nil) {
 		return false
 	}
@@ -53,9 +58,6 @@ func scrubTab(p *cdpclient.Page, origins []string) bool {
 			!call("DOMStorage.clear", map[string]any{"storageId": map[string]any{"securityOrigin": o, "isLocalStorage": false}}) {
 			return false
 		}
-	}
-	if err := cdpclient.Outcome(p.Navigate(ctx, "about:blank", cdpclient.WaitLoad)); err != nil {
-		return false
 	}
 	return call("Page.resetNavigationHistory", nil) && call("DOMStorage.disable", nil)
 }
