@@ -20,10 +20,10 @@ GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION
 PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-tools
 
 # The packages with goroutines of their own that drive real Chromium (cdpclient
-# and its proxy, policy and secrets, tools, liveview) run under the race
-# detector. Every other package runs without it: cdpclient's pure packages
-# (snapshot, reader, feedback, origins) only took five times longer under it.
-RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/cdppolicy ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
+# and its proxy and secrets, tools, liveview) run under the race detector.
+# Every other package runs without it: cdpclient's pure packages (snapshot,
+# reader, feedback, origins, cdppolicy) only took five times longer under it.
+RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
 
 .PHONY: deps test-deps run-deps build run test lint bench peerbench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -24,7 +25,26 @@ import (
 // learnOrder runs, through the action catalogue as a session's calls run,
 // a sign-in and an order on the learn site as it was learned, each element
 // named by a CSS selector of that site, and returns the script it taught.
+// It is learned once for the test process: the tests that replay it all
+// replay the same script, and each session took a browser context and nine
+// actions more.
 func learnOrder(t *testing.T) []byte {
+	t.Helper()
+	learnedOrder.Lock()
+	defer learnedOrder.Unlock()
+	if learnedOrder.script == nil {
+		learnedOrder.script = learnOrderOnce(t)
+	}
+	return bytes.Clone(learnedOrder.script)
+}
+
+// learnedOrder is the script learnOrder learned, once a session taught it.
+var learnedOrder struct {
+	sync.Mutex
+	script []byte
+}
+
+func learnOrderOnce(t *testing.T) []byte {
 	t.Helper()
 	ctx := testCtx(t)
 	b, err := cdpclient.Connect(ctx, cdpclient.Options{Endpoint: shared})
@@ -245,49 +265,56 @@ func promptOf(t *testing.T, body string) string {
 func TestScriptJobRenamedButton(t *testing.T) {
 	t.Parallel()
 	script := learnOrder(t)
-	model, calls := clickLogIn(t)
-	q := newQueue(t, jobs.Config{MaxTabs: 2, Agent: &jobs.LoopAgent{Model: model, Loop: agentloop.Config{MaxSteps: 10, RunDir: t.TempDir()}}})
-	done, res := scriptJob(t, q, "renamed", script, map[string]string{"password": fixtures.LearnPassword, "full_name": "Redo One"})
-	if done.State != jobs.Succeeded || res.Report == nil || res.ModelCalls != 2 || calls.Load() != 2 || len(res.Repaired) != 1 {
-		t.Fatalf("%s %q %s (model calls %d)", done.State, done.Error, done.Result, calls.Load())
-	}
-	ch := res.Repaired[0]
-	if ch.Step != 4 || !strings.Contains(ch.Was, `button "Sign in"`) || len(ch.Now) != 1 || !strings.Contains(ch.Now[0], `click button "Log in"`) {
-		t.Errorf("change: %+v", ch)
-	}
-	if ordered("renamed", "Redo One") == nil {
-		t.Error("no order placed")
-	}
-	updated, err := os.ReadFile(res.Script)
-	if err != nil {
-		t.Fatalf("the updated script: %v (%s)", err, done.Result)
-	}
-	noSecret(t, "the updated script", updated)
-	if _, err := learned.Parse(updated); err != nil || !bytes.Contains(updated, []byte(`"name": "Log in"`)) {
-		t.Errorf("updated script (%v):\n%s", err, updated)
-	}
+	// The two runs share nothing but the script: side by side.
+	t.Run("with a model, then replayed", func(t *testing.T) {
+		t.Parallel()
+		model, calls := clickLogIn(t)
+		q := newQueue(t, jobs.Config{MaxTabs: 2, Agent: &jobs.LoopAgent{Model: model, Loop: agentloop.Config{MaxSteps: 10, RunDir: t.TempDir()}}})
+		done, res := scriptJob(t, q, "renamed", script, map[string]string{"password": fixtures.LearnPassword, "full_name": "Redo One"})
+		if done.State != jobs.Succeeded || res.Report == nil || res.ModelCalls != 2 || calls.Load() != 2 || len(res.Repaired) != 1 {
+			t.Fatalf("%s %q %s (model calls %d)", done.State, done.Error, done.Result, calls.Load())
+		}
+		ch := res.Repaired[0]
+		if ch.Step != 4 || !strings.Contains(ch.Was, `button "Sign in"`) || len(ch.Now) != 1 || !strings.Contains(ch.Now[0], `click button "Log in"`) {
+			t.Errorf("change: %+v", ch)
+		}
+		if ordered("renamed", "Redo One") == nil {
+			t.Error("no order placed")
+		}
+		updated, err := os.ReadFile(res.Script)
+		if err != nil {
+			t.Fatalf("the updated script: %v (%s)", err, done.Result)
+		}
+		noSecret(t, "the updated script", updated)
+		if _, err := learned.Parse(updated); err != nil || !bytes.Contains(updated, []byte(`"name": "Log in"`)) {
+			t.Errorf("updated script (%v):\n%s", err, updated)
+		}
 
-	// The updated script needs no model there any more.
-	agent, none := noModel(t)
-	q2 := newQueue(t, jobs.Config{MaxTabs: 1, Agent: agent})
-	if done, res := scriptJob(t, q2, "renamed", updated, map[string]string{"password": fixtures.LearnPassword, "full_name": "Again"}); done.State != jobs.Succeeded || res.ModelCalls != 0 || none.Load() != 0 {
-		t.Errorf("the updated script: %s %q %s", done.State, done.Error, done.Result)
-	}
+		// The updated script needs no model there any more.
+		agent, none := noModel(t)
+		q2 := newQueue(t, jobs.Config{MaxTabs: 1, Agent: agent})
+		if done, res := scriptJob(t, q2, "renamed", updated, map[string]string{"password": fixtures.LearnPassword, "full_name": "Again"}); done.State != jobs.Succeeded || res.ModelCalls != 0 || none.Load() != 0 {
+			t.Errorf("the updated script: %s %q %s", done.State, done.Error, done.Result)
+		}
+	})
 
 	// Without a model the job fails at that step and says why.
-	q3 := newQueue(t, jobs.Config{MaxTabs: 1})
-	done, res = scriptJob(t, q3, "renamed", script, map[string]string{"password": fixtures.LearnPassword, "full_name": "Nobody"})
-	if done.State != jobs.Failed || res.Report == nil || res.Failed == nil || res.Failed.Step != 4 {
-		t.Fatalf("without a model: %s %q %s", done.State, done.Error, done.Result)
-	}
-	for _, w := range []string{`step 4 (click button "Sign in"`, `looked for button "Sign in"`, `<button>Log in</button>`} {
-		if !strings.Contains(done.Error, w) {
-			t.Errorf("error %q lacks %q", done.Error, w)
+	t.Run("without a model", func(t *testing.T) {
+		t.Parallel()
+		q3 := newQueue(t, jobs.Config{MaxTabs: 1})
+		done, res := scriptJob(t, q3, "renamed", script, map[string]string{"password": fixtures.LearnPassword, "full_name": "Nobody"})
+		if done.State != jobs.Failed || res.Report == nil || res.Failed == nil || res.Failed.Step != 4 {
+			t.Fatalf("without a model: %s %q %s", done.State, done.Error, done.Result)
 		}
-	}
-	if ordered("renamed", "Nobody") != nil {
-		t.Error("an order was placed by a job that failed before it")
-	}
+		for _, w := range []string{`step 4 (click button "Sign in"`, `looked for button "Sign in"`, `<button>Log in</button>`} {
+			if !strings.Contains(done.Error, w) {
+				t.Errorf("error %q lacks %q", done.Error, w)
+			}
+		}
+		if ordered("renamed", "Nobody") != nil {
+			t.Error("an order was placed by a job that failed before it")
+		}
+	})
 }
 
 // A script job's submission is checked: a script, its params, its secrets.

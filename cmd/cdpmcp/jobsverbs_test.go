@@ -47,6 +47,9 @@ step resumeagain cdpmcp jobs resume $STORE "$person"
 # (4); a second cancel changes nothing (8).
 step hang        cdpmcp jobs submit $STORE "$(job hang-1 /jobs/neverload '{"type":"navigate","timeoutMs":3600000}')"
 hang=$(sed 's/.*"jobId":"\([^"]*\)".*/\1/' hang.out)
+# Once it runs (a busy machine takes a moment to start it; 600 looks at most,
+# and the timeout step says RUNNING or the test fails).
+for _ in $(seq 600); do cdpmcp jobs status $STORE "$hang" | grep -q '"status":"RUNNING"' && break; sleep 0.1; done
 step timeout     cdpmcp jobs wait $STORE --timeout 1s "$hang"
 step cancel      cancel_json "$hang" "nightly window over"
 step cancelled   cdpmcp jobs status "$hang" $STORE   # flags after the argument

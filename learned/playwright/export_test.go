@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -73,6 +74,9 @@ func TestExportText(t *testing.T) {
 // Playwright's own runner runs the exported test green on the site it was
 // learned on and on its redesign (other ids, classes and layout), placing
 // the order; on the site whose button was renamed it fails at that button.
+// One run of the runner (one node, one browser) takes the three sites: a
+// copy of the test for each, which sets the environment the test reads
+// (START_URL, PARAM_FULL_NAME) before it reads it.
 func TestExportRunsGreenInPlaywright(t *testing.T) {
 	t.Parallel()
 	ctx := testbound.Context(t)
@@ -98,7 +102,6 @@ func TestExportRunsGreenInPlaywright(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("learned.spec.ts", exported(t))
 	args := []string{"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
 		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}
 	if os.Geteuid() == 0 {
@@ -114,32 +117,35 @@ func TestExportRunsGreenInPlaywright(t *testing.T) {
   use: { headless: true, actionTimeout: %d, launchOptions: { executablePath: '/usr/bin/chromium', args: [%s] } },
 };
 `, testbound.Scale(20_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), strings.Join(quoted, ", ")))
-	run := func(variant, name string) (string, error) {
-		cmd := exec.CommandContext(ctx, "node", filepath.Join(runner, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "START_URL="+site.URL("/learn/"+variant+"/signin"), "PARAM_PASSWORD="+fixtures.LearnPassword,
-			"PARAM_FULL_NAME="+name, "CI=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "NO_COLOR=1",
-			// Its transform cache goes with the test's folder, not into TMPDIR.
-			"PLAYWRIGHT_TRANSFORM_CACHE_DIR="+filepath.Join(dir, "cache"))
-		out, err := cmd.CombinedOutput()
-		return string(out), err
+	variants := []string{"site", "moved", "renamed"}
+	for i, v := range variants {
+		// Named so that the runner takes them in this order: the failing
+		// one last, so that no browser is started again after it.
+		write(fmt.Sprintf("%d-%s.spec.ts", i+1, v), fmt.Sprintf("process.env.START_URL = %q;\nprocess.env.PARAM_FULL_NAME = %q;\n",
+			site.URL("/learn/"+v+"/signin"), "Playwright "+v)+exported(t))
 	}
-	for _, v := range []string{"site", "moved"} {
-		name := "Playwright " + v
-		out, err := run(v, name)
-		if err != nil || !strings.Contains(out, "1 passed") {
-			t.Fatalf("%s: playwright test: %v\n%s", v, err, out)
-		}
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(runner, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PARAM_PASSWORD="+fixtures.LearnPassword, "CI=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "NO_COLOR=1",
+		// Its transform cache goes with the test's folder, not into TMPDIR.
+		"PLAYWRIGHT_TRANSFORM_CACHE_DIR="+filepath.Join(dir, "cache"))
+	b, err := cmd.CombinedOutput()
+	out := string(b)
+	if err == nil || !strings.Contains(out, "2 passed") || !strings.Contains(out, "1 failed") {
+		t.Fatalf("playwright test: %v (want 2 passed, 1 failed)\n%s", err, out)
+	}
+	for _, v := range variants[:2] {
 		found := false
 		for _, o := range site.LearnOrders() {
-			found = found || (o.Variant == v && o.Name == name && o.Shipping == "express" && o.Gift)
+			found = found || (o.Variant == v && o.Name == "Playwright "+v && o.Shipping == "express" && o.Gift)
 		}
 		if !found {
 			t.Errorf("%s: the test placed no order: %+v", v, site.LearnOrders())
 		}
 	}
-	out, err := run("renamed", "Playwright renamed")
-	if err == nil || !strings.Contains(out, `getByRole('button', { name: 'Sign in', exact: true })`) {
-		t.Errorf("renamed: the test did not fail at the Sign in button: %v\n%s", err, out)
+	// The one that failed is the renamed site's, at the Sign in button.
+	failed := regexp.MustCompile(`(?m)^\s+1\) (\S+\.spec\.ts):`).FindStringSubmatch(out)
+	if failed == nil || failed[1] != "3-renamed.spec.ts" || !strings.Contains(out, `getByRole('button', { name: 'Sign in', exact: true })`) {
+		t.Errorf("renamed: the test did not fail at the Sign in button:\n%s", out)
 	}
 }
