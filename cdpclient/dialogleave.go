@@ -68,7 +68,7 @@ func (p *Page) waitForDialog(ctx context.Context, d time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	for {
-		ch := p.watch()
+		ch := p.changed.watch()
 		if p.Dialog() != nil {
 			return
 		}
@@ -102,8 +102,9 @@ func (p *Page) stopRenderer(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, cdpCallTimeout)
 	defer cancel()
 	for {
+		ch := p.changed.watch()
 		p.mu.Lock()
-		gone, ch := !p.stopping, p.changed
+		gone := !p.stopping
 		p.mu.Unlock()
 		if gone {
 			return
@@ -154,7 +155,7 @@ var errLoadAnew = errors.New("the renderer of the page being left was stopped: n
 // navigation, which again (errLoadAnew) ends. A dialog the browser takes no
 // answer for ends the navigation with wedged.
 func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation, again context.CancelCauseFunc) bool {
-	if d.Type != "beforeunload" && p.navMark().docs > o.nav.docs {
+	if d.Type != "beforeunload" && p.hist.mark().docs > o.nav.docs {
 		return false
 	}
 	o.mu.Lock()

@@ -63,7 +63,7 @@ func (p *Page) onDialogEvent(c *cdp.Client, method string, params json.RawMessag
 	defer p.mu.Unlock()
 	if method == "Page.javascriptDialogClosed" {
 		p.dialog, p.dialogC = nil, nil
-		p.notifyLocked()
+		p.changed.notify()
 		return
 	}
 	var ev page.JavascriptDialogOpeningReply
@@ -75,7 +75,7 @@ func (p *Page) onDialogEvent(c *cdp.Client, method string, params json.RawMessag
 		d.DefaultPrompt = *ev.DefaultPrompt
 	}
 	p.dialog, p.dialogC = d, c
-	p.notifyLocked()
+	p.changed.notify()
 }
 
 // Dialog returns the dialog blocking the page, if any.
@@ -139,7 +139,7 @@ func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string)
 	p.mu.Lock()
 	if p.dialog == answered {
 		p.dialog, p.dialogC = nil, nil
-		p.notifyLocked()
+		p.changed.notify()
 	}
 	p.mu.Unlock()
 	return nil

@@ -41,7 +41,7 @@ type NavMark struct{ loads, docs int }
 
 // NavMark is the page's NavMark now.
 func (in InputDoor) NavMark() NavMark {
-	m := in.p.navMark()
+	m := in.p.hist.mark()
 	return NavMark{m.loads, m.docs}
 }
 
@@ -56,9 +56,7 @@ func (in InputDoor) Document(ctx context.Context) (*Element, error) {
 	if r.Result.ObjectID == nil {
 		return nil, fmt.Errorf("the page has no document element")
 	}
-	p.mu.Lock()
-	key := frameKey{frame: p.mainFrame}
-	p.mu.Unlock()
+	key := frameKey{frame: p.hist.main()}
 	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
 }
 

@@ -27,9 +27,7 @@ func (d Door) Frames() FrameDoor { return FrameDoor(d) }
 
 // Main is the id of the page's main frame.
 func (fd FrameDoor) Main() string {
-	fd.p.mu.Lock()
-	defer fd.p.mu.Unlock()
-	return string(fd.p.mainFrame)
+	return string(fd.p.hist.main())
 }
 
 // Load navigates the main frame to url inside a ModeNavigate fn and waits

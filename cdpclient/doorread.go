@@ -25,9 +25,7 @@ import (
 // over. Call it inside Door.Run.
 func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
 	p := fd.p
-	p.mu.Lock()
-	keys := []frameKey{{frame: p.mainFrame}}
-	p.mu.Unlock()
+	keys := []frameKey{{frame: p.hist.main()}}
 	for _, k := range p.refs.frames() {
 		if k != keys[0] {
 			keys = append(keys, k)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -13,70 +12,10 @@ import (
 func (p *Page) onEvent(method string, params json.RawMessage) {
 	p.tell("", method, params)
 	switch method {
-	case "Page.lifecycleEvent":
-		var ev page.LifecycleEventReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.onLifecycle(ev)
-		}
-	case "Page.frameNavigated":
-		var ev page.FrameNavigatedReply
-		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
-			p.mu.Lock()
-			p.mainFrame = ev.Frame.ID
-			p.info.URL = ev.Frame.URL
-			if ev.Frame.URLFragment != nil {
-				p.info.URL += *ev.Frame.URLFragment
-			}
-			if ev.Type == "BackForwardCacheRestore" {
-				// A restored page fires no lifecycle events: it is loaded already.
-				p.docs++
-				p.loader = ev.Frame.LoaderID
-				p.lifecycle = map[string]bool{"DOMContentLoaded": true, "load": true, "networkIdle": true}
-			}
-			p.notifyLocked()
-			p.mu.Unlock()
-		}
-	case "Page.navigatedWithinDocument":
-		var ev page.NavigatedWithinDocumentReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.mu.Lock()
-			if ev.FrameID == p.mainFrame {
-				p.info.URL = ev.URL
-				p.sameDoc++
-				p.notifyLocked()
-			}
-			p.mu.Unlock()
-		}
-	case "Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation":
-		var ev struct {
-			FrameID     page.FrameID `json:"frameId"`
-			Disposition string       `json:"disposition"`
-		}
-		if json.Unmarshal(params, &ev) != nil {
-			return
-		}
-		p.mu.Lock()
-		if ev.FrameID == p.mainFrame {
-			switch method {
-			case "Page.frameStartedLoading":
-				p.loads++
-				p.loading = true
-			case "Page.frameStoppedLoading":
-				p.loading = false
-			default:
-				if ev.Disposition == "" || ev.Disposition == "currentTab" {
-					p.requested++
-					p.loading = true
-				}
-			}
-			p.notifyLocked()
-		}
-		p.mu.Unlock()
-	case "Page.windowOpen":
-		p.mu.Lock()
-		p.windowOpens++
-		p.notifyLocked()
-		p.mu.Unlock()
+	case "Page.lifecycleEvent", "Page.frameNavigated", "Page.navigatedWithinDocument",
+		"Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation",
+		"Page.windowOpen":
+		p.hist.onEvent(method, params)
 	case "Inspector.targetCrashed":
 		p.mu.Lock()
 		if p.stopping {
@@ -86,7 +25,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		} else {
 			p.crashed = true
 		}
-		p.notifyLocked()
+		p.changed.notify()
 		p.mu.Unlock()
 	case "Inspector.targetReloadedAfterCrash":
 		p.uncrash()
@@ -131,21 +70,4 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	default:
 		p.logs.OnEvent(method, params)
 	}
-}
-
-func (p *Page) onLifecycle(ev page.LifecycleEventReply) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.mainFrame != "" && ev.FrameID != p.mainFrame {
-		return
-	}
-	if ev.Name == "init" || ev.LoaderID != p.loader {
-		if ev.LoaderID != p.loader || ev.Name == "init" && len(p.lifecycle) > 0 {
-			p.docs++
-		}
-		p.loader = ev.LoaderID
-		p.lifecycle = map[string]bool{}
-	}
-	p.lifecycle[ev.Name] = true
-	p.notifyLocked()
 }

@@ -50,7 +50,7 @@ func (o *observation) setDialogClosed(d *feedback.Dialog) {
 func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
-		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
+		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -62,7 +62,7 @@ func (o *observation) happened(st *actState, err error) error {
 	switch {
 	case err == nil, errors.As(err, &inc):
 		return err
-	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.navMark().docs > o.nav.docs):
+	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.hist.mark().docs > o.nav.docs):
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
@@ -98,7 +98,7 @@ func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs in
 		p.keepWatch(ws)
 		return
 	}
-	if p.navMark().docs == o.nav.docs {
+	if p.hist.mark().docs == o.nav.docs {
 		end := spans.Start(ctx, "watch")
 		o.dom = p.watchChanges(ctx, ws, maxQuietMs, lateMs)
 		end()
@@ -218,9 +218,7 @@ func (o *observation) document() *pagelog.NetworkEntry {
 
 // mainDocument reports whether a request is for a document of the main frame.
 func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
-	p.mu.Lock()
-	main := string(p.mainFrame)
-	p.mu.Unlock()
+	main := string(p.hist.main())
 	return e.Type == "Document" && e.ID == e.Loader && (e.Frame == "" || e.Frame == main)
 }
 
@@ -258,7 +256,7 @@ func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.Network
 // validation is the browser's form validation refusing a submit the action
 // made: the form was not sent.
 func (o *observation) validation() error {
-	if len(o.dom.Invalid) == 0 || o.p.navMark().docs != o.nav.docs {
+	if len(o.dom.Invalid) == 0 || o.p.hist.mark().docs != o.nav.docs {
 		return nil
 	}
 	v := o.dom.Invalid[0]

@@ -40,50 +40,41 @@ type Page struct {
 	actMu sync.Mutex  // one action at a time
 	busy  *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
 
-	mu          sync.Mutex // guards the state below
-	info        target.Info
-	mainFrame   page.FrameID
-	loader      network.LoaderID
-	lifecycle   map[string]bool // lifecycle events seen for loader
-	docs        int             // main-frame documents started (lifecycle "init")
-	loads       int             // main-frame loads started (a navigation is under way)
-	requested   int             // main-frame navigations the page asked for
-	loading     bool            // the main frame is loading (between started and stopped)
-	sameDoc     int             // same-document navigations (history API, fragment)
-	windowOpens int             // tabs and windows the page asked to open
-	dialog      *Dialog
-	dialogC     *cdp.Client      // the session that reported the dialog
-	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
-	chooser     chan FileChooser // where a file chooser goes while an upload waits for one
-	crashed     bool
-	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
-	closed      bool
-	changed     chan struct{} // closed and replaced on every state change
-	frames      map[string]*frameSession
-	logs        *pagelog.Log
-	refs        *refTable
-	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
-	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
-	worldIDs    map[string]runtime.ExecutionContextID   // isolated worlds by unique id
-	touched     map[*frameSession]bool                  // frames holding objects to release
-	grp         string                                  // object group of the running operation
-	groups      int                                     // object groups handed out
-	paused      atomic.Int32                            // requests waiting for the guard's answer
-	slots       map[any]any                             // features' state on the page (Door.Slot)
-	listeners   []PageListener                          // features' listeners to its events (doornet.go)
+	changed *signal  // notified on every change of the page's state
+	hist    *history // where the main frame is and has been (history.go)
+
+	mu        sync.Mutex // guards the state below
+	dialog    *Dialog
+	dialogC   *cdp.Client      // the session that reported the dialog
+	kept      *watchSet        // an action's watch, kept while the dialog it opened is answered
+	chooser   chan FileChooser // where a file chooser goes while an upload waits for one
+	crashed   bool
+	stopping  bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
+	closed    bool
+	frames    map[string]*frameSession
+	logs      *pagelog.Log
+	refs      *refTable
+	isolated  map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
+	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
+	worldIDs  map[string]runtime.ExecutionContextID   // isolated worlds by unique id
+	touched   map[*frameSession]bool                  // frames holding objects to release
+	grp       string                                  // object group of the running operation
+	groups    int                                     // object groups handed out
+	paused    atomic.Int32                            // requests waiting for the guard's answer
+	slots     map[any]any                             // features' state on the page (Door.Slot)
+	listeners []PageListener                          // features' listeners to its events (doornet.go)
 
 	ready   chan struct{}
 	initErr error
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
+	changed := newSignal()
 	p := &Page{
 		bc:        bc,
 		targetID:  info.TargetID,
-		info:      info,
-		mainFrame: page.FrameID(info.TargetID), // a tab's main frame shares its id
-		lifecycle: map[string]bool{},
-		changed:   make(chan struct{}),
+		changed:   changed,
+		hist:      newHistory(info, changed),
 		frames:    map[string]*frameSession{},
 		ready:     make(chan struct{}),
 		logs:      pagelog.New(),
@@ -137,12 +128,7 @@ func (p *Page) init(waiting bool, done func(error)) {
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
-			p.mu.Lock()
-			p.mainFrame = tree.FrameTree.Frame.ID
-			if p.loader == "" {
-				p.loader = tree.FrameTree.Frame.LoaderID
-			}
-			p.mu.Unlock()
+			p.hist.adoptTree(tree.FrameTree.Frame)
 		}
 	}
 	p.initErr = err
@@ -162,39 +148,15 @@ func (p *Page) isReady() bool {
 	}
 }
 
-// notifyLocked wakes everyone waiting on the page's state. Call with p.mu held.
-func (p *Page) notifyLocked() {
-	close(p.changed)
-	p.changed = make(chan struct{})
-}
-
-// watch returns a channel closed at the next state change.
-func (p *Page) watch() <-chan struct{} {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.changed
-}
-
-func (p *Page) setInfo(info target.Info) {
-	p.mu.Lock()
-	p.info = info
-	p.notifyLocked()
-	p.mu.Unlock()
-}
-
 func (p *Page) markClosed() {
 	p.mu.Lock()
 	p.closed = true
-	p.notifyLocked()
+	p.changed.notify()
 	p.mu.Unlock()
 }
 
 // URL is the page's current address.
-func (p *Page) URL() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.info.URL
-}
+func (p *Page) URL() string { return p.hist.url() }
 
 // Context returns the browser context the page belongs to.
 func (p *Page) Context() *BrowserContext { return p.bc }
@@ -232,7 +194,7 @@ func (p *Page) uncrash() {
 	if p.crashed {
 		p.crashed = false
 		p.busy.Clear()
-		p.notifyLocked()
+		p.changed.notify()
 	}
 }
 
@@ -261,7 +223,7 @@ func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (contex
 	ctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		for {
-			ch := p.watch()
+			ch := p.changed.watch()
 			if err := p.usable(); err != nil {
 				if d := p.Dialog(); d != nil && pass != nil && pass(d) {
 					continue

@@ -6,12 +6,10 @@ func (p *Page) TargetID() string { return string(p.targetID) }
 // OpenerID is the target id of the page that opened this one (a popup's
 // opener), or "".
 func (p *Page) OpenerID() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.info.OpenerID == nil {
-		return ""
+	if id := p.hist.opener(); id != nil {
+		return string(*id)
 	}
-	return string(*p.info.OpenerID)
+	return ""
 }
 
 // PID is the process id of a browser this process launched (the leader of its

@@ -29,7 +29,7 @@ func (p *Page) DocumentTitle(ctx context.Context) string {
 	// Read in cdpmcp's world: a getter the page defines on document runs
 	// only in the page's own world.
 	var t string
-	err := p.withWorld(evalCtx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+	err := p.withWorld(evalCtx, frameKey{frame: p.hist.main()}, func(w *worldIn) error {
 		r, err := w.eval(evalCtx, "document.title", true)
 		if err != nil {
 			return err
@@ -55,9 +55,7 @@ func (p *Page) Title(ctx context.Context) string {
 	defer cancel()
 	r, err := p.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(p.targetID))
 	if err != nil {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.info.Title
+		return p.hist.title()
 	}
 	return r.TargetInfo.Title
 }
@@ -71,7 +69,7 @@ const closeResend = 500 * time.Millisecond
 // guard holds is emptied first (quietBeforeClose).
 func (p *Page) Close(ctx context.Context) error {
 	p.quietBeforeClose(ctx)
-	ch := p.watch()
+	ch := p.changed.watch()
 	closeTarget := func() error {
 		_, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID))
 		return err
@@ -93,7 +91,7 @@ func (p *Page) Close(ctx context.Context) error {
 		}
 		select {
 		case <-ch:
-			ch = p.watch()
+			ch = p.changed.watch()
 		case <-resend.C:
 			_ = closeTarget() // a tab already on its way out may refuse: the wait goes on
 		case <-ctx.Done():
@@ -120,9 +118,7 @@ func (p *Page) Activate(ctx context.Context) error {
 
 // opener returns the open page that opened this one (a popup's opener), or nil.
 func (p *Page) opener() *Page {
-	p.mu.Lock()
-	id := p.info.OpenerID
-	p.mu.Unlock()
+	id := p.hist.opener()
 	if id == nil {
 		return nil
 	}
