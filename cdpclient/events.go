@@ -17,16 +17,14 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		"Page.windowOpen":
 		p.hist.onEvent(method, params)
 	case "Inspector.targetCrashed":
-		p.mu.Lock()
-		if p.stopping {
-			// Stopped on purpose to leave dialogs without end: a navigation
-			// is under way and loads the tab in a new renderer.
-			p.stopping, p.dialog, p.dialogC = false, nil, nil
-		} else {
+		// Stopped on purpose to leave dialogs without end, a navigation is
+		// under way and loads the tab in a new renderer.
+		if !p.dialogs.stopped() {
+			p.mu.Lock()
 			p.crashed = true
+			p.mu.Unlock()
 		}
 		p.changed.notify()
-		p.mu.Unlock()
 	case "Inspector.targetReloadedAfterCrash":
 		p.uncrash()
 	default:
@@ -60,7 +58,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Fetch.authRequired":
 		p.bc.b.onAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
-		p.onDialogEvent(c, method, params)
+		p.dialogs.onEvent(c, method, params)
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":

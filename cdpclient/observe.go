@@ -95,7 +95,7 @@ func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs in
 		end()
 	}
 	if p.Dialog() != nil && !o.dialogBefore {
-		p.keepWatch(ws)
+		p.dialogs.keepWatch(ws)
 		return
 	}
 	if p.hist.mark().docs == o.nav.docs {

@@ -40,16 +40,13 @@ type Page struct {
 	actMu sync.Mutex  // one action at a time
 	busy  *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
 
-	changed *signal  // notified on every change of the page's state
-	hist    *history // where the main frame is and has been (history.go)
+	changed *signal      // notified on every change of the page's state
+	hist    *history     // where the main frame is and has been (history.go)
+	dialogs *dialogState // the dialog that blocks it (dialogs.go)
 
-	mu        sync.Mutex // guards the state below
-	dialog    *Dialog
-	dialogC   *cdp.Client      // the session that reported the dialog
-	kept      *watchSet        // an action's watch, kept while the dialog it opened is answered
+	mu        sync.Mutex       // guards the state below
 	chooser   chan FileChooser // where a file chooser goes while an upload waits for one
 	crashed   bool
-	stopping  bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
 	closed    bool
 	frames    map[string]*frameSession
 	logs      *pagelog.Log
@@ -75,6 +72,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		targetID:  info.TargetID,
 		changed:   changed,
 		hist:      newHistory(info, changed),
+		dialogs:   &dialogState{changed: changed},
 		frames:    map[string]*frameSession{},
 		ready:     make(chan struct{}),
 		logs:      pagelog.New(),
@@ -180,8 +178,9 @@ func (p *Page) usableLocked() error {
 		return ErrPageClosed
 	case p.crashed:
 		return ErrPageCrashed
-	case p.dialog != nil:
-		return &DialogOpenError{Dialog: *p.dialog}
+	}
+	if d := p.dialogs.current(); d != nil {
+		return &DialogOpenError{Dialog: *d}
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ type domChanges struct {
 // Watching is best effort: a page that cannot run scripts is not watched.
 func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSet {
 	if kind == actDialog {
-		if ws, ok := p.takeKeptWatch(); ok {
+		if ws, ok := p.dialogs.takeKeptWatch(); ok {
 			return ws
 		}
 	}
