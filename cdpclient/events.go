@@ -17,12 +17,10 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		"Page.windowOpen":
 		p.hist.onEvent(method, params)
 	case "Inspector.targetCrashed":
-		// Stopped on purpose to leave dialogs without end, a navigation is
-		// under way and loads the tab in a new renderer.
+		// Stopped on purpose to leave dialogs without end, it is no crash: a
+		// navigation is under way and loads the tab in a new renderer.
 		if !p.dialogs.stopped() {
-			p.mu.Lock()
-			p.crashed = true
-			p.mu.Unlock()
+			p.life.crash()
 		}
 		p.changed.notify()
 	case "Inspector.targetReloadedAfterCrash":

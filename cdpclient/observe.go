@@ -66,7 +66,7 @@ func (o *observation) happened(st *actState, err error) error {
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
-	case st.dispatched.Load() && o.p.closedOrCrashed() == ErrPageClosed:
+	case st.dispatched.Load() && o.p.life.err() == ErrPageClosed:
 		// The input closed the tab (a popup done with its work calls
 		// window.close()): that is what the action did, and the feedback says
 		// so. What failed after it failed on the closed tab.
@@ -153,7 +153,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Opened = append(fb.Opened, line)
 		delta.Page = np.ID
 	}
-	if p.closedOrCrashed() == ErrPageClosed && err == nil && fb.Hint == "" {
+	if p.life.err() == ErrPageClosed && err == nil && fb.Hint == "" {
 		fb.Hint = "this tab closed itself (as a popup does when done)"
 		if cur := p.bc.Current(); cur != nil {
 			fb.Hint += "; the current tab is now " + cur.ID

@@ -43,11 +43,10 @@ type Page struct {
 	changed *signal      // notified on every change of the page's state
 	hist    *history     // where the main frame is and has been (history.go)
 	dialogs *dialogState // the dialog that blocks it (dialogs.go)
+	life    life         // closed or crashed
 
 	mu        sync.Mutex       // guards the state below
 	chooser   chan FileChooser // where a file chooser goes while an upload waits for one
-	crashed   bool
-	closed    bool
 	frames    map[string]*frameSession
 	logs      *pagelog.Log
 	refs      *refTable
@@ -146,11 +145,51 @@ func (p *Page) isReady() bool {
 	}
 }
 
+// life is whether a page is still there: its tab closed, or its renderer
+// crashed (until the page is loaded anew).
+type life struct {
+	mu      sync.Mutex
+	closed  bool
+	crashed bool
+}
+
+func (l *life) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+}
+
+func (l *life) crash() {
+	l.mu.Lock()
+	l.crashed = true
+	l.mu.Unlock()
+}
+
+// uncrash marks a crashed page alive again and reports whether it had crashed.
+func (l *life) uncrash() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	was := l.crashed
+	l.crashed = false
+	return was
+}
+
+// err returns ErrPageClosed or ErrPageCrashed, or nil.
+func (l *life) err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return ErrPageClosed
+	case l.crashed:
+		return ErrPageCrashed
+	}
+	return nil
+}
+
 func (p *Page) markClosed() {
-	p.mu.Lock()
-	p.closed = true
+	p.life.close()
 	p.changed.notify()
-	p.mu.Unlock()
 }
 
 // URL is the page's current address.
@@ -165,19 +204,11 @@ func (p *Page) Usable() error { return p.usable() }
 
 // usable returns why the page cannot run an operation now, or nil.
 func (p *Page) usable() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.usableLocked()
-}
-
-func (p *Page) usableLocked() error {
-	switch {
-	case !p.bc.b.Alive():
+	if !p.bc.b.Alive() {
 		return p.bc.b.m.Err() // the browser is gone, and the tab with it
-	case p.closed:
-		return ErrPageClosed
-	case p.crashed:
-		return ErrPageCrashed
+	}
+	if err := p.life.err(); err != nil {
+		return err
 	}
 	if d := p.dialogs.current(); d != nil {
 		return &DialogOpenError{Dialog: *d}
@@ -188,26 +219,10 @@ func (p *Page) usableLocked() error {
 // uncrash marks a crashed page as usable again: it is being loaded anew in a
 // new renderer.
 func (p *Page) uncrash() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.crashed {
-		p.crashed = false
+	if p.life.uncrash() {
 		p.busy.Clear()
 		p.changed.notify()
 	}
-}
-
-// closedOrCrashed returns ErrPageClosed or ErrPageCrashed, or nil.
-func (p *Page) closedOrCrashed() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case p.closed:
-		return ErrPageClosed
-	case p.crashed:
-		return ErrPageCrashed
-	}
-	return nil
 }
 
 // guard derives a context that is cancelled, with the reason as its cause, as soon

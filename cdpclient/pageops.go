@@ -83,10 +83,7 @@ func (p *Page) Close(ctx context.Context) error {
 	resend := time.NewTicker(closeResend)
 	defer resend.Stop()
 	for {
-		p.mu.Lock()
-		closed := p.closed
-		p.mu.Unlock()
-		if closed {
+		if p.life.err() == ErrPageClosed {
 			return nil
 		}
 		select {
