@@ -99,14 +99,10 @@ func markDispatched(ctx context.Context) {
 func (p *Page) beginAction(ctx context.Context) (context.Context, *actState, func()) {
 	spans.Clock(ctx, "browser", p.bc.b.m.Busy)
 	endWait := spans.Start(ctx, "queue") // behind another action on the page
-	p.actMu.Lock()
+	p.actLock.begin()
 	endWait()
-	p.newGroup()
 	st := &actState{p: p}
-	return context.WithValue(ctx, actStateKey{}, st), st, func() {
-		p.releaseObjects()
-		p.actMu.Unlock()
-	}
+	return context.WithValue(ctx, actStateKey{}, st), st, func() { p.actLock.end(p.releaseObjects) }
 }
 
 // perform runs an action and reports what it did: outcome, URL change, DOM

@@ -158,7 +158,7 @@ func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*
 		callArgs[i] = runtime.CallArgument{Value: j}
 	}
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
-		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.group()))
+		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.group()))
 	switch {
 	case err != nil && nodeGone(err):
 		return nil, e.gone()

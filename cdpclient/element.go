@@ -65,7 +65,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 
 // resolveHere resolves a node of the element's frame into the element's world.
 func (e *Element) resolveHere(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
-	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.group())
+	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())
 	if e.world != 0 {
 		args.SetExecutionContextID(e.world)
 	}
@@ -89,7 +89,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.group()))
+	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.actLock.group()))
 	if err != nil || r.Object.ObjectID == nil {
 		return nil, e.gone()
 	}
@@ -124,7 +124,7 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 	err = p.withWorld(ctx, key, func(w *worldIn) error {
 		var err error
 		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.id).
-			SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
+			SetReturnByValue(byValue).SetObjectGroup(p.actLock.group()).SetAwaitPromise(true))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}
@@ -226,44 +226,4 @@ func ExceptionText(d *runtime.ExceptionDetails) string {
 		return string(d.Exception.Value)
 	}
 	return d.Text
-}
-
-// releaseObjects frees the remote objects the finished operation created (its
-// object group), in the background: the next operation uses a group of its own.
-func (p *Page) releaseObjects() {
-	p.mu.Lock()
-	group := p.grp
-	frames := p.touched
-	p.touched = map[*frameSession]bool{}
-	p.mu.Unlock()
-	if group == "" {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
-		defer cancel()
-		args := runtime.NewReleaseObjectGroupArgs(group)
-		_ = p.c.Runtime.ReleaseObjectGroup(ctx, args)
-		for f := range frames {
-			_ = f.c.Runtime.ReleaseObjectGroup(ctx, args)
-		}
-	}()
-}
-
-// newGroup starts a new object group for the operation about to run.
-func (p *Page) newGroup() {
-	p.mu.Lock()
-	p.groups++
-	p.grp = "cdpmcp-" + strconv.Itoa(p.groups)
-	p.mu.Unlock()
-}
-
-// group names the remote objects of the running operation.
-func (p *Page) group() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.grp == "" {
-		return "cdpmcp"
-	}
-	return p.grp
 }

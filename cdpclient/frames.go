@@ -67,8 +67,8 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 func (p *Page) detachChild(sessionID string) {
 	p.mu.Lock()
 	delete(p.frames, sessionID)
-	p.forgetWorldsLocked(sessionID)
 	p.mu.Unlock()
+	p.worlds.forgetSession(sessionID)
 	p.bc.b.m.Drop(sessionID)
 }
 

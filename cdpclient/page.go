@@ -13,7 +13,6 @@ import (
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
-	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -37,28 +36,24 @@ type Page struct {
 	s        *session
 	c        *cdp.Client
 
-	actMu sync.Mutex  // one action at a time
-	busy  *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
+	actLock actionLock  // one action at a time, and its remote objects (actionlock.go)
+	busy    *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
 
 	changed *signal      // notified on every change of the page's state
 	hist    *history     // where the main frame is and has been (history.go)
 	dialogs *dialogState // the dialog that blocks it (dialogs.go)
 	life    life         // closed or crashed
+	worlds  *worlds      // cdpmcp's isolated worlds in its frames (world.go)
 
-	mu        sync.Mutex       // guards the state below
-	chooser   chan FileChooser // where a file chooser goes while an upload waits for one
-	frames    map[string]*frameSession
-	logs      *pagelog.Log
-	refs      *refTable
-	isolated  map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
-	installed map[runtime.ExecutionContextID]bool     // worlds with the page model
-	worldIDs  map[string]runtime.ExecutionContextID   // isolated worlds by unique id
-	touched   map[*frameSession]bool                  // frames holding objects to release
-	grp       string                                  // object group of the running operation
-	groups    int                                     // object groups handed out
-	paused    atomic.Int32                            // requests waiting for the guard's answer
-	slots     map[any]any                             // features' state on the page (Door.Slot)
-	listeners []PageListener                          // features' listeners to its events (doornet.go)
+	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
+	refs      *refTable      // the frame each ref was handed out in (refs.go)
+	paused    atomic.Int32   // requests waiting for the guard's answer
+	listeners []PageListener // features' listeners to its events (doornet.go)
+
+	mu      sync.Mutex       // guards the state below
+	chooser chan FileChooser // where a file chooser goes while an upload waits for one
+	frames  map[string]*frameSession
+	slots   map[any]any // features' state on the page (Door.Slot)
 
 	ready   chan struct{}
 	initErr error
@@ -67,19 +62,16 @@ type Page struct {
 func newPage(bc *BrowserContext, info target.Info) *Page {
 	changed := newSignal()
 	p := &Page{
-		bc:        bc,
-		targetID:  info.TargetID,
-		changed:   changed,
-		hist:      newHistory(info, changed),
-		dialogs:   &dialogState{changed: changed},
-		frames:    map[string]*frameSession{},
-		ready:     make(chan struct{}),
-		logs:      pagelog.New(),
-		refs:      newRefTable(),
-		isolated:  map[frameKey]runtime.ExecutionContextID{},
-		installed: map[runtime.ExecutionContextID]bool{},
-		worldIDs:  map[string]runtime.ExecutionContextID{},
-		touched:   map[*frameSession]bool{},
+		bc:       bc,
+		targetID: info.TargetID,
+		changed:  changed,
+		hist:     newHistory(info, changed),
+		dialogs:  &dialogState{changed: changed},
+		frames:   map[string]*frameSession{},
+		ready:    make(chan struct{}),
+		logs:     pagelog.New(),
+		refs:     newRefTable(),
+		worlds:   newWorlds(),
 	}
 	p.listeners = newListeners(p)
 	p.busy = busy.New(busyProbe{p})
