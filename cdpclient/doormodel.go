@@ -67,7 +67,7 @@ func (fd FrameDoor) In(ctx context.Context, f Frame, fn func(*World) error) erro
 // browser gives it (DOM.describeNode's frameId): in a session of its own when
 // it runs out of process, else in the world's.
 func (w *World) Child(id page.FrameID) Frame {
-	if f := w.p.frameSessionFor(id); f != nil {
+	if f := w.p.children.hosting(id); f != nil {
 		return Frame{frameKey{session: f.s.id, frame: id}}
 	}
 	return Frame{frameKey{session: w.key.session, frame: id}}

@@ -50,10 +50,9 @@ type Page struct {
 	paused    atomic.Int32   // requests waiting for the guard's answer
 	listeners []PageListener // features' listeners to its events (doornet.go)
 
-	mu      sync.Mutex       // guards the state below
-	chooser chan FileChooser // where a file chooser goes while an upload waits for one
-	frames  map[string]*frameSession
-	slots   map[any]any // features' state on the page (Door.Slot)
+	children children    // out-of-process frames and workers (frames.go)
+	chooser  chooserWait // where a file chooser goes while an upload waits for one (doorupload.go)
+	slots    slots       // features' state on the page (Door.Slot, doorhooks.go)
 
 	ready   chan struct{}
 	initErr error
@@ -67,7 +66,6 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		changed:  changed,
 		hist:     newHistory(info, changed),
 		dialogs:  &dialogState{changed: changed},
-		frames:   map[string]*frameSession{},
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
 		refs:     newRefTable(),

@@ -149,9 +149,7 @@ type auxData struct {
 func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 	w := &worldIn{c: p.c, grp: p.actLock.group()}
 	if key.session != "" {
-		p.mu.Lock()
-		w.f = p.frames[key.session]
-		p.mu.Unlock()
+		w.f = p.children.get(key.session)
 		if w.f == nil {
 			return nil, &Error{Code: CodeNotFound, Msg: "the frame is gone", Hint: "take a new snapshot"}
 		}
