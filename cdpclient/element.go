@@ -3,12 +3,14 @@ package cdpclient
 import (
 	"context"
 	"encoding/json"
-
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -226,4 +228,46 @@ func ExceptionText(d *runtime.ExceptionDetails) string {
 		return string(d.Exception.Value)
 	}
 	return d.Text
+}
+
+// actionabilityWait is how long an action waits for its element to become visible
+// and enabled before it reports why it could not act. ctx may end it sooner.
+const actionabilityWait = time.Second
+
+// need says which states an action requires of its element.
+type need struct{ visible, enabled, editable bool }
+
+// actionable waits (up to actionabilityWait) until the element has the needed
+// states and returns the last state seen; otherwise a classified *Error. The
+// wait bounds the time between reads, never a read itself: on a loaded
+// machine a read may take longer than the whole wait, and an element that
+// was ready all along must not come out as "the call did not finish in time".
+func (e *Element) actionable(ctx context.Context, n need) (ElementState, error) {
+	wctx, cancel := context.WithTimeout(ctx, actionabilityWait)
+	defer cancel()
+	var st ElementState
+	var last error
+	err := poll.Until(wctx, 50*time.Millisecond, func() (bool, error) {
+		var err error
+		if st, err = e.state(ctx); err != nil {
+			return false, err
+		}
+		switch {
+		case n.visible && !st.Visible:
+			last = e.notVisible()
+		case n.enabled && st.Disabled:
+			last = &Error{Code: CodeDisabled, Msg: st.describe() + " is disabled",
+				Hint: "fill in what the form requires first, or wait until it is enabled (waitFor)"}
+		case n.editable && (!st.Editable || st.Readonly):
+			last = &Error{Code: CodeDisabled, Msg: st.describe() + " does not take typed text",
+				Hint: "target an input, textarea or contenteditable element (selectOption for <select>)"}
+		default:
+			return true, nil
+		}
+		return false, nil
+	})
+	if err != nil && last != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return st, last
+	}
+	return st, err
 }

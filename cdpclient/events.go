@@ -3,6 +3,7 @@ package cdpclient
 import (
 	"encoding/json"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/target"
 )
@@ -66,4 +67,15 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	default:
 		p.logs.OnEvent(method, params)
 	}
+}
+
+// Event is one CDP event of a page's own session, with the time it was read.
+type Event = cdpconn.Event
+
+// Tap calls fn for every event of the page's session whose method is one of
+// methods, in the order the browser sent them, from a goroutine of its own,
+// until stop is called. stop blocks until fn has returned for the last time.
+// Events of out-of-process frames (other sessions) are not included.
+func (p *Page) Tap(methods []string, fn func(Event)) (stop func(), err error) {
+	return cdpconn.Tap(p.s.conn, methods, fn)
 }

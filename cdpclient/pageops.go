@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -137,4 +138,22 @@ func (p *Page) destination() string {
 		}
 	}
 	return p.URL()
+}
+
+// ConsoleEntries returns the page's recent console messages, oldest first.
+func (p *Page) ConsoleEntries() []pagelog.ConsoleEntry { return p.logs.Console(0) }
+
+// NetworkEntries returns the page's recent requests, oldest first.
+func (p *Page) NetworkEntries() []pagelog.NetworkEntry { return p.logs.Network(0) }
+
+// TargetID is the browser's id for the page's target.
+func (p *Page) TargetID() string { return string(p.targetID) }
+
+// OpenerID is the target id of the page that opened this one (a popup's
+// opener), or "".
+func (p *Page) OpenerID() string {
+	if id := p.hist.opener(); id != nil {
+		return string(*id)
+	}
+	return ""
 }

@@ -260,3 +260,19 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 	}
 	return p.busy.Check()
 }
+
+// requireTarget refuses an element action that names no element.
+func requireTarget(t Target) error {
+	if t.IsZero() {
+		return ArgErrorf("pass ref (from snapshot) or selector", "no target element given")
+	}
+	return nil
+}
+
+// onElement is an input action on the target element; lateMs as in action.
+func (p *Page) onElement(ctx context.Context, t Target, lateMs int, run func(ctx context.Context, e *Element) (string, error)) (*feedback.Feedback, error) {
+	if err := requireTarget(t); err != nil {
+		return nil, err
+	}
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, lateMs: lateMs, run: run})
+}
