@@ -42,7 +42,7 @@ type Options struct {
 	// Tracer, if set, sees every CDP message.
 	Tracer cdpconn.Tracer
 	// Origins, if it restricts anything, is enforced on every request the
-	// browser makes for us (see guard.go and the egress package).
+	// browser makes for us (see originguard.go and the egress package).
 	Origins *origins.List
 	// Dialogs says what happens to a JavaScript dialog no one answered when
 	// the next call meets it (default DialogsReport).

@@ -269,3 +269,6 @@ func (e *UnknownPageError) Error() string {
 }
 
 func browserContextID(id string) browser.ContextID { return browser.ContextID(id) }
+
+// ID is the browser's id for an isolated context, "" for the default one.
+func (bc *BrowserContext) ID() string { return bc.id }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/mafredri/cdp"
@@ -56,14 +57,34 @@ func ParseDialogPolicy(s string) (DialogPolicy, error) {
 	return "", ArgErrorf("use report, accept or dismiss", "%q is not a dialog policy", s)
 }
 
-// onDialogEvent records a dialog opening or closing, in the page or one of its
+// dialogState is the dialog that blocks a page, the session that reported
+// it (the page's or an out-of-process frame's), the watch an action keeps
+// while it is answered, and whether the renderer is being stopped to leave
+// dialogs without end (dialogleave.go). Changes are notified on the page's
+// signal.
+type dialogState struct {
+	changed *signal
+
+	mu       sync.Mutex
+	open     *Dialog
+	c        *cdp.Client // the session that reported open
+	kept     *watchSet   // an action's watch, kept while the dialog it opened is answered
+	stopping bool        // the renderer is being stopped: its crash is no failure
+}
+
+// set records the open dialog (nil: none) and wakes the page's waits.
+func (s *dialogState) set(d *Dialog, c *cdp.Client) {
+	s.mu.Lock()
+	s.open, s.c = d, c
+	s.mu.Unlock()
+	s.changed.notify()
+}
+
+// onEvent records a dialog opening or closing, in the page or one of its
 // out-of-process frames (c is the session that reports it).
-func (p *Page) onDialogEvent(c *cdp.Client, method string, params json.RawMessage) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (s *dialogState) onEvent(c *cdp.Client, method string, params json.RawMessage) {
 	if method == "Page.javascriptDialogClosed" {
-		p.dialog, p.dialogC = nil, nil
-		p.notifyLocked()
+		s.set(nil, nil)
 		return
 	}
 	var ev page.JavascriptDialogOpeningReply
@@ -74,20 +95,43 @@ func (p *Page) onDialogEvent(c *cdp.Client, method string, params json.RawMessag
 	if ev.DefaultPrompt != nil {
 		d.DefaultPrompt = *ev.DefaultPrompt
 	}
-	p.dialog, p.dialogC = d, c
-	p.notifyLocked()
+	s.set(d, c)
+}
+
+// current returns a copy of the open dialog, or nil.
+func (s *dialogState) current() *Dialog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open == nil {
+		return nil
+	}
+	d := *s.open
+	return &d
+}
+
+// reported returns the open dialog itself (to tell it from the next one) and
+// the session that reported it.
+func (s *dialogState) reported() (*Dialog, *cdp.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open, s.c
+}
+
+// answered forgets d once it was answered, unless another opened since.
+func (s *dialogState) answered(d *Dialog) {
+	s.mu.Lock()
+	same := s.open == d
+	if same {
+		s.open, s.c = nil, nil
+	}
+	s.mu.Unlock()
+	if same {
+		s.changed.notify()
+	}
 }
 
 // Dialog returns the dialog blocking the page, if any.
-func (p *Page) Dialog() *Dialog {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.dialog == nil {
-		return nil
-	}
-	d := *p.dialog
-	return &d
-}
+func (p *Page) Dialog() *Dialog { return p.dialogs.current() }
 
 // answerBlockingDialog deals with a dialog that stands in the way of a call
 // other than a navigation (which leaves past it: leaveDialogs): the dialog
@@ -120,9 +164,7 @@ func (p *Page) answerBlockingDialog(ctx context.Context) (*feedback.Dialog, erro
 // answerDialog presses OK (accept) or Cancel on the open dialog, with text for a
 // prompt, in the session that reported it.
 func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string) error {
-	p.mu.Lock()
-	c, answered := p.dialogC, p.dialog
-	p.mu.Unlock()
+	answered, c := p.dialogs.reported()
 	if c == nil {
 		c = p.c
 	}
@@ -136,12 +178,7 @@ func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string)
 	// Chrome confirms with Page.javascriptDialogClosed; do not let a call that
 	// races that event see the dialog as still open. One the page opened
 	// meanwhile (the next of a loop) stays.
-	p.mu.Lock()
-	if p.dialog == answered {
-		p.dialog, p.dialogC = nil, nil
-		p.notifyLocked()
-	}
-	p.mu.Unlock()
+	p.dialogs.answered(answered)
 	return nil
 }
 
@@ -161,20 +198,20 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 // keepWatch keeps an action's watch while the dialog it opened is open: the
 // page cannot run the watch's scripts until it is answered, and what the
 // handler does after the dialog belongs to the answer's feedback.
-func (p *Page) keepWatch(ws watchSet) {
-	p.mu.Lock()
-	p.kept = &ws
-	p.mu.Unlock()
+func (s *dialogState) keepWatch(ws watchSet) {
+	s.mu.Lock()
+	s.kept = &ws
+	s.mu.Unlock()
 }
 
 // takeKeptWatch returns (once) the watch an action kept over its dialog.
-func (p *Page) takeKeptWatch() (watchSet, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.kept == nil {
+func (s *dialogState) takeKeptWatch() (watchSet, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kept == nil {
 		return watchSet{}, false
 	}
-	ws := *p.kept
-	p.kept = nil
+	ws := *s.kept
+	s.kept = nil
 	return ws, true
 }

@@ -134,10 +134,7 @@ func (b *Browser) PageOfFrame(frame string) *Page {
 	}
 	b.mu.Unlock()
 	for _, p := range pages {
-		p.mu.Lock()
-		main := string(p.mainFrame) == frame
-		p.mu.Unlock()
-		if main || p.frameSessionFor(page.FrameID(frame)) != nil {
+		if string(p.hist.main()) == frame || p.children.hosting(page.FrameID(frame)) != nil {
 			return p
 		}
 	}

@@ -17,15 +17,28 @@ const WorldName = worldName
 // an unexported type of the feature's), made by make on first use. It lives
 // as long as the page: what a tab emulates, for instance.
 func (d Door) Slot(key any, make func() any) any {
-	d.p.mu.Lock()
-	defer d.p.mu.Unlock()
-	if d.p.slots == nil {
-		d.p.slots = map[any]any{}
+	return d.p.slots.get(key, make)
+}
+
+// slots are the values features keep on a page or a context (Door.Slot,
+// ContextDoor.Slot) by key.
+type slots struct {
+	mu sync.Mutex
+	m  map[any]any
+}
+
+// get returns the value under key, made by make (under the lock: make must
+// not use the door) on first use.
+func (s *slots) get(key any, make func() any) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[any]any{}
 	}
-	v, ok := d.p.slots[key]
+	v, ok := s.m[key]
 	if !ok {
 		v = make()
-		d.p.slots[key] = v
+		s.m[key] = v
 	}
 	return v
 }
@@ -36,12 +49,8 @@ func (d Door) Slot(key any, make func() any) any {
 func (d Door) Sessions() []Session {
 	p := d.p
 	out := []Session{{s: p.s, c: p.c}}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for id, f := range p.frames {
-		if f.info.Type == "iframe" {
-			out = append(out, Session{s: f.s, c: f.c, id: id})
-		}
+	for _, f := range p.children.iframes() {
+		out = append(out, Session{s: f.s, c: f.c, id: f.s.id})
 	}
 	return out
 }
@@ -79,8 +88,9 @@ func (bc *BrowserContext) Door() ContextDoor { return ContextDoor{bc} }
 
 // contextHooks is what features hang on a context (ContextDoor).
 type contextHooks struct {
+	slots slots // its own lock
+
 	mu       sync.Mutex
-	slots    map[any]any
 	setup    []func(ctx context.Context, c *cdp.Client) []func() error
 	raw      []string // methods every new document session is sent (SessionCalls)
 	bindings map[string]func(payload string)
@@ -95,18 +105,7 @@ type contextHooks struct {
 // make on first use (make must not use the door). It lives as long as the
 // context: a storage state still to seed, for instance.
 func (d ContextDoor) Slot(key any, make func() any) any {
-	h := &d.bc.hooks
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.slots == nil {
-		h.slots = map[any]any{}
-	}
-	v, ok := h.slots[key]
-	if !ok {
-		v = make()
-		h.slots[key] = v
-	}
-	return v
+	return d.bc.hooks.slots.get(key, make)
 }
 
 // ContextHook is what a feature hangs on a browser context

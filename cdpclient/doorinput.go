@@ -41,7 +41,7 @@ type NavMark struct{ loads, docs int }
 
 // NavMark is the page's NavMark now.
 func (in InputDoor) NavMark() NavMark {
-	m := in.p.navMark()
+	m := in.p.hist.mark()
 	return NavMark{m.loads, m.docs}
 }
 
@@ -56,9 +56,7 @@ func (in InputDoor) Document(ctx context.Context) (*Element, error) {
 	if r.Result.ObjectID == nil {
 		return nil, fmt.Errorf("the page has no document element")
 	}
-	p.mu.Lock()
-	key := frameKey{frame: p.mainFrame}
-	p.mu.Unlock()
+	key := frameKey{frame: p.hist.main()}
 	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
 }
 
@@ -160,7 +158,7 @@ func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*
 		callArgs[i] = runtime.CallArgument{Value: j}
 	}
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
-		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.group()))
+		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.group()))
 	switch {
 	case err != nil && nodeGone(err):
 		return nil, e.gone()

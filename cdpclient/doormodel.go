@@ -27,9 +27,7 @@ func (d Door) Frames() FrameDoor { return FrameDoor(d) }
 
 // Main is the id of the page's main frame.
 func (fd FrameDoor) Main() string {
-	fd.p.mu.Lock()
-	defer fd.p.mu.Unlock()
-	return string(fd.p.mainFrame)
+	return string(fd.p.hist.main())
 }
 
 // Load navigates the main frame to url inside a ModeNavigate fn and waits
@@ -69,7 +67,7 @@ func (fd FrameDoor) In(ctx context.Context, f Frame, fn func(*World) error) erro
 // browser gives it (DOM.describeNode's frameId): in a session of its own when
 // it runs out of process, else in the world's.
 func (w *World) Child(id page.FrameID) Frame {
-	if f := w.p.frameSessionFor(id); f != nil {
+	if f := w.p.children.hosting(id); f != nil {
 		return Frame{frameKey{session: f.s.id, frame: id}}
 	}
 	return Frame{frameKey{session: w.key.session, frame: id}}

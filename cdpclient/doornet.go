@@ -66,9 +66,7 @@ func (d Door) Session(id string) (Session, error) {
 	if id == "" {
 		return Session{s: p.s, c: p.c}, nil
 	}
-	p.mu.Lock()
-	f := p.frames[id]
-	p.mu.Unlock()
+	f := p.children.get(id)
 	if f == nil {
 		return Session{}, fmt.Errorf("the frame that made the request is gone")
 	}

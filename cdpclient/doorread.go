@@ -25,9 +25,7 @@ import (
 // over. Call it inside Door.Run.
 func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
 	p := fd.p
-	p.mu.Lock()
-	keys := []frameKey{{frame: p.mainFrame}}
-	p.mu.Unlock()
+	keys := []frameKey{{frame: p.hist.main()}}
 	for _, k := range p.refs.frames() {
 		if k != keys[0] {
 			keys = append(keys, k)
@@ -60,7 +58,7 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 
 // Group is the object group of the running operation: objects made in it,
 // in any world, are released when the operation ends.
-func (d Door) Group() string { return d.p.group() }
+func (d Door) Group() string { return d.p.actLock.group() }
 
 // MainWorld is a handle to the element in its frame's main world, where the
 // page's own scripts live (and the caller's functions run).

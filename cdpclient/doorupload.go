@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mafredri/cdp"
@@ -21,6 +22,25 @@ type FileChooser struct {
 	Multiple bool // it takes several files
 }
 
+// chooserWait is where a file chooser the page opens goes while an upload
+// waits for one (nil: none waits).
+type chooserWait struct {
+	mu sync.Mutex
+	ch chan FileChooser
+}
+
+func (w *chooserWait) set(ch chan FileChooser) {
+	w.mu.Lock()
+	w.ch = ch
+	w.mu.Unlock()
+}
+
+func (w *chooserWait) get() chan FileChooser {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ch
+}
+
 // SetFiles answers the chooser with files (absolute paths).
 func (fc *FileChooser) SetFiles(ctx context.Context, paths []string) error {
 	if err := fc.c.DOM.SetFileInputFiles(ctx, dom.NewSetFileInputFilesArgs(paths).SetBackendNodeID(fc.backend)); err != nil {
@@ -36,14 +56,8 @@ func (fc *FileChooser) SetFiles(ctx context.Context, paths []string) error {
 func (in InputDoor) OpenFileChooser(ctx context.Context, e *Element, wait time.Duration, open func(ctx context.Context) error) (*FileChooser, error) {
 	p := in.p
 	ch := make(chan FileChooser, 1)
-	p.mu.Lock()
-	p.chooser = ch
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		p.chooser = nil
-		p.mu.Unlock()
-	}()
+	p.chooser.set(ch)
+	defer p.chooser.set(nil)
 	clients := []*cdp.Client{p.c}
 	if e.frame != nil {
 		clients = append(clients, e.frame.c)
@@ -80,9 +94,7 @@ func (p *Page) onFileChooser(c *cdp.Client, params json.RawMessage) {
 	if json.Unmarshal(params, &ev) != nil || ev.BackendNodeID == nil {
 		return
 	}
-	p.mu.Lock()
-	ch := p.chooser
-	p.mu.Unlock()
+	ch := p.chooser.get()
 	if ch == nil {
 		return
 	}

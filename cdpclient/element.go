@@ -3,12 +3,14 @@ package cdpclient
 import (
 	"context"
 	"encoding/json"
-
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
+	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -65,7 +67,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 
 // resolveHere resolves a node of the element's frame into the element's world.
 func (e *Element) resolveHere(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
-	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.group())
+	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())
 	if e.world != 0 {
 		args.SetExecutionContextID(e.world)
 	}
@@ -89,7 +91,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.group()))
+	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.actLock.group()))
 	if err != nil || r.Object.ObjectID == nil {
 		return nil, e.gone()
 	}
@@ -119,14 +121,12 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 	}
 	// In cdpmcp's isolated world of the main frame: the page's globals and
 	// prototypes (an overridden innerText or querySelector) neither run nor lie.
-	p.mu.Lock()
-	key := frameKey{frame: p.mainFrame}
-	p.mu.Unlock()
+	key := frameKey{frame: p.hist.main()}
 	var r *runtime.EvaluateReply
 	err = p.withWorld(ctx, key, func(w *worldIn) error {
 		var err error
 		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.id).
-			SetReturnByValue(byValue).SetObjectGroup(p.group()).SetAwaitPromise(true))
+			SetReturnByValue(byValue).SetObjectGroup(p.actLock.group()).SetAwaitPromise(true))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}
@@ -230,42 +230,44 @@ func ExceptionText(d *runtime.ExceptionDetails) string {
 	return d.Text
 }
 
-// releaseObjects frees the remote objects the finished operation created (its
-// object group), in the background: the next operation uses a group of its own.
-func (p *Page) releaseObjects() {
-	p.mu.Lock()
-	group := p.grp
-	frames := p.touched
-	p.touched = map[*frameSession]bool{}
-	p.mu.Unlock()
-	if group == "" {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
-		defer cancel()
-		args := runtime.NewReleaseObjectGroupArgs(group)
-		_ = p.c.Runtime.ReleaseObjectGroup(ctx, args)
-		for f := range frames {
-			_ = f.c.Runtime.ReleaseObjectGroup(ctx, args)
+// actionabilityWait is how long an action waits for its element to become visible
+// and enabled before it reports why it could not act. ctx may end it sooner.
+const actionabilityWait = time.Second
+
+// need says which states an action requires of its element.
+type need struct{ visible, enabled, editable bool }
+
+// actionable waits (up to actionabilityWait) until the element has the needed
+// states and returns the last state seen; otherwise a classified *Error. The
+// wait bounds the time between reads, never a read itself: on a loaded
+// machine a read may take longer than the whole wait, and an element that
+// was ready all along must not come out as "the call did not finish in time".
+func (e *Element) actionable(ctx context.Context, n need) (ElementState, error) {
+	wctx, cancel := context.WithTimeout(ctx, actionabilityWait)
+	defer cancel()
+	var st ElementState
+	var last error
+	err := poll.Until(wctx, 50*time.Millisecond, func() (bool, error) {
+		var err error
+		if st, err = e.state(ctx); err != nil {
+			return false, err
 		}
-	}()
-}
-
-// newGroup starts a new object group for the operation about to run.
-func (p *Page) newGroup() {
-	p.mu.Lock()
-	p.groups++
-	p.grp = "cdpmcp-" + strconv.Itoa(p.groups)
-	p.mu.Unlock()
-}
-
-// group names the remote objects of the running operation.
-func (p *Page) group() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.grp == "" {
-		return "cdpmcp"
+		switch {
+		case n.visible && !st.Visible:
+			last = e.notVisible()
+		case n.enabled && st.Disabled:
+			last = &Error{Code: CodeDisabled, Msg: st.describe() + " is disabled",
+				Hint: "fill in what the form requires first, or wait until it is enabled (waitFor)"}
+		case n.editable && (!st.Editable || st.Readonly):
+			last = &Error{Code: CodeDisabled, Msg: st.describe() + " does not take typed text",
+				Hint: "target an input, textarea or contenteditable element (selectOption for <select>)"}
+		default:
+			return true, nil
+		}
+		return false, nil
+	})
+	if err != nil && last != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return st, last
 	}
-	return p.grp
+	return st, err
 }

@@ -3,8 +3,8 @@ package cdpclient
 import (
 	"encoding/json"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -13,81 +13,17 @@ import (
 func (p *Page) onEvent(method string, params json.RawMessage) {
 	p.tell("", method, params)
 	switch method {
-	case "Page.lifecycleEvent":
-		var ev page.LifecycleEventReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.onLifecycle(ev)
-		}
-	case "Page.frameNavigated":
-		var ev page.FrameNavigatedReply
-		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
-			p.mu.Lock()
-			p.mainFrame = ev.Frame.ID
-			p.info.URL = ev.Frame.URL
-			if ev.Frame.URLFragment != nil {
-				p.info.URL += *ev.Frame.URLFragment
-			}
-			if ev.Type == "BackForwardCacheRestore" {
-				// A restored page fires no lifecycle events: it is loaded already.
-				p.docs++
-				p.loader = ev.Frame.LoaderID
-				p.lifecycle = map[string]bool{"DOMContentLoaded": true, "load": true, "networkIdle": true}
-			}
-			p.notifyLocked()
-			p.mu.Unlock()
-		}
-	case "Page.navigatedWithinDocument":
-		var ev page.NavigatedWithinDocumentReply
-		if json.Unmarshal(params, &ev) == nil {
-			p.mu.Lock()
-			if ev.FrameID == p.mainFrame {
-				p.info.URL = ev.URL
-				p.sameDoc++
-				p.notifyLocked()
-			}
-			p.mu.Unlock()
-		}
-	case "Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation":
-		var ev struct {
-			FrameID     page.FrameID `json:"frameId"`
-			Disposition string       `json:"disposition"`
-		}
-		if json.Unmarshal(params, &ev) != nil {
-			return
-		}
-		p.mu.Lock()
-		if ev.FrameID == p.mainFrame {
-			switch method {
-			case "Page.frameStartedLoading":
-				p.loads++
-				p.loading = true
-			case "Page.frameStoppedLoading":
-				p.loading = false
-			default:
-				if ev.Disposition == "" || ev.Disposition == "currentTab" {
-					p.requested++
-					p.loading = true
-				}
-			}
-			p.notifyLocked()
-		}
-		p.mu.Unlock()
-	case "Page.windowOpen":
-		p.mu.Lock()
-		p.windowOpens++
-		p.notifyLocked()
-		p.mu.Unlock()
+	case "Page.lifecycleEvent", "Page.frameNavigated", "Page.navigatedWithinDocument",
+		"Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation",
+		"Page.windowOpen":
+		p.hist.onEvent(method, params)
 	case "Inspector.targetCrashed":
-		p.mu.Lock()
-		if p.stopping {
-			// Stopped on purpose to leave dialogs without end: a navigation
-			// is under way and loads the tab in a new renderer.
-			p.stopping, p.dialog, p.dialogC = false, nil, nil
-		} else {
-			p.crashed = true
+		// Stopped on purpose to leave dialogs without end, it is no crash: a
+		// navigation is under way and loads the tab in a new renderer.
+		if !p.dialogs.stopped() {
+			p.life.crash()
 		}
-		p.notifyLocked()
-		p.mu.Unlock()
+		p.changed.notify()
 	case "Inspector.targetReloadedAfterCrash":
 		p.uncrash()
 	default:
@@ -115,13 +51,13 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 			p.detachChild(string(ev.SessionID))
 		}
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
-		p.onWorldEvent(session, method, params)
+		p.worlds.onEvent(session, method, params)
 	case "Fetch.requestPaused":
 		p.bc.b.onPaused(c, params, p)
 	case "Fetch.authRequired":
 		p.bc.b.onAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
-		p.onDialogEvent(c, method, params)
+		p.dialogs.onEvent(c, method, params)
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":
@@ -133,19 +69,13 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	}
 }
 
-func (p *Page) onLifecycle(ev page.LifecycleEventReply) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.mainFrame != "" && ev.FrameID != p.mainFrame {
-		return
-	}
-	if ev.Name == "init" || ev.LoaderID != p.loader {
-		if ev.LoaderID != p.loader || ev.Name == "init" && len(p.lifecycle) > 0 {
-			p.docs++
-		}
-		p.loader = ev.LoaderID
-		p.lifecycle = map[string]bool{}
-	}
-	p.lifecycle[ev.Name] = true
-	p.notifyLocked()
+// Event is one CDP event of a page's own session, with the time it was read.
+type Event = cdpconn.Event
+
+// Tap calls fn for every event of the page's session whose method is one of
+// methods, in the order the browser sent them, from a goroutine of its own,
+// until stop is called. stop blocks until fn has returned for the last time.
+// Events of out-of-process frames (other sessions) are not included.
+func (p *Page) Tap(methods []string, fn func(Event)) (stop func(), err error) {
+	return cdpconn.Tap(p.s.conn, methods, fn)
 }

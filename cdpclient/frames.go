@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
@@ -20,6 +21,61 @@ type frameSession struct {
 	// parent is the session that attached it ("" for the page's own): the
 	// session hosting the frame's parent document, where its <iframe> is.
 	parent string
+}
+
+// children are a page's child sessions (out-of-process frames and workers)
+// by session id.
+type children struct {
+	mu   sync.Mutex
+	byID map[string]*frameSession
+}
+
+func (cs *children) add(f *frameSession) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.byID == nil {
+		cs.byID = map[string]*frameSession{}
+	}
+	cs.byID[f.s.id] = f
+}
+
+func (cs *children) remove(id string) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	delete(cs.byID, id)
+}
+
+// get returns the child of a session id, or nil once it is gone.
+func (cs *children) get(id string) *frameSession {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.byID[id]
+}
+
+// iframes are the children that host documents (not workers).
+func (cs *children) iframes() []*frameSession {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	var out []*frameSession
+	for _, f := range cs.byID {
+		if f.info.Type == "iframe" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// hosting returns the child session that hosts frame id, if it is out of
+// process.
+func (cs *children) hosting(id page.FrameID) *frameSession {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, f := range cs.byID {
+		if string(f.info.TargetID) == string(id) {
+			return f
+		}
+	}
+	return nil
 }
 
 // autoAttachChildren asks a session to attach out-of-process iframes and workers,
@@ -39,9 +95,7 @@ func (p *Page) attachChild(parent string, ev *target.AttachedToTargetReply) {
 	}
 	f.s = s
 	f.c = cdp.NewClient(s.conn)
-	p.mu.Lock()
-	p.frames[s.id] = f
-	p.mu.Unlock()
+	p.children.add(f)
 	go p.initChild(f, ev.WaitingForDebugger)
 }
 
@@ -65,35 +119,16 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 }
 
 func (p *Page) detachChild(sessionID string) {
-	p.mu.Lock()
-	delete(p.frames, sessionID)
-	p.forgetWorldsLocked(sessionID)
-	p.mu.Unlock()
+	p.children.remove(sessionID)
+	p.worlds.forgetSession(sessionID)
 	p.bc.b.m.Drop(sessionID)
-}
-
-// frameSessionFor returns the child session that hosts frame id, if it is out of
-// process.
-func (p *Page) frameSessionFor(id page.FrameID) *frameSession {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, f := range p.frames {
-		if string(f.info.TargetID) == string(id) {
-			return f
-		}
-	}
-	return nil
 }
 
 // documentSessions are the page's session and its out-of-process frames'.
 func (p *Page) documentSessions() []*cdp.Client {
 	out := []*cdp.Client{p.c}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, f := range p.frames {
-		if f.info.Type == "iframe" {
-			out = append(out, f.c)
-		}
+	for _, f := range p.children.iframes() {
+		out = append(out, f.c)
 	}
 	return out
 }

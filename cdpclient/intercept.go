@@ -8,7 +8,7 @@ import (
 	"github.com/mafredri/cdp/protocol/fetch"
 )
 
-// Interception: the origin guard (guard.go) pauses every request of every
+// Interception: the origin guard (originguard.go) pauses every request of every
 // document session while origin rules are set, and a feature that answers
 // requests (routes, in cdpclient/network) rides on the same interception:
 // one Fetch.enable for every request, never a narrower second one, and the

@@ -34,3 +34,29 @@ func (p *process) close() { p.Close() }
 // a window: its clipboard is then its own, in memory, and no one else's
 // (the system's clipboard is what a windowed or attached browser uses).
 func (b *Browser) Headless() bool { return b.proc != nil && b.proc.Headless() }
+
+// Shutdown asks a browser this process launched to exit by itself
+// (Browser.close) and waits, within ctx, until it has, so it writes its
+// profile (cookies, storage) to disk; then it closes as Close does. Close
+// alone ends the process group at once, which can lose the last cookies of a
+// persistent profile. An attached browser is only disconnected.
+func (b *Browser) Shutdown(ctx context.Context) {
+	if b.proc != nil && b.Alive() {
+		if _, err := b.Raw(ctx, "Browser.close", nil); err == nil {
+			select {
+			case <-b.proc.Exited():
+			case <-ctx.Done():
+			}
+		}
+	}
+	b.Close()
+}
+
+// PID is the process id of a browser this process launched (the leader of its
+// process group), or 0 for an attached browser.
+func (b *Browser) PID() int {
+	if b.proc == nil {
+		return 0
+	}
+	return b.proc.PID()
+}

@@ -37,16 +37,6 @@ func (w WaitUntil) lifecycleEvent() (string, error) {
 	return "", ArgErrorf("use load, domcontentloaded, networkidle or commit", "waitUntil %q is not a load state", string(w))
 }
 
-// navMark is the page's navigation state before an action, to tell what the action
-// started.
-type navMark struct{ docs, sameDoc, loads, requested, windowOpens int }
-
-func (p *Page) navMark() navMark {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return navMark{p.docs, p.sameDoc, p.loads, p.requested, p.windowOpens}
-}
-
 // Navigate loads url in the page, waits until the load state is reached (a
 // deadline given by ctx) and reports what arrived. A navigation that produced
 // no document (DNS, refused connection, aborted) is a failure; a document that
@@ -70,7 +60,7 @@ func (p *Page) navigation(ctx context.Context, run func(context.Context) error) 
 }
 
 func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
-	mark := p.navMark()
+	mark := p.hist.mark()
 	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" && p.abortedSeen(ctx) {
 		return nil // the URL answered with a file (a download), the page stays
@@ -78,7 +68,7 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" {
 		// A navigation the page started itself (a redirect, a refresh) can
 		// cancel ours as it begins; ask once more.
-		mark = p.navMark()
+		mark = p.hist.mark()
 		r, err = p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	}
 	if err != nil {
@@ -115,10 +105,8 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 	ctx, cancel := context.WithTimeout(ctx, sameDocWait)
 	defer cancel()
 	for {
-		p.mu.Lock()
-		moved := p.sameDoc > mark.sameDoc || p.docs > mark.docs
-		ch, at := p.changed, p.info.URL
-		p.mu.Unlock()
+		ch := p.changed.watch()
+		moved, at := p.hist.moved(mark)
 		if moved {
 			return nil
 		}
@@ -135,20 +123,14 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 // (or, with sameDocOK, a same-document navigation happened). ctx bounds the wait.
 func (p *Page) waitLoaded(ctx context.Context, mark navMark, event string, sameDocOK bool) error {
 	for {
-		p.mu.Lock()
-		done := p.docs > mark.docs && (event == "" || p.lifecycle[event])
-		if sameDocOK && p.sameDoc > mark.sameDoc && p.docs == mark.docs {
-			done = true
-		}
-		ch := p.changed
-		p.mu.Unlock()
-		if done {
+		ch := p.changed.watch()
+		if p.hist.loaded(mark, event, sameDocOK) {
 			return nil
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			if p.navMark().docs > mark.docs && ctx.Err() == context.DeadlineExceeded {
+			if p.hist.mark().docs > mark.docs && ctx.Err() == context.DeadlineExceeded {
 				return &Incomplete{Err: ctx.Err(), Msg: fmt.Sprintf("the page arrived but had not reached %q in time", event),
 					Hint: "it is still loading and may be usable already: take a snapshot, or waitFor what you need"}
 			}
@@ -166,7 +148,7 @@ func (p *Page) Reload(ctx context.Context, ignoreCache bool, until WaitUntil) (*
 		return nil, err
 	}
 	return p.navigation(ctx, func(ctx context.Context) error {
-		mark := p.navMark()
+		mark := p.hist.mark()
 		if err := p.c.Page.Reload(ctx, page.NewReloadArgs().SetIgnoreCache(ignoreCache)); err != nil {
 			return fmt.Errorf("reload: %w", err)
 		}
@@ -202,7 +184,7 @@ func (p *Page) history(ctx context.Context, delta int, until WaitUntil) (*feedba
 			}
 			return newError(CodeNavigation, "use navigate to go to a URL", "there is no page to go %s to in this tab's history", word)
 		}
-		mark := p.navMark()
+		mark := p.hist.mark()
 		if err := p.c.Page.NavigateToHistoryEntry(ctx, page.NewNavigateToHistoryEntryArgs(h.Entries[i].ID)); err != nil {
 			return fmt.Errorf("go to history entry: %w", err)
 		}

@@ -50,7 +50,7 @@ func (o *observation) setDialogClosed(d *feedback.Dialog) {
 func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
-		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.navMark(),
+		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -62,11 +62,11 @@ func (o *observation) happened(st *actState, err error) error {
 	switch {
 	case err == nil, errors.As(err, &inc):
 		return err
-	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.navMark().docs > o.nav.docs):
+	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.hist.mark().docs > o.nav.docs):
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
-	case st.dispatched.Load() && o.p.closedOrCrashed() == ErrPageClosed:
+	case st.dispatched.Load() && o.p.life.err() == ErrPageClosed:
 		// The input closed the tab (a popup done with its work calls
 		// window.close()): that is what the action did, and the feedback says
 		// so. What failed after it failed on the closed tab.
@@ -95,10 +95,10 @@ func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs in
 		end()
 	}
 	if p.Dialog() != nil && !o.dialogBefore {
-		p.keepWatch(ws)
+		p.dialogs.keepWatch(ws)
 		return
 	}
-	if p.navMark().docs == o.nav.docs {
+	if p.hist.mark().docs == o.nav.docs {
 		end := spans.Start(ctx, "watch")
 		o.dom = p.watchChanges(ctx, ws, maxQuietMs, lateMs)
 		end()
@@ -153,7 +153,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Opened = append(fb.Opened, line)
 		delta.Page = np.ID
 	}
-	if p.closedOrCrashed() == ErrPageClosed && err == nil && fb.Hint == "" {
+	if p.life.err() == ErrPageClosed && err == nil && fb.Hint == "" {
 		fb.Hint = "this tab closed itself (as a popup does when done)"
 		if cur := p.bc.Current(); cur != nil {
 			fb.Hint += "; the current tab is now " + cur.ID
@@ -218,9 +218,7 @@ func (o *observation) document() *pagelog.NetworkEntry {
 
 // mainDocument reports whether a request is for a document of the main frame.
 func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
-	p.mu.Lock()
-	main := string(p.mainFrame)
-	p.mu.Unlock()
+	main := string(p.hist.main())
 	return e.Type == "Document" && e.ID == e.Loader && (e.Frame == "" || e.Frame == main)
 }
 
@@ -258,7 +256,7 @@ func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.Network
 // validation is the browser's form validation refusing a submit the action
 // made: the form was not sent.
 func (o *observation) validation() error {
-	if len(o.dom.Invalid) == 0 || o.p.navMark().docs != o.nav.docs {
+	if len(o.dom.Invalid) == 0 || o.p.hist.mark().docs != o.nav.docs {
 		return nil
 	}
 	v := o.dom.Invalid[0]

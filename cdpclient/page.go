@@ -13,7 +13,6 @@ import (
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
-	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -37,61 +36,40 @@ type Page struct {
 	s        *session
 	c        *cdp.Client
 
-	actMu sync.Mutex  // one action at a time
-	busy  *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
+	actLock actionLock  // one action at a time, and its remote objects (actionlock.go)
+	busy    *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
 
-	mu          sync.Mutex // guards the state below
-	info        target.Info
-	mainFrame   page.FrameID
-	loader      network.LoaderID
-	lifecycle   map[string]bool // lifecycle events seen for loader
-	docs        int             // main-frame documents started (lifecycle "init")
-	loads       int             // main-frame loads started (a navigation is under way)
-	requested   int             // main-frame navigations the page asked for
-	loading     bool            // the main frame is loading (between started and stopped)
-	sameDoc     int             // same-document navigations (history API, fragment)
-	windowOpens int             // tabs and windows the page asked to open
-	dialog      *Dialog
-	dialogC     *cdp.Client      // the session that reported the dialog
-	kept        *watchSet        // an action's watch, kept while the dialog it opened is answered
-	chooser     chan FileChooser // where a file chooser goes while an upload waits for one
-	crashed     bool
-	stopping    bool // the renderer is being stopped to leave dialogs without end (dialogs.go): its crash is no failure
-	closed      bool
-	changed     chan struct{} // closed and replaced on every state change
-	frames      map[string]*frameSession
-	logs        *pagelog.Log
-	refs        *refTable
-	isolated    map[frameKey]runtime.ExecutionContextID // cdpmcp's worlds by frame
-	installed   map[runtime.ExecutionContextID]bool     // worlds with the page model
-	worldIDs    map[string]runtime.ExecutionContextID   // isolated worlds by unique id
-	touched     map[*frameSession]bool                  // frames holding objects to release
-	grp         string                                  // object group of the running operation
-	groups      int                                     // object groups handed out
-	paused      atomic.Int32                            // requests waiting for the guard's answer
-	slots       map[any]any                             // features' state on the page (Door.Slot)
-	listeners   []PageListener                          // features' listeners to its events (doornet.go)
+	changed *signal      // notified on every change of the page's state
+	hist    *history     // where the main frame is and has been (history.go)
+	dialogs *dialogState // the dialog that blocks it (dialogs.go)
+	life    life         // closed or crashed
+	worlds  *worlds      // cdpmcp's isolated worlds in its frames (world.go)
+
+	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
+	refs      *refTable      // the frame each ref was handed out in (refs.go)
+	paused    atomic.Int32   // requests waiting for the guard's answer
+	listeners []PageListener // features' listeners to its events (doornet.go)
+
+	children children    // out-of-process frames and workers (frames.go)
+	chooser  chooserWait // where a file chooser goes while an upload waits for one (doorupload.go)
+	slots    slots       // features' state on the page (Door.Slot, doorhooks.go)
 
 	ready   chan struct{}
 	initErr error
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
+	changed := newSignal()
 	p := &Page{
-		bc:        bc,
-		targetID:  info.TargetID,
-		info:      info,
-		mainFrame: page.FrameID(info.TargetID), // a tab's main frame shares its id
-		lifecycle: map[string]bool{},
-		changed:   make(chan struct{}),
-		frames:    map[string]*frameSession{},
-		ready:     make(chan struct{}),
-		logs:      pagelog.New(),
-		refs:      newRefTable(),
-		isolated:  map[frameKey]runtime.ExecutionContextID{},
-		installed: map[runtime.ExecutionContextID]bool{},
-		worldIDs:  map[string]runtime.ExecutionContextID{},
-		touched:   map[*frameSession]bool{},
+		bc:       bc,
+		targetID: info.TargetID,
+		changed:  changed,
+		hist:     newHistory(info, changed),
+		dialogs:  &dialogState{changed: changed},
+		ready:    make(chan struct{}),
+		logs:     pagelog.New(),
+		refs:     newRefTable(),
+		worlds:   newWorlds(),
 	}
 	p.listeners = newListeners(p)
 	p.busy = busy.New(busyProbe{p})
@@ -137,12 +115,7 @@ func (p *Page) init(waiting bool, done func(error)) {
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
-			p.mu.Lock()
-			p.mainFrame = tree.FrameTree.Frame.ID
-			if p.loader == "" {
-				p.loader = tree.FrameTree.Frame.LoaderID
-			}
-			p.mu.Unlock()
+			p.hist.adoptTree(tree.FrameTree.Frame)
 		}
 	}
 	p.initErr = err
@@ -162,39 +135,55 @@ func (p *Page) isReady() bool {
 	}
 }
 
-// notifyLocked wakes everyone waiting on the page's state. Call with p.mu held.
-func (p *Page) notifyLocked() {
-	close(p.changed)
-	p.changed = make(chan struct{})
+// life is whether a page is still there: its tab closed, or its renderer
+// crashed (until the page is loaded anew).
+type life struct {
+	mu      sync.Mutex
+	closed  bool
+	crashed bool
 }
 
-// watch returns a channel closed at the next state change.
-func (p *Page) watch() <-chan struct{} {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.changed
+func (l *life) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
 }
 
-func (p *Page) setInfo(info target.Info) {
-	p.mu.Lock()
-	p.info = info
-	p.notifyLocked()
-	p.mu.Unlock()
+func (l *life) crash() {
+	l.mu.Lock()
+	l.crashed = true
+	l.mu.Unlock()
+}
+
+// uncrash marks a crashed page alive again and reports whether it had crashed.
+func (l *life) uncrash() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	was := l.crashed
+	l.crashed = false
+	return was
+}
+
+// err returns ErrPageClosed or ErrPageCrashed, or nil.
+func (l *life) err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return ErrPageClosed
+	case l.crashed:
+		return ErrPageCrashed
+	}
+	return nil
 }
 
 func (p *Page) markClosed() {
-	p.mu.Lock()
-	p.closed = true
-	p.notifyLocked()
-	p.mu.Unlock()
+	p.life.close()
+	p.changed.notify()
 }
 
 // URL is the page's current address.
-func (p *Page) URL() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.info.URL
-}
+func (p *Page) URL() string { return p.hist.url() }
 
 // Context returns the browser context the page belongs to.
 func (p *Page) Context() *BrowserContext { return p.bc }
@@ -205,21 +194,14 @@ func (p *Page) Usable() error { return p.usable() }
 
 // usable returns why the page cannot run an operation now, or nil.
 func (p *Page) usable() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.usableLocked()
-}
-
-func (p *Page) usableLocked() error {
-	switch {
-	case !p.bc.b.Alive():
+	if !p.bc.b.Alive() {
 		return p.bc.b.m.Err() // the browser is gone, and the tab with it
-	case p.closed:
-		return ErrPageClosed
-	case p.crashed:
-		return ErrPageCrashed
-	case p.dialog != nil:
-		return &DialogOpenError{Dialog: *p.dialog}
+	}
+	if err := p.life.err(); err != nil {
+		return err
+	}
+	if d := p.dialogs.current(); d != nil {
+		return &DialogOpenError{Dialog: *d}
 	}
 	return nil
 }
@@ -227,26 +209,10 @@ func (p *Page) usableLocked() error {
 // uncrash marks a crashed page as usable again: it is being loaded anew in a
 // new renderer.
 func (p *Page) uncrash() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.crashed {
-		p.crashed = false
+	if p.life.uncrash() {
 		p.busy.Clear()
-		p.notifyLocked()
+		p.changed.notify()
 	}
-}
-
-// closedOrCrashed returns ErrPageClosed or ErrPageCrashed, or nil.
-func (p *Page) closedOrCrashed() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case p.closed:
-		return ErrPageClosed
-	case p.crashed:
-		return ErrPageCrashed
-	}
-	return nil
 }
 
 // guard derives a context that is cancelled, with the reason as its cause, as soon
@@ -261,7 +227,7 @@ func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (contex
 	ctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		for {
-			ch := p.watch()
+			ch := p.changed.watch()
 			if err := p.usable(); err != nil {
 				if d := p.Dialog(); d != nil && pass != nil && pass(d) {
 					continue

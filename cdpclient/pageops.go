@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -29,7 +30,7 @@ func (p *Page) DocumentTitle(ctx context.Context) string {
 	// Read in cdpmcp's world: a getter the page defines on document runs
 	// only in the page's own world.
 	var t string
-	err := p.withWorld(evalCtx, frameKey{frame: p.mainFrame}, func(w *worldIn) error {
+	err := p.withWorld(evalCtx, frameKey{frame: p.hist.main()}, func(w *worldIn) error {
 		r, err := w.eval(evalCtx, "document.title", true)
 		if err != nil {
 			return err
@@ -55,9 +56,7 @@ func (p *Page) Title(ctx context.Context) string {
 	defer cancel()
 	r, err := p.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(p.targetID))
 	if err != nil {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.info.Title
+		return p.hist.title()
 	}
 	return r.TargetInfo.Title
 }
@@ -71,7 +70,7 @@ const closeResend = 500 * time.Millisecond
 // guard holds is emptied first (quietBeforeClose).
 func (p *Page) Close(ctx context.Context) error {
 	p.quietBeforeClose(ctx)
-	ch := p.watch()
+	ch := p.changed.watch()
 	closeTarget := func() error {
 		_, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID))
 		return err
@@ -85,15 +84,12 @@ func (p *Page) Close(ctx context.Context) error {
 	resend := time.NewTicker(closeResend)
 	defer resend.Stop()
 	for {
-		p.mu.Lock()
-		closed := p.closed
-		p.mu.Unlock()
-		if closed {
+		if p.life.err() == ErrPageClosed {
 			return nil
 		}
 		select {
 		case <-ch:
-			ch = p.watch()
+			ch = p.changed.watch()
 		case <-resend.C:
 			_ = closeTarget() // a tab already on its way out may refuse: the wait goes on
 		case <-ctx.Done():
@@ -120,9 +116,7 @@ func (p *Page) Activate(ctx context.Context) error {
 
 // opener returns the open page that opened this one (a popup's opener), or nil.
 func (p *Page) opener() *Page {
-	p.mu.Lock()
-	id := p.info.OpenerID
-	p.mu.Unlock()
+	id := p.hist.opener()
 	if id == nil {
 		return nil
 	}
@@ -144,4 +138,22 @@ func (p *Page) destination() string {
 		}
 	}
 	return p.URL()
+}
+
+// ConsoleEntries returns the page's recent console messages, oldest first.
+func (p *Page) ConsoleEntries() []pagelog.ConsoleEntry { return p.logs.Console(0) }
+
+// NetworkEntries returns the page's recent requests, oldest first.
+func (p *Page) NetworkEntries() []pagelog.NetworkEntry { return p.logs.Network(0) }
+
+// TargetID is the browser's id for the page's target.
+func (p *Page) TargetID() string { return string(p.targetID) }
+
+// OpenerID is the target id of the page that opened this one (a popup's
+// opener), or "".
+func (p *Page) OpenerID() string {
+	if id := p.hist.opener(); id != nil {
+		return string(*id)
+	}
+	return ""
 }

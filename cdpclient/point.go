@@ -115,7 +115,7 @@ func (p *Page) frameBoxAt(ctx context.Context, id page.FrameID, depth int) (fram
 	}
 	gone := &Error{Code: CodeNotFound, Msg: "the element's frame is no longer in the page",
 		Hint: "the frame was replaced or navigated; take a new snapshot"}
-	f := p.frameSessionFor(id)
+	f := p.children.hosting(id)
 	if f == nil {
 		return frameBox{}, gone
 	}
@@ -124,9 +124,7 @@ func (p *Page) frameBoxAt(ctx context.Context, id page.FrameID, depth int) (fram
 	// and a page shares its process with frames of its site deeper down.)
 	c, parent := p.c, (*frameSession)(nil)
 	if f.parent != "" {
-		p.mu.Lock()
-		parent = p.frames[f.parent]
-		p.mu.Unlock()
+		parent = p.children.get(f.parent)
 		if parent == nil {
 			return frameBox{}, gone
 		}
@@ -206,7 +204,7 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj, world: e.world}
 	if obj == "" {
 		cover.world = 0
-		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.group())); err == nil && r.Object.ObjectID != nil {
+		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())); err == nil && r.Object.ObjectID != nil {
 			cover.object = *r.Object.ObjectID
 		}
 	}

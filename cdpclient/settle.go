@@ -62,9 +62,9 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 		if p.usable() != nil {
 			return followed // a dialog, crash or close ends the wait
 		}
-		ch := p.watch()
+		ch := p.changed.watch()
 		loading, requests := p.unsettled(mark, nav)
-		opening := p.navMark().windowOpens-nav.windowOpens > p.bc.Seq()-o.pages
+		opening := p.hist.mark().windowOpens-nav.windowOpens > p.bc.Seq()-o.pages
 		wait := settlePoll
 		switch {
 		case loading || opening:
@@ -74,7 +74,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 			if time.Since(start) > requestSettle {
 				return followed // the rest are reported pending
 			}
-		case !follow || p.navMark().docs > nav.docs:
+		case !follow || p.hist.mark().docs > nav.docs:
 			// A new document arrived: what it loads later is waitFor's.
 			return followed
 		default:
@@ -132,11 +132,5 @@ func (p *Page) unsettled(mark int, nav navMark) (loading bool, requests int) {
 	if p.usable() != nil {
 		return false, 0 // a dialog, crash or close ends the wait
 	}
-	p.mu.Lock()
-	// A document the action started that has not loaded, or a navigation it
-	// asked for that has not finished (it may yet fail or be refused).
-	loading = p.docs > nav.docs && !p.lifecycle["load"] ||
-		(p.requested > nav.requested || p.loads > nav.loads) && p.loading
-	p.mu.Unlock()
-	return loading, p.logs.Pending(mark) + int(p.paused.Load())
+	return p.hist.loadingSince(nav), p.logs.Pending(mark) + int(p.paused.Load())
 }

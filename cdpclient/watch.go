@@ -32,7 +32,7 @@ type domChanges struct {
 // Watching is best effort: a page that cannot run scripts is not watched.
 func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSet {
 	if kind == actDialog {
-		if ws, ok := p.takeKeptWatch(); ok {
+		if ws, ok := p.dialogs.takeKeptWatch(); ok {
 			return ws
 		}
 	}
@@ -40,7 +40,7 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 	if p.usable() != nil {
 		return ws
 	}
-	main := frameKey{frame: p.mainFrame}
+	main := frameKey{frame: p.hist.main()}
 	if e != nil && e.key != main {
 		// The target's own frame, with the target as this.
 		if err := e.call(ctx, "watchTarget", nil); err == nil {
@@ -105,10 +105,8 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 // timer) may come late. Without a watch in the main frame, or once the page
 // left its document, it is barrier alone and answers false.
 func (p *Page) submitSignal(ctx context.Context, ws watchSet, nav navMark) bool {
-	p.mu.Lock()
-	main := frameKey{frame: p.mainFrame}
-	p.mu.Unlock()
-	if len(ws.keys) == 0 || ws.keys[0] != main || p.navMark().docs != nav.docs || p.usable() != nil {
+	main := frameKey{frame: p.hist.main()}
+	if len(ws.keys) == 0 || ws.keys[0] != main || p.hist.mark().docs != nav.docs || p.usable() != nil {
 		p.barrier(ctx)
 		return false
 	}

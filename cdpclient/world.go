@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/mafredri/cdp"
@@ -32,9 +33,27 @@ type worldIn struct {
 	grp string // object group of the running operation
 }
 
-// onWorldEvent records isolated worlds as their contexts come and go, for the
+// worlds are cdpmcp's isolated worlds in a page's frames: each frame's
+// context, by frame and by the browser's unique id, and which have the page
+// model installed. The events of the page's sessions write it.
+type worlds struct {
+	mu        sync.Mutex
+	byFrame   map[frameKey]runtime.ExecutionContextID
+	byUnique  map[string]runtime.ExecutionContextID
+	installed map[runtime.ExecutionContextID]bool
+}
+
+func newWorlds() *worlds {
+	return &worlds{
+		byFrame:   map[frameKey]runtime.ExecutionContextID{},
+		byUnique:  map[string]runtime.ExecutionContextID{},
+		installed: map[runtime.ExecutionContextID]bool{},
+	}
+}
+
+// onEvent records isolated worlds as their contexts come and go, for the
 // page's session (session "") or a child's.
-func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
+func (ws *worlds) onEvent(session, method string, params json.RawMessage) {
 	switch method {
 	case "Runtime.executionContextCreated":
 		var ev runtime.ExecutionContextCreatedReply
@@ -45,10 +64,10 @@ func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
 		if json.Unmarshal(ev.Context.AuxData, &aux) != nil {
 			return
 		}
-		p.mu.Lock()
-		p.isolated[frameKey{session, aux.FrameID}] = ev.Context.ID
-		p.worldIDs[ev.Context.UniqueID] = ev.Context.ID
-		p.mu.Unlock()
+		ws.mu.Lock()
+		ws.byFrame[frameKey{session, aux.FrameID}] = ev.Context.ID
+		ws.byUnique[ev.Context.UniqueID] = ev.Context.ID
+		ws.mu.Unlock()
 	case "Runtime.executionContextDestroyed":
 		var ev struct {
 			UniqueID string `json:"executionContextUniqueId"`
@@ -56,32 +75,68 @@ func (p *Page) onWorldEvent(session, method string, params json.RawMessage) {
 		if json.Unmarshal(params, &ev) != nil {
 			return
 		}
-		p.mu.Lock()
-		if id, ok := p.worldIDs[ev.UniqueID]; ok {
-			delete(p.worldIDs, ev.UniqueID)
-			for k, v := range p.isolated {
+		ws.mu.Lock()
+		if id, ok := ws.byUnique[ev.UniqueID]; ok {
+			delete(ws.byUnique, ev.UniqueID)
+			for k, v := range ws.byFrame {
 				if k.session == session && v == id {
-					delete(p.isolated, k)
-					delete(p.installed, id)
+					delete(ws.byFrame, k)
+					delete(ws.installed, id)
 				}
 			}
 		}
-		p.mu.Unlock()
+		ws.mu.Unlock()
 	case "Runtime.executionContextsCleared":
-		p.mu.Lock()
-		p.forgetWorldsLocked(session)
-		p.mu.Unlock()
+		ws.forgetSession(session)
 	}
 }
 
-// forgetWorldsLocked drops the isolated worlds known in a session. p.mu is held.
-func (p *Page) forgetWorldsLocked(session string) {
-	for k, id := range p.isolated {
+// forgetSession drops the isolated worlds known in a session.
+func (ws *worlds) forgetSession(session string) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	for k, id := range ws.byFrame {
 		if k.session == session {
-			delete(p.isolated, k)
-			delete(p.installed, id)
+			delete(ws.byFrame, k)
+			delete(ws.installed, id)
 		}
 	}
+}
+
+// forget drops a frame's world.
+func (ws *worlds) forget(key frameKey) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if id, ok := ws.byFrame[key]; ok {
+		delete(ws.installed, id)
+	}
+	delete(ws.byFrame, key)
+}
+
+// lookup returns a frame's world, if it has one.
+func (ws *worlds) lookup(key frameKey) (runtime.ExecutionContextID, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	id, ok := ws.byFrame[key]
+	return id, ok
+}
+
+// add records the world created in a frame.
+func (ws *worlds) add(key frameKey, id runtime.ExecutionContextID) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.byFrame[key] = id
+}
+
+// hasModel reports whether the page model is installed in a world; set
+// records that it is.
+func (ws *worlds) hasModel(id runtime.ExecutionContextID, set bool) bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if set {
+		ws.installed[id] = true
+	}
+	return ws.installed[id]
 }
 
 // auxData is the part of an execution context's auxData that names its frame.
@@ -92,19 +147,15 @@ type auxData struct {
 // world returns the isolated world of a frame with the page model installed,
 // creating the world first if the frame has none yet.
 func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
-	w := &worldIn{c: p.c, grp: p.group()}
+	w := &worldIn{c: p.c, grp: p.actLock.group()}
 	if key.session != "" {
-		p.mu.Lock()
-		w.f = p.frames[key.session]
-		p.mu.Unlock()
+		w.f = p.children.get(key.session)
 		if w.f == nil {
 			return nil, &Error{Code: CodeNotFound, Msg: "the frame is gone", Hint: "take a new snapshot"}
 		}
 		w.c = w.f.c
 	}
-	p.mu.Lock()
-	id, ok := p.isolated[key]
-	p.mu.Unlock()
+	id, ok := p.worlds.lookup(key)
 	if !ok {
 		r, err := w.c.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(key.frame).SetWorldName(worldName))
 		if err != nil && strings.Contains(err.Error(), "No frame for given id") {
@@ -115,18 +166,13 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 			return nil, fmt.Errorf("create isolated world: %w", err)
 		}
 		id = r.ExecutionContextID
-		p.mu.Lock()
-		p.isolated[key] = id
-		p.mu.Unlock()
+		p.worlds.add(key, id)
 	}
 	w.id = id
-	p.mu.Lock()
-	installed := p.installed[id]
 	if w.f != nil {
-		p.touched[w.f] = true
+		p.actLock.touch(w.f)
 	}
-	p.mu.Unlock()
-	if !installed {
+	if !p.worlds.hasModel(id, false) {
 		// Documents created after we attached have it already (see
 		// installPageModel); older ones get it now. Asking first keeps the
 		// installer's 50 kB out of the common case, where the browser would
@@ -136,23 +182,12 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 			_, err = w.eval(ctx, "("+installSource+")()", true)
 		}
 		if err != nil {
-			p.forgetWorld(key)
+			p.worlds.forget(key)
 			return nil, err
 		}
-		p.mu.Lock()
-		p.installed[id] = true
-		p.mu.Unlock()
+		p.worlds.hasModel(id, true)
 	}
 	return w, nil
-}
-
-func (p *Page) forgetWorld(key frameKey) {
-	p.mu.Lock()
-	if id, ok := p.isolated[key]; ok {
-		delete(p.installed, id)
-	}
-	delete(p.isolated, key)
-	p.mu.Unlock()
 }
 
 // eval evaluates expr in the world. A thrown exception is an *Error (JS_ERROR).
@@ -179,7 +214,7 @@ func (p *Page) withWorld(ctx context.Context, key frameKey, fn func(*worldIn) er
 		if err == nil || attempt > 0 || !worldGone(err) {
 			return err
 		}
-		p.forgetWorld(key)
+		p.worlds.forget(key)
 	}
 }
 

@@ -99,14 +99,10 @@ func markDispatched(ctx context.Context) {
 func (p *Page) beginAction(ctx context.Context) (context.Context, *actState, func()) {
 	spans.Clock(ctx, "browser", p.bc.b.m.Busy)
 	endWait := spans.Start(ctx, "queue") // behind another action on the page
-	p.actMu.Lock()
+	p.actLock.begin()
 	endWait()
-	p.newGroup()
 	st := &actState{p: p}
-	return context.WithValue(ctx, actStateKey{}, st), st, func() {
-		p.releaseObjects()
-		p.actMu.Unlock()
-	}
+	return context.WithValue(ctx, actStateKey{}, st), st, func() { p.actLock.end(p.releaseObjects) }
 }
 
 // perform runs an action and reports what it did: outcome, URL change, DOM
@@ -199,7 +195,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	var stuck *busy.Error
 	if err == nil || !errors.As(err, &stuck) {
 		if p.Dialog() != nil && !o.dialogBefore {
-			p.keepWatch(ws) // collected once the dialog is answered
+			p.dialogs.keepWatch(ws) // collected once the dialog is answered
 		} else {
 			o.settleAndWatch(ctx, ws, a.lateMs, err)
 		}
@@ -234,7 +230,7 @@ func isArgErr(err error) bool {
 // gate checks that the page can take an action now: it is open, a dialog does
 // not block it (or the dialog policy answers it), and no script keeps it busy.
 func (p *Page) gate(ctx context.Context, o *observation) error {
-	if err := p.closedOrCrashed(); err != nil {
+	if err := p.life.err(); err != nil {
 		// A navigation (reload, navigate) is how a crashed tab comes back:
 		// the browser gives it a new renderer.
 		if err != ErrPageCrashed || o.kind != actNavigation {
@@ -263,4 +259,20 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 		return nil
 	}
 	return p.busy.Check()
+}
+
+// requireTarget refuses an element action that names no element.
+func requireTarget(t Target) error {
+	if t.IsZero() {
+		return ArgErrorf("pass ref (from snapshot) or selector", "no target element given")
+	}
+	return nil
+}
+
+// onElement is an input action on the target element; lateMs as in action.
+func (p *Page) onElement(ctx context.Context, t Target, lateMs int, run func(ctx context.Context, e *Element) (string, error)) (*feedback.Feedback, error) {
+	if err := requireTarget(t); err != nil {
+		return nil, err
+	}
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, lateMs: lateMs, run: run})
 }

@@ -1,0 +1,168 @@
+package cdpclient
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/inputnames"
+	"github.com/mafredri/cdp/protocol/input"
+)
+
+// Click clicks the centre of the element's visible box with real mouse events,
+// after scrolling it into view and checking that nothing covers it, and reports
+// what happened.
+func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedback.Feedback, error) {
+	button, err := ParseButton(opts.Button)
+	if err != nil {
+		return nil, err
+	}
+	mods, err := parseModifiers(opts.Modifiers)
+	if err != nil {
+		return nil, err
+	}
+	count := opts.ClickCount
+	if count <= 0 {
+		count = 1
+	}
+	if count > 3 {
+		return nil, ArgErrorf("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
+	}
+	return p.onElement(ctx, t, lateFrame, func(ctx context.Context, e *Element) (string, error) {
+		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
+			return "", err
+		}
+		return "", p.clickGuarded(ctx, e, button, count, mods)
+	})
+}
+
+// Hover moves the mouse over the centre of the element and reports what that
+// showed (a menu, a tooltip).
+func (p *Page) Hover(ctx context.Context, t Target) (*feedback.Feedback, error) {
+	return p.onElement(ctx, t, 0, func(ctx context.Context, e *Element) (string, error) {
+		if _, err := e.actionable(ctx, need{visible: true}); err != nil {
+			return "", err
+		}
+		pt, err := e.clickablePoint(ctx)
+		if err != nil {
+			return "", err
+		}
+		markDispatched(ctx)
+		return "", p.mouseMove(ctx, pt.X, pt.Y, 0)
+	})
+}
+
+// clickTries is how often a click whose element moved away from under the
+// pointer is measured and sent again before it fails.
+const clickTries = 3
+
+// clickGuarded clicks the element where clickablePoint measured it, with a
+// click guard armed (js/clickguard.js): a page that moved between the measure
+// and the click (text filled in above the element, a late banner) does not
+// get the click on whatever moved there. The guard stops such a click before
+// the page sees it; the element is measured and clicked again, up to
+// clickTries times, and then the click fails as one that did not happen.
+func (p *Page) clickGuarded(ctx context.Context, e *Element, button input.MouseButton, count, mods int) error {
+	for try := 1; ; try++ {
+		pt, err := e.clickablePoint(ctx)
+		if err != nil {
+			return err
+		}
+		var armed bool
+		if e.call(ctx, "armClickGuard", &armed) != nil {
+			armed = false // a frame it cannot reach: the hit check before is all there is
+		}
+		if err := p.mouseClick(ctx, pt.X, pt.Y, button, count, mods); err != nil {
+			return err
+		}
+		if !armed {
+			return nil
+		}
+		var r struct {
+			Blocked bool
+			Hit     string
+		}
+		// An error here is the click's doing (it left the document): it landed.
+		if e.call(ctx, "clickGuardResult", &r) != nil || !r.Blocked {
+			return nil
+		}
+		slog.Debug("the page moved under a click; measuring again", "try", try, "hit", r.Hit)
+		if try == clickTries {
+			unmarkDispatched(ctx)
+			return &Error{Code: CodeObscured,
+				Msg:  fmt.Sprintf("the page kept moving under the click: %d times, %s was where the element had been; nothing was clicked", clickTries, r.Hit),
+				Hint: "wait until the page settles (waitFor the content it is loading), then click again"}
+		}
+	}
+}
+
+// unmarkDispatched records that the running action's input, stopped before the
+// page saw it (a click guard's), did not happen after all.
+func unmarkDispatched(ctx context.Context) {
+	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
+		st.dispatched.Store(false)
+	}
+}
+
+// MouseButton names a mouse button: left, right or middle.
+type MouseButton string
+
+// ClickOptions modify a click.
+type ClickOptions struct {
+	Button     MouseButton // default left
+	ClickCount int         // default 1; 2 double-clicks
+	Modifiers  []string    // held keys: Alt, Control, Meta, Shift
+}
+
+// ParseButton reads a mouse button's name (left when empty).
+func ParseButton(b MouseButton) (input.MouseButton, error) {
+	if button, ok := inputnames.Button(string(b)); ok {
+		return button, nil
+	}
+	return "", ArgErrorf("use left, right or middle", "button %q is not a mouse button", string(b))
+}
+
+func parseModifiers(names []string) (int, error) {
+	mods := 0
+	for _, n := range names {
+		bit, _, ok := inputnames.Modifier(n)
+		if !ok {
+			return 0, ArgErrorf("modifiers are Alt, Control, Meta and Shift", "%q is not a modifier key", n)
+		}
+		mods |= bit
+	}
+	return mods, nil
+}
+
+// mouseClick moves to (x, y) and clicks there count times.
+func (p *Page) mouseClick(ctx context.Context, x, y float64, button input.MouseButton, count, mods int) error {
+	if err := p.mouseMove(ctx, x, y, mods); err != nil {
+		return err
+	}
+	markDispatched(ctx)
+	for i := 1; i <= count; i++ {
+		down := input.NewDispatchMouseEventArgs("mousePressed", x, y).SetButton(button).
+			SetButtons(inputnames.ButtonMask(button)).SetClickCount(i).SetModifiers(mods)
+		if err := p.c.Input.DispatchMouseEvent(ctx, down); err != nil {
+			return fmt.Errorf("mouse down: %w", err)
+		}
+		up := input.NewDispatchMouseEventArgs("mouseReleased", x, y).SetButton(button).
+			SetButtons(0).SetClickCount(i).SetModifiers(mods)
+		if err := p.c.Input.DispatchMouseEvent(ctx, up); err != nil {
+			return fmt.Errorf("mouse up: %w", err)
+		}
+	}
+	return nil
+}
+
+func (p *Page) mouseMove(ctx context.Context, x, y float64, mods int) error {
+	if err := p.toFront(ctx); err != nil {
+		return err
+	}
+	mv := input.NewDispatchMouseEventArgs("mouseMoved", x, y).SetModifiers(mods)
+	if err := p.c.Input.DispatchMouseEvent(ctx, mv); err != nil {
+		return fmt.Errorf("mouse move: %w", err)
+	}
+	return nil
+}
