@@ -162,7 +162,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	if d := p.Dialog(); d != nil {
 		fb.Dialog = &feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160)}
 		if !o.dialogBefore {
-			fb.Hint = "a " + d.Type + " dialog opened; answer it with handleDialog (accept true or false)"
+			fb.Hint = "the page opened a dialog (" + d.Type + "); answer it with handleDialog (accept true or false)"
 		}
 	} else {
 		o.mu.Lock()
