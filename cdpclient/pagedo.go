@@ -14,9 +14,10 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	nested := stateOf(ctx, p) != nil // inside an action, which has its own watch
 	if !nested {
 		var end func()
-		ctx, _, end = p.beginAction(ctx)
+		var err error
+		ctx, end, err = p.beginRead(ctx)
 		defer end()
-		if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -30,6 +31,14 @@ func (p *Page) do(ctx context.Context, fn func(context.Context) error) error {
 	return cause(wctx, cause(gctx, fn(wctx)))
 }
 
+// beginRead takes the page's action lock for a read and gates it as an
+// action is gated (a dialog the policy answers, a stuck script); end
+// releases the lock, also when the gate refused.
+func (p *Page) beginRead(ctx context.Context) (context.Context, func(), error) {
+	ctx, _, end := p.beginAction(ctx)
+	return ctx, end, p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true})
+}
+
 // doScript is do for running a caller's script (evaluate): no watchdog, since
 // a script of ours keeps the page from answering probes as a stuck one does;
 // instead the script may run until shortly before ctx's deadline and is then
@@ -38,10 +47,9 @@ func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) err
 	if stateOf(ctx, p) != nil {
 		return p.do(ctx, fn)
 	}
-	var end func()
-	ctx, _, end = p.beginAction(ctx)
+	ctx, end, err := p.beginRead(ctx)
 	defer end()
-	if err := p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true}); err != nil {
+	if err != nil {
 		return err
 	}
 	gctx, cancel := p.guard(ctx)
@@ -49,7 +57,7 @@ func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) err
 	sctx, stop := busy.ScriptDeadline(gctx)
 	defer stop()
 	start := time.Now()
-	err := cause(gctx, fn(sctx))
+	err = cause(gctx, fn(sctx))
 	if err != nil && sctx.Err() != nil && gctx.Err() == nil {
 		return p.busy.StopScript(start)
 	}
