@@ -133,6 +133,12 @@ func (s *dialogState) answered(d *Dialog) {
 // Dialog returns the dialog blocking the page, if any.
 func (p *Page) Dialog() *Dialog { return p.dialogs.current() }
 
+// Changed returns a channel closed at the page's next change of state: a
+// dialog opening or closing, a step of a navigation, the tab closing or
+// crashing. Take it before reading the state (Dialog, URL) so that no change
+// after the read is missed.
+func (p *Page) Changed() <-chan struct{} { return p.changed.watch() }
+
 // answerBlockingDialog deals with a dialog that stands in the way of a call
 // other than a navigation (which leaves past it: leaveDialogs): the dialog
 // policy answers it, or, by default, the call fails saying a dialog is open.

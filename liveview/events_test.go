@@ -98,7 +98,7 @@ func TestViewerInput(t *testing.T) {
 	if err := cdpclient.Outcome(view.Click(ctx, cdpclient.Target{Selector: "#dialog-ok"}, cdpclient.ClickOptions{})); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the dialog's answer", func() bool { return slices.Contains(got(), "confirm true") })
+	waitFor(t, "the dialog's answer", func() bool { return tab.Dialog() == nil && slices.Contains(got(), "confirm true") })
 }
 
 // On a phone (a small touch screen) the tab takes a phone's layout, and a

@@ -110,6 +110,16 @@ func (of *offer) serveFrames(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	n := 0
+	// A dialog is said on this stream the moment it opens or closes: the
+	// stream is the one voice on it, in order (an input's answer, on
+	// another connection, could overtake a frame taken before the dialog).
+	changed := of.Tab.Changed()
+	var shown *cdpclient.Dialog
+	header := func(h streamHeader) streamHeader {
+		h.URL, h.Dialog = of.Tab.URL(), of.Tab.Dialog()
+		shown = h.Dialog
+		return h
+	}
 	for {
 		select {
 		case <-of.ended:
@@ -122,8 +132,17 @@ func (of *offer) serveFrames(w http.ResponseWriter, r *http.Request) {
 				of.end(endClosed)
 				continue
 			}
-			if !send(streamHeader{URL: of.Tab.URL(), Dialog: of.Tab.Dialog()}, nil) {
+			if !send(header(streamHeader{}), nil) {
 				return
+			}
+		case <-changed:
+			// Said again while one is open: it may be another with the
+			// same words (a page that asks until it hears yes).
+			changed = of.Tab.Changed()
+			if of.Tab.Dialog() != nil || shown != nil {
+				if !send(header(streamHeader{}), nil) {
+					return
+				}
 			}
 		case <-box.ready:
 			f := box.take()
@@ -131,8 +150,8 @@ func (of *offer) serveFrames(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			n++
-			h := streamHeader{N: n, W: f.Meta.DeviceWidth, H: f.Meta.DeviceHeight, Top: f.Meta.OffsetTop,
-				Scale: f.Meta.PageScaleFactor, URL: of.Tab.URL(), Dialog: of.Tab.Dialog()}
+			h := header(streamHeader{N: n, W: f.Meta.DeviceWidth, H: f.Meta.DeviceHeight, Top: f.Meta.OffsetTop,
+				Scale: f.Meta.PageScaleFactor})
 			if !send(h, f.Data) {
 				return
 			}

@@ -153,8 +153,10 @@
       if (res.status === 410) setTimeout(() => ended('This view is closed.'), 1000);
       else if (!res.ok) {
         const j = await res.json().catch(() => ({}));
-        if (j.dialog) showDialog(j.dialog);
-        else status(j.error || 'The tab did not take that input.', true);
+        // A dialog the input opened: the frame stream shows it, in order
+        // with the frames (shown from here, a frame taken before it could
+        // hide it again).
+        if (!j.dialog) status(j.error || 'The tab did not take that input.', true);
       }
     } catch (e) {
       status('Could not reach cdpmcp; is it still running?', true);
