@@ -24,6 +24,9 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # Every other package runs without it: cdpclient's pure packages (snapshot,
 # reader, feedback, origins, cdppolicy) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
+# The slowest of the other packages, slowest first: make test's queue of
+# plain packages starts with them, so that the two lanes end about together.
+TEST_FIRST ?= ./cmd/cdpmcp ./jobs ./packaging ./learned/playwright ./agentloop ./cdpclient/pagemodel ./jobs/postgres
 
 .PHONY: deps test-deps run-deps build run test lint bench peerbench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
@@ -65,11 +68,12 @@ run-deps:
 	@scripts/deps.sh "make run" browser --optional headless-shell ffmpeg
 
 ## test: formatting, vet, staticcheck, then every package's tests (RACE_PKGS
-## with -race; scripts/test/run.sh): every package runs even after a failure,
+## with -race, the others from a queue, TEST_FIRST first; scripts/test/run.sh):
+## every package runs even after a failure,
 ## the end names the packages that failed, and fails if the run left a process
 ## or a temporary file behind.
 test: test-deps lint
-	scripts/test/run.sh $(RACE_PKGS)
+	TEST_FIRST="$(TEST_FIRST)" scripts/test/run.sh $(RACE_PKGS)
 
 lint: $(STATICCHECK)
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt -w these files:" >&2; echo "$$unformatted" >&2; exit 1; fi

@@ -32,10 +32,8 @@ var fetchMisses = []string{"websocket", "websocketstream", "webtransport", "webr
 // cdpmcp creates (one per HTTP session) every vector but WebRTC's UDP is held
 // by the egress proxy; in the default context (the user's tabs, the only one
 // over stdio) the Fetch guard holds every vector it sees: no request reaches
-// the refused origin.
-//
-// Not parallel, for the reason TestEgressHoldsEveryVector gives.
-func TestEgressAttached(t *testing.T) {
+// the refused origin. TestEgress runs it.
+func egressAttached(t *testing.T) {
 	policy, err := origins.NewList([]string{"http://127.0.0.1:*"}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -54,16 +54,29 @@ var networkVectors = []networkVector{
 	{name: "fetchlater", onClose: true}, {name: "imgclose", onClose: true},
 }
 
+// The egress vectors, in a launched browser with and without origin rules
+// (HoldsEveryVector) and in an attached one (Attached), side by side: most of
+// their time is waiting, a guarded page's zeros held for the whole patience.
+// Not beside the package's other tests: they open ninety tabs between them,
+// and timing-sensitive tests elsewhere should not run beside them.
+func TestEgress(t *testing.T) {
+	t.Run("HoldsEveryVector", func(t *testing.T) {
+		t.Parallel()
+		egressHoldsEveryVector(t)
+	})
+	t.Run("Attached", func(t *testing.T) {
+		t.Parallel()
+		egressAttached(t)
+	})
+}
+
 // With origin rules, a launched browser reaches no refused origin by any path a
 // page has: every vector of the hostile page runs against its own watched
 // server on 127.0.0.2, which counts TCP connections and UDP datagrams before
 // reading a byte. The same vectors without rules do reach their servers, so
 // the zeros are not vacuous. The browser is the one launched by default (the
-// headless shell); TestEgressAttached runs the vectors in a full Chromium.
-//
-// Not parallel: it opens ninety tabs, and timing-sensitive tests elsewhere
-// should not run beside it.
-func TestEgressHoldsEveryVector(t *testing.T) {
+// headless shell); egressAttached runs the vectors in a full Chromium.
+func egressHoldsEveryVector(t *testing.T) {
 	policy, err := origins.NewList([]string{"http://127.0.0.1:*"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -125,17 +138,26 @@ func (r *vectorRun) close() {
 // tab and a context cost more than the vectors they carry.
 const vectorsPerPage = 9
 
+// vectorSetUps are the pages of the egress tests setting up at once (a
+// context, a tab, the page loaded), across the tests: more at once time out on
+// a busy machine. A page that has loaded waits for its vectors without a slot.
+var vectorSetUps = make(chan struct{}, 3)
+
+// openVectorPages is how many pages a runVectors has open at once, setting up
+// or waiting: two cores run the whole suite.
+const openVectorPages = 9
+
 // runVectors runs every vector in each browser, in fresh contexts, or in the
 // default context where the map says so (and for vectors that need it), a few
-// tabs at a time: two cores run the whole suite. Vectors share a page where
+// tabs at a time (vectorSetUps, openVectorPages). Vectors share a page where
 // they can (pageGroups), each against its own watched server, so a hit is
 // still the vector's own. Each page has the test bound of its own (not ctx's,
 // which the whole run would share: it takes minutes on a busy machine).
 func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Browser]bool) []*vectorRun {
 	var (
-		wg    sync.WaitGroup
-		out   []*vectorRun
-		slots = make(chan struct{}, 3) // more at once: page set-ups time out on a busy machine
+		wg   sync.WaitGroup
+		out  []*vectorRun
+		open = make(chan struct{}, openVectorPages)
 	)
 	for b, def := range browsers {
 		var runs []*vectorRun
@@ -145,11 +167,14 @@ func runVectors(ctx context.Context, vectors []networkVector, browsers map[*Brow
 		out = append(out, runs...)
 		for _, page := range pageGroups(runs) {
 			wg.Go(func() {
-				slots <- struct{}{}
-				defer func() { <-slots }()
+				open <- struct{}{}
+				defer func() { <-open }()
+				vectorSetUps <- struct{}{}
+				setUp := sync.OnceFunc(func() { <-vectorSetUps })
+				defer setUp()
 				pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), testbound.Bound())
 				defer cancel()
-				if err := runPage(pctx, page); err != nil {
+				if err := runPage(pctx, page, setUp); err != nil {
 					for _, r := range page {
 						r.err = err
 					}
@@ -197,8 +222,9 @@ func pageGroups(runs []*vectorRun) [][]*vectorRun {
 // runPage opens the hostile page with a group's vectors in a fresh context of
 // their browser (or its default context), each aimed at a watched server of
 // its own, waits until the page has tried them, clicks #go for the vectors
-// that wait for a click, and closes the tab for the on-close ones.
-func runPage(ctx context.Context, page []*vectorRun) error {
+// that wait for a click, and closes the tab for the on-close ones. It calls
+// setUp once the page has loaded, before it waits for what the vectors do.
+func runPage(ctx context.Context, page []*vectorRun, setUp func()) error {
 	first := page[0]
 	var names, evils []string
 	for _, r := range page {
@@ -235,6 +261,7 @@ func runPage(ctx context.Context, page []*vectorRun) error {
 	if err != nil {
 		return fmt.Errorf("open the hostile page: %w", err)
 	}
+	setUp()
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
 		s, err := evaluate(ctx, p, "document.getElementById('status')?.textContent ?? 'gone'")

@@ -34,6 +34,11 @@ import (
 // opened the store again, it finds nothing.
 func TestNoPasswordCheckableAtRest(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testNoPasswordCheckableAtRest)
+}
+
+func testNoPasswordCheckableAtRest(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir()
 	q := openQueue(t, path, jobs.Config{MaxTabs: 1})
 	alice := tenant.With(testCtx(t), "alice")
@@ -105,7 +110,7 @@ func TestNoPasswordCheckableAtRest(t *testing.T) {
 // PostgreSQL), the schema's version before the rewrite.
 func makeLegacy(t *testing.T, q *testQueue, key []byte, keys map[string]string) {
 	t.Helper()
-	if onPostgres {
+	if onPostgres(t) {
 		url, _ := databases.Load(q.dir.Path)
 		bin, _ := pgtest.Bin()
 		script := fmt.Sprintf("INSERT INTO cdpmcp.meta (name, value) VALUES ('key', decode('%x', 'hex')); UPDATE cdpmcp.schema_version SET version = 1;", key)
@@ -211,7 +216,7 @@ func crack(t *testing.T, q *testQueue, reqs []jobs.SubmitRequest, dict []string)
 // of 32 bytes; the meta table's values).
 func atRest(t *testing.T, q *testQueue) (rest []byte, keys [][]byte) {
 	t.Helper()
-	if onPostgres {
+	if onPostgres(t) {
 		rest = storedBytes(t, q)
 		url, _ := databases.Load(q.dir.Path)
 		bin, _ := pgtest.Bin()

@@ -20,6 +20,10 @@ import (
 // A message job types task.text and clicks send, once: submitting it again
 // gives the same job and sends nothing more.
 func TestMessageSentOnce(t *testing.T) {
+	onBothStores(t, testMessageSentOnce)
+}
+
+func testMessageSentOnce(t *testing.T) {
 	// Not parallel: it counts the fixture server's sends, which another
 	// test's message job would add to.
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
@@ -45,6 +49,11 @@ func TestMessageSentOnce(t *testing.T) {
 // artifact, answer or store; without one it fails with the reason, or with
 // handoffAllowed waits for a person, who signs in in the job's own tab.
 func TestLogin(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, testLogin)
+}
+
+func testLogin(t *testing.T) {
 	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	ok := q.submit(t, jobs.SubmitRequest{CorrelationID: "login-ok", URL: site.URL("/jobs/login"), Profile: "login-ok",
@@ -112,6 +121,11 @@ func TestLogin(t *testing.T) {
 // Jobs in one profile share its sign-in, also across a restart; other profiles
 // and jobs without one do not.
 func TestProfiles(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, testProfiles)
+}
+
+func testProfiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	q := openQueue(t, dir, jobs.Config{MaxTabs: 3})

@@ -15,6 +15,11 @@ import (
 // page does not say.
 func TestExtractJob(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testExtractJob)
+}
+
+func testExtractJob(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	schema := `{"type":"object","properties":{
 		"name":{"type":"string"},

@@ -35,6 +35,11 @@ func openDoor(t *testing.T, q *testQueue) *jobs.Queue {
 // a cancel or a resume through it reaches the run.
 func TestRetriesThroughTwoFrontDoors(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testRetriesThroughTwoFrontDoors)
+}
+
+func testRetriesThroughTwoFrontDoors(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	door := openDoor(t, q)
 	alice := tenant.With(testCtx(t), "alice")

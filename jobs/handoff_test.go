@@ -41,6 +41,11 @@ func (v *liveView) Withdraw(id string) {
 // cancelled; the tab is then closed.
 func TestHandoffHook(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testHandoffHook)
+}
+
+func testHandoffHook(t *testing.T) {
+	t.Parallel()
 	view := &liveView{offered: map[string]*cdpclient.Page{}}
 	q := newQueue(t, jobs.Config{MaxTabs: 1, Handoff: view})
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/captcha.html"), HandoffAllowed: true, Task: jobs.Task{Type: jobs.TaskLogin}})
@@ -129,6 +134,11 @@ func TestAgentAsksForAPerson(t *testing.T) {
 // A wait no one ends fails the job after the handoff timeout, and the offer
 // is withdrawn.
 func TestHandoffTimesOut(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, testHandoffTimesOut)
+}
+
+func testHandoffTimesOut(t *testing.T) {
 	t.Parallel()
 	view := &liveView{offered: map[string]*cdpclient.Page{}}
 	q := newQueue(t, jobs.Config{MaxTabs: 1, Handoff: view, HandoffTimeout: 500 * time.Millisecond})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,11 +27,11 @@ import (
 
 var (
 	site *fixtures.Server
-	// pg serves the second run of every test, on PostgreSQL; onPostgres says
-	// which run this is.
-	pg         *pgtest.Server
-	onPostgres bool
-	databases  sync.Map // data dir path → its database's URL
+	// pg serves the store's tests' runs on PostgreSQL (onBothStores) and the
+	// benchmarks' second run; benchOnPostgres says the benchmarks run there.
+	pg              *pgtest.Server
+	benchOnPostgres bool
+	databases       sync.Map // data dir path → its database's URL
 	// shared is the DevTools endpoint of the browser the queues of most
 	// tests run their jobs in (Config.Endpoints): each job still gets a
 	// context of its own, and a launch costs more CPU than most tests'
@@ -42,9 +43,9 @@ var (
 // testBrowserArgs keep the test browsers off every network but loopback.
 var testBrowserArgs = []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"}
 
-// TestMain runs every test on the SQLite store, then the store's tests
-// (onBothStores) on PostgreSQL. The features' listeners and hooks are set up
-// first, as cmd/cdpmcp does.
+// TestMain runs every test, the store's tests on both stores
+// (onBothStores); then the benchmarks again with the jobs in PostgreSQL.
+// The features' listeners and hooks are set up first, as cmd/cdpmcp does.
 func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(run(m)) }
 
 func run(m *testing.M) int {
@@ -71,22 +72,44 @@ func run(m *testing.M) int {
 	if code := m.Run(); code != 0 {
 		return code
 	}
-	onPostgres = true
-	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
-		// The tests whose outcome the store decides (claims, states, keys,
-		// tenants, restarts, profiles, what it keeps); the others drive the
-		// browser the same way on either store and ran above. -run picks
-		// others.
-		_ = f.Value.Set(onBothStores)
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		return 0
 	}
-	fmt.Fprintln(os.Stderr, "=== the store's tests again with the jobs in PostgreSQL")
+	// The tests ran on both stores above; only the benchmarks run again.
+	benchOnPostgres = true
+	_ = flag.Set("test.run", "^$")
+	fmt.Fprintln(os.Stderr, "=== the benchmarks again with the jobs in PostgreSQL")
 	return m.Run()
 }
 
-// onBothStores are the tests run on PostgreSQL too.
-const onBothStores = `^(TestSubmitIsIdempotent|TestSubmitRefusesBadArguments|TestPriorityOrder|TestMaxTabsAndDispatchDelay|` +
-	`TestCancelAndMisuse|TestRecoverAfterCrash|TestMessageSentOnce|TestJobsBelongToTheirTenant|TestNavigateJob|TestLogin|` +
-	`TestProfiles|TestProfileKeepsNoPassword|TestHandoffHook|TestHandoffTimesOut|TestExtractJob|TestNoPasswordCheckableAtRest|TestRetriesThroughTwoFrontDoors)$`
+// onBothStores runs a test whose outcome the store decides (claims, states,
+// keys, tenants, restarts, profiles, what it keeps) on SQLite and on
+// PostgreSQL, as its subtests "sqlite" and "postgres": in the same run, so
+// that the two share the parallel slots with every other test rather than
+// the PostgreSQL ones waiting for the end of a first run. A test that is
+// parallel is so in both.
+func onBothStores(t *testing.T, test func(t *testing.T)) {
+	t.Helper()
+	bothStores.Store(t.Name(), true)
+	t.Run("sqlite", test)
+	t.Run("postgres", test)
+}
+
+// bothStores holds the names of the tests onBothStores ran.
+var bothStores sync.Map
+
+// onPostgres says whether t runs with its jobs in PostgreSQL: it is (or is
+// within) the "postgres" subtest of onBothStores, or a benchmark in the
+// benchmarks' second run.
+func onPostgres(t testing.TB) bool {
+	if _, isBench := t.(*testing.B); isBench || t.Name() == "" {
+		return benchOnPostgres
+	}
+	top, rest, _ := strings.Cut(t.Name(), "/")
+	sub, _, _ := strings.Cut(rest, "/")
+	_, both := bothStores.Load(top)
+	return sub == "postgres" && both
+}
 
 // openStore opens the store of the data dir at path: its SQLite file, or
 // on the PostgreSQL run a database of its own.
@@ -96,7 +119,7 @@ func openStore(t testing.TB, path string) jobs.Store {
 		s   jobs.Store
 		err error
 	)
-	if onPostgres {
+	if onPostgres(t) {
 		url, ok := databases.Load(path)
 		if !ok {
 			if url, err = pg.NewDatabase("jobs"); err != nil {
@@ -117,7 +140,7 @@ func openStore(t testing.TB, path string) jobs.Store {
 // storedBytes is everything the store of q keeps, as bytes to search.
 func storedBytes(t *testing.T, q *testQueue) []byte {
 	t.Helper()
-	if !onPostgres {
+	if !onPostgres(t) {
 		b, err := os.ReadFile(q.dir.DBPath())
 		if err != nil {
 			t.Fatal(err)

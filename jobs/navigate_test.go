@@ -16,6 +16,11 @@ import (
 // trace and a HAR log with timings; its states only move forward.
 func TestNavigateJob(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testNavigateJob)
+}
+
+func testNavigateJob(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/redirect?to=/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 	done, seen := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)

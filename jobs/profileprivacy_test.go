@@ -15,6 +15,11 @@ import (
 // session and cache, the artifacts) holds the password in any encoding.
 func TestProfileKeepsNoPassword(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testProfileKeepsNoPassword)
+}
+
+func testProfileKeepsNoPassword(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir()
 	q := openQueue(t, path, jobs.Config{MaxTabs: 1})
 	const pw = "Prof1le~Pass*W0rd!"

@@ -21,6 +21,11 @@ func prio(n int) *int { return &n }
 // Bad arguments are refused at submit with a hint, and nothing is queued.
 func TestSubmitRefusesBadArguments(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testSubmitRefusesBadArguments)
+}
+
+func testSubmitRefusesBadArguments(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
 	url := site.URL("/jobs/article.html")
 	cases := []struct {
@@ -63,6 +68,11 @@ func TestSubmitRefusesBadArguments(t *testing.T) {
 // nothing; a retry that differs only in the password's value is the same
 // request (the password is never stored, not even hashed).
 func TestSubmitIsIdempotent(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, testSubmitIsIdempotent)
+}
+
+func testSubmitIsIdempotent(t *testing.T) {
 	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
 	req := jobs.SubmitRequest{CorrelationID: "order-1", URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}}
@@ -110,6 +120,11 @@ func TestSubmitIsIdempotent(t *testing.T) {
 // within a priority.
 func TestPriorityOrder(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testPriorityOrder)
+}
+
+func testPriorityOrder(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
 	blocker := q.submit(t, jobs.SubmitRequest{CorrelationID: "blocker", URL: site.URL("/jobs/slowpage?ms=1500"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 	q.wait(t, blocker.ID, jobs.Running)
@@ -142,6 +157,11 @@ func TestPriorityOrder(t *testing.T) {
 // is BenchmarkThroughput's dispatch-median-ms.)
 func TestMaxTabsAndDispatchDelay(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testMaxTabsAndDispatchDelay)
+}
+
+func testMaxTabsAndDispatchDelay(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	var ids []string
 	for range 8 {
@@ -173,6 +193,11 @@ func TestMaxTabsAndDispatchDelay(t *testing.T) {
 // it would outlast the test bound); cancelling a finished job or resuming a
 // job that is not waiting changes nothing.
 func TestCancelAndMisuse(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, testCancelAndMisuse)
+}
+
+func testCancelAndMisuse(t *testing.T) {
 	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 1})
 	run := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/neverload"), Task: jobs.Task{Type: jobs.TaskNavigate, TimeoutMs: 3_600_000}})

@@ -14,6 +14,10 @@ import (
 // dispatched ones run, running navigate/extract ones run again, running
 // jobs that may have had effects end FAILED "interrupted", finished ones stay.
 func TestRecoverAfterCrash(t *testing.T) {
+	onBothStores(t, testRecoverAfterCrash)
+}
+
+func testRecoverAfterCrash(t *testing.T) {
 	// Not parallel: it counts the fixture server's sends, which another
 	// test's message job would add to.
 	path := t.TempDir()

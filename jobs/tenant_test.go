@@ -20,6 +20,11 @@ import (
 // another browser state; artifacts are under the tenant's folder.
 func TestJobsBelongToTheirTenant(t *testing.T) {
 	t.Parallel()
+	onBothStores(t, testJobsBelongToTheirTenant)
+}
+
+func testJobsBelongToTheirTenant(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, jobs.Config{MaxTabs: 2})
 	alice, bob := tenant.With(testCtx(t), "alice"), tenant.With(testCtx(t), "bob")
 	local := testCtx(t)

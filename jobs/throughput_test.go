@@ -17,9 +17,9 @@ import (
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
-// storeName names the store this run of the tests uses.
-func storeName() string {
-	if onPostgres {
+// storeName names the store b runs its jobs in.
+func storeName(b *testing.B) string {
+	if onPostgres(b) {
 		return "PostgreSQL"
 	}
 	return "SQLite"
@@ -108,7 +108,7 @@ func BenchmarkThroughput(b *testing.B) {
 		b.ReportMetric(float64(selfCPUs.Microseconds())/1000/n, "server-cpu-ms/job")
 		b.ReportMetric(ceiling, "ceiling-jobs/min-2-cores")
 		fmt.Fprintf(os.Stderr, "cdpmcp jobs on %s: %d extract jobs (%d failed) with --max-tabs 4 in %v: %.0f jobs/min; dispatch delay median %v p95 %v; memory (PSS) with 4 tabs busy %.0f MiB (server + job browser); CPU a job: browser %v, server %v, so at most %.0f jobs/min on two idle cores\n",
-			storeName(), n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024,
+			storeName(b), n, failed, ours.Round(time.Millisecond), perMin, st.DispatchMedian, st.DispatchP95, float64(rss)/1024,
 			(browserCPUs / n).Round(100*time.Microsecond), (selfCPUs / n).Round(100*time.Microsecond), ceiling)
 		var kinds []string
 		for kind, d := range byKind {

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The test runner behind `make test`: every package's tests in two halves
-# that run side by side, the plain one and the race one (the packages given
-# as arguments run under -race), each run to its end even when a package
-# failed; then the packages that failed, by name, and a check that the run
-# left nothing behind: no process of its own (a browser,
-# chrome_crashpad_handler, PostgreSQL, a test server) and no temporary file.
+# The test runner behind `make test`: every package's tests in two lanes
+# that run side by side. The race lane runs the packages given as arguments
+# under -race; the plain lane takes the other packages from a queue, the
+# slow ones first (TEST_FIRST, longest first), then the rest in small
+# batches; once its race packages are done, the race lane takes from the
+# same queue, so that both lanes end about together. Every package runs to
+# its end even when one failed; then the packages that failed, by name, and
+# a check that the run left nothing behind: no process of its own (a
+# browser, chrome_crashpad_handler, PostgreSQL, a test server) and no
+# temporary file.
 #
 # The run's processes are told apart from everyone else's by a marker: every
 # test binary runs with CDPMCP_TEST_RUN=<run id> in its environment (which its
@@ -12,22 +16,24 @@
 # directories and data directories live under, so it shows in their command
 # lines; go's own work files go there too, and go removes them).
 #
-#   scripts/test/run.sh ./cdpclient ./tools/... ./liveview/...
+#   TEST_FIRST="./cmd/cdpmcp ./jobs" scripts/test/run.sh ./cdpclient ./tools/... ./liveview/...
 #
 # Environment: GO (the go command), TEST_PKGS (the packages, ./...; those of
-# them not named as race packages run without -race), TEST_TIMEOUT (a
-# package's limit, 20m), TEST_PARALLEL (tests run at once in a package, 4),
-# TEST_P (packages run at once in each half, 1), TEST_LOGS (a directory to
-# keep each half's whole go test -v log in),
+# them not named as race packages run without -race), TEST_FIRST (plain
+# packages the queue starts with, in that order: the slowest), TEST_BATCH
+# (how many of the other plain packages one go test takes from the queue,
+# 6), TEST_TIMEOUT (a package's limit, 20m), TEST_PARALLEL (tests run at
+# once in a package, 4), TEST_P (packages run at once in each lane, 1),
+# TEST_LOGS (a directory to keep each lane's whole go test -v log in),
 # CDPMCP_TEST_SCALE (passed on: multiplies the bound of every wait in the
 # tests).
 set -uo pipefail
 GO=${GO:-go}
 timeout=${TEST_TIMEOUT:-20m}
 parallel=${TEST_PARALLEL:-4}
-# One package at a time in each half: two test binaries, each with its
+# One package at a time in each lane: two test binaries, each with its
 # browsers, are what two cores carry; four at once (go test's default -p on
-# two cores, times two halves) made healthy calls miss their deadlines.
+# two cores, times two lanes) made healthy calls miss their deadlines.
 packages=${TEST_P:-1}
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/cdpmcp-test.XXXXXX") || exit 1
@@ -38,24 +44,55 @@ race=$($GO list "$@") || exit 1
 [ -n "${TEST_PKGS:-}" ] && race=$(grep -xF -f <($GO list $TEST_PKGS) <<<"$race")
 plain=$($GO list ${TEST_PKGS:-./...} | grep -vxF -f <(printf '%s\n' "$race"))
 
-# half runs go test -v on its packages with the run's marker and TMPDIR
-# (without go test's own vet: make lint has run all of go vet). Its
-# whole output goes to $run/<name>.log; the terminal gets it without the
-# lines of tests that ran and passed, each line after the half's name; its
-# exit status goes to $run/<name>.status.
-half() {
+# The queue of plain packages: one go test a line, TEST_FIRST's packages
+# one each first, then the others TEST_BATCH at a time. take prints the next
+# line and moves past it (nothing when the queue is empty); the lanes take
+# in turn under a lock.
+{
+	# shellcheck disable=SC2086 # one package an argument
+	first=$(for p in ${TEST_FIRST:-}; do $GO list "$p" 2>/dev/null; done | grep -xF -f <(printf '%s\n' "$plain"))
+	printf '%s\n' $first
+	grep -vxF -f <(printf '%s\n' "$first") <<<"$plain" | xargs -r -n "${TEST_BATCH:-6}" echo
+} | grep -v '^$' >"$run/queue"
+echo 1 >"$run/queue.next"
+take() {
+	(
+		flock 9
+		local n
+		n=$(cat "$run/queue.next")
+		sed -n "${n}p" "$run/queue"
+		echo $((n + 1)) >"$run/queue.next"
+	) 9>"$run/queue.lock"
+}
+
+# gotest runs go test -v on some packages with the run's marker and TMPDIR
+# (without go test's own vet: make lint has run all of go vet), for lane
+# name. Its whole output goes on $run/<name>.log; the terminal gets it
+# without the lines of tests that ran and passed, each line after the lane's
+# name; its exit status goes on a line of $run/<name>.status.
+gotest() {
 	local name=$1
 	shift
-	local start=$SECONDS
 	echo "== $name: go test $*" >&2
 	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
 		$GO test -v -count=1 -vet=off -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
-		tee "$run/$name.log" |
+		tee -a "$run/$name.log" |
 		grep --line-buffered -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP):)|^PASS$' |
 		sed -u "s/^/$name| /"
-	local code=${PIPESTATUS[0]}
-	echo "$code" >"$run/$name.status"
-	echo "== $name: $((SECONDS - start)) s, go test exit status $code" >&2
+	echo "${PIPESTATUS[0]}" >>"$run/$name.status"
+}
+
+# lane runs go test on its own packages (its first arguments, if any), then
+# on what it takes from the queue until the queue is empty.
+lane() {
+	local name=$1 start=$SECONDS item
+	shift
+	[ $# -gt 0 ] && gotest "$name" "$@"
+	while item=$(take) && [ -n "$item" ]; do
+		# shellcheck disable=SC2086 # one package an argument
+		gotest "$name" $item
+	done
+	echo "== $name: $((SECONDS - start)) s, go test exit status $(sort -u "$run/$name.status" 2>/dev/null | paste -sd,)" >&2
 }
 
 # leftovers lists the run's processes still alive: those with the marker in
@@ -74,8 +111,8 @@ leftovers() {
 		lead[$1] || lead[$2] { print $1 }' | sort -un
 }
 
-# Interrupted (Ctrl-C, which the halves running in the background do not
-# get): end the halves, then what the run started, and remove its files.
+# Interrupted (Ctrl-C, which the lanes running in the background do not
+# get): end the lanes, then what the run started, and remove its files.
 interrupted() {
 	trap '' INT TERM
 	kill -TERM 0 2>/dev/null
@@ -92,9 +129,8 @@ trap interrupted INT TERM
 
 start=$SECONDS
 # shellcheck disable=SC2086 # package lists split on purpose
-[ -n "$plain" ] && half plain $plain &
-# shellcheck disable=SC2086
-[ -n "$race" ] && half race -race $race &
+lane race ${race:+-race $race} &
+lane plain &
 wait
 status=0
 
