@@ -41,11 +41,13 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 		return ws
 	}
 	main := frameKey{frame: p.hist.main()}
+	var inFrame chan error // the target's own frame's watch, when not main
+	target := e
 	if e != nil && e.key != main {
-		// The target's own frame, with the target as this.
-		if err := e.call(ctx, "watchTarget", nil); err == nil {
-			ws.keys = append(ws.keys, e.key)
-		}
+		// With the target as this, at the same time as the main frame's:
+		// one round trip, not two.
+		inFrame = make(chan error, 1)
+		go func() { inFrame <- target.call(ctx, "watchTarget", nil) }()
 		e = nil
 	}
 	err := p.withWorld(ctx, main, func(w *worldIn) error {
@@ -56,7 +58,10 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 		return err
 	})
 	if err == nil {
-		ws.keys = append([]frameKey{main}, ws.keys...)
+		ws.keys = append(ws.keys, main)
+	}
+	if inFrame != nil && <-inFrame == nil {
+		ws.keys = append(ws.keys, target.key)
 	}
 	return ws
 }
