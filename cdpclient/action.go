@@ -128,10 +128,17 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		return o.failed(ctx, err), nil
 	}
 	var e *Element
+	// A ref's element is found and watched in one round trip (watchStart
+	// then watches the main frame only, when it is another frame).
+	watched := false
 	if a.resolve && !a.target.IsZero() {
 		var err error
 		endResolve := spans.Start(ctx, "resolve")
-		e, err = p.Resolve(ctx, a.target)
+		if watched = a.target.Ref != "" && a.kind != actDialog && !o.revived && p.usable() == nil; watched {
+			e, err = p.resolveRef(ctx, a.target.Ref, true)
+		} else {
+			e, err = p.Resolve(ctx, a.target)
+		}
 		endResolve()
 		if err != nil {
 			if isArgErr(err) {
@@ -145,7 +152,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		// A dialog opening meanwhile holds the renderer: the watch gives way.
 		wctx, cancel := p.guard(ctx)
 		endWatch := spans.Start(ctx, "watch")
-		ws = p.watchStart(wctx, a.kind, e)
+		ws = p.watchStart(wctx, a.kind, e, watched)
 		endWatch()
 		cancel()
 	}

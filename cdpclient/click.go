@@ -30,11 +30,38 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedbac
 		return nil, ArgErrorf("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
 	}
 	return p.onElement(ctx, t, lateFrame, func(ctx context.Context, e *Element) (string, error) {
-		if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
-			return "", err
-		}
-		return "", p.clickGuarded(ctx, e, button, count, mods)
+		return "", e.click(ctx, button, count, mods)
 	})
+}
+
+// click clicks the element: at once when clickReady finds it ready, else once
+// actionable says it can be clicked.
+func (e *Element) click(ctx context.Context, button input.MouseButton, count, mods int) error {
+	if pt, ok := e.clickReady(ctx); ok {
+		return e.p.clickGuarded(ctx, e, &pt, button, count, mods)
+	}
+	if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
+		return err
+	}
+	return e.p.clickGuarded(ctx, e, nil, button, count, mods)
+}
+
+var clickReadyJS = jsWith("clickReady", "state", "clickPoint", "armClickGuard")
+
+// clickReady is the common click's preparation in one round trip
+// (js/clickguard.js): the element is visible and enabled, its click point
+// reaches it, and the click guard is armed there. ok is false when any of it
+// is not so (or the element is in another process's frame): the caller then
+// waits, measures and arms step by step, which also words why it cannot click.
+func (e *Element) clickReady(ctx context.Context) (Point, bool) {
+	var r struct {
+		Point *struct{ X, Y float64 }
+		Armed bool
+	}
+	if e.callSrc(ctx, "clickReady", clickReadyJS, &r) != nil || r.Point == nil || !r.Armed {
+		return Point{}, false
+	}
+	return Point{X: r.Point.X, Y: r.Point.Y}, true
 }
 
 // Hover moves the mouse over the centre of the element and reports what that
@@ -63,15 +90,21 @@ const clickTries = 3
 // get the click on whatever moved there. The guard stops such a click before
 // the page sees it; the element is measured and clicked again, up to
 // clickTries times, and then the click fails as one that did not happen.
-func (p *Page) clickGuarded(ctx context.Context, e *Element, button input.MouseButton, count, mods int) error {
+// ready, when not nil, is where clickReady measured the element and armed the
+// guard: the first try clicks there.
+func (p *Page) clickGuarded(ctx context.Context, e *Element, ready *Point, button input.MouseButton, count, mods int) error {
 	for try := 1; ; try++ {
-		pt, err := e.clickablePoint(ctx)
-		if err != nil {
-			return err
-		}
-		var armed bool
-		if e.call(ctx, "armClickGuard", &armed) != nil {
-			armed = false // a frame it cannot reach: the hit check before is all there is
+		pt, armed := Point{}, true
+		if ready != nil {
+			pt, ready = *ready, nil
+		} else {
+			var err error
+			if pt, err = e.clickablePoint(ctx); err != nil {
+				return err
+			}
+			if e.call(ctx, "armClickGuard", &armed) != nil {
+				armed = false // a frame it cannot reach: the hit check before is all there is
+			}
 		}
 		if err := p.mouseClick(ctx, pt.X, pt.Y, button, count, mods); err != nil {
 			return err
@@ -135,17 +168,31 @@ func parseModifiers(names []string) (int, error) {
 	return mods, nil
 }
 
-// mouseClick moves to (x, y) and clicks there count times.
+// mouseClick moves to (x, y) and clicks there count times. The move and the
+// first press go out in order without waiting in between: the browser answers
+// a move only at the page's next frame (moves are aligned to frames), while a
+// press behind it is delivered at once, the move first. Waiting for the move's
+// answer would add up to a frame to every click.
 func (p *Page) mouseClick(ctx context.Context, x, y float64, button input.MouseButton, count, mods int) error {
-	if err := p.mouseMove(ctx, x, y, mods); err != nil {
+	if err := p.toFront(ctx); err != nil {
 		return err
 	}
-	markDispatched(ctx)
 	for i := 1; i <= count; i++ {
 		down := input.NewDispatchMouseEventArgs("mousePressed", x, y).SetButton(button).
 			SetButtons(inputnames.ButtonMask(button)).SetClickCount(i).SetModifiers(mods)
-		if err := p.c.Input.DispatchMouseEvent(ctx, down); err != nil {
-			return fmt.Errorf("mouse down: %w", err)
+		press := func() error {
+			markDispatched(ctx)
+			if err := p.c.Input.DispatchMouseEvent(ctx, down); err != nil {
+				return fmt.Errorf("mouse down: %w", err)
+			}
+			return nil
+		}
+		if i > 1 {
+			if err := press(); err != nil {
+				return err
+			}
+		} else if err := p.movePress(ctx, x, y, mods, press); err != nil {
+			return err
 		}
 		up := input.NewDispatchMouseEventArgs("mouseReleased", x, y).SetButton(button).
 			SetButtons(0).SetClickCount(i).SetModifiers(mods)
@@ -154,6 +201,21 @@ func (p *Page) mouseClick(ctx context.Context, x, y float64, button input.MouseB
 		}
 	}
 	return nil
+}
+
+// movePress sends a move to (x, y) and then press in order, waiting for both
+// answers at once. A move that fails is the error.
+func (p *Page) movePress(ctx context.Context, x, y float64, mods int, press func() error) error {
+	var moveErr error
+	move := func() error {
+		moveErr = p.c.Input.DispatchMouseEvent(ctx, input.NewDispatchMouseEventArgs("mouseMoved", x, y).SetModifiers(mods))
+		return nil
+	}
+	err := p.s.inOrder(move, press)
+	if moveErr != nil {
+		return fmt.Errorf("mouse move: %w", moveErr)
+	}
+	return err
 }
 
 func (p *Page) mouseMove(ctx context.Context, x, y float64, mods int) error {

@@ -115,10 +115,7 @@ func (e *Element) ClickablePoint(ctx context.Context) (Point, error) {
 // Click clicks the element once with the left button, as Click does once it
 // found its element.
 func (e *Element) Click(ctx context.Context) error {
-	if _, err := e.actionable(ctx, need{visible: true, enabled: true}); err != nil {
-		return err
-	}
-	return e.p.clickGuarded(ctx, e, input.MouseButtonLeft, 1, 0)
+	return e.click(ctx, input.MouseButtonLeft, 1, 0)
 }
 
 // ScrollIntoView scrolls the element into view (NOT_FOUND when it is gone

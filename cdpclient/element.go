@@ -105,7 +105,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 	switch {
 	case t.Ref != "":
-		return p.resolveRef(ctx, t.Ref)
+		return p.resolveRef(ctx, t.Ref, false)
 	case t.Selector != "":
 		return p.resolveSelector(ctx, t.Selector)
 	}

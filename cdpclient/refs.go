@@ -89,8 +89,9 @@ func (p *Page) refFrame(ref string) (int, frameKey, error) {
 
 // resolveRef finds the element behind a ref and returns a handle in the main
 // world of its frame. A ref whose element is gone is NOT_FOUND, never another
-// element.
-func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
+// element. With watch, the same round trip starts the page model's watch in
+// the ref's frame with the element as the action's target (watchStart).
+func (p *Page) resolveRef(ctx context.Context, ref string, watch bool) (*Element, error) {
 	n, k, err := p.refFrame(ref)
 	if err != nil {
 		return nil, err
@@ -100,7 +101,12 @@ func (p *Page) resolveRef(ctx context.Context, ref string) (*Element, error) {
 		Hint: "the page changed; take a new snapshot and use the new ref"}
 	err = p.withWorld(ctx, k, func(w *worldIn) error {
 		el.c, el.frame, el.world = w.c, w.f, w.id
-		r, err := w.eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", n), false)
+		expr := fmt.Sprintf("__cdpmcp.get(%d)", n)
+		if watch {
+			// A watch that fails leaves the frame unwatched, as in watchStart.
+			expr = fmt.Sprintf("(() => { const el = __cdpmcp.get(%d); if (el) try { __cdpmcp.watch(el); } catch (e) {} return el; })()", n)
+		}
+		r, err := w.eval(ctx, expr, false)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,8 @@ type domChanges struct {
 // main frame, and the frame of e (the action's target) when that is another
 // one. An answer to a dialog takes over the watch of the action that opened it.
 // Watching is best effort: a page that cannot run scripts is not watched.
-func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSet {
+// watched says the watch in e's frame started already (resolveRef).
+func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched bool) watchSet {
 	if kind == actDialog {
 		if ws, ok := p.dialogs.takeKeptWatch(); ok {
 			return ws
@@ -41,11 +42,26 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 		return ws
 	}
 	main := frameKey{frame: p.hist.main()}
-	if e != nil && e.key != main {
-		// The target's own frame, with the target as this.
-		if err := e.call(ctx, "watchTarget", nil); err == nil {
-			ws.keys = append(ws.keys, e.key)
+	if e != nil && watched {
+		if e.key == main {
+			return watchSet{keys: []frameKey{main}}
 		}
+		if err := p.withWorld(ctx, main, func(w *worldIn) error {
+			_, err := w.eval(ctx, "__cdpmcp.watch(null)", true)
+			return err
+		}); err == nil {
+			ws.keys = append(ws.keys, main)
+		}
+		ws.keys = append(ws.keys, e.key)
+		return ws
+	}
+	var inFrame chan error // the target's own frame's watch, when not main
+	target := e
+	if e != nil && e.key != main {
+		// With the target as this, at the same time as the main frame's:
+		// one round trip, not two.
+		inFrame = make(chan error, 1)
+		go func() { inFrame <- target.call(ctx, "watchTarget", nil) }()
 		e = nil
 	}
 	err := p.withWorld(ctx, main, func(w *worldIn) error {
@@ -56,7 +72,10 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element) watchSe
 		return err
 	})
 	if err == nil {
-		ws.keys = append([]frameKey{main}, ws.keys...)
+		ws.keys = append(ws.keys, main)
+	}
+	if inFrame != nil && <-inFrame == nil {
+		ws.keys = append(ws.keys, target.key)
 	}
 	return ws
 }

@@ -67,10 +67,19 @@ func (b *browser) read(ctx context.Context, how string) (string, error) {
 	return text, err
 }
 
-// fill sets a field's value as a fill does.
+// fill replaces a field's value as a user's input does, which is what a page's
+// framework listens to (setting .value from script is not seen as an edit):
+// focus with the content selected, insert the text (one input event, trusted),
+// then change and the value read back. Three round trips.
 func (b *browser) fill(ctx context.Context, path []string, value string) error {
+	if err := b.call(ctx, "focus", nil, path); err != nil {
+		return err
+	}
+	if err := b.c.Input.InsertText(ctx, input.NewInsertTextArgs(value)); err != nil {
+		return err
+	}
 	var got string
-	if err := b.call(ctx, "fill", &got, path, value); err != nil {
+	if err := b.call(ctx, "commit", &got, path); err != nil {
 		return err
 	}
 	if got != value {

@@ -25,22 +25,31 @@ const secretHint = "a secret field: what went in shows as " + secrets.Mask + " i
 // one-time code): before they reach the page, with what the page showed of
 // them already (its own words, which stay as they are; see secrets.Entry).
 // typed says they go in key by key. It reports whether the field holds a
-// secret.
-func (p *tab) noteSecret(ctx context.Context, e *cdpclient.Element, st cdpclient.ElementState, typed bool, values ...string) bool {
+// secret. shown, when not nil, is what oldText answered already (fieldState
+// asks it in its own round trip).
+func (p *tab) noteSecret(ctx context.Context, e *cdpclient.Element, st cdpclient.ElementState, typed bool, v string, shown *oldShown) bool {
 	if !st.Secret {
 		return false
 	}
-	reg := p.page.Context().Secrets()
-	for _, v := range values {
-		var old []string
-		if needle := oldNeedle(v); needle != "" && e != nil {
-			if call(ctx, e, "oldText", &old, needle) != nil {
-				old = nil // unknown: masked wherever it shows
-			}
+	var old []string
+	switch needle := oldNeedle(v); {
+	case shown != nil && shown.asked:
+		old = shown.old
+	case needle != "" && e != nil:
+		if call(ctx, e, "oldText", &old, needle) != nil {
+			old = nil // unknown: masked wherever it shows
 		}
-		reg.Enter(v, secrets.Entry{Typed: typed, Old: old})
 	}
+	p.page.Context().Secrets().Enter(v, secrets.Entry{Typed: typed, Old: old})
 	return true
+}
+
+// oldShown is oldText's answer from fieldState's round trip: asked is false
+// when it was not asked (no secret field, no needle); old is nil when the
+// answer is not known.
+type oldShown struct {
+	asked bool
+	old   []string
 }
 
 // oldNeedle is what the page's text is searched for to find v in it: its

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mafredri/cdp"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
@@ -21,11 +22,11 @@ func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text st
 	var secret atomic.Bool // fn may outlive Run's answer
 	fb, err := p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true}), func(ctx context.Context, _ *cdp.Client) error {
 		e := cdpclient.ActionElement(ctx)
-		st, focused, err := fieldState(ctx, e, clear)
+		st, focused, shown, err := fieldState(ctx, e, clear, text)
 		if err != nil {
 			return err
 		}
-		secret.Store(p.noteSecret(ctx, e, st, true, text))
+		secret.Store(p.noteSecret(ctx, e, st, true, text, shown))
 		if !focused {
 			if err := focusChecked(ctx, e, clear); err != nil {
 				return err
@@ -51,24 +52,36 @@ func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text st
 	return withSecretHint(fb, err, secret.Load())
 }
 
-var focusIfEditableJS = funcs.With("focusIfEditable", "state", "focusForInput")
+var focusIfEditableJS = funcs.With("focusIfEditable", "state", "focusForInput", "oldText")
 
 // fieldState checks that a field takes typed text and, when it does, focuses it
 // in the same round trip; otherwise it waits as actionable does. focused reports
-// whether the field was focused already.
-func fieldState(ctx context.Context, e *cdpclient.Element, replace bool) (st cdpclient.ElementState, focused bool, err error) {
+// whether the field was focused already. For a secret field the same round
+// trip asks what the page shows already of value (oldText, for noteSecret).
+func fieldState(ctx context.Context, e *cdpclient.Element, replace bool, value string) (st cdpclient.ElementState, focused bool, shown *oldShown, err error) {
 	var s struct {
 		cdpclient.ElementState
-		Focused *bool `json:"focused"`
+		Focused *bool     `json:"focused"`
+		Asked   bool      `json:"asked"`
+		Old     *[]string `json:"old"`
 	}
-	if err := e.Call(ctx, "focusIfEditable", focusIfEditableJS, &s, replace); err != nil {
-		return s.ElementState, false, err
+	if err := e.Call(ctx, "focusIfEditable", focusIfEditableJS, &s, replace, oldNeedle(value)); err != nil {
+		return s.ElementState, false, nil, err
+	}
+	if s.Asked {
+		shown = &oldShown{asked: true}
+		if s.Old != nil {
+			shown.old = *s.Old
+		}
 	}
 	if s.Focused != nil && *s.Focused {
-		return s.ElementState, true, nil
+		return s.ElementState, true, shown, nil
 	}
 	st, err = e.Actionable(ctx, cdpclient.Need{Visible: true, Enabled: true, Editable: true})
-	return st, false, err
+	if !st.Secret {
+		shown = nil
+	}
+	return st, false, shown, err
 }
 
 // focusChecked focuses a field known to be actionable, selecting its content when
@@ -112,14 +125,19 @@ func Fill(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, value s
 // a secret.
 func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string, secret *atomic.Bool) (string, error) {
 	var got string
-	st, focused, err := fieldState(ctx, e, true)
+	st, focused, shown, err := fieldState(ctx, e, true, value)
 	if err != nil {
 		return "", err
 	}
-	if p.noteSecret(ctx, e, st, false, value) && secret != nil {
+	if p.noteSecret(ctx, e, st, false, value, shown) && secret != nil {
 		secret.Store(true)
 	}
-	defer p.noteFieldValue(ctx, st, e)
+	committed := false
+	defer func() {
+		if !committed {
+			p.noteFieldValue(ctx, st, e) // what it holds after a fill that stopped half way
+		}
+	}()
 	if st.Tag == "input" && valueOnlyTypes[st.Type] {
 		cdpclient.Dispatched(ctx)
 		return got, call(ctx, e, "setValue", &got, value)
@@ -142,7 +160,16 @@ func (p *tab) fill(ctx context.Context, e *cdpclient.Element, value string, secr
 			return "", fmt.Errorf("insert text: %w", err)
 		}
 	}
-	return got, call(ctx, e, "committed", &got)
+	if err := call(ctx, e, "committed", &got); err != nil {
+		return got, err
+	}
+	// What a secret field holds now (a page's mask may have changed it) is
+	// secret too: committed read it already.
+	committed = true
+	if st.Secret {
+		p.page.Context().Secrets().Enter(got, secrets.Entry{})
+	}
+	return got, nil
 }
 
 // PressKey presses a key or chord (Enter, Control+A, Shift+Tab) in the focused

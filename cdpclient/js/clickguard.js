@@ -52,3 +52,14 @@ function clickGuardResult() {
   guard.disarm();
   return { blocked: guard.blocked, hit: guard.hit };
 }
+
+// clickReady is state(), and when the element is visible and enabled,
+// clickPoint() and, when that point reaches it in a frame of this process,
+// armClickGuard(): the common click's preparation in one round trip.
+function clickReady() {
+  const s = state.call(this);
+  if (!s.connected || !s.visible || s.disabled) return {};
+  const pt = clickPoint.call(this);
+  if (!pt.ok || pt.frame) return {};
+  return { point: { x: pt.x, y: pt.y }, armed: armClickGuard.call(this) };
+}

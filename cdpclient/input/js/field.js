@@ -55,9 +55,14 @@ function focusForInput(replace) {
 }
 
 // focusIfEditable is state() and, when the element takes typed text, focusForInput
-// in the same call: the common case of fill in one round trip.
-function focusIfEditable(replace) {
+// in the same call: the common case of fill in one round trip. For a secret
+// field and a needle it also answers oldText (asked, old; null: not known).
+function focusIfEditable(replace, needle) {
   const s = state.call(this);
+  if (s.secret && needle) {
+    s.asked = true;
+    try { s.old = oldText.call(this, needle); } catch (e) { s.old = null; } // unknown: masked wherever it shows
+  }
   if (s.connected && s.visible && !s.disabled && s.editable && !s.readonly) s.focused = focusForInput.call(this, replace);
   return s;
 }
