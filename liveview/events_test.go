@@ -67,6 +67,13 @@ func TestViewerInput(t *testing.T) {
 		}
 	}
 
+	// The wheel scrolls the page smoothly: the field is where it ends.
+	var scrolled float64
+	waitFor(t, "the wheel's scroll to end", func() bool {
+		was := scrolled
+		eval(t, tab, `new Promise(r => setTimeout(() => r(scrollY), 100))`, &scrolled)
+		return scrolled > 0 && scrolled == was
+	})
 	field := rect(t, tab, "#field")
 	mouse("mousePressed", field.X+10, field.Y+field.H/2, 1)
 	mouse("mouseReleased", field.X+10, field.Y+field.H/2, 0)
