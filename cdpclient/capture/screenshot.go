@@ -8,6 +8,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -25,9 +26,13 @@ type ScreenshotOptions struct {
 	// there, without scrolling it into view (read-only mode: the page sees no
 	// scroll and nothing comes into its view).
 	InPlace bool
-	// Held, if set, is called once the capture holds the page: an action
-	// started after it waits for the picture to be taken, not drawn on.
-	Held func()
+	// Meanwhile, if set, runs while the browser takes the picture of the
+	// viewport or the full page, under the same hold of the page (no action
+	// runs until both are done, so both see the page as it is): the
+	// snapshot's walk, say. With Annotate the boxes it returns are those
+	// drawn, rather than measured after it; its error is the screenshot's.
+	// Not with a Target, which may scroll.
+	Meanwhile func(ctx context.Context) ([]pagemodel.Box, error)
 	// MaxWidth, if not 0, is the widest the image may be, in pixels: a wider
 	// capture is rendered smaller (by the browser, so text stays sharp).
 	MaxWidth int
@@ -57,19 +62,19 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	if err := checkSize(opts); err != nil {
 		return nil, "", err
 	}
+	if opts.Meanwhile != nil && !opts.Target.IsZero() {
+		return nil, "", fmt.Errorf("capture: Meanwhile with a target")
+	}
 	var data []byte
 	d := p.Door()
 	quality := opts.Quality
 	if quality == 0 {
 		quality = 80
 	}
-	var boxes []refBox
+	var boxes []pagemodel.Box
 	var origin point
 	var width float64
 	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
-		if opts.Held != nil {
-			opts.Held()
-		}
 		args := page.NewCaptureScreenshotArgs().SetFormat(format)
 		if format == "jpeg" {
 			args.SetQuality(quality)
@@ -115,6 +120,10 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		if clip != nil {
 			args.SetClip(*clip)
 		}
+		if opts.Meanwhile != nil {
+			data, boxes, err = captureBeside(ctx, c, args, opts.Meanwhile)
+			return err
+		}
 		if opts.Annotate {
 			// The refs of the latest snapshot's element lines: what the
 			// model can act on (not text blocks, frames or summarised groups).
@@ -124,17 +133,51 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			}
 			boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), opts.FullPage)
 		}
-		r, err := c.Page.CaptureScreenshot(ctx, args)
-		if err != nil {
-			return fmt.Errorf("capture screenshot: %w", err)
-		}
-		data = r.Data
-		return nil
+		data, err = take(ctx, c, args)
+		return err
 	})
 	if err == nil && opts.Annotate {
 		// Drawn once the page is free again: decoding, drawing and encoding
 		// the picture needs nothing of it.
+		endDraw := spans.Start(ctx, "draw")
 		data, err = drawAnnotations(data, format, quality, boxes, origin, width)
+		endDraw()
 	}
 	return data, "image/" + format, err
+}
+
+// take has the browser take the picture.
+func take(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs) ([]byte, error) {
+	defer spans.Start(ctx, "capture")()
+	r, err := c.Page.CaptureScreenshot(ctx, args)
+	if err != nil {
+		return nil, fmt.Errorf("capture screenshot: %w", err)
+	}
+	return r.Data, nil
+}
+
+// captureBeside has the browser take the picture while meanwhile runs, and
+// returns once both are done: the page is held for both. A failed meanwhile
+// stops the capture.
+func captureBeside(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs, meanwhile func(context.Context) ([]pagemodel.Box, error)) ([]byte, []pagemodel.Box, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type shot struct {
+		data []byte
+		err  error
+	}
+	taken := make(chan shot, 1)
+	go func() {
+		data, err := take(ctx, c, args)
+		taken <- shot{data, err}
+	}()
+	boxes, err := meanwhile(ctx)
+	if err != nil {
+		cancel()
+	}
+	s := <-taken
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.data, boxes, s.err
 }
