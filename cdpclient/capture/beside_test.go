@@ -16,12 +16,13 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/wait"
+	"github.com/mafredri/cdp"
 )
 
 // A picture taken beside the snapshot's walk carries the walk's boxes where
 // the elements are in it: after the page scrolled and moved an element
-// since the last snapshot, and for an element the last snapshot did not
-// show, in the page and in a cross-site frame.
+// since the last snapshot, for an element the last snapshot did not show,
+// and in a frame of a scrolled page.
 func TestAnnotatedBesideTheWalk(t *testing.T) {
 	t.Parallel()
 	p, ctx := cdptest.Open(t, "/agent/list.html")
@@ -48,7 +49,7 @@ func TestAnnotatedBesideTheWalk(t *testing.T) {
 		if err := json.Unmarshal([]byte(box), &r); err != nil {
 			t.Fatal(box, err)
 		}
-		if !hasBox(boxes, ref) {
+		if _, ok := boxOf(boxes, ref); !ok {
 			t.Errorf("%s (ref %d): no box among %v", c.name, ref, boxes)
 		}
 		want := annotationColors[ref%len(annotationColors)]
@@ -61,14 +62,32 @@ func TestAnnotatedBesideTheWalk(t *testing.T) {
 	if err := cdpclient.Outcome(wait.For(ctx, p, wait.Spec{Target: cdpclient.Target{Selector: "#pay"}})); err != nil {
 		t.Fatal(err)
 	}
-	// The frame's button, once the frame has loaded.
+	// The frame's button, once the frame has loaded, on a page scrolled by
+	// 30 pixels.
+	cdptest.Eval(t, ctx, p, `document.body.style.minHeight = '3000px'; scrollTo(0, 30); 'ok'`)
 	for range 50 {
 		if snap, img, boxes = besideTheWalk(t, ctx, p); strings.Contains(snap, "<button>Pay</button>") {
 			break
 		}
 	}
-	if pay, _ := strconv.Atoi(cdptest.RefOf(t, snap, "Pay")); !hasBox(boxes, pay) {
-		t.Fatalf("no box for the frame's button %d: %v", pay, boxes)
+	pay := cdptest.RefOf(t, snap, "Pay")
+	n, _ := strconv.Atoi(pay)
+	b, ok := boxOf(boxes, n)
+	if !ok {
+		t.Fatalf("no box for the frame's button %d: %v", n, boxes)
+	}
+	// Where the core has it (the browser's content quads, placed by the
+	// frame's <iframe>).
+	var x, y float64
+	_, err := p.Door().Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
+		e, err := p.Resolve(ctx, cdpclient.Target{Ref: pay})
+		if err == nil {
+			_, x, y, err = e.Clip(ctx, false)
+		}
+		return err
+	})
+	if err != nil || math.Abs(b.X-x) > 1 || math.Abs(b.Y-y) > 1 {
+		t.Errorf("the frame's button: box at (%v,%v), the core has it at (%v,%v) (%v)", b.X, b.Y, x, y, err)
 	}
 	for _, b := range boxes {
 		if got, want := colourAt(img, b.X, b.Y+b.H/2), annotationColors[b.Ref%len(annotationColors)]; got != want {
@@ -98,13 +117,13 @@ func besideTheWalk(t *testing.T, ctx context.Context, p *cdpclient.Page) (string
 	return snap, img, boxes
 }
 
-func hasBox(boxes []pagemodel.Box, ref int) bool {
+func boxOf(boxes []pagemodel.Box, ref int) (pagemodel.Box, bool) {
 	for _, b := range boxes {
 		if b.Ref == ref {
-			return true
+			return b, true
 		}
 	}
-	return false
+	return pagemodel.Box{}, false
 }
 
 // colourAt is the colour of the picture at a box's left border, halfway
