@@ -123,7 +123,7 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	defer func() { r.rec.step(sr, picture) }()
 	endObserve := spans.Start(ctx, "observe")
 	obs, err := r.observeBy(octx, func(p *cdpclient.Page) (string, error) {
-		// The picture is taken beside the element list, under the step's
+		// The picture is taken after the element list, under the step's
 		// ctx: the record waits for it after the step.
 		text, pic, err := r.look(ctx, p)
 		picture = pic

@@ -34,7 +34,7 @@ func (r *runner) observe(ctx context.Context) (*observation, error) {
 }
 
 // observeBy is observe with the element list read by list (the step's look,
-// which takes the picture beside it).
+// which takes the picture after it).
 func (r *runner) observeBy(ctx context.Context, list func(*cdpclient.Page) (string, error)) (*observation, error) {
 	bc, err := r.env.Context(ctx)
 	if err != nil {

@@ -21,15 +21,15 @@ type shot struct {
 	got bool
 }
 
-// look reads the page's element list and starts taking its picture, the
+// look reads the page's element list and then takes its picture, the
 // viewport with every element's index drawn on it (seed 000 §3.1 VISUAL
-// CONTEXT), at once: the browser renders the picture while the snapshot's
-// walk reads the page, under one hold of the page (no action runs until
-// both are done, so the picture shows the page the list describes), and the
-// walk measures the boxes drawn. It returns once the list is read; the
-// picture may still be on its way (the record waits for it; with vision,
-// the step). ctx bounds both: the picture has a bound of its own, since
-// the step may end before it is taken.
+// CONTEXT), under one hold of the page: no action runs between the two, so
+// the picture shows the page the list describes, and the walk that read
+// the list measured the boxes drawn. It returns once the list is read; the
+// picture is taken while the prompt is built and the model thinks, and the
+// step's actions wait for it (the record waits for it; with vision, the
+// step). ctx bounds both: the picture has a bound of its own, since the
+// step may end before it is taken.
 func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, error) {
 	s := &shot{ch: make(chan *Image, 1)}
 	type read struct {
@@ -42,7 +42,7 @@ func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, er
 		defer cancel()
 		listed := false
 		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true,
-			Meanwhile: func(ctx context.Context) ([]pagemodel.Box, error) {
+			Before: func(ctx context.Context) ([]pagemodel.Box, error) {
 				text, boxes, err := pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
 				list <- read{text, err}
 				listed = true

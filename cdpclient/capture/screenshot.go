@@ -26,13 +26,16 @@ type ScreenshotOptions struct {
 	// there, without scrolling it into view (read-only mode: the page sees no
 	// scroll and nothing comes into its view).
 	InPlace bool
-	// Meanwhile, if set, runs while the browser takes the picture of the
-	// viewport or the full page, under the same hold of the page (no action
-	// runs until both are done, so both see the page as it is): the
-	// snapshot's walk, say. With Annotate the boxes it returns are those
-	// drawn, rather than measured after it; its error is the screenshot's.
-	// Not with a Target, which may scroll.
-	Meanwhile func(ctx context.Context) ([]pagemodel.Box, error)
+	// Before, if set, reads the page under the same hold as the capture,
+	// just before the browser takes the picture (no action runs between
+	// them, so both see the page as it is): the snapshot's walk, say. With
+	// Annotate the boxes it returns are those drawn, rather than measured
+	// again; its error is the screenshot's. Not with a Target, which may
+	// scroll. (Taking the picture while it runs saves nothing: the browser
+	// renders the picture on the page's main thread, which the walk holds,
+	// and the two compete for the cores, so a large page's walk takes
+	// longer.)
+	Before func(ctx context.Context) ([]pagemodel.Box, error)
 	// MaxWidth, if not 0, is the widest the image may be, in pixels: a wider
 	// capture is rendered smaller (by the browser, so text stays sharp).
 	MaxWidth int
@@ -62,8 +65,8 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	if err := checkSize(opts); err != nil {
 		return nil, "", err
 	}
-	if opts.Meanwhile != nil && !opts.Target.IsZero() {
-		return nil, "", fmt.Errorf("capture: Meanwhile with a target")
+	if opts.Before != nil && !opts.Target.IsZero() {
+		return nil, "", fmt.Errorf("capture: Before with a target")
 	}
 	var data []byte
 	d := p.Door()
@@ -75,6 +78,12 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	var origin point
 	var width float64
 	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
+		if opts.Before != nil {
+			var err error
+			if boxes, err = opts.Before(ctx); err != nil {
+				return err
+			}
+		}
 		args := page.NewCaptureScreenshotArgs().SetFormat(format)
 		if format == "jpeg" {
 			args.SetQuality(quality)
@@ -120,11 +129,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		if clip != nil {
 			args.SetClip(*clip)
 		}
-		if opts.Meanwhile != nil {
-			data, boxes, err = captureBeside(ctx, c, args, opts.Meanwhile)
-			return err
-		}
-		if opts.Annotate {
+		if opts.Annotate && opts.Before == nil {
 			// The refs of the latest snapshot's element lines: what the
 			// model can act on (not text blocks, frames or summarised groups).
 			lines, err := pagemodel.Latest(ctx, p)
@@ -154,30 +159,4 @@ func take(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs) 
 		return nil, fmt.Errorf("capture screenshot: %w", err)
 	}
 	return r.Data, nil
-}
-
-// captureBeside has the browser take the picture while meanwhile runs, and
-// returns once both are done: the page is held for both. A failed meanwhile
-// stops the capture.
-func captureBeside(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs, meanwhile func(context.Context) ([]pagemodel.Box, error)) ([]byte, []pagemodel.Box, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type shot struct {
-		data []byte
-		err  error
-	}
-	taken := make(chan shot, 1)
-	go func() {
-		data, err := take(ctx, c, args)
-		taken <- shot{data, err}
-	}()
-	boxes, err := meanwhile(ctx)
-	if err != nil {
-		cancel()
-	}
-	s := <-taken
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.data, boxes, s.err
 }

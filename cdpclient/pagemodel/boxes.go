@@ -17,7 +17,7 @@ type Box struct {
 // SnapshotBoxes is Snapshot, and where the elements its lines show (element
 // lines and elements inside context lines) are in the viewport, measured
 // by the same walk once each frame's lines are read: an annotated
-// screenshot taken beside it draws them without measuring them again. A
+// screenshot taken right after it draws them without measuring them again. A
 // frame the core does not locate adds no boxes.
 func SnapshotBoxes(ctx context.Context, p *cdpclient.Page, opts Options) (string, []Box, error) {
 	return snapshotWith(ctx, p, opts, true)

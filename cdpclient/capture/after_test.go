@@ -19,11 +19,11 @@ import (
 	"github.com/mafredri/cdp"
 )
 
-// A picture taken beside the snapshot's walk carries the walk's boxes where
-// the elements are in it: after the page scrolled and moved an element
+// A picture taken after the snapshot's walk, under the same hold of the
+// page, carries the walk's boxes where the elements are in it: after the page scrolled and moved an element
 // since the last snapshot, for an element the last snapshot did not show,
 // and in a frame of a scrolled page.
-func TestAnnotatedBesideTheWalk(t *testing.T) {
+func TestAnnotatedAfterTheWalk(t *testing.T) {
 	t.Parallel()
 	p, ctx := cdptest.Open(t, "/agent/list.html")
 	if _, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{}); err != nil {
@@ -41,7 +41,7 @@ func TestAnnotatedBesideTheWalk(t *testing.T) {
 		scrollTo(0, 150);
 		return 'ok';
 	})()`)
-	snap, img, boxes := besideTheWalk(t, ctx, p)
+	snap, img, boxes := afterTheWalk(t, ctx, p)
 	for _, c := range []struct{ sel, name string }{{"#inc", "Refresh count"}, {"#late", "Late"}} {
 		ref, _ := strconv.Atoi(cdptest.RefOf(t, snap, c.name))
 		var r struct{ X, Y, W, H float64 }
@@ -66,7 +66,7 @@ func TestAnnotatedBesideTheWalk(t *testing.T) {
 	// 30 pixels.
 	cdptest.Eval(t, ctx, p, `document.body.style.minHeight = '3000px'; scrollTo(0, 30); 'ok'`)
 	for range 50 {
-		if snap, img, boxes = besideTheWalk(t, ctx, p); strings.Contains(snap, "<button>Pay</button>") {
+		if snap, img, boxes = afterTheWalk(t, ctx, p); strings.Contains(snap, "<button>Pay</button>") {
 			break
 		}
 	}
@@ -96,13 +96,13 @@ func TestAnnotatedBesideTheWalk(t *testing.T) {
 	}
 }
 
-// besideTheWalk takes an annotated screenshot with the snapshot's walk
-// beside it, and returns the snapshot, the picture and the walk's boxes.
-func besideTheWalk(t *testing.T, ctx context.Context, p *cdpclient.Page) (string, image.Image, []pagemodel.Box) {
+// afterTheWalk takes an annotated screenshot with the snapshot's walk
+// before it, and returns the snapshot, the picture and the walk's boxes.
+func afterTheWalk(t *testing.T, ctx context.Context, p *cdpclient.Page) (string, image.Image, []pagemodel.Box) {
 	t.Helper()
 	var snap string
 	var boxes []pagemodel.Box
-	data, _, err := Screenshot(ctx, p, ScreenshotOptions{Annotate: true, Meanwhile: func(ctx context.Context) ([]pagemodel.Box, error) {
+	data, _, err := Screenshot(ctx, p, ScreenshotOptions{Annotate: true, Before: func(ctx context.Context) ([]pagemodel.Box, error) {
 		var err error
 		snap, boxes, err = pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
 		return boxes, err
