@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/actions"
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/spans"
 	"github.com/cdpmcp/cdpmcp/learned"
 )
@@ -121,7 +122,13 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	// the record may need, and the files are not waited for here.
 	defer func() { r.rec.step(sr, picture) }()
 	endObserve := spans.Start(ctx, "observe")
-	obs, err := r.observe(octx)
+	obs, err := r.observeBy(octx, func(p *cdpclient.Page) (string, error) {
+		// The picture is taken after the element list, under the step's
+		// ctx: the record waits for it after the step.
+		text, pic, err := r.look(ctx, p)
+		picture = pic
+		return text, err
+	})
 	endObserve()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -134,7 +141,6 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	prompt := Prompt{System: r.system, User: userMessage(&r.state, time.Now(), obs, r.prev), MaxTokens: maxAnswerTokens}
 	sr.User, sr.UserTokens = prompt.User, estimateTokens(prompt.User)
 	endPrompt()
-	picture = r.screenshot(ctx, obs, r.cfg.Vision)
 	if r.cfg.Vision {
 		img := picture.wait()
 		prompt.Image, sr.ImageSent = img, img != nil

@@ -28,6 +28,14 @@ type observation struct {
 // observe reads the current page: its URL, the tabs and the element list.
 // A dialog blocking the page is described instead of the elements.
 func (r *runner) observe(ctx context.Context) (*observation, error) {
+	return r.observeBy(ctx, func(p *cdpclient.Page) (string, error) {
+		return pagemodel.Snapshot(ctx, p, pagemodel.Options{})
+	})
+}
+
+// observeBy is observe with the element list read by list (the step's look,
+// which takes the picture after it).
+func (r *runner) observeBy(ctx context.Context, list func(*cdpclient.Page) (string, error)) (*observation, error) {
 	bc, err := r.env.Context(ctx)
 	if err != nil {
 		return nil, err
@@ -37,7 +45,7 @@ func (r *runner) observe(ctx context.Context) (*observation, error) {
 		return nil, err
 	}
 	obs := &observation{page: p, url: p.URL()}
-	text, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
+	text, err := list(p)
 	var dialog *cdpclient.DialogOpenError
 	title, titled := "", false
 	switch {

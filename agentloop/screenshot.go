@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
-	"github.com/cdpmcp/cdpmcp/internal/spans"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
 
 // screenshotQuality is the JPEG quality of step screenshots: labels stay
@@ -22,47 +21,51 @@ type shot struct {
 	got bool
 }
 
-// screenshot starts capturing the viewport with every element's index drawn
-// on it (seed 000 §3.1 VISUAL CONTEXT). Without vision it only feeds the
-// record, so it runs while the model thinks and the step's actions: it
-// returns once the capture holds the page, so the actions come after the
-// picture, and the indexes are drawn on it beside them.
-func (r *runner) screenshot(ctx context.Context, obs *observation, vision bool) *shot {
+// look reads the page's element list and then takes its picture, the
+// viewport with every element's index drawn on it (seed 000 §3.1 VISUAL
+// CONTEXT), under one hold of the page: no action runs between the two, so
+// the picture shows the page the list describes, and the walk that read
+// the list measured the boxes drawn. It returns once the list is read; the
+// picture is taken while the prompt is built and the model thinks, and the
+// step's actions wait for it (the record waits for it; with vision, the
+// step). ctx bounds both: the picture has a bound of its own, since the
+// step may end before it is taken.
+func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, error) {
 	s := &shot{ch: make(chan *Image, 1)}
-	// Bounded on its own: the step may end before the record's picture is
-	// taken, and the record waits for it.
-	ctx, cancel := context.WithTimeout(ctx, observeTimeout)
-	held := make(chan struct{})
-	var once sync.Once
-	hold := func() { once.Do(func() { close(held) }) }
-	take := func() {
+	type read struct {
+		text string
+		err  error
+	}
+	list := make(chan read, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, observeTimeout)
 		defer cancel()
-		defer hold() // a capture that failed before it held the page
-		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true, Held: hold}
-		data, mime, err := capture.Screenshot(ctx, obs.page, opts)
-		if err != nil && ctx.Err() == nil && !errors.As(err, new(*cdpclient.DialogOpenError)) {
-			// If the boxes cannot be read (a frame going away mid-way), a
-			// plain picture still shows the page.
-			opts.Annotate = false
-			data, mime, err = capture.Screenshot(ctx, obs.page, opts)
+		listed := false
+		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true,
+			Before: func(ctx context.Context) ([]pagemodel.Box, error) {
+				text, boxes, err := pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
+				list <- read{text, err}
+				listed = true
+				return boxes, err
+			}}
+		data, mime, err := capture.Screenshot(ctx, p, opts)
+		if !listed {
+			// Refused before it held the page (a dialog is open): the
+			// snapshot says why.
+			text, err := pagemodel.Snapshot(ctx, p, pagemodel.Options{})
+			list <- read{text, err}
 		}
 		if err != nil {
-			if ctx.Err() == nil {
+			if ctx.Err() == nil && !errors.As(err, new(*cdpclient.DialogOpenError)) {
 				slog.Debug("agent step screenshot", "err", err)
 			}
 			s.ch <- nil
 			return
 		}
 		s.ch <- &Image{Data: data, MIME: mime}
-	}
-	if vision {
-		take()
-	} else {
-		go take()
-		defer spans.Start(ctx, "screenshot held")()
-		<-held
-	}
-	return s
+	}()
+	l := <-list
+	return l.text, s, l.err
 }
 
 // wait returns the screenshot once it is taken; later calls return it again.

@@ -25,10 +25,24 @@ func (e *Element) Clip(ctx context.Context, scroll bool) (clip page.Viewport, x,
 
 // Origin is where the world's frame's viewport starts in the main frame's
 // viewport: (0, 0) for the main frame; an error for a frame the core does
-// not locate (gone, not laid out, or a frame in the page's own session).
+// not locate (gone, not laid out, or in the process of a frame out of the
+// page's).
 func (w *World) Origin(ctx context.Context) (Point, error) {
 	if w.key.frame == page.FrameID(w.p.Door().Frames().Main()) {
 		return Point{}, nil
+	}
+	if w.w.c == w.p.c {
+		// In the page's own process: its <iframe>'s content box, which
+		// the page's session gives in the main frame's viewport.
+		owner, err := w.p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(w.key.frame))
+		if err != nil {
+			return Point{}, &Error{Code: CodeNotFound, Msg: "the frame is no longer in the page", Hint: "take a new snapshot"}
+		}
+		box, err := w.p.c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
+		if err != nil {
+			return Point{}, fmt.Errorf("locate frame box: %w", err)
+		}
+		return Point{X: box.Model.Content[0], Y: box.Model.Content[1]}, nil
 	}
 	fb, err := w.p.frameBoxOf(ctx, w.key.frame)
 	return fb.at, err

@@ -9,6 +9,8 @@ import (
 	"image/jpeg"
 	"image/png"
 	"strconv"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
 
 // point is a position in CSS pixels.
@@ -24,7 +26,7 @@ var annotationColors = []color.RGBA{
 // 000's visual context: a box and a label of the same colour, the label at the
 // box's top right) and re-encodes it in format. origin is the image's top-left
 // in viewport CSS pixels and cssWidth the width it shows, in CSS pixels.
-func drawAnnotations(data []byte, format string, quality int, boxes []refBox, origin point, cssWidth float64) ([]byte, error) {
+func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.Box, origin point, cssWidth float64) ([]byte, error) {
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode screenshot: %w", err)

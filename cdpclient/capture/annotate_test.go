@@ -45,7 +45,7 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var boxes []refBox
+		var boxes []pagemodel.Box
 		d := p.Door()
 		_, err = d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 			lines, err := pagemodel.Latest(ctx, p)
@@ -73,7 +73,7 @@ func TestDrawAnnotationsScalesToTheImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A 2× image of a 100×50 CSS pixel viewport, scrolled by (10, 10).
-	out, err := drawAnnotations(buf.Bytes(), "png", 0, []refBox{{Ref: 7, X: 20, Y: 20, W: 30, H: 20}}, point{X: 10, Y: 10}, 100)
+	out, err := drawAnnotations(buf.Bytes(), "png", 0, []pagemodel.Box{{Ref: 7, X: 20, Y: 20, W: 30, H: 20}}, point{X: 10, Y: 10}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

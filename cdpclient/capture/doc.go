@@ -8,5 +8,7 @@
 // for an operation under the page's rules; doorcapture.go: where an element
 // is, and where a frame's viewport starts; doorread.go: the worlds that hold
 // refs, where the page model measures their boxes), and cdpclient/pagemodel
-// for the refs the latest snapshot shows; cdpclient never imports it.
+// for the refs the latest snapshot shows, or for a snapshot read just before
+// the picture under the same hold (ScreenshotOptions.Before), whose walk
+// measures the boxes; cdpclient never imports it.
 package capture

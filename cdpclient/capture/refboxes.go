@@ -6,22 +6,16 @@ import (
 	"fmt"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 )
-
-// refBox is where a ref's element is: a box in CSS pixels of the main
-// frame's viewport.
-type refBox struct {
-	Ref        int
-	X, Y, W, H float64
-}
 
 // refBoxes returns the boxes of the elements with the refs shown, in every
 // frame that holds refs: those in the viewport, or with whole those anywhere
 // on the page. It only reads: the page model's world measures boxes, and
 // nothing is added to the page. A frame that is gone or not laid out is
 // passed over. Call it inside Door.Run.
-func refBoxes(ctx context.Context, d cdpclient.Door, shown map[int]bool, whole bool) []refBox {
-	var all []refBox
+func refBoxes(ctx context.Context, d cdpclient.Door, shown map[int]bool, whole bool) []pagemodel.Box {
+	var all []pagemodel.Box
 	d.Frames().RefWorlds(ctx, func(w *cdpclient.World) error {
 		at, err := w.Origin(ctx)
 		if err != nil {
@@ -37,7 +31,7 @@ func refBoxes(ctx context.Context, d cdpclient.Door, shown map[int]bool, whole b
 		}
 		for _, b := range boxes {
 			if shown[int(b[0])] {
-				all = append(all, refBox{Ref: int(b[0]), X: b[1] + at.X, Y: b[2] + at.Y, W: b[3], H: b[4]})
+				all = append(all, pagemodel.Box{Ref: int(b[0]), X: b[1] + at.X, Y: b[2] + at.Y, W: b[3], H: b[4]})
 			}
 		}
 		return nil

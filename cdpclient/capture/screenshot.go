@@ -8,6 +8,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
+	"github.com/cdpmcp/cdpmcp/internal/spans"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -25,9 +26,16 @@ type ScreenshotOptions struct {
 	// there, without scrolling it into view (read-only mode: the page sees no
 	// scroll and nothing comes into its view).
 	InPlace bool
-	// Held, if set, is called once the capture holds the page: an action
-	// started after it waits for the picture to be taken, not drawn on.
-	Held func()
+	// Before, if set, reads the page under the same hold as the capture,
+	// just before the browser takes the picture (no action runs between
+	// them, so both see the page as it is): the snapshot's walk, say. With
+	// Annotate the boxes it returns are those drawn, rather than measured
+	// again; its error is the screenshot's. Not with a Target, which may
+	// scroll. (Taking the picture while it runs saves nothing: the browser
+	// renders the picture on the page's main thread, which the walk holds,
+	// and the two compete for the cores, so a large page's walk takes
+	// longer.)
+	Before func(ctx context.Context) ([]pagemodel.Box, error)
 	// MaxWidth, if not 0, is the widest the image may be, in pixels: a wider
 	// capture is rendered smaller (by the browser, so text stays sharp).
 	MaxWidth int
@@ -57,18 +65,24 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	if err := checkSize(opts); err != nil {
 		return nil, "", err
 	}
+	if opts.Before != nil && !opts.Target.IsZero() {
+		return nil, "", fmt.Errorf("capture: Before with a target")
+	}
 	var data []byte
 	d := p.Door()
 	quality := opts.Quality
 	if quality == 0 {
 		quality = 80
 	}
-	var boxes []refBox
+	var boxes []pagemodel.Box
 	var origin point
 	var width float64
 	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
-		if opts.Held != nil {
-			opts.Held()
+		if opts.Before != nil {
+			var err error
+			if boxes, err = opts.Before(ctx); err != nil {
+				return err
+			}
 		}
 		args := page.NewCaptureScreenshotArgs().SetFormat(format)
 		if format == "jpeg" {
@@ -115,7 +129,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		if clip != nil {
 			args.SetClip(*clip)
 		}
-		if opts.Annotate {
+		if opts.Annotate && opts.Before == nil {
 			// The refs of the latest snapshot's element lines: what the
 			// model can act on (not text blocks, frames or summarised groups).
 			lines, err := pagemodel.Latest(ctx, p)
@@ -124,17 +138,25 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 			}
 			boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), opts.FullPage)
 		}
-		r, err := c.Page.CaptureScreenshot(ctx, args)
-		if err != nil {
-			return fmt.Errorf("capture screenshot: %w", err)
-		}
-		data = r.Data
-		return nil
+		data, err = take(ctx, c, args)
+		return err
 	})
 	if err == nil && opts.Annotate {
 		// Drawn once the page is free again: decoding, drawing and encoding
 		// the picture needs nothing of it.
+		endDraw := spans.Start(ctx, "draw")
 		data, err = drawAnnotations(data, format, quality, boxes, origin, width)
+		endDraw()
 	}
 	return data, "image/" + format, err
+}
+
+// take has the browser take the picture.
+func take(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs) ([]byte, error) {
+	defer spans.Start(ctx, "capture")()
+	r, err := c.Page.CaptureScreenshot(ctx, args)
+	if err != nil {
+		return nil, fmt.Errorf("capture screenshot: %w", err)
+	}
+	return r.Data, nil
 }

@@ -13,7 +13,9 @@
 // With {groups: true} it also says which lines are the page's main text and
 // which are chrome (menus, footers, link lists) or long lists, each with the ref
 // of its container, so the caller can summarise them (see reading.js); with
-// {view: true}, which lines are on screen (view.js).
+// {view: true}, which lines are on screen (view.js); with {boxes: true}, the
+// viewport boxes of the elements it gave refs to (an annotated screenshot
+// draws them, measured by the walk rather than a second pass).
 //
 // snapshotSliced() is the same walk in slices: between them the page runs, so
 // it keeps answering however large it is; past its deadline it returns the
@@ -38,6 +40,7 @@ function install() {
       refOf.set(el, r);
       byRef.set(r, new WeakRef(el));
     }
+    if (st.boxed) st.boxed.set(r, el);
     return r;
   }
 
@@ -64,6 +67,7 @@ function install() {
 
   function start(opts) {
     const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0, h1: 0, n: 0, sliceEnd: Infinity };
+    if (opts.boxes) st.boxed = new Map(); // ref → element, of the refs this walk handed out or met
     const w = { out: [], at: [], frames: [] };
     return { opts, st, w, gen: run(opts, st, w) };
   }
@@ -77,7 +81,8 @@ function install() {
   function result(w, st, groups, main, view, partial) {
     const se = document.scrollingElement || document.documentElement;
     const scroll = { above: Math.round(se.scrollTop), below: Math.max(0, Math.round(se.scrollHeight - se.clientHeight - se.scrollTop)) };
-    return { lines: w.out, frames: w.frames, groups, main, view, partial, last: st.last, scroll, title: document.title };
+    const boxes = st.boxed ? boxesOf(st.boxed, false) : null;
+    return { lines: w.out, frames: w.frames, groups, main, view, partial, last: st.last, scroll, title: document.title, boxes };
   }
 
   // snapshot walks at once: for small scopes (what an action added).
@@ -124,10 +129,16 @@ function install() {
   // annotated screenshots: [ref, x, y, width, height]; with all, also those
   // outside the viewport.
   function boxes(all) {
+    const els = new Map();
+    for (const ref of byRef.keys()) els.set(ref, get(ref));
+    return boxesOf(els, all);
+  }
+
+  // boxesOf is boxes of the elements of els (ref → element).
+  function boxesOf(els, all) {
     const out = [];
-    for (const ref of byRef.keys()) {
-      const el = get(ref);
-      if (!el) continue;
+    for (const [ref, el] of els) {
+      if (!el || !el.isConnected) continue;
       const r = el.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
       if (!all && (r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth)) continue;

@@ -1,8 +1,9 @@
 // Package pagemodel is the page model as a model reads it: the snapshot (a
 // page as numbered element lines and context lines under a header, frames
 // and shadow roots in document order, fitted to a token budget, continued
-// from a line, or the difference since the last one: Snapshot), and the
-// model's lines for features that search or picture them (Lines, Latest).
+// from a line, or the difference since the last one: Snapshot; with where
+// the elements it shows are in the viewport: SnapshotBoxes), and the model's
+// lines for features that search or picture them (Lines, Latest).
 // It walks each frame in slices with the page running between them, splices
 // the frames' lines in place and marks the elements that take drops on a
 // page with something to drag.

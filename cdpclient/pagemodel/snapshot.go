@@ -43,14 +43,24 @@ func stateOf(p *cdpclient.Page) *state {
 // Snapshot returns the page as numbered elements and context lines (seed 000's
 // format) under a header line, with frames and shadow roots in document order.
 func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, error) {
+	text, _, err := snapshotWith(ctx, p, opts, false)
+	return text, err
+}
+
+// snapshotWith is Snapshot, and SnapshotBoxes' boxes with boxes.
+func snapshotWith(ctx context.Context, p *cdpclient.Page, opts Options, boxes bool) (string, []Box, error) {
 	var text string
+	var shown []Box
 	st := stateOf(p)
 	_, err := p.Door().Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
 		endWalk := spans.Start(ctx, "walk")
-		m, info, err := collect(ctx, p, opts.Scope, opts.From > 0)
+		m, info, err := collect(ctx, p, opts.Scope, opts.From > 0, boxes)
 		endWalk()
 		if err != nil {
 			return err
+		}
+		if boxes {
+			shown = shownBoxes(info.Boxes, m.Lines)
 		}
 		defer spans.Start(ctx, "fit")()
 		if opts.From < 0 || (opts.From > 0 && opts.From >= len(m.Lines)) {
@@ -89,14 +99,14 @@ func Snapshot(ctx context.Context, p *cdpclient.Page, opts Options) (string, err
 		text = header + "\n" + strings.Join(lines, "\n")
 		return nil
 	})
-	return text, err
+	return text, shown, err
 }
 
 // Lines runs the page model over the whole page and returns its lines in
 // the snapshot's format, frames and shadow roots spliced in, handing out
 // refs as a snapshot does. Call it inside Door.Run.
 func Lines(ctx context.Context, p *cdpclient.Page) ([]string, error) {
-	m, _, err := collect(ctx, p, cdpclient.Target{}, false)
+	m, _, err := collect(ctx, p, cdpclient.Target{}, false, false)
 	if err != nil {
 		return nil, err
 	}

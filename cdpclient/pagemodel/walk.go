@@ -31,6 +31,7 @@ const (
 type pageInfo struct {
 	Title        string
 	Above, Below int
+	Boxes        []Box // asked for with collect's boxes
 }
 
 // frameResult is what the page model returns for one frame.
@@ -59,6 +60,10 @@ type frameResult struct {
 	} `json:"scroll"`
 	Title     string `json:"title"`
 	NeedDrops bool   `json:"needDrops"`
+	// Boxes (asked for with boxes) are the viewport boxes of the elements
+	// the walk gave refs to: [ref, x, y, width, height] in the frame's CSS
+	// pixels, placed in the main frame's viewport by walkFrame.
+	Boxes [][5]float64 `json:"boxes"`
 	// mainFrame: the frame walked is the page's main frame.
 	mainFrame bool
 }
@@ -79,8 +84,9 @@ func walkTime(ctx context.Context, limit time.Duration) time.Duration {
 
 // walkFrame runs the page model in one frame. resume continues a walk that
 // stopped at its deadline; drops are looked up first on a page with things to
-// drag (droptargets.go); view asks which lines are on screen.
-func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeExpr string, resume, view bool) (frameResult, error) {
+// drag (droptargets.go); view asks which lines are on screen, boxes where
+// the elements with refs are (a frame the core does not locate gives none).
+func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeExpr string, resume, view, boxes bool) (frameResult, error) {
 	d := p.Door()
 	st := stateOf(p)
 	st.mu.Lock()
@@ -91,8 +97,8 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 		return w.HandOutRefs(func(base int) (int, error) {
 			drops := false
 			for {
-				opts := fmt.Sprintf("{base: %d, scope, groups: true, view: %t, resume: %t, drops: %t, deadline: %d}",
-					base, view, resume, drops, walkTime(ctx, limit).Milliseconds())
+				opts := fmt.Sprintf("{base: %d, scope, groups: true, view: %t, boxes: %t, resume: %t, drops: %t, deadline: %d}",
+					base, view, boxes, resume, drops, walkTime(ctx, limit).Milliseconds())
 				expr := fmt.Sprintf("(() => { const scope = %s; if (%t && !scope) return null; return __cdpmcp.snapshotSliced(%s); })()",
 					scopeExpr, scopeExpr != "null", opts)
 				r, err := w.Eval(ctx, expr, true)
@@ -112,6 +118,7 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 					continue
 				}
 				res.mainFrame = w.Frame() == d.Frames().Main()
+				res.Boxes = placeBoxes(ctx, w, res.Boxes)
 				return res.Last, nil
 			}
 		})
@@ -139,8 +146,9 @@ func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, r
 
 // collect runs the page model in the main frame (or the scope's frame) and in
 // every frame it finds, and splices the frames' lines in place. resume
-// continues a walk of a large page that stopped at its deadline.
-func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, resume bool) (snapshot.Model, pageInfo, error) {
+// continues a walk of a large page that stopped at its deadline; with
+// boxes, info.Boxes has where the elements with refs are in the viewport.
+func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, resume, boxes bool) (snapshot.Model, pageInfo, error) {
 	d := p.Door()
 	var info pageInfo
 	var start cdpclient.Frame // the main frame
@@ -159,9 +167,12 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 	frames := 0
 	var run func(f cdpclient.Frame, scopeExpr string, depth int) (snapshot.Model, error)
 	run = func(f cdpclient.Frame, scopeExpr string, depth int) (snapshot.Model, error) {
-		res, err := walkFrame(ctx, p, f, scopeExpr, resume && depth == 0, depth == 0 && scope.IsZero())
+		res, err := walkFrame(ctx, p, f, scopeExpr, resume && depth == 0, depth == 0 && scope.IsZero(), boxes)
 		if err != nil {
 			return snapshot.Model{}, err
+		}
+		for _, b := range res.Boxes {
+			info.Boxes = append(info.Boxes, Box{Ref: int(b[0]), X: b[1], Y: b[2], W: b[3], H: b[4]})
 		}
 		if depth == 0 {
 			info.Above, info.Below = res.Scroll.Above, res.Scroll.Below
