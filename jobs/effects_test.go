@@ -175,6 +175,9 @@ func TestNoStorageLeaksBetweenJobs(t *testing.T) {
 		j := q.submit(t, jobs.SubmitRequest{CorrelationID: "late" + string(rune('0'+i)), URL: site.URL("/jobs/storage-late.html"),
 			Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"#seen"}}})
 		d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+		// Its tab is kept for the next job: what it stored was cleared
+		// (a fresh tab would pass this test without any clearing).
+		testbound.Until(t, "the late page's tab kept for the next job", func() bool { return q.SpareTabs() == 1 })
 		return string(d.Result)
 	}
 	// A page that keeps storing, on a timer and as it is left, stores

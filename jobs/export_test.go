@@ -9,3 +9,6 @@ var TarDir, Untar = tarDir, untar
 // TraceJobBrowsers has every job browser launched from now on show its CDP
 // messages to t (nil: none).
 func TraceJobBrowsers(t cdpconn.Tracer) { jobBrowserTracer = t }
+
+// SpareTabs counts the scrubbed tabs the queue keeps for the next jobs.
+func (q *Queue) SpareTabs() int { return q.fleet.spareTabs() }

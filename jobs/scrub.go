@@ -31,6 +31,12 @@ func frameOrigins(p *cdpclient.Page) []string {
 // scrubTab clears everything the tab's origins stored (cookies, local and
 // session storage, IndexedDB, caches, service workers), leaves it on
 // about:blank with no history, and reports whether all of that went.
+//
+// The page's scripts are stopped first, so that nothing it runs (a timer, a
+// pagehide handler as it is left) stores again what was cleared; it is
+// cleared while it is still open, since the browser clears a tab's session
+// storage for an origin only through a frame of that origin; then the tab
+// leaves it and runs scripts again.
 func scrubTab(p *cdpclient.Page, origins []string) bool {
 	if p.Usable() != nil {
 		return false
@@ -45,12 +51,7 @@ func scrubTab(p *cdpclient.Page, origins []string) bool {
 		}
 		return true
 	}
-	// Away from the job's page first: its scripts, left running, could
-	// store again what was just cleared.
-	if err := cdpclient.Outcome(p.Navigate(ctx, "about:blank", cdpclient.WaitLoad)); err != nil {
-		return false
-	}
-	if !call("DOMStorage.enable", nil) {
+	if !call("Emulation.setScriptExecutionDisabled", map[string]bool{"value": true}) || !call("DOMStorage.enable", nil) {
 		return false
 	}
 	for _, o := range slices.Compact(slices.Sorted(slices.Values(origins))) {
@@ -59,5 +60,9 @@ func scrubTab(p *cdpclient.Page, origins []string) bool {
 			return false
 		}
 	}
-	return call("Page.resetNavigationHistory", nil) && call("DOMStorage.disable", nil)
+	if err := cdpclient.Outcome(p.Navigate(ctx, "about:blank", cdpclient.WaitLoad)); err != nil {
+		return false
+	}
+	return call("Emulation.setScriptExecutionDisabled", map[string]bool{"value": false}) &&
+		call("Page.resetNavigationHistory", nil) && call("DOMStorage.disable", nil)
 }
