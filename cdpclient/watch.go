@@ -42,40 +42,31 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched
 		return ws
 	}
 	main := frameKey{frame: p.hist.main()}
-	if e != nil && watched {
-		if e.key == main {
-			return watchSet{keys: []frameKey{main}}
-		}
-		if err := p.withWorld(ctx, main, func(w *worldIn) error {
-			_, err := w.eval(ctx, "__cdpmcp.watch(null)", true)
-			return err
-		}); err == nil {
-			ws.keys = append(ws.keys, main)
-		}
-		ws.keys = append(ws.keys, e.key)
-		return ws
-	}
-	var inFrame chan error // the target's own frame's watch, when not main
-	target := e
+	// The target's own frame (with the target as this) when not the main
+	// frame: at the same time as the main frame's, one round trip, not two.
+	var inFrame chan bool
 	if e != nil && e.key != main {
-		// With the target as this, at the same time as the main frame's:
-		// one round trip, not two.
-		inFrame = make(chan error, 1)
-		go func() { inFrame <- target.call(ctx, "watchTarget", nil) }()
-		e = nil
+		inFrame = make(chan bool, 1)
+		if watched {
+			inFrame <- true
+		} else {
+			target := e
+			go func() { inFrame <- target.call(ctx, "watchTarget", nil) == nil }()
+		}
 	}
-	err := p.withWorld(ctx, main, func(w *worldIn) error {
-		if e != nil {
+	if e != nil && watched && e.key == main {
+		ws.keys = append(ws.keys, main)
+	} else if p.withWorld(ctx, main, func(w *worldIn) error {
+		if e != nil && e.key == main {
 			return e.call(ctx, "watchTarget", nil)
 		}
 		_, err := w.eval(ctx, "__cdpmcp.watch(null)", true)
 		return err
-	})
-	if err == nil {
+	}) == nil {
 		ws.keys = append(ws.keys, main)
 	}
-	if inFrame != nil && <-inFrame == nil {
-		ws.keys = append(ws.keys, target.key)
+	if inFrame != nil && <-inFrame {
+		ws.keys = append(ws.keys, e.key)
 	}
 	return ws
 }
