@@ -171,6 +171,12 @@ if [ -n "$(ls -A "$run/t")" ]; then
 	(cd "$run/t" && find . -mindepth 1 -maxdepth 2 | head -20 | sed 's/^/  /') >&2
 	status=1
 fi
+# Last, so that the tail of the output says it: each test that failed, with
+# the last lines it logged.
+if [ $status != 0 ]; then
+	details=$(cat "$run"/*.log 2>/dev/null | awk -f "$(dirname "$0")/failures.awk")
+	[ -n "$details" ] && printf 'make test: these tests FAILED (their last lines):\n%s\n' "$details" >&2
+fi
 if [ -n "${TEST_LOGS:-}" ]; then
 	mkdir -p "$TEST_LOGS" && cp "$run"/*.log "$TEST_LOGS"/
 fi
