@@ -136,11 +136,19 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 		}
 		return r.stop(n, StopBrowser, "the page could not be read: "+errorText(err))
 	}
-	sr.URL, sr.SnapshotTokens = obs.url, obs.snapshotTokens
+	sr.URL = obs.url
 	endPrompt := spans.Start(ctx, "prompt")
 	prompt := Prompt{System: r.system, User: userMessage(&r.state, time.Now(), obs, r.prev), MaxTokens: maxAnswerTokens}
-	sr.User, sr.UserTokens = prompt.User, estimateTokens(prompt.User)
+	sr.User = prompt.User
 	endPrompt()
+	// What the message costs is for the record: estimated while the model
+	// thinks, not before it is asked.
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		sr.UserTokens, sr.SnapshotTokens = estimateTokens(prompt.User), estimateTokens(obs.elements)
+	}()
+	defer func() { <-counted }() // before the record takes sr
 	if r.cfg.Vision {
 		img := picture.wait()
 		prompt.Image, sr.ImageSent = img, img != nil

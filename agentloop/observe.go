@@ -21,8 +21,6 @@ type observation struct {
 	tabIDs   []string // page ids in that order
 	elements string   // the snapshot, seed 000's element list
 	refs     map[int]bool
-	// snapshotTokens is the element list's estimated cost.
-	snapshotTokens int
 }
 
 // observe reads the current page: its URL, the tabs and the element list.
@@ -64,14 +62,15 @@ func (r *runner) observeBy(ctx context.Context, list func(*cdpclient.Page) (stri
 	}
 	obs.tabs, obs.tabIDs = tabList(ctx, bc, p, title)
 	obs.refs = refsOf(obs.elements)
-	obs.snapshotTokens = snapshot.Estimate(obs.elements)
 	return obs, nil
 }
 
 // refsOf lists the element indexes of an element list.
 func refsOf(elements string) map[int]bool {
 	refs := map[int]bool{}
-	for _, line := range strings.Split(elements, "\n") {
+	for rest := elements; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		if i := strings.Index(line, "[:]"); i > 0 {
 			if n, err := strconv.Atoi(line[:i]); err == nil {
 				refs[n] = true

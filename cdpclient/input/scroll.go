@@ -10,7 +10,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
-	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
 	cdpinput "github.com/mafredri/cdp/protocol/input"
 )
@@ -86,8 +85,7 @@ func (p *tab) scroll(ctx context.Context, direction string, amount int, e *cdpcl
 	if err := p.mouseWheel(ctx, at.X, at.Y, dx, dy); err != nil {
 		return st, err
 	}
-	p.waitScrolled(ctx, e, before, dx, dy)
-	return st, p.readScroll(ctx, e, &st)
+	return st, p.waitScrolled(ctx, e, before, dx, dy, &st)
 }
 
 // wheelDelta is the wheel movement for a direction and amount; amount 0 is most
@@ -112,27 +110,41 @@ func wheelDelta(direction string, amount, w, h float64) (dx, dy float64) {
 	return amount, 0
 }
 
-// waitScrolled waits until a wheel scroll of (dx, dy) from before has been applied:
-// the position reaches its target, or stops moving for 100 ms. Smooth scrolling
-// animates, so this can take a few frames; it gives up after one second.
-func (p *tab) waitScrolled(ctx context.Context, e *cdpclient.Element, before ScrollState, dx, dy float64) {
+// waitScrolled waits until a wheel scroll of (dx, dy) from before has been
+// applied and reads where it stopped into st: the position reaches its
+// target, or stops moving for 100 ms. Smooth scrolling animates, so this can
+// take a few frames; it gives up after one second. The page waits, a frame at
+// a time (js/field.js: scrollWait), so the answer comes with the frame that
+// applied the scroll rather than at the next turn of a poll.
+func (p *tab) waitScrolled(ctx context.Context, e *cdpclient.Element, before ScrollState, dx, dy float64, st *ScrollState) error {
 	clamp := func(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
-	wantX := int(clamp(float64(before.X)+dx, float64(before.X-before.Left), float64(before.X+before.Right)))
-	wantY := int(clamp(float64(before.Y)+dy, float64(before.Y-before.Above), float64(before.Y+before.Below)))
-	wctx, cancel := context.WithTimeout(ctx, time.Second)
+	want := map[string]int{
+		"x": int(clamp(float64(before.X)+dx, float64(before.X-before.Left), float64(before.X+before.Right))),
+		"y": int(clamp(float64(before.Y)+dy, float64(before.Y-before.Above), float64(before.Y+before.Below))),
+	}
+	// The page gives up after scrollWaitMs; a page too busy to answer by
+	// then leaves the last read to readScroll.
+	wctx, cancel := context.WithTimeout(ctx, 2*scrollWaitMs*time.Millisecond)
 	defer cancel()
-	last, lastChange := before, time.Now()
-	_ = poll.Until(wctx, 16*time.Millisecond, func() (bool, error) {
-		cur := p.docScroll(ctx, e) // a slow read is not a stopped scroll
-		if cur.X == wantX && cur.Y == wantY {
-			return true, nil
-		}
-		if cur != last {
-			last, lastChange = cur, time.Now()
-		}
-		return time.Since(lastChange) > 100*time.Millisecond && cur != before, nil
-	})
+	args := []any{want, before, scrollStillMs, scrollWaitMs}
+	var err error
+	if e != nil {
+		err = e.Call(wctx, "scrollWait", funcs.With("scrollWait", "scrollState"), st, args...)
+	} else {
+		err = p.evalInWorld(wctx, funcs.With("scrollWait", "scrollState"), st, args...)
+	}
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	return p.readScroll(ctx, e, st)
 }
+
+// How long a wheel scroll may take to land, and how long a position must
+// hold to count as where it stopped (ms).
+const (
+	scrollWaitMs  = 1000
+	scrollStillMs = 100
+)
 
 func (p *tab) docScroll(ctx context.Context, e *cdpclient.Element) ScrollState {
 	var st ScrollState
@@ -144,7 +156,13 @@ func (p *tab) readScroll(ctx context.Context, e *cdpclient.Element, st *ScrollSt
 	if e != nil {
 		return call(ctx, e, "scrollState", st)
 	}
-	expr, err := jsfunc.Call(funcs.Func("scrollState"))
+	return p.evalInWorld(ctx, funcs.Func("scrollState"), st)
+}
+
+// evalInWorld calls page function fn with args in the main frame's world
+// and decodes its answer (a promise's, once settled) into out.
+func (p *tab) evalInWorld(ctx context.Context, fn string, out any, args ...any) error {
+	expr, err := jsfunc.Call(fn, args...)
 	if err != nil {
 		return err
 	}
@@ -153,7 +171,7 @@ func (p *tab) readScroll(ctx context.Context, e *cdpclient.Element, st *ScrollSt
 		if err != nil || len(r.Value) == 0 {
 			return err
 		}
-		return json.Unmarshal(r.Value, st)
+		return json.Unmarshal(r.Value, out)
 	})
 }
 

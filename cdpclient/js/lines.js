@@ -190,10 +190,33 @@ function lineHelpers() {
     return ref + '[:]<' + tag + (attrs.length ? ' ' + attrs.join(' ') : '') + '>' + esc(name) + '</' + tag + '>';
   }
 
+  // rects keeps the boxes measured during one slice of a walk (caching):
+  // the page does not run between two reads in it, so its layout cannot
+  // change, and the covered check, the view's spans and the boxes ask for the
+  // same elements' boxes. null outside a slice: every read measures.
+  let rects = null;
+
+  // rectOf is el's getBoundingClientRect(), measured once a slice.
+  function rectOf(el) {
+    if (!rects) return el.getBoundingClientRect();
+    let r = rects.get(el);
+    if (r === undefined) {
+      r = el.getBoundingClientRect();
+      rects.set(el, r);
+    }
+    return r;
+  }
+
+  // caching(true) starts a slice's boxes, caching(false) ends it; call the
+  // two around code that never lets the page run between them.
+  function caching(on) {
+    rects = on ? new Map() : null;
+  }
+
   // coveredBy reports whether another element would receive a click at el's centre
   // (only checked inside the viewport, where the answer is known).
   function coveredBy(el) {
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     const x = r.left + r.width / 2;
     const y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
@@ -217,5 +240,5 @@ function lineHelpers() {
     return !t.querySelector('td > div > div, td p, td ul, td ol, td h1, td h2, td h3, th p');
   }
 
-  return { NAME_MAX, fold, cut, esc, role, interactive, hasInteractiveInside, textOf, labelText, line, isDataTable };
+  return { NAME_MAX, fold, cut, esc, role, interactive, hasInteractiveInside, textOf, labelText, line, isDataTable, rectOf, caching };
 }

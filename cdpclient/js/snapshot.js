@@ -27,7 +27,7 @@ function install() {
   const h = lineHelpers();
   const rd = readingHelpers(h);
   const tg = targetHelpers(h);
-  const vw = viewHelpers();
+  const vw = viewHelpers(h);
   const { fold, cut, line } = h;
   // How long one slice of a sliced walk runs before the page gets its turn.
   const SLICE_MS = 50;
@@ -88,9 +88,25 @@ function install() {
   // snapshot walks at once: for small scopes (what an action added).
   function snapshot(opts) {
     const job = start(opts);
-    for (;;) {
-      const r = job.gen.next();
-      if (r.done) return r.value;
+    h.caching(true);
+    try {
+      for (;;) {
+        const r = job.gen.next();
+        if (r.done) return r.value;
+      }
+    } finally {
+      h.caching(false);
+    }
+  }
+
+  // slice runs a walk until it yields or is done: one slice, with the page
+  // not running inside it.
+  function slice(job) {
+    h.caching(true);
+    try {
+      return job.gen.next();
+    } finally {
+      h.caching(false);
     }
   }
 
@@ -109,7 +125,7 @@ function install() {
     const end = performance.now() + (opts.deadline > 0 ? opts.deadline : Infinity);
     for (;;) {
       job.st.sliceEnd = Math.min(performance.now() + SLICE_MS, end);
-      const r = job.gen.next();
+      const r = slice(job);
       if (r.done) return r.value;
       if (performance.now() >= end) {
         pending = job;
@@ -139,7 +155,7 @@ function install() {
     const out = [];
     for (const [ref, el] of els) {
       if (!el || !el.isConnected) continue;
-      const r = el.getBoundingClientRect();
+      const r = h.rectOf(el);
       if (r.width < 1 || r.height < 1) continue;
       if (!all && (r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth)) continue;
       out.push([ref, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]);

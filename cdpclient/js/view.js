@@ -1,9 +1,9 @@
 // What of the page model's lines is on screen, so that fitting a snapshot into
 // its budget keeps it (a long list scrolled to its middle keeps the items in
-// view). viewHelpers() returns spans(at, st), a generator like the walk's
+// view). viewHelpers(h) takes lineHelpers() and returns spans(at, st), a generator like the walk's
 // (walk.js): given the element each line came from, it returns the runs of
 // lines [from, to) whose element's box meets the viewport.
-function viewHelpers() {
+function viewHelpers(h) {
   const TICK = 256;
 
   return {
@@ -22,7 +22,7 @@ function viewHelpers() {
           prev = el;
           seen = false;
           if (el && el.isConnected && el.getBoundingClientRect) {
-            const r = el.getBoundingClientRect();
+            const r = h.rectOf(el);
             seen = r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < hgt && r.left < w;
           }
         }

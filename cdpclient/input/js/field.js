@@ -123,6 +123,41 @@ function scrollState() {
   };
 }
 
+// scrollWait waits, a frame at a time, until a wheel scroll from before (a
+// scrollState) has been applied: the position reaches want ({x, y}), or it
+// moved and then held for stillMs; it gives up after maxMs. It answers the
+// scrollState where it stopped. Frames drive it, with a timer beside for a
+// page that draws none.
+function scrollWait(want, before, stillMs, maxMs) {
+  const read = () => scrollState.call(this);
+  const same = (a, b) => a.x === b.x && a.y === b.y && a.above === b.above && a.below === b.below && a.left === b.left && a.right === b.right;
+  const start = performance.now();
+  let last = before;
+  let lastChange = start;
+  return new Promise((resolve) => {
+    const check = () => {
+      const cur = read();
+      const now = performance.now();
+      if (cur.x === want.x && cur.y === want.y) return resolve(cur);
+      if (!same(cur, last)) {
+        last = cur;
+        lastChange = now;
+      }
+      if ((now - lastChange > stillMs && !same(cur, before)) || now - start > maxMs) return resolve(cur);
+      let fired = false;
+      const once = () => {
+        if (!fired) {
+          fired = true;
+          check();
+        }
+      };
+      requestAnimationFrame(once);
+      setTimeout(once, 16);
+    };
+    check();
+  });
+}
+
 // fileInput says whether the element is a file input (or the label of one), and
 // whether it takes several files.
 function fileInput() {
