@@ -179,7 +179,9 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 				} else {
 					c.must("click", map[string]any{"selector": "#go"})
 				}
-				c.must("waitFor", map[string]any{"text": "Signed in"})
+				// The echo page of a whole table took more than waitFor's
+				// default 10 s to load on a loaded machine: the test's bound.
+				c.must("waitFor", map[string]any{"text": "Signed in", "timeoutMs": min(testbound.Bound(), 2*time.Minute).Milliseconds()})
 				c.readBack()
 				c.must("record", map[string]any{"op": "stop"})
 			})
