@@ -267,14 +267,16 @@ func jsonField(t *testing.T, text, field string) string {
 	return v
 }
 
-// waitJobText polls a job until it is in one of states (failing on another
-// final one) and returns its last status. A job a loaded machine failed
-// (a page too busy to answer) still had the password: it is searched too.
+// waitJobText waits for a job (browser.job.wait, which answers once the job
+// ends or waits for a person, rather than asking for its status over and
+// over) until it is in one of states (failing on another final one) and
+// returns its last status. A job a loaded machine failed (a page too busy to
+// answer) still had the password: it is searched too.
 func waitJobText(t *testing.T, c caller, corr, id string, states ...string) string {
 	t.Helper()
 	var last string
 	testbound.Until(t, "job "+id+" "+strings.Join(states, " or "), func() bool {
-		last = c.must("browser.job.status", map[string]any{"correlationId": corr, "jobId": id})
+		last = c.must("browser.job.wait", map[string]any{"correlationId": corr, "jobId": id, "timeoutMs": 20000})
 		got := jsonField(t, last, "status")
 		if slices.Contains(states, got) {
 			return true
