@@ -12,6 +12,11 @@ import (
 
 const navTimeout = 30 * time.Second
 
+// pageSetupTimeout bounds what a navigation waits for before its own deadline
+// starts: the browser's launch (at most 30 s) and a new tab's set-up (at most
+// 30 s) on a session's first call.
+const pageSetupTimeout = time.Minute
+
 // navArgs are the arguments every navigation takes.
 type navArgs struct {
 	Page      string `json:"page"`
@@ -93,18 +98,37 @@ var GoForward = define("goForward", "Go forward in the tab's history.",
 	}).ownTimeout()
 
 // navAct runs a page-level navigation as an action under the caller's deadline
-// (timeoutMs, default the server's NavTimeout, else navTimeout).
+// (timeoutMs, default the server's NavTimeout, else navTimeout). The deadline
+// is the navigation's: it starts once the tab is in hand. Launching the
+// browser and setting up the session's first tab, on a first call, have
+// bounds of their own (pageSetupTimeout); on a loaded machine they took most
+// of a 30 s deadline, and the page was blamed for being slow.
 func (e *Env) navAct(ctx context.Context, a navArgs, name string, fn func(context.Context, *cdpclient.Page) (*feedback.Feedback, error)) (*Result, error) {
 	def := navTimeout
 	if e.NavTimeout > 0 {
 		def = e.NavTimeout
+	}
+	if a.TimeoutMs < 0 { // refused before the browser is touched
+		_, _, err := deadline(ctx, a.TimeoutMs, def)
+		return nil, err
+	}
+	pctx, cancelPage := context.WithTimeout(ctx, pageSetupTimeout)
+	p, err := e.Page(pctx, a.Page)
+	cancelPage()
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel, err := deadline(ctx, a.TimeoutMs, def)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	return e.onPage(ctx, a.Page, name, fn)
+	fb, err := fn(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	fb.Act = name
+	return &Result{Feedback: fb}, nil
 }
 
 // refuseRepost refuses, in read-only mode, a reload or history step that would

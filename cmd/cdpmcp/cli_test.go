@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
@@ -87,6 +90,33 @@ func TestCallNavigate(t *testing.T) {
 		if strings.HasPrefix(e.Name(), "cdpmcp-profile-") {
 			t.Errorf("call left its temporary profile %s", e.Name())
 		}
+	}
+}
+
+// A navigation's timeoutMs is the navigation's: a browser slow to launch (a
+// loaded machine) does not use it up. The browser here takes longer to start
+// than the navigation may take, and the navigation succeeds.
+func TestNavigateDeadlineStartsAfterTheLaunch(t *testing.T) {
+	t.Parallel()
+	shell, ok := browserproc.FindHeadlessShell()
+	if !ok {
+		var err error
+		if shell, err = browserproc.FindBrowser(""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nav := min(testbound.Scale(8*time.Second), 20*time.Second) // under the launch's own 30 s with the wait below
+	tmp, marker := shortTemp(t), newMarker("slowlaunch")
+	slow := filepath.Join(tmp, "slow-browser")
+	script := fmt.Sprintf("#!/bin/sh\nsleep %d\nexec %s \"$@\"\n", int((nav+2*time.Second)/time.Second), shell)
+	if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	url := site.URL("/home.html")
+	r := runCLI(t, tmp, "call", "--headless", "--browser-path", slow, "--browser-arg="+marker, "navigate",
+		fmt.Sprintf(`{"url":%q,"timeoutMs":%d}`, url, nav.Milliseconds()))
+	if r.code != 0 || !strings.Contains(r.stdout, `"ok":true`) {
+		t.Fatalf("navigate with timeoutMs %d after a launch of %v: exit %d\nstdout: %s\nstderr: %s", nav.Milliseconds(), nav+2*time.Second, r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/pgtest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/cdpmcp/cdpmcp/jobs/postgres"
@@ -103,8 +104,8 @@ func startWorker(t testing.TB, db, id string, extra ...string) *workerProc {
 	case <-ready:
 	case <-w.exited:
 		t.Fatalf("worker %s exited:\n%s", id, w.stderr.String())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("worker %s not running after 60 s:\n%s", id, w.stderr.String())
+	case <-time.After(testbound.Bound()):
+		t.Fatalf("worker %s not running after %s:\n%s", id, testbound.Bound(), w.stderr.String())
 	}
 	return w
 }
@@ -117,7 +118,7 @@ func (w *workerProc) stop() {
 		_ = w.cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-w.exited:
-		case <-time.After(20 * time.Second):
+		case <-time.After(testbound.Bound()):
 			_ = w.cmd.Process.Kill()
 			<-w.exited
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -223,7 +225,9 @@ func TestFleet(t *testing.T) {
 
 // done0 reads a job from the store.
 func done0(t *testing.T, s jobs.Store, id string) *jobs.Job {
-	j, err := s.Get(testCtx(t, 10*time.Second), id)
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Bound())
+	defer cancel()
+	j, err := s.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,22 +240,18 @@ var tabsOpen = regexp.MustCompile(`(?m)^cdpmcp_worker_tabs_open\{worker="([^"]+)
 // worker last told the store) that it has at most want tabs open.
 func waitTabs(t *testing.T, w *workerProc, want int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testbound.UntilNil(t, fmt.Sprintf("worker %s to have at most %d tabs open", w.id, want), func() error {
 		resp, err := http.Get(w.metrics)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		for _, m := range tabsOpen.FindAllStringSubmatch(string(b), -1) {
 			if n, _ := strconv.Atoi(m[2]); m[1] == w.id && n <= want {
-				return
+				return nil
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("worker %s still has tabs open:\n%s", w.id, b)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Errorf("its metrics say:\n%s", b)
+	})
 }

@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -47,9 +49,10 @@ step resumeagain cdpmcp jobs resume $STORE "$person"
 # (4); a second cancel changes nothing (8).
 step hang        cdpmcp jobs submit $STORE "$(job hang-1 /jobs/neverload '{"type":"navigate","timeoutMs":3600000}')"
 hang=$(sed 's/.*"jobId":"\([^"]*\)".*/\1/' hang.out)
-# Once it runs (a busy machine takes a moment to start it; 600 looks at most,
-# and the timeout step says RUNNING or the test fails).
-for _ in $(seq 600); do cdpmcp jobs status $STORE "$hang" | grep -q '"status":"RUNNING"' && break; sleep 0.1; done
+# Once it runs (a busy machine takes a moment to start it; $LOOKS looks at
+# most, 600 scaled as the tests' bounds are, and the timeout step says
+# RUNNING or the test fails).
+for _ in $(seq "$LOOKS"); do cdpmcp jobs status $STORE "$hang" | grep -q '"status":"RUNNING"' && break; sleep 0.1; done
 step timeout     cdpmcp jobs wait $STORE --timeout 1s "$hang"
 step cancel      cancel_json "$hang" "nightly window over"
 step cancelled   cdpmcp jobs status "$hang" $STORE   # flags after the argument
@@ -89,7 +92,8 @@ func TestJobVerbsInAScript(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.CommandContext(testCtx(t, 5*time.Minute), "sh", "-c", jobsScript)
 			cmd.Dir = dir
-			cmd.Env = append(procEnv(dir), "PATH="+filepath.Dir(binPath)+":"+os.Getenv("PATH"), "STORE="+strings.Join(flags, " "), "SITE="+site.URL(""))
+			cmd.Env = append(procEnv(dir), "PATH="+filepath.Dir(binPath)+":"+os.Getenv("PATH"), "STORE="+strings.Join(flags, " "), "SITE="+site.URL(""),
+				"LOOKS="+strconv.Itoa(int(600*testbound.Factor())))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("the script: %v\n%s", err, out)

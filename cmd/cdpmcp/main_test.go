@@ -105,9 +105,11 @@ func (b *syncBuffer) String() string {
 }
 
 // testCtx is a context bounded by d scaled for the machine (testbound.Scale),
-// cancelled when the test ends.
+// and never by less than testbound.Bound (it ends only a test that would
+// hang: a minute of a test's calls took more than a minute on two cores
+// shared with the race lane's browsers), cancelled when the test ends.
 func testCtx(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(d))
+	ctx, cancel := context.WithTimeout(context.Background(), max(testbound.Scale(d), testbound.Bound()))
 	t.Cleanup(cancel)
 	return ctx
 }

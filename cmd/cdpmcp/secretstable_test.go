@@ -179,7 +179,9 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 				} else {
 					c.must("click", map[string]any{"selector": "#go"})
 				}
-				c.must("waitFor", map[string]any{"text": "Signed in"})
+				// The echo page of a whole table took more than waitFor's
+				// default 10 s to load on a loaded machine: the test's bound.
+				c.must("waitFor", map[string]any{"text": "Signed in", "timeoutMs": min(testbound.Bound(), 2*time.Minute).Milliseconds()})
 				c.readBack()
 				c.must("record", map[string]any{"op": "stop"})
 			})
@@ -265,14 +267,16 @@ func jsonField(t *testing.T, text, field string) string {
 	return v
 }
 
-// waitJobText polls a job until it is in one of states (failing on another
-// final one) and returns its last status. A job a loaded machine failed
-// (a page too busy to answer) still had the password: it is searched too.
+// waitJobText waits for a job (browser.job.wait, which answers once the job
+// ends or waits for a person, rather than asking for its status over and
+// over) until it is in one of states (failing on another final one) and
+// returns its last status. A job a loaded machine failed (a page too busy to
+// answer) still had the password: it is searched too.
 func waitJobText(t *testing.T, c caller, corr, id string, states ...string) string {
 	t.Helper()
 	var last string
 	testbound.Until(t, "job "+id+" "+strings.Join(states, " or "), func() bool {
-		last = c.must("browser.job.status", map[string]any{"correlationId": corr, "jobId": id})
+		last = c.must("browser.job.wait", map[string]any{"correlationId": corr, "jobId": id, "timeoutMs": 20000})
 		got := jsonField(t, last, "status")
 		if slices.Contains(states, got) {
 			return true

@@ -55,22 +55,33 @@ func TestSIGTERMFinishesOrStopsCalls(t *testing.T) {
 	job := jobCall(t, ctx, a, "browser.job.submit", map[string]any{"correlationId": "kill", "url": site.URL("/jobs/slowpage?ms=8000"), "task": map[string]any{"type": "navigate"}})["jobId"].(string)
 	waitJob(t, ctx, a, job, "RUNNING")
 
+	// Each call, once its page runs it (so the server holds it in flight),
+	// asks the fixtures for a path of its own: the signal goes after both
+	// have, whatever the machine's load.
 	short, long := make(chan answer, 1), make(chan answer, 1)
+	n := markers.Add(1)
+	shortPath, longPath := fmt.Sprintf("/sigterm/short-%d", n), fmt.Sprintf("/sigterm/long-%d", n)
 	go func() {
-		text, isErr, err := callMaybe(ctx, a, "waitForTimeout", map[string]any{"ms": 1500})
+		text, isErr, err := callMaybe(ctx, a, "evaluate", map[string]any{"expression": fmt.Sprintf(
+			"new Promise(r => { fetch(%q).catch(() => {}); setTimeout(() => r('finished after 1500 ms'), 1500) })", shortPath)})
 		short <- answer{text, isErr, err}
 	}()
 	go func() {
-		text, isErr, err := callMaybe(ctx, b, "evaluate", map[string]any{"expression": "new Promise(() => {})"})
+		text, isErr, err := callMaybe(ctx, b, "evaluate", map[string]any{"expression": fmt.Sprintf("new Promise(() => { fetch(%q).catch(() => {}) })", longPath)})
 		long <- answer{text, isErr, err}
 	}()
-	time.Sleep(400 * time.Millisecond) // both calls are in flight
+	testbound.Until(t, "both calls in flight (their pages asked for "+shortPath+" and "+longPath+")", func() bool {
+		return site.Hits(shortPath) > 0 && site.Hits(longPath) > 0
+	})
 	pid := s.cmd.Process.Pid
 	start := time.Now()
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The server has taken the signal once it says it waits for the calls.
+	testbound.Until(t, "the server to take the signal", func() bool {
+		return strings.Contains(s.stderr.String(), `msg="shutting down: waiting for calls in flight"`)
+	})
 	if text, isErr, err := callMaybe(ctx, a, "getUrl", nil); err != nil || !isErr || !strings.Contains(text, "shutting down") || !strings.Contains(text, "not run") {
 		t.Errorf("a call after SIGTERM: %q %v %v", text, isErr, err)
 	}
@@ -84,7 +95,7 @@ func TestSIGTERMFinishesOrStopsCalls(t *testing.T) {
 	if s.waitErr != nil {
 		t.Errorf("exit after SIGTERM: %v (want status 0)", s.waitErr)
 	}
-	if r := <-short; r.err != nil || r.isErr || !strings.Contains(r.text, "waited") {
+	if r := <-short; r.err != nil || r.isErr || !strings.Contains(r.text, "finished after 1500 ms") {
 		t.Errorf("a call that ends within the grace period: %+v", r)
 	}
 	if r := <-long; r.err != nil || !r.isErr || !strings.Contains(r.text, "shutting down") || !strings.Contains(r.text, "stopped before it finished") {
@@ -149,11 +160,15 @@ func TestStdinClosedAnswersCallsInFlight(t *testing.T) {
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"navigate","arguments":{"url":%q}}}`, site.URL("/home.html")))
 	readID(2)
-	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"waitForTimeout","arguments":{"ms":1500}}}`)
-	time.Sleep(100 * time.Millisecond)
+	// The call's page asks the fixtures for a path of its own once it runs:
+	// stdin closes while the server holds it, whatever the machine's load.
+	inFlight := fmt.Sprintf("/stdin-eof/in-flight-%d", markers.Add(1))
+	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"evaluate","arguments":{"expression":%q}}}`,
+		fmt.Sprintf("new Promise(r => { fetch(%q).catch(() => {}); setTimeout(() => r('finished after 1500 ms'), 1500) })", inFlight)))
+	testbound.Until(t, "the call in flight (its page asked for "+inFlight+")", func() bool { return site.Hits(inFlight) > 0 })
 	start := time.Now()
 	stdin.Close()
-	if got := readID(3); !strings.Contains(got, "waited 1500 ms") {
+	if got := readID(3); !strings.Contains(got, "finished after 1500 ms") || strings.Contains(got, `"isError":true`) {
 		t.Errorf("the call in flight when stdin closed: %s", got)
 	}
 	done := make(chan error, 1)
