@@ -29,8 +29,9 @@ RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cd
 # goroutine of their own, one client calling in turn, whose CPU goes to the
 # Go side's work on long texts (the corpus's 40 real pages through MCP, a
 # page's 80 kB of a password's echoes redacted, a 10 MB evaluate answer),
-# which -race makes several times dearer: 132 CPU-seconds under it, 84
-# without; the package's other tests check the same code under -race.
+# which -race makes dearer: 66.5 CPU-seconds under it, 57.8 without on a
+# quiet machine (132 and 84 at a load of 45), for a plain build of tools'
+# tests of about 10; the package's other tests check the same code under it.
 # PKG=REGEXP, one a word.
 RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSecretsWhole|TestEvaluateHugeAnswer)$$
 # The slowest of the other packages, slowest first: make test's queue of
