@@ -24,6 +24,16 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # Every other package runs without it: cdpclient's pure packages (snapshot,
 # reader, feedback, origins, cdppolicy) only took five times longer under it.
 RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
+# Tests of the race packages that run without the race detector, from the
+# plain queue (scripts/test/run.sh: the race lane skips them): tests with no
+# goroutine of their own, one client calling in turn, whose CPU goes to the
+# Go side's work on long texts (the corpus's 40 real pages through MCP, a
+# page's 80 kB of a password's echoes redacted, a 10 MB evaluate answer),
+# which -race makes dearer: 66.5 CPU-seconds under it, 57.8 without on a
+# quiet machine (132 and 84 at a load of 45), for a plain build of tools'
+# tests of about 10; the package's other tests check the same code under it.
+# PKG=REGEXP, one a word.
+RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSecretsWhole|TestEvaluateHugeAnswer)$$
 # The slowest of the other packages, slowest first: make test's queue of
 # plain packages starts with them, so that the two lanes end about together.
 TEST_FIRST ?= ./cmd/cdpmcp ./jobs ./packaging ./learned/playwright ./agentloop ./cdpclient/pagemodel ./jobs/postgres
@@ -73,7 +83,7 @@ run-deps:
 ## the end names the packages that failed, and fails if the run left a process
 ## or a temporary file behind.
 test: test-deps lint
-	TEST_FIRST="$(TEST_FIRST)" scripts/test/run.sh $(RACE_PKGS)
+	TEST_FIRST="$(TEST_FIRST)" RACE_PLAIN='$(RACE_PLAIN)' scripts/test/run.sh $(RACE_PKGS)
 
 lint: $(STATICCHECK)
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt -w these files:" >&2; echo "$$unformatted" >&2; exit 1; fi

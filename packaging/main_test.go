@@ -28,6 +28,7 @@ var (
 	dist     *packaging.Dist
 	site     *fixtures.Server
 	npmTools string // where the mcpb CLI is installed: bin/npm-tools, as make's
+	tmp      string // the tests' own files: the dist folder, the npm packages
 )
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
@@ -39,7 +40,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	npmTools = filepath.Join(root, "bin", "npm-tools")
-	tmp, err := os.MkdirTemp("", "cdpmcp-release-")
+	tmp, err = os.MkdirTemp("", "cdpmcp-release-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,10 +47,12 @@ func npmProject(t *testing.T) string {
 	return dir
 }
 
-// packNPM makes the npm packages of the test build.
-func packNPM(t *testing.T, ctx context.Context) (platform, main string) {
+// packNPM makes the npm packages of the test build, once for the tests that
+// install them (npm pack gzips the 30 MB binary, seconds of CPU); the tests
+// only read them.
+func packNPM(t *testing.T) (platform, main string) {
 	t.Helper()
-	tarballs, err := packaging.NPM(ctx, dist, t.TempDir())
+	tarballs, err := npmPackages()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +62,15 @@ func packNPM(t *testing.T, ctx context.Context) (platform, main string) {
 	return tarballs[0], tarballs[1]
 }
 
+var npmPackages = sync.OnceValues(func() ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(3*time.Minute))
+	defer cancel()
+	return packaging.NPM(ctx, dist, filepath.Join(tmp, "npm-packages"))
+})
+
 func TestNPMPackagesInstallAndServeOffline(t *testing.T) {
 	ctx := testCtx(t, 5*time.Minute)
-	platform, main := packNPM(t, ctx)
+	platform, main := packNPM(t)
 	b := host(t)
 	pkgName, err := packaging.PlatformPackage(b)
 	if err != nil {
@@ -177,7 +186,7 @@ func processGone(pid int) bool {
 
 func TestNPMLauncherSaysWhatIsMissing(t *testing.T) {
 	ctx := testCtx(t, 3*time.Minute)
-	platform, main := packNPM(t, ctx)
+	platform, main := packNPM(t)
 	pkgName, err := packaging.PlatformPackage(host(t))
 	if err != nil {
 		t.Fatal(err)

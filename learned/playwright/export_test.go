@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/npmci"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
@@ -107,6 +108,12 @@ func TestExportRunsGreenInPlaywright(t *testing.T) {
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}
+	// Chromium's headless shell, as Playwright's own headless runs use
+	// (its chromium-headless-shell): half the CPU of a headless full Chromium.
+	browser := "/usr/bin/chromium"
+	if shell, ok := browserproc.FindHeadlessShell(); ok {
+		browser = shell
+	}
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = fmt.Sprintf("%q", a)
@@ -114,9 +121,9 @@ func TestExportRunsGreenInPlaywright(t *testing.T) {
 	write("playwright.config.js", fmt.Sprintf(`module.exports = {
   testDir: '.', outputDir: 'results', reporter: 'line', workers: 1, retries: 0,
   timeout: %d, expect: { timeout: %d },
-  use: { headless: true, actionTimeout: %d, launchOptions: { executablePath: '/usr/bin/chromium', args: [%s] } },
+  use: { headless: true, actionTimeout: %d, launchOptions: { executablePath: %q, args: [%s] } },
 };
-`, testbound.Scale(20_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), strings.Join(quoted, ", ")))
+`, testbound.Scale(20_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), testbound.Scale(5_000_000_000).Milliseconds(), browser, strings.Join(quoted, ", ")))
 	variants := []string{"site", "moved", "renamed"}
 	for i, v := range variants {
 		// Named so that the runner takes them in this order: the failing

@@ -20,7 +20,11 @@
 #
 # Environment: GO (the go command), TEST_PKGS (the packages, ./...; those of
 # them not named as race packages run without -race), TEST_FIRST (plain
-# packages the queue starts with, in that order: the slowest), TEST_BATCH
+# packages the queue starts with, in that order: the slowest), RACE_PLAIN
+# (tests of race packages that run without -race instead, words
+# PKG=REGEXP: the race lane skips them, and the queue runs go test -run
+# REGEXP PKG right after TEST_FIRST; a REGEXP holds no space and no glob
+# character, and names no test of another race package), TEST_BATCH
 # (how many of the other plain packages one go test takes from the queue,
 # 6), TEST_TIMEOUT (a package's limit, 20m), TEST_PARALLEL (tests run at
 # once in a package, 4), TEST_P (packages run at once in each lane, 1),
@@ -44,6 +48,18 @@ race=$($GO list "$@") || exit 1
 [ -n "${TEST_PKGS:-}" ] && race=$(grep -xF -f <($GO list $TEST_PKGS) <<<"$race")
 plain=$($GO list ${TEST_PKGS:-./...} | grep -vxF -f <(printf '%s\n' "$race"))
 
+# The race packages' tests that run without -race (RACE_PLAIN): the race
+# lane skips them; the queue runs them after TEST_FIRST's packages.
+skip=
+plainruns=
+read -ra words <<<"${RACE_PLAIN:-}"
+for w in "${words[@]}"; do
+	p=$($GO list "${w%%=*}") || exit 1
+	grep -qxF "$p" <<<"$race" || continue
+	skip=${skip:+$skip|}${w#*=}
+	plainruns+="-run ${w#*=} $p"$'\n'
+done
+
 # The queue of plain packages: one go test a line, TEST_FIRST's packages
 # one each first, then the others TEST_BATCH at a time. take prints the next
 # line and moves past it (nothing when the queue is empty); the lanes take
@@ -52,6 +68,7 @@ plain=$($GO list ${TEST_PKGS:-./...} | grep -vxF -f <(printf '%s\n' "$race"))
 	# shellcheck disable=SC2086 # one package an argument
 	first=$(for p in ${TEST_FIRST:-}; do $GO list "$p" 2>/dev/null; done | grep -xF -f <(printf '%s\n' "$plain"))
 	printf '%s\n' $first
+	printf '%s' "$plainruns"
 	grep -vxF -f <(printf '%s\n' "$first") <<<"$plain" | xargs -r -n "${TEST_BATCH:-6}" echo
 } | grep -v '^$' >"$run/queue"
 echo 1 >"$run/queue.next"
@@ -128,8 +145,10 @@ interrupted() {
 trap interrupted INT TERM
 
 start=$SECONDS
+args=()
 # shellcheck disable=SC2086 # package lists split on purpose
-lane race ${race:+-race $race} &
+[ -n "$race" ] && args=(-race ${skip:+-skip "$skip"} $race)
+lane race "${args[@]}" &
 lane plain &
 wait
 status=0
