@@ -29,7 +29,10 @@ func newMatcher(entries []known) *matcher {
 		if t := bytes.Trim(c, "+"); len(t) >= 3 {
 			c = t
 		}
-		if len(c) == 0 {
+		// What is searched holds MinLen characters or more, as the value
+		// remembered does: "  two" (a start typed key by key) searched as
+		// "two" would mask "network".
+		if utf8.RuneCount(c) < MinLen {
 			return
 		}
 		if at, ok := seen[string(c)]; ok {

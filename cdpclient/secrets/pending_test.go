@@ -31,3 +31,23 @@ func TestPendingAndKeep(t *testing.T) {
 	nilReg.Pending("a", "secret")
 	nilReg.Keep("a")
 }
+
+// A value's spaces do not count towards its length: a start typed key by key
+// whose letters are fewer than MinLen ("  two" of "  two  spaces  ") masks
+// nothing, where it would mask those letters in every word ("network").
+func TestShortOnceSpacesAreFolded(t *testing.T) {
+	r := New()
+	for _, v := range []string{"  t", "  tw", "  two", "  two ", "  two  "} {
+		r.Typing("a", v)
+		if got := r.Redact("tool=network, a twin, two Two"); got != "tool=network, a twin, two Two" {
+			t.Errorf("typing %q: %q", v, got)
+		}
+	}
+	r.Typing("a", "  two  spaces  ")
+	r.Keep("a")
+	r.Enter("  ab  ", Entry{})
+	r.Add("+ab+")
+	if got, want := r.Redact("network about  two  spaces  "), "network about  "+Mask+"  "; got != want {
+		t.Errorf("Redact = %q, want %q", got, want)
+	}
+}
