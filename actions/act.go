@@ -14,6 +14,11 @@ func (e *Env) onPage(ctx context.Context, pageID, name string, fn func(context.C
 	if err != nil {
 		return nil, err
 	}
+	return actOn(ctx, p, name, fn)
+}
+
+// actOn runs fn on p and names its feedback's action.
+func actOn(ctx context.Context, p *cdpclient.Page, name string, fn func(context.Context, *cdpclient.Page) (*feedback.Feedback, error)) (*Result, error) {
 	fb, err := fn(ctx, p)
 	if err != nil {
 		return nil, err

@@ -123,12 +123,7 @@ func (e *Env) navAct(ctx context.Context, a navArgs, name string, fn func(contex
 		return nil, err
 	}
 	defer cancel()
-	fb, err := fn(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	fb.Act = name
-	return &Result{Feedback: fb}, nil
+	return actOn(ctx, p, name, fn)
 }
 
 // refuseRepost refuses, in read-only mode, a reload or history step that would
