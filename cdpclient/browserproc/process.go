@@ -53,9 +53,16 @@ func (p *Process) Headless() bool { return p.headless }
 // closes (a temporary one, or Options.Disposable): Close ends it at once.
 func (p *Process) Disposable() bool { return p.disposable }
 
-// Close ends the whole process group (SIGTERM, then SIGKILL after 3 s; a
-// disposable browser SIGKILL at once), waits for the main process and removes
-// a temporary profile. It is safe to call more than once.
+// keptProfileExit is how long a browser whose profile is kept has, after
+// SIGTERM, to write that profile (cookies, storage) and exit before it is
+// killed: long, since on a loaded machine a clean exit takes seconds, and a
+// kill can lose what the user had.
+const keptProfileExit = 30 * time.Second
+
+// Close ends the whole process group (SIGTERM, then SIGKILL after
+// keptProfileExit, with a warning that the profile's last state may be lost;
+// a disposable browser SIGKILL at once), waits for the main process and
+// removes a temporary profile. It is safe to call more than once.
 func (p *Process) Close() {
 	p.closeOnce.Do(func() {
 		pgid := p.cmd.Process.Pid
@@ -66,7 +73,11 @@ func (p *Process) Close() {
 		}
 		select {
 		case <-p.exited:
-		case <-time.After(3 * time.Second):
+		case <-time.After(keptProfileExit):
+			if !p.disposable {
+				slog.Warn("the browser did not exit by itself in time and was killed: the last state of its profile (cookies, storage) may not be saved",
+					"profile", p.profile, "waited", keptProfileExit)
+			}
 			procgroup.Kill(pgid)
 			<-p.exited
 		}
