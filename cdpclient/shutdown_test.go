@@ -1,13 +1,18 @@
+//go:build unix
+
 package cdpclient
 
 import (
 	"context"
+	"syscall"
 	"testing"
 )
 
 // Shutdown reports whether a browser with a kept profile exited by itself
-// (its cookies on disk) or had to be ended: the profile's owner warns on the
-// latter that its last state may not be saved.
+// (its cookies on disk) or had to be killed: the profile's owner warns on the
+// latter that its last state may not be saved. A browser given no time for
+// Browser.close is still asked with SIGTERM, and exits by itself; one that is
+// stopped (as a browser too slow to exit) is killed once the wait for it ends.
 func TestShutdownReportsWhetherTheBrowserExitedByItself(t *testing.T) {
 	launch := func() *Browser {
 		b, err := Connect(testContext(t), Options{Launch: LaunchOptions{Headless: true, UserDataDir: t.TempDir()}})
@@ -23,11 +28,18 @@ func TestShutdownReportsWhetherTheBrowserExitedByItself(t *testing.T) {
 	if b.Alive() {
 		t.Error("the browser is still connected after Shutdown")
 	}
-	b = launch()
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
+	b = launch()
+	if !b.Shutdown(ended) {
+		t.Error("a browser given no time for Browser.close, which exits on SIGTERM, was reported killed")
+	}
+	b = launch()
+	if err := syscall.Kill(b.PID(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
 	if b.Shutdown(ended) {
-		t.Error("a browser given no time to close was reported to have exited by itself")
+		t.Error("a stopped browser, which had to be killed, was reported to have exited by itself")
 	}
 	if b.Alive() {
 		t.Error("the browser is still connected after Shutdown")

@@ -177,26 +177,29 @@ func (f *fleet) closeIdle(pb *profileBrowser) {
 // asked, writing its cookies and storage to disk, before it is killed. It is
 // long: on a loaded machine a clean exit takes many seconds, and a kill loses
 // the profile's last sign-in (the next worker to load it finds it signed out).
-var profileExit = 30 * time.Second
+const profileExit = 30 * time.Second
 
 // shutdown lets the profile's browser exit by itself, so its cookies and
 // storage reach the disk, then closes the manager and leaves in the folder
 // only what the profile keeps (pruneProfile). It reports whether the browser
 // exited by itself; when it had to be killed it warns that the profile's last
 // state may not be saved.
-func (pb *profileBrowser) shutdown() (exited bool) {
+func (pb *profileBrowser) shutdown() (exited bool) { return pb.shutdownWithin(profileExit) }
+
+// shutdownWithin is shutdown giving the browser wait to exit by itself.
+func (pb *profileBrowser) shutdownWithin(wait time.Duration) (exited bool) {
 	if pb.mgr == nil {
 		return true
 	}
 	exited = true
 	if b := pb.mgr.Current(); b != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), profileExit)
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		exited = b.Shutdown(ctx)
 		cancel()
 	}
 	if !exited {
 		slog.Warn("a profile's browser did not exit by itself in time and was killed: the profile's last state (sign-ins, cookies, storage) may not be saved",
-			"profile", pb.name, "waited", profileExit)
+			"profile", pb.name, "waited", wait)
 	}
 	pb.killed = !exited
 	pb.mgr.Close()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
@@ -34,6 +35,14 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 // ExitStatus says how the browser exited ("exit status 1", "signal: killed");
 // read it once Exited is closed.
 func (p *Process) ExitStatus() string { return p.cmd.ProcessState.String() }
+
+// Killed reports, once Exited is closed, whether the browser was ended by
+// SIGKILL (by Close, as it did not exit in time, or by the system): it had no
+// chance to write its profile.
+func (p *Process) Killed() bool {
+	ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+}
 
 // PID is the process id of the browser, the leader of its process group.
 func (p *Process) PID() int { return p.cmd.Process.Pid }
