@@ -178,7 +178,8 @@ func (b *Browser) start(ctx context.Context) error {
 		return fmt.Errorf("Target.setAutoAttach: %w", err)
 	}
 	// Existing tabs are attached by now; wait until they are set up so the first
-	// tool call finds them (up to 10 s; a tab that never gets ready is skipped).
+	// tool call finds them (up to 10 s; past that a tool that asks for the
+	// current page waits for a tab still being set up: see currentOrSetUp).
 	b.mu.Lock()
 	var ids []target.ID
 	for id := range b.pages {

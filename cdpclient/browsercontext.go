@@ -29,6 +29,9 @@ type BrowserContext struct {
 	// watchers see each page as it arrives (OnPage).
 	watchers map[int]func(*Page)
 	nextW    int
+	// waitingForSetUp, if set (tests), is called as Page starts waiting for
+	// a tab being set up.
+	waitingForSetUp func()
 }
 
 func newBrowserContext(b *Browser, id string, own bool) *BrowserContext {
@@ -155,17 +158,18 @@ func (bc *BrowserContext) Seq() int {
 }
 
 // Page returns the page with the given id, or the current page when id is empty.
-// With no page open at all, it opens a blank one.
+// With no page open yet, it waits (within ctx) for a tab of the context that
+// is being set up, such as a launched browser's first tab on a loaded
+// machine, rather than open a second one; with none at all, it opens a blank
+// one.
 func (bc *BrowserContext) Page(ctx context.Context, id string) (*Page, error) {
-	bc.mu.Lock()
 	if id == "" {
-		p := bc.current
-		bc.mu.Unlock()
-		if p != nil {
-			return p, nil
+		if p, err := bc.currentOrSetUp(ctx); p != nil || err != nil {
+			return p, err
 		}
 		return bc.NewPage(ctx)
 	}
+	bc.mu.Lock()
 	p := bc.pages[id]
 	ids := make([]string, 0, len(bc.order))
 	for _, q := range bc.order {

@@ -37,12 +37,17 @@ func (b *Browser) Headless() bool { return b.proc != nil && b.proc.Headless() }
 
 // Shutdown asks a browser this process launched to exit by itself
 // (Browser.close) and waits, within ctx, until it has, so it writes its
-// profile (cookies, storage) to disk; then it closes as Close does. Close
-// alone ends the process group at once, which can lose the last cookies of a
-// persistent profile. An attached browser is only disconnected.
-func (b *Browser) Shutdown(ctx context.Context) {
+// profile (cookies, storage) to disk; then it closes as Close does (which
+// asks once more, with SIGTERM, before it kills). Close alone ends the
+// process group at once, which can lose the last cookies of a persistent
+// profile. An attached browser is only disconnected.
+//
+// It reports whether the browser exited by itself: false when it had to be
+// killed, so the last of its profile may not be on disk.
+func (b *Browser) Shutdown(ctx context.Context) (exited bool) {
 	if b.proc != nil && b.Alive() {
-		if _, err := b.Raw(ctx, "Browser.close", nil); err == nil {
+		// The connection may close as the browser exits, before its answer.
+		if _, err := b.Raw(ctx, "Browser.close", nil); err == nil || !b.Alive() {
 			select {
 			case <-b.proc.Exited():
 			case <-ctx.Done():
@@ -50,6 +55,7 @@ func (b *Browser) Shutdown(ctx context.Context) {
 		}
 	}
 	b.Close()
+	return b.proc == nil || !b.proc.Killed()
 }
 
 // PID is the process id of a browser this process launched (the leader of its

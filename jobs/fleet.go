@@ -249,7 +249,7 @@ func (f *fleet) close() {
 			}
 			pb.shutdown()
 			if f.sync != nil && pb.mgr != nil {
-				f.sync.save(pb.name, pb.dir, true)
+				f.saveProfile(pb, true)
 			}
 		})
 	}

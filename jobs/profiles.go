@@ -32,6 +32,7 @@ type profileBrowser struct {
 	reserved int
 	idle     *time.Timer
 	closing  chan struct{} // closed once it has shut down
+	killed   bool          // its last browser had to be killed: see shutdown
 }
 
 // idleTime is how long an unused profile browser stays up.
@@ -159,7 +160,7 @@ func (f *fleet) closeIdle(pb *profileBrowser) {
 		f.mu.Lock()
 		keep := pb.reserved > 0
 		f.mu.Unlock()
-		f.sync.save(pb.name, pb.dir, !keep)
+		f.saveProfile(pb, !keep)
 		f.claimMu.Unlock()
 	}
 	f.mu.Lock()
@@ -172,20 +173,50 @@ func (f *fleet) closeIdle(pb *profileBrowser) {
 	close(ch)
 }
 
+// profileExit is how long a profile's browser has to exit by itself once
+// asked, writing its cookies and storage to disk, before it is killed. It is
+// long: on a loaded machine a clean exit takes many seconds, and a kill loses
+// the profile's last sign-in (the next worker to load it finds it signed out).
+const profileExit = 30 * time.Second
+
 // shutdown lets the profile's browser exit by itself, so its cookies and
 // storage reach the disk, then closes the manager and leaves in the folder
-// only what the profile keeps (pruneProfile).
-func (pb *profileBrowser) shutdown() {
+// only what the profile keeps (pruneProfile). It reports whether the browser
+// exited by itself; when it had to be killed it warns that the profile's last
+// state may not be saved.
+func (pb *profileBrowser) shutdown() (exited bool) { return pb.shutdownWithin(profileExit) }
+
+// shutdownWithin is shutdown giving the browser wait to exit by itself.
+func (pb *profileBrowser) shutdownWithin(wait time.Duration) (exited bool) {
 	if pb.mgr == nil {
-		return
+		return true
 	}
+	exited = true
 	if b := pb.mgr.Current(); b != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		b.Shutdown(ctx)
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		exited = b.Shutdown(ctx)
 		cancel()
 	}
+	if !exited {
+		slog.Warn("a profile's browser did not exit by itself in time and was killed: the profile's last state (sign-ins, cookies, storage) may not be saved",
+			"profile", pb.name, "waited", wait)
+	}
+	pb.killed = !exited
 	pb.mgr.Close()
 	if err := pruneProfile(pb.dir); err != nil {
 		slog.Warn("could not clear a profile's folder of what it does not keep", "profile", pb.name, "err", err)
 	}
+	return exited
+}
+
+// saveProfile stores the profile's state for other workers (release) or for
+// this one; f.sync set. A profile whose browser was killed is handed on as
+// the browser left it on disk, which is at least the state it was fetched
+// with, and saying so: it may lack its last sign-ins.
+func (f *fleet) saveProfile(pb *profileBrowser, release bool) {
+	if pb.killed {
+		slog.Warn("saving a profile whose browser was killed: it is stored as that browser left it on disk, and may lack the last sign-ins and cookies of its last job",
+			"profile", pb.name, "released", release)
+	}
+	f.sync.save(pb.name, pb.dir, release)
 }

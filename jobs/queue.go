@@ -209,19 +209,24 @@ func (q *Queue) Close() error {
 		r.shutdown.Store(true)
 	}
 	q.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
 	for _, r := range effectful {
 		reason := "interrupted: the server shut down while the job ran"
+		// Each write has its own bound: one slow write leaves the next its time.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_, _ = q.store.UpdateHeld(ctx, r.job.ID, q.cfg.Worker, jobstore.Unfinished, func(j *Job) {
 			j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}
 		})
+		cancel()
 	}
 	q.cancel()
 	q.wg.Wait()
 	q.fleet.close()
 	// The jobs left (navigate and extract that ran, a queued job's secret)
-	// are taken up at once by the other processes, or by the next start.
+	// are taken up at once by the other processes, or by the next start. The
+	// bound starts now: waiting for the jobs and browsers above took what it
+	// took, and must not eat the time of handing the jobs back.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
 	if err := q.store.Leave(ctx, q.cfg.Worker); err != nil {
 		slog.Warn("could not hand this process's jobs back", "err", err)
 	}

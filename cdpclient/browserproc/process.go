@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
@@ -35,6 +36,14 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 // read it once Exited is closed.
 func (p *Process) ExitStatus() string { return p.cmd.ProcessState.String() }
 
+// Killed reports, once Exited is closed, whether the browser was ended by
+// SIGKILL (by Close, as it did not exit in time, or by the system): it had no
+// chance to write its profile.
+func (p *Process) Killed() bool {
+	ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+}
+
 // PID is the process id of the browser, the leader of its process group.
 func (p *Process) PID() int { return p.cmd.Process.Pid }
 
@@ -53,9 +62,16 @@ func (p *Process) Headless() bool { return p.headless }
 // closes (a temporary one, or Options.Disposable): Close ends it at once.
 func (p *Process) Disposable() bool { return p.disposable }
 
-// Close ends the whole process group (SIGTERM, then SIGKILL after 3 s; a
-// disposable browser SIGKILL at once), waits for the main process and removes
-// a temporary profile. It is safe to call more than once.
+// keptProfileExit is how long a browser whose profile is kept has, after
+// SIGTERM, to write that profile (cookies, storage) and exit before it is
+// killed: long, since on a loaded machine a clean exit takes seconds, and a
+// kill can lose what the user had.
+const keptProfileExit = 30 * time.Second
+
+// Close ends the whole process group (SIGTERM, then SIGKILL after
+// keptProfileExit, with a warning that the profile's last state may be lost;
+// a disposable browser SIGKILL at once), waits for the main process and
+// removes a temporary profile. It is safe to call more than once.
 func (p *Process) Close() {
 	p.closeOnce.Do(func() {
 		pgid := p.cmd.Process.Pid
@@ -66,7 +82,11 @@ func (p *Process) Close() {
 		}
 		select {
 		case <-p.exited:
-		case <-time.After(3 * time.Second):
+		case <-time.After(keptProfileExit):
+			if !p.disposable {
+				slog.Warn("the browser did not exit by itself in time and was killed: the last state of its profile (cookies, storage) may not be saved",
+					"profile", p.profile, "waited", keptProfileExit)
+			}
 			procgroup.Kill(pgid)
 			<-p.exited
 		}
