@@ -182,8 +182,7 @@ const profileExit = 30 * time.Second
 // shutdown lets the profile's browser exit by itself, so its cookies and
 // storage reach the disk, then closes the manager and leaves in the folder
 // only what the profile keeps (pruneProfile). It reports whether the browser
-// exited by itself; when it had to be killed it warns that the profile's last
-// state may not be saved.
+// exited by itself.
 func (pb *profileBrowser) shutdown() (exited bool) { return pb.shutdownWithin(profileExit) }
 
 // shutdownWithin is shutdown giving the browser wait to exit by itself.
@@ -197,11 +196,7 @@ func (pb *profileBrowser) shutdownWithin(wait time.Duration) (exited bool) {
 		exited = b.Shutdown(ctx)
 		cancel()
 	}
-	if !exited {
-		slog.Warn("a profile's browser did not exit by itself in time and was killed: the profile's last state (sign-ins, cookies, storage) may not be saved",
-			"profile", pb.name, "waited", wait)
-	}
-	pb.killed = !exited
+	pb.killed = !exited // the process warned, with its folder; saveProfile warns by name
 	pb.mgr.Close()
 	if err := pruneProfile(pb.dir); err != nil {
 		slog.Warn("could not clear a profile's folder of what it does not keep", "profile", pb.name, "err", err)
