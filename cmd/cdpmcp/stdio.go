@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -46,7 +48,19 @@ func serveStdio(ctx context.Context, st *stack) error {
 		}
 	}()
 	slog.Debug("serving MCP on stdio")
-	err := stdio.Listen(lctx, &drainOnEOF{r: os.Stdin, drain: func() { shutdown("stdin closed") }}, os.Stdout)
+	in := &drainOnEOF{r: os.Stdin}
+	in.drain = func() {
+		// Every call read has reached the server before the shutdown
+		// refuses calls: a client that writes its calls and closes stdin
+		// (a script piped in) gets them run.
+		wctx, cancel := context.WithTimeout(ctx, shutdownGrace)
+		if !st.srv.WaitCallsBegun(wctx, in.calls) {
+			slog.Warn("stdin closed: not every call read reached the server in time", "calls read", in.calls)
+		}
+		cancel()
+		shutdown("stdin closed")
+	}
+	err := stdio.Listen(lctx, in, os.Stdout)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -55,16 +69,39 @@ func serveStdio(ctx context.Context, st *stack) error {
 
 // drainOnEOF passes reads through, but holds back the end of its input until
 // drain has returned: the transport stops every call the moment it sees the
-// end, and the calls in flight must answer first.
+// end, and the calls in flight must answer first. It counts the tool calls
+// it passes (whole lines, as the transport reads them), for drain.
 type drainOnEOF struct {
 	r     io.Reader
 	drain func()
+	calls int64
+	line  []byte // the start of a line not yet ended
 }
 
 func (d *drainOnEOF) Read(p []byte) (int, error) {
 	n, err := d.r.Read(p)
+	d.count(p[:n])
 	if err == io.EOF && n == 0 {
 		d.drain()
 	}
 	return n, err
+}
+
+// count counts the tool calls among the lines b ends.
+func (d *drainOnEOF) count(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			d.line = append(d.line, b...)
+			return
+		}
+		line := b[:i]
+		if len(d.line) > 0 {
+			line = append(d.line, line...)
+		}
+		if tools.IsToolCallRequest(line) {
+			d.calls++
+		}
+		d.line, b = d.line[:0], b[i+1:]
+	}
 }
