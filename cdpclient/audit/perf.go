@@ -180,6 +180,7 @@ func recordLoad(ctx context.Context, p *cdpclient.Page, c *cdp.Client, opts Perf
 		return nil, err
 	}
 	waitNetworkQuiet(ctx, d, since, opts.Quiet)
+	waitPainted(ctx, d)
 	rec.frame = d.Frames().Main()
 	traced = false
 	if err := c.Tracing.End(ctx); err != nil {
@@ -245,6 +246,19 @@ func waitNetworkQuiet(ctx context.Context, d cdpclient.Door, mark int, quiet tim
 		case <-tick.C:
 		}
 	}
+}
+
+// waitPainted waits (within 3 s) for two frames of the page to be rendered:
+// the trace ends once the page has shown what it loaded. A renderer starved
+// of CPU (a loaded machine) paints the load's last image, often the largest
+// paint, well after the network went quiet.
+func waitPainted(ctx context.Context, d cdpclient.Door) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	_ = d.Frames().In(ctx, cdpclient.Frame{}, func(w *cdpclient.World) error {
+		_, err := w.Eval(ctx, "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))", true)
+		return err
+	})
 }
 
 // readStream reads an IO stream to its end and closes it.
