@@ -143,7 +143,12 @@ func TestAttachedBrowserLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := b.Default().Pages()[0]
+	// Its tab (or, when the browser had not opened one yet, a new one); on a
+	// loaded machine the tab may still be being set up.
+	page, err := b.Default().Page(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	select {
 	case <-b.Done():
