@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mafredri/cdp"
@@ -38,7 +37,7 @@ func launch(ctx context.Context, path string) (*browser, error) {
 	}
 	args := append(append([]string{}, benchFlags...), "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
 	cmd := exec.Command(path, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	inGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		_ = os.RemoveAll(profile)
 		return nil, fmt.Errorf("launch %s: %w", path, err)
@@ -90,7 +89,7 @@ func (b *browser) close() {
 		_ = b.conn.Close()
 	}
 	if b.cmd.Process != nil {
-		_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(b.cmd)
 		_ = b.cmd.Wait()
 	}
 	_ = os.RemoveAll(b.profile)
