@@ -79,3 +79,11 @@ func (fd FrameDoor) Ref(ref string) (int, Frame, error) {
 	n, k, err := fd.p.refFrame(ref)
 	return n, Frame{k}, err
 }
+
+// Prepare readies the page model in the worlds of the page's frames other
+// than the main one, beside what the caller does next (the main frame's
+// walk), so that a walk of each frame later finds it ready. Call the func it
+// returns before the operation ends. Call it inside Door.Run.
+func (fd FrameDoor) Prepare(ctx context.Context) (wait func()) {
+	return fd.p.prepareWorlds(ctx)
+}

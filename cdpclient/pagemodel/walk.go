@@ -8,7 +8,6 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
-	"github.com/mafredri/cdp/protocol/dom"
 )
 
 // maxFrames bounds how many frames one snapshot descends into;
@@ -34,13 +33,16 @@ type pageInfo struct {
 	Boxes        []Box // asked for with collect's boxes
 }
 
+// frameAt is an <iframe> a walk listed: its ref and the line it is on.
+type frameAt struct {
+	Ref int `json:"ref"`
+	At  int `json:"at"`
+}
+
 // frameResult is what the page model returns for one frame.
 type frameResult struct {
-	Lines  []string `json:"lines"`
-	Frames []struct {
-		Ref int `json:"ref"`
-		At  int `json:"at"`
-	} `json:"frames"`
+	Lines  []string  `json:"lines"`
+	Frames []frameAt `json:"frames"`
 	Groups []struct {
 		From int    `json:"from"`
 		To   int    `json:"to"`
@@ -126,24 +128,6 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 	return res, err
 }
 
-// childFrame finds the frame an <iframe> (by its ref in frame parent) shows.
-func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, ref int) (cdpclient.Frame, error) {
-	var child cdpclient.Frame
-	err := d.Frames().In(ctx, parent, func(w *cdpclient.World) error {
-		r, err := w.Eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", ref), false)
-		if err != nil || r.ObjectID == nil {
-			return fmt.Errorf("iframe %d is gone", ref)
-		}
-		n, err := w.Client().DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*r.ObjectID))
-		if err != nil || n.Node.FrameID == nil {
-			return fmt.Errorf("iframe %d has no frame", ref)
-		}
-		child = w.Child(*n.Node.FrameID)
-		return nil
-	})
-	return child, err
-}
-
 // collect runs the page model in the main frame (or the scope's frame) and in
 // every frame it finds, and splices the frames' lines in place. resume
 // continues a walk of a large page that stopped at its deadline; with
@@ -195,6 +179,13 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 		for _, g := range res.Groups {
 			m.Groups = append(m.Groups, snapshot.Group{Span: snapshot.Span{From: g.From, To: g.To}, Ref: g.Ref, Kind: g.Kind})
 		}
+		// The frames the <iframe>s show, found all at once (as many as
+		// the bound leaves, from the last), then walked one after another:
+		// each walk hands out the refs that follow the last one's.
+		var children []childLookup
+		if depth < cdpclient.MaxFrameDepth {
+			children = childFrames(ctx, d, f, res.Frames, maxFrames-frames)
+		}
 		// Splice frames from the last so earlier positions stay valid.
 		for i := len(res.Frames) - 1; i >= 0; i-- {
 			fr := res.Frames[i]
@@ -202,7 +193,7 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 				continue
 			}
 			frames++
-			child, err := childFrame(ctx, d, f, fr.Ref)
+			child, err := children[i].frame, children[i].err
 			if err != nil {
 				continue // a frame that went away or never loaded shows as its marker only
 			}
@@ -214,6 +205,8 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 		}
 		return m, nil
 	}
+	// The frames' worlds are readied while the main frame is walked.
+	defer d.Frames().Prepare(ctx)()
 	m, err := run(start, scopeExpr, 0)
 	return m, info, err
 }
