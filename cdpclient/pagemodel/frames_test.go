@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
@@ -95,4 +97,72 @@ func indexFrom(lines []string, from int, part string) int {
 		}
 	}
 	return -1
+}
+
+// frameActions replaces the page with a main-frame form whose submit the
+// page takes over in script (its effect comes 150 ms later), a button under
+// a cover, and a same-site frame whose button changes both documents.
+const frameActions = `(() => {
+  document.body.innerHTML = '<p id="ms">main idle</p>' +
+    '<form id="f"><button id="send">Send it</button></form><p id="late">not yet</p>' +
+    '<div style="position:relative"><button id="under">Covered one</button>' +
+    '<div style="position:absolute;inset:0;background:#fff">Cover sheet</div></div>' +
+    '<iframe title="Widget" srcdoc="<p id=fs>frame idle</p><button onclick=&quot;' +
+    'parent.document.getElementById(\'ms\').textContent = \'main changed\'; ' +
+    'document.getElementById(\'fs\').textContent = \'frame changed\'&quot;>Both change</button>"></iframe>';
+  document.getElementById('f').addEventListener('submit', (e) => {
+    e.preventDefault();
+    setTimeout(() => { document.getElementById('late').textContent = 'sent late'; }, 150);
+  });
+  return true;
+})()`
+
+// TestFrameActionFeedback: an action by ref reports what it changed in its
+// own frame and in the main frame (whose watch starts beside the target's),
+// a click's script-handled submit is followed to its late effect (the submit
+// signal read beside the click guard's verdict), and a click whose target is
+// covered is refused with the page unchanged (the readiness checked with the
+// ref's lookup says so, and the click asks again to word why).
+func TestFrameActionFeedback(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/frame-child.html")
+	if _, err := evaluate(ctx, p, frameActions); err != nil {
+		t.Fatal(err)
+	}
+	var s string
+	testbound.UntilNil(t, "the frame's button in the snapshot", func() error {
+		var err error
+		if s, err = Snapshot(ctx, p, Options{MaxTokens: -1}); err == nil && !strings.Contains(s, "Both change") {
+			err = fmt.Errorf("no frame button yet:\n%s", s)
+		}
+		return err
+	})
+	texts := func(fb *feedback.Feedback) string {
+		var out []string
+		if fb.Delta != nil {
+			for _, tx := range fb.Delta.Text {
+				out = append(out, tx[1])
+			}
+		}
+		return strings.Join(out, "|")
+	}
+	fb, err := p.Click(ctx, cdpclient.Target{Ref: refOf(t, s, "Both change")}, cdpclient.ClickOptions{})
+	if err := outcome(fb, err); err != nil {
+		t.Fatalf("click in the frame: %v", err)
+	}
+	if got := texts(fb); !strings.Contains(got, "main changed") || !strings.Contains(got, "frame changed") {
+		t.Errorf("click in the frame: delta text %q, want both documents' changes", got)
+	}
+	fb, err = p.Click(ctx, cdpclient.Target{Ref: refOf(t, s, "Send it")}, cdpclient.ClickOptions{})
+	if err := outcome(fb, err); err != nil {
+		t.Fatalf("click submit: %v", err)
+	}
+	if got := texts(fb); !strings.Contains(got, "sent late") || !fb.Followed {
+		t.Errorf("click submit: delta text %q, followed %v; want the late effect, followed", got, fb.Followed)
+	}
+	err = outcome(p.Click(ctx, cdpclient.Target{Ref: refOf(t, s, "Covered one")}, cdpclient.ClickOptions{}))
+	wantCode(t, err, cdpclient.CodeObscured)
+	if !strings.Contains(err.Error(), "Cover sheet") {
+		t.Errorf("obscured error %q does not name the cover", err)
+	}
 }
