@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/mafredri/cdp/protocol/dom"
 )
 
@@ -53,4 +54,40 @@ func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, r
 		return nil
 	})
 	return child, err
+}
+
+// onlyChild is the frame that frame f shows when the browser's frame tree
+// (cdpclient.FrameDoor.Tree) says it shows exactly one.
+func onlyChild(d cdpclient.Door, f cdpclient.Frame, tree map[string][]string) (cdpclient.Frame, bool) {
+	id := f.ID()
+	if id == "" {
+		id = d.Frames().Main()
+	}
+	if kids := tree[id]; len(kids) == 1 {
+		return d.Frames().ChildOf(f, kids[0]), true
+	}
+	return cdpclient.Frame{}, false
+}
+
+// walkGuessed walks frame guess, which the <iframe> with ref in frame
+// parent is likely to show, while childFrame finds the frame it does show:
+// the walk is the answer when the two agree; else that frame is walked (the
+// guess's walk handed out refs in its own frame, which stay right there).
+func walkGuessed(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, ref int, guess cdpclient.Frame,
+	walk func(cdpclient.Frame) (snapshot.Model, error)) (snapshot.Model, error) {
+	found := make(chan childLookup, 1)
+	go func() {
+		var l childLookup
+		l.frame, l.err = childFrame(ctx, d, parent, ref)
+		found <- l
+	}()
+	sub, err := walk(guess)
+	l := <-found
+	switch {
+	case l.err != nil:
+		return snapshot.Model{}, l.err
+	case l.frame != guess:
+		return walk(l.frame)
+	}
+	return sub, err
 }

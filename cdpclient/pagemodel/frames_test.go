@@ -1,13 +1,16 @@
 package pagemodel
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/mafredri/cdp"
 )
 
 // manyFrames replaces the page with frames side by side and nested, one
@@ -164,5 +167,57 @@ func TestFrameActionFeedback(t *testing.T) {
 	wantCode(t, err, cdpclient.CodeObscured)
 	if !strings.Contains(err.Error(), "Cover sheet") {
 		t.Errorf("obscured error %q does not name the cover", err)
+	}
+}
+
+// TestWalkGuessedWrong: a frame guessed from a stale frame tree that is not
+// the one its <iframe> shows is not what the snapshot splices in: the frame
+// the lookup finds is walked instead.
+func TestWalkGuessedWrong(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/frame-child.html")
+	if _, err := evaluate(ctx, p, `(() => { document.body.innerHTML =
+	  '<iframe title="One" srcdoc="<p>One</p>"></iframe><iframe title="Two" srcdoc="<p>Two</p>"></iframe>'; return true })()`); err != nil {
+		t.Fatal(err)
+	}
+	d := p.Door()
+	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
+		var res frameResult
+		var kids []string
+		testbound.UntilNil(t, "both frames listed and in the frame tree", func() error {
+			var err error
+			if res, err = walkFrame(ctx, p, cdpclient.Frame{}, "null", false, false, false); err != nil {
+				return err
+			}
+			kids = d.Frames().Tree(ctx)()[d.Frames().Main()]
+			if len(res.Frames) != 2 || len(kids) != 2 {
+				return fmt.Errorf("%d frames listed, %d in the tree", len(res.Frames), len(kids))
+			}
+			return nil
+		})
+		main := cdpclient.Frame{}
+		one, err := childFrame(ctx, d, main, res.Frames[0].Ref)
+		if err != nil {
+			return err
+		}
+		wrong := d.Frames().ChildOf(main, kids[0])
+		if wrong == one {
+			wrong = d.Frames().ChildOf(main, kids[1])
+		}
+		var walked []string
+		m, err := walkGuessed(ctx, d, main, res.Frames[0].Ref, wrong, func(f cdpclient.Frame) (snapshot.Model, error) {
+			walked = append(walked, f.ID())
+			return snapshot.Model{Lines: []string{f.ID()}}, nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(m.Lines) != 1 || m.Lines[0] != one.ID() || len(walked) != 2 || walked[1] != one.ID() {
+			t.Errorf("walked %v and answered %v; want the guess %s, then the frame shown %s", walked, m.Lines, wrong.ID(), one.ID())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -148,6 +148,11 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 		b, _ := json.Marshal(scope.Selector)
 		scopeExpr = "__cdpmcp.query(" + string(b) + ", true)"
 	}
+	// The frames' worlds are readied, and the frame tree asked for, while
+	// the main frame is walked.
+	defer d.Frames().Prepare(ctx)()
+	tree := d.Frames().Tree(ctx)
+	defer tree()
 	frames := 0
 	var run func(f cdpclient.Frame, scopeExpr string, depth int) (snapshot.Model, error)
 	run = func(f cdpclient.Frame, scopeExpr string, depth int) (snapshot.Model, error) {
@@ -182,8 +187,14 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 		// The frames the <iframe>s show, found all at once (as many as
 		// the bound leaves, from the last), then walked one after another:
 		// each walk hands out the refs that follow the last one's.
+		// One <iframe> in a frame the browser says shows one frame: that
+		// frame is walked while the lookup checks it is the one.
+		guess, guessed := cdpclient.Frame{}, false
+		if len(res.Frames) == 1 && !boxes {
+			guess, guessed = onlyChild(d, f, tree())
+		}
 		var children []childLookup
-		if depth < cdpclient.MaxFrameDepth {
+		if depth < cdpclient.MaxFrameDepth && !guessed {
 			children = childFrames(ctx, d, f, res.Frames, maxFrames-frames)
 		}
 		// Splice frames from the last so earlier positions stay valid.
@@ -193,20 +204,20 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 				continue
 			}
 			frames++
-			child, err := children[i].frame, children[i].err
+			var sub snapshot.Model
+			var err error
+			if guessed {
+				sub, err = walkGuessed(ctx, d, f, fr.Ref, guess, func(c cdpclient.Frame) (snapshot.Model, error) { return run(c, "null", depth+1) })
+			} else if err = children[i].err; err == nil {
+				sub, err = run(children[i].frame, "null", depth+1)
+			}
 			if err != nil {
 				continue // a frame that went away or never loaded shows as its marker only
-			}
-			sub, err := run(child, "null", depth+1)
-			if err != nil {
-				continue
 			}
 			m.Splice(fr.At+1, sub)
 		}
 		return m, nil
 	}
-	// The frames' worlds are readied while the main frame is walked.
-	defer d.Frames().Prepare(ctx)()
 	m, err := run(start, scopeExpr, 0)
 	return m, info, err
 }
