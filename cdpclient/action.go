@@ -45,6 +45,11 @@ type action struct {
 	// asynchronously (a handler's timer, a file read) when it changed nothing
 	// at once; 0 waits for none.
 	lateMs int
+	// ready, when not empty, is the source of a function of the page
+	// model's world that run calls first on the target (as this): it goes
+	// out beside the round trip that finds the target by ref, and run finds
+	// its value with the element (Element.readyValue).
+	ready string
 	// run does the action. value, when not empty, is reported as delta.value
 	// (the value a field ended up with, where a scroll stopped).
 	run func(ctx context.Context, e *Element) (value string, err error)
@@ -131,16 +136,21 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	// A ref's element is found and watched in one round trip (watchStart
 	// then watches the main frame only, when it is another frame).
 	watched := false
+	var mainWatch <-chan bool // started with the resolve (watchMainEarly)
 	if a.resolve && !a.target.IsZero() {
 		var err error
 		endResolve := spans.Start(ctx, "resolve")
 		if watched = a.target.Ref != "" && a.kind != actDialog && !o.revived && p.usable() == nil; watched {
-			e, err = p.resolveRef(ctx, a.target.Ref, true)
+			mainWatch = p.watchMainEarly(ctx, a.target.Ref)
+			e, err = p.resolveRef(ctx, a.target.Ref, true, a.ready)
 		} else {
 			e, err = p.Resolve(ctx, a.target)
 		}
 		endResolve()
 		if err != nil {
+			if mainWatch != nil {
+				<-mainWatch // not left running past the action
+			}
 			if isArgErr(err) {
 				return nil, err
 			}
@@ -152,10 +162,11 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		// A dialog opening meanwhile holds the renderer: the watch gives way.
 		wctx, cancel := p.guard(ctx)
 		endWatch := spans.Start(ctx, "watch")
-		ws = p.watchStart(wctx, a.kind, e, watched)
+		ws = p.watchStart(wctx, a.kind, e, watched, mainWatch)
 		endWatch()
 		cancel()
 	}
+	o.ws = ws
 	rctx, stop := ctx, func() {}
 	switch a.kind {
 	case actNavigation:

@@ -29,9 +29,14 @@ func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedbac
 	if count > 3 {
 		return nil, ArgErrorf("use clickCount 1, 2 or 3", "clickCount %d is too large", count)
 	}
-	return p.onElement(ctx, t, lateFrame, func(ctx context.Context, e *Element) (string, error) {
-		return "", e.click(ctx, button, count, mods)
-	})
+	if err := requireTarget(t); err != nil {
+		return nil, err
+	}
+	// clickReady goes out with the round trip that finds a ref's element.
+	return p.perform(ctx, action{kind: actInput, target: t, resolve: true, lateMs: lateFrame, ready: clickReadyJS,
+		run: func(ctx context.Context, e *Element) (string, error) {
+			return "", e.click(ctx, button, count, mods)
+		}})
 }
 
 // click clicks the element: at once when clickReady finds it ready, else once
@@ -58,7 +63,7 @@ func (e *Element) clickReady(ctx context.Context) (Point, bool) {
 		Point *struct{ X, Y float64 }
 		Armed bool
 	}
-	if e.callSrc(ctx, "clickReady", clickReadyJS, &r) != nil || r.Point == nil || !r.Armed {
+	if !e.readyValue(&r) && e.callSrc(ctx, "clickReady", clickReadyJS, &r) != nil || r.Point == nil || !r.Armed {
 		return Point{}, false
 	}
 	return Point{X: r.Point.X, Y: r.Point.Y}, true
@@ -112,6 +117,8 @@ func (p *Page) clickGuarded(ctx context.Context, e *Element, ready *Point, butto
 		if !armed {
 			return nil
 		}
+		// The guard's verdict and settle's first round trip go out together.
+		p.earlySignal(ctx)
 		var r struct {
 			Blocked bool
 			Hit     string

@@ -79,3 +79,31 @@ func (fd FrameDoor) Ref(ref string) (int, Frame, error) {
 	n, k, err := fd.p.refFrame(ref)
 	return n, Frame{k}, err
 }
+
+// Prepare readies the page model in the worlds of the page's frames other
+// than the main one, beside what the caller does next (the main frame's
+// walk), so that a walk of each frame later finds it ready. Call the func it
+// returns before the operation ends. Call it inside Door.Run.
+func (fd FrameDoor) Prepare(ctx context.Context) (wait func()) {
+	return fd.p.prepareWorlds(ctx)
+}
+
+// Tree asks, beside what the caller does next, which frames each frame of
+// the page shows; the func it returns waits for the answer: child frame ids
+// by parent frame id (nil on a page without frames). The answer may be
+// stale by the time it is used: check a frame taken from it (Child).
+func (fd FrameDoor) Tree(ctx context.Context) (wait func() map[string][]string) {
+	return fd.p.frameTree(ctx)
+}
+
+// ChildOf is the frame with id shown in frame parent, as World.Child gives
+// it.
+func (fd FrameDoor) ChildOf(parent Frame, id string) Frame {
+	if f := fd.p.children.hosting(page.FrameID(id)); f != nil {
+		return Frame{frameKey{session: f.s.id, frame: page.FrameID(id)}}
+	}
+	return Frame{frameKey{session: parent.key.session, frame: page.FrameID(id)}}
+}
+
+// ID is the frame's id ("" for the zero Frame: the main frame).
+func (f Frame) ID() string { return string(f.key.frame) }

@@ -47,6 +47,9 @@ type Element struct {
 	// world is the execution context the object lives in: cdpmcp's isolated
 	// world of the element's frame. Nodes resolved for comparison go there too.
 	world runtime.ExecutionContextID
+	// ready brings the value of the action's ready function, called on the
+	// element as it was found (resolveRef); nil without one.
+	ready <-chan readyValue
 }
 
 // backendID returns the element's backend node id, asking the browser once.
@@ -105,7 +108,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 func (p *Page) Resolve(ctx context.Context, t Target) (*Element, error) {
 	switch {
 	case t.Ref != "":
-		return p.resolveRef(ctx, t.Ref, false)
+		return p.resolveRef(ctx, t.Ref, false, "")
 	case t.Selector != "":
 		return p.resolveSelector(ctx, t.Selector)
 	}

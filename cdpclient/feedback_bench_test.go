@@ -21,7 +21,7 @@ const bigPageChange = `(() => {
 // observeBigChange opens the big page, snapshots it, applies bigPageChange while
 // watching and returns the observation with the DOM changes collected.
 func observeBigChange(ctx context.Context, b *testing.B, p *Page) *observation {
-	ws := p.watchStart(ctx, actInput, nil, false)
+	ws := p.watchStart(ctx, actInput, nil, false, nil)
 	if _, err := evaluate(ctx, p, bigPageChange); err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func BenchmarkFeedbackCollectBig(b *testing.B) {
 	p, ctx := openBig(b)
 	for b.Loop() {
 		b.StopTimer()
-		ws := p.watchStart(ctx, actInput, nil, false)
+		ws := p.watchStart(ctx, actInput, nil, false, nil)
 		if _, err := evaluate(ctx, p, bigPageChange); err != nil {
 			b.Fatal(err)
 		}

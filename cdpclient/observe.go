@@ -32,6 +32,10 @@ type observation struct {
 	// are the action's: when its input reached the page.
 	followed  bool
 	callsFrom int
+	// ws is the frames the action watches (watchStart); signal, when not
+	// nil, brings the submit signal an input sent early (earlySignal).
+	ws     watchSet
+	signal chan bool
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself

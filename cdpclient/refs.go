@@ -91,7 +91,9 @@ func (p *Page) refFrame(ref string) (int, frameKey, error) {
 // world of its frame. A ref whose element is gone is NOT_FOUND, never another
 // element. With watch, the same round trip starts the page model's watch in
 // the ref's frame with the element as the action's target (watchStart).
-func (p *Page) resolveRef(ctx context.Context, ref string, watch bool) (*Element, error) {
+// ready, when not empty, is a function called on the element beside that
+// round trip (action.ready).
+func (p *Page) resolveRef(ctx context.Context, ref string, watch bool, ready string) (*Element, error) {
 	n, k, err := p.refFrame(ref)
 	if err != nil {
 		return nil, err
@@ -101,6 +103,7 @@ func (p *Page) resolveRef(ctx context.Context, ref string, watch bool) (*Element
 		Hint: "the page changed; take a new snapshot and use the new ref"}
 	err = p.withWorld(ctx, k, func(w *worldIn) error {
 		el.c, el.frame, el.world = w.c, w.f, w.id
+		el.ready = callReady(ctx, w, n, ready)
 		expr := fmt.Sprintf("__cdpmcp.get(%d)", n)
 		if watch {
 			// A watch that fails leaves the frame unwatched, as in watchStart.

@@ -47,8 +47,9 @@ const (
 func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followed bool) {
 	mark, nav := o.mark, o.nav
 	// The round trip after the input: the requests the action's handlers
-	// started before it answered are the action's own.
-	submitted := p.submitSignal(ctx, ws, nav)
+	// started before it answered are the action's own. A click sent it
+	// already, beside its guard's verdict (earlySignal).
+	submitted := p.signalled(ctx, o, ws)
 	own := p.logs.Mark()
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, loadSettle)

@@ -30,8 +30,10 @@ type domChanges struct {
 // main frame, and the frame of e (the action's target) when that is another
 // one. An answer to a dialog takes over the watch of the action that opened it.
 // Watching is best effort: a page that cannot run scripts is not watched.
-// watched says the watch in e's frame started already (resolveRef).
-func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched bool) watchSet {
+// watched says the watch in e's frame started already (resolveRef);
+// mainWatch, when not nil, says whether the main frame's did, started beside
+// it (watchMainEarly).
+func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched bool, mainWatch <-chan bool) watchSet {
 	if kind == actDialog {
 		if ws, ok := p.dialogs.takeKeptWatch(); ok {
 			return ws
@@ -54,7 +56,11 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched
 			go func() { inFrame <- target.call(ctx, "watchTarget", nil) == nil }()
 		}
 	}
-	if e != nil && watched && e.key == main {
+	if mainWatch != nil {
+		if <-mainWatch {
+			ws.keys = append(ws.keys, main)
+		}
+	} else if e != nil && watched && e.key == main {
 		ws.keys = append(ws.keys, main)
 	} else if p.withWorld(ctx, main, func(w *worldIn) error {
 		if e != nil && e.key == main {

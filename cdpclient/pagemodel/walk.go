@@ -8,7 +8,6 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
-	"github.com/mafredri/cdp/protocol/dom"
 )
 
 // maxFrames bounds how many frames one snapshot descends into;
@@ -34,13 +33,16 @@ type pageInfo struct {
 	Boxes        []Box // asked for with collect's boxes
 }
 
+// frameAt is an <iframe> a walk listed: its ref and the line it is on.
+type frameAt struct {
+	Ref int `json:"ref"`
+	At  int `json:"at"`
+}
+
 // frameResult is what the page model returns for one frame.
 type frameResult struct {
-	Lines  []string `json:"lines"`
-	Frames []struct {
-		Ref int `json:"ref"`
-		At  int `json:"at"`
-	} `json:"frames"`
+	Lines  []string  `json:"lines"`
+	Frames []frameAt `json:"frames"`
 	Groups []struct {
 		From int    `json:"from"`
 		To   int    `json:"to"`
@@ -126,24 +128,6 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 	return res, err
 }
 
-// childFrame finds the frame an <iframe> (by its ref in frame parent) shows.
-func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, ref int) (cdpclient.Frame, error) {
-	var child cdpclient.Frame
-	err := d.Frames().In(ctx, parent, func(w *cdpclient.World) error {
-		r, err := w.Eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", ref), false)
-		if err != nil || r.ObjectID == nil {
-			return fmt.Errorf("iframe %d is gone", ref)
-		}
-		n, err := w.Client().DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*r.ObjectID))
-		if err != nil || n.Node.FrameID == nil {
-			return fmt.Errorf("iframe %d has no frame", ref)
-		}
-		child = w.Child(*n.Node.FrameID)
-		return nil
-	})
-	return child, err
-}
-
 // collect runs the page model in the main frame (or the scope's frame) and in
 // every frame it finds, and splices the frames' lines in place. resume
 // continues a walk of a large page that stopped at its deadline; with
@@ -164,6 +148,11 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 		b, _ := json.Marshal(scope.Selector)
 		scopeExpr = "__cdpmcp.query(" + string(b) + ", true)"
 	}
+	// The frames' worlds are readied, and the frame tree asked for, while
+	// the main frame is walked.
+	defer d.Frames().Prepare(ctx)()
+	tree := d.Frames().Tree(ctx)
+	defer tree()
 	frames := 0
 	var run func(f cdpclient.Frame, scopeExpr string, depth int) (snapshot.Model, error)
 	run = func(f cdpclient.Frame, scopeExpr string, depth int) (snapshot.Model, error) {
@@ -195,6 +184,19 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 		for _, g := range res.Groups {
 			m.Groups = append(m.Groups, snapshot.Group{Span: snapshot.Span{From: g.From, To: g.To}, Ref: g.Ref, Kind: g.Kind})
 		}
+		// The frames the <iframe>s show, found all at once (as many as
+		// the bound leaves, from the last), then walked one after another:
+		// each walk hands out the refs that follow the last one's.
+		// One <iframe> in a frame the browser says shows one frame: that
+		// frame is walked while the lookup checks it is the one.
+		guess, guessed := cdpclient.Frame{}, false
+		if len(res.Frames) == 1 && !boxes {
+			guess, guessed = onlyChild(d, f, tree())
+		}
+		var children []childLookup
+		if depth < cdpclient.MaxFrameDepth && !guessed {
+			children = childFrames(ctx, d, f, res.Frames, maxFrames-frames)
+		}
 		// Splice frames from the last so earlier positions stay valid.
 		for i := len(res.Frames) - 1; i >= 0; i-- {
 			fr := res.Frames[i]
@@ -202,13 +204,15 @@ func collect(ctx context.Context, p *cdpclient.Page, scope cdpclient.Target, res
 				continue
 			}
 			frames++
-			child, err := childFrame(ctx, d, f, fr.Ref)
+			var sub snapshot.Model
+			var err error
+			if guessed {
+				sub, err = walkGuessed(ctx, d, f, fr.Ref, guess, func(c cdpclient.Frame) (snapshot.Model, error) { return run(c, "null", depth+1) })
+			} else if err = children[i].err; err == nil {
+				sub, err = run(children[i].frame, "null", depth+1)
+			}
 			if err != nil {
 				continue // a frame that went away or never loaded shows as its marker only
-			}
-			sub, err := run(child, "null", depth+1)
-			if err != nil {
-				continue
 			}
 			m.Splice(fr.At+1, sub)
 		}
