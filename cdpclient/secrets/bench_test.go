@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cdpmcp/cdpmcp/internal/secrettest"
 )
 
 // snapshotText is a large page model as snapshot writes it (about 300 kB):
@@ -59,4 +61,56 @@ func BenchmarkRedactSnapshot(b *testing.B) {
 	for b.Loop() {
 		_ = r.Redact(text)
 	}
+}
+
+// The secrets table of the tests (56 values, typed key by key as the
+// secrets-table test types them, so their starts are searched too) known
+// while a large snapshot holding none of them is redacted: the cost of each
+// answer once a session has entered many secrets.
+func BenchmarkRedactSnapshotTable(b *testing.B) {
+	text := snapshotText(b)
+	r := tableRegistry()
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		_ = r.Redact(text)
+	}
+}
+
+// A corpus page's HTML (entities, URLs with escapes, scripts) as content
+// or a network body returns it, with the table known.
+func BenchmarkRedactHTMLTable(b *testing.B) {
+	text := corpusFile(b, "ars-1.html.gz")
+	r := tableRegistry()
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		_ = r.Redact(text)
+	}
+}
+
+func tableRegistry() *Registry {
+	r := New()
+	for _, s := range secrettest.Secrets() {
+		r.Enter(s, Entry{Typed: true})
+	}
+	return r
+}
+
+func corpusFile(b *testing.B, name string) string {
+	b.Helper()
+	f, err := os.Open("../../fixtures/corpus/" + name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := io.ReadAll(gz)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(out)
 }
