@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unicode/utf16"
 )
 
 // The automaton finds every occurrence of every word, overlapping ones and
@@ -84,6 +85,37 @@ func TestCanonicalBytesAreTheCanonicalView(t *testing.T) {
 		buf = canonicalBytes([]byte(text), buf)
 		if want := canonical(&view{b: []byte(text)}).b; !bytes.Equal(buf, want) {
 			t.Fatalf("canonicalBytes(%.80q) = %.80q, the view has %.80q", text, buf, want)
+		}
+	}
+}
+
+// What fromUTF16 finds text-like without making the text is what textLike
+// says of the text made: on random bytes, UTF-16 of text (surrogate pairs,
+// controls, unpaired surrogates) in both byte orders.
+func TestUTF16TextLikeIsTextLike(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(47, 3))
+	units := []uint16{'a', ' ', '\n', 1, 0x7f, 0xe9, 0x4e2d, 0xd83d, 0xde00, 0xdc00, 0xfffe, 0x200b, 0x85}
+	for round := range 20000 {
+		b := make([]byte, rng.IntN(40))
+		if round%2 == 0 {
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+		} else {
+			for i := 0; i+1 < len(b); i += 2 {
+				u := units[rng.IntN(len(units))]
+				b[i], b[i+1] = byte(u), byte(u>>8)
+			}
+		}
+		for _, little := range []bool{true, false} {
+			u := make([]uint16, len(b)/2)
+			for i := range u {
+				u[i] = utf16Unit(b, i, little)
+			}
+			if want := textLike([]byte(string(utf16.Decode(u)))); utf16TextLike(b, little) != want {
+				t.Fatalf("% x (little endian %v): textLike %v", b, little, want)
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -115,22 +114,6 @@ func (m *matcher) readings(dec []byte, ok func([]byte) bool) bool {
 		}
 	}
 	return false
-}
-
-func fromUTF16(b []byte, little bool) []byte {
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		if little {
-			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
-		} else {
-			u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
-		}
-	}
-	out := []byte(string(utf16.Decode(u)))
-	if !textLike(out) {
-		return nil
-	}
-	return out
 }
 
 // textLike reports whether b reads as text: valid UTF-8 (a byte of another
