@@ -12,6 +12,10 @@ import (
 // are not.
 const maxRun = 1 << 20
 
+// rememberedRun is the longest decoded text whose answer binary keeps for
+// the rest of a text.
+const rememberedRun = 256
+
 // A run of base64 (an Authorization header, a HAR body, a token a page
 // builds with btoa), hex or base32 is masked whole when what it decodes to
 // holds a secret. A run is decoded from each alignment it may start at: a
@@ -40,7 +44,27 @@ func (m *matcher) binaryRuns(text []byte, f found) {
 // new.
 func (m *matcher) binary(v *view, depth int, f found) {
 	var buf []byte
-	holds := func(text []byte) bool { return len(text) >= MinLen && m.holds(text, depth+1) }
+	// What holds said of each short text met before, when it searches
+	// every text (a matcher with a needle without an anchor): a page
+	// repeats its words, and a word's runs decode the same each time.
+	var said map[string]bool
+	holds := func(text []byte) bool {
+		if len(text) < MinLen {
+			return false
+		}
+		if !m.full || len(text) > rememberedRun {
+			return m.holds(text, depth+1)
+		}
+		if h, ok := said[string(text)]; ok {
+			return h
+		}
+		h := m.holds(text, depth+1)
+		if said == nil {
+			said = map[string]bool{}
+		}
+		said[string(text)] = h
+		return h
+	}
 	try := func(t span, from int, dec []byte) bool {
 		if dec == nil {
 			return false
