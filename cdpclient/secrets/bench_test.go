@@ -71,6 +71,20 @@ func BenchmarkRedactSnapshotTable(b *testing.B) {
 	redactLoop(b, r, text)
 }
 
+// The two values of BenchmarkRedactSnapshot and one of punctuation only,
+// which has no anchor (no run of three letters or digits): every run of
+// base64's alphabet in the text is decoded and searched, as with the table.
+// Beside BenchmarkRedactSnapshotTable, it says what the number of values
+// costs apart from that.
+func BenchmarkRedactSnapshotNoAnchor(b *testing.B) {
+	text := snapshotText(b)
+	r := New()
+	r.Add("hunter2~Pass")
+	r.Add("tok_9f8e7d6c5b4a3210")
+	r.Add("~*_!")
+	redactLoop(b, r, text)
+}
+
 // A corpus page's HTML (entities, URLs with escapes, scripts) as content
 // or a network body returns it, with the table known.
 func BenchmarkRedactHTMLTable(b *testing.B) {
