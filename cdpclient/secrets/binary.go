@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -12,6 +11,10 @@ import (
 // secrets inside (a HAR body, a Basic authorization); longer ones (pictures)
 // are not.
 const maxRun = 1 << 20
+
+// rememberedRun is the longest decoded text whose answer binary keeps for
+// the rest of a text.
+const rememberedRun = 256
 
 // A run of base64 (an Authorization header, a HAR body, a token a page
 // builds with btoa), hex or base32 is masked whole when what it decodes to
@@ -41,7 +44,27 @@ func (m *matcher) binaryRuns(text []byte, f found) {
 // new.
 func (m *matcher) binary(v *view, depth int, f found) {
 	var buf []byte
-	holds := func(text []byte) bool { return len(text) >= MinLen && m.holds(text, depth+1) }
+	// What holds said of each short text met before, when it searches
+	// every text (a matcher with a needle without an anchor): a page
+	// repeats its words, and a word's runs decode the same each time.
+	var said map[string]bool
+	holds := func(text []byte) bool {
+		if len(text) < MinLen {
+			return false
+		}
+		if !m.full || len(text) > rememberedRun {
+			return m.holds(text, depth+1)
+		}
+		if h, ok := said[string(text)]; ok {
+			return h
+		}
+		h := m.holds(text, depth+1)
+		if said == nil {
+			said = map[string]bool{}
+		}
+		said[string(text)] = h
+		return h
+	}
 	try := func(t span, from int, dec []byte) bool {
 		if dec == nil {
 			return false
@@ -115,22 +138,6 @@ func (m *matcher) readings(dec []byte, ok func([]byte) bool) bool {
 		}
 	}
 	return false
-}
-
-func fromUTF16(b []byte, little bool) []byte {
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		if little {
-			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
-		} else {
-			u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
-		}
-	}
-	out := []byte(string(utf16.Decode(u)))
-	if !textLike(out) {
-		return nil
-	}
-	return out
 }
 
 // textLike reports whether b reads as text: valid UTF-8 (a byte of another

@@ -50,7 +50,7 @@ func classify(b []byte, a, end int, n *needle) kind {
 // text nodes, attribute values) holds it.
 func oldWords(units []string, n needle) map[neighbours]bool {
 	out := map[neighbours]bool{}
-	probe := &matcher{needles: []needle{{canon: n.canon, whole: n.whole}}}
+	probe := &matcher{needles: []needle{{canon: n.canon, whole: n.whole}}, perNeedle: true}
 	for _, u := range units {
 		v := &view{b: []byte(u)}
 		probe.search(v, func(s span, _ kind) { out[around(v.b, s.a, s.b)] = true })

@@ -36,6 +36,9 @@ type matcher struct {
 	// zero bytes).
 	wide   bool
 	maxLen int // longest needle, in bytes
+	// perNeedle: the needles are few, searched for one by one (scan.go).
+	perNeedle bool
+	scan      scanners
 }
 
 // span is a part of a text to mask: bytes [a, b).
@@ -110,49 +113,6 @@ func (m *matcher) holds(text []byte, depth int) bool {
 	return len(c.spans()) > 0
 }
 
-// anchored reports whether text holds some needle's anchor, in any case
-// of its ASCII letters.
-func (m *matcher) anchored(text []byte) bool {
-	for _, n := range m.needles {
-		if containsLower(text, n.anchor) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsLower reports whether text, its ASCII letters in lower case,
-// holds lower.
-func containsLower(text, lower []byte) bool {
-	if len(lower) == 0 {
-		return true
-	}
-	first := lower[0]
-	for i := 0; i+len(lower) <= len(text); i++ {
-		c := text[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != first {
-			continue
-		}
-		j := 1
-		for ; j < len(lower); j++ {
-			d := text[i+j]
-			if d >= 'A' && d <= 'Z' {
-				d += 'a' - 'A'
-			}
-			if d != lower[j] {
-				break
-			}
-		}
-		if j == len(lower) {
-			return true
-		}
-	}
-	return false
-}
-
 var seed = maphash.MakeSeed()
 
 // walk searches v and the views that undo its encodings, up to maxDepth
@@ -198,29 +158,6 @@ func (m *matcher) walk(v *view, depth int, seen map[uint64]bool, f found) {
 	for _, d := range alternates {
 		if bytes.IndexByte(v.b, d.trigger) >= 0 && d.likely(v.b) {
 			next(decode(v, []decoder{d}))
-		}
-	}
-}
-
-// search reports where v's canonical text holds a needle, and what each
-// place is (exempt.go).
-func (m *matcher) search(v *view, f found) {
-	c := canonical(v)
-	for ni := range m.needles {
-		n := &m.needles[ni]
-		for i := 0; ; {
-			k := bytes.Index(c.b[i:], n.canon)
-			if k < 0 {
-				break
-			}
-			end := i + k + len(n.canon)
-			for j := len(n.canon); j < len(n.whole) && end < len(c.b) && c.b[end] == n.whole[j]; j++ {
-				end++
-			}
-			a, b := c.parentRange(i+k, end)
-			ra, rb := v.origin(a, b)
-			f(span{ra, rb}, classify(v.b, a, b, n))
-			i += k + 1
 		}
 	}
 }

@@ -72,6 +72,7 @@ func newMatcher(entries []known) *matcher {
 	if len(m.needles) == 0 {
 		return nil
 	}
+	m.perNeedle = len(m.needles) <= fewNeedles
 	return m
 }
 

@@ -21,20 +21,11 @@ func (m *matcher) regions(text []byte) []span {
 		}
 		return out
 	}
-	lower := asciiLower(text)
 	out := escapeRuns(text, reach)
 	out = append(out, oddRunes(text, reach)...)
-	for _, n := range m.needles {
-		for i := 0; ; {
-			k := bytes.Index(lower[i:], n.anchor)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			out = append(out, span{max(0, at-reach), min(len(text), at+len(n.anchor)+reach)})
-			i = at + 1
-		}
-	}
+	m.anchorsIn(text, func(at, n int) {
+		out = append(out, span{max(0, at-reach), min(len(text), at+n+reach)})
+	})
 	out = merge(out)
 	for i := range out {
 		out[i] = wholeLines(text, out[i])

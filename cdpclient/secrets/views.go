@@ -3,10 +3,6 @@ package secrets
 import (
 	"bytes"
 	"sort"
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // A view is text as it reads after undoing one layer of encoding, with the
@@ -56,14 +52,17 @@ func (v *view) origin(a, b int) (int, int) {
 	return a, b
 }
 
-// builder makes a child view of parent.
+// builder makes a child view of its parent's text src; with bytesOnly,
+// its bytes alone (no way back).
 type builder struct {
-	v       view
-	changed bool
+	v         view
+	src       []byte
+	changed   bool
+	bytesOnly bool
 }
 
 func newBuilder(parent *view) *builder {
-	return &builder{v: view{b: make([]byte, 0, len(parent.b)), parent: parent}}
+	return &builder{v: view{b: make([]byte, 0, len(parent.b)), parent: parent}, src: parent.b}
 }
 
 // copy adds the parent's bytes [from, to) unchanged.
@@ -71,20 +70,26 @@ func (b *builder) copy(from, to int) {
 	if from == to {
 		return
 	}
+	if b.bytesOnly {
+		b.v.b = append(b.v.b, b.src[from:to]...)
+		return
+	}
 	if n := len(b.v.segs); n > 0 {
 		if last := b.v.segs[n-1]; last.same && last.from+len(b.v.b)-last.at == from {
-			b.v.b = append(b.v.b, b.v.parent.b[from:to]...)
+			b.v.b = append(b.v.b, b.src[from:to]...)
 			return
 		}
 	}
 	b.v.segs = append(b.v.segs, seg{at: len(b.v.b), from: from, same: true})
-	b.v.b = append(b.v.b, b.v.parent.b[from:to]...)
+	b.v.b = append(b.v.b, b.src[from:to]...)
 }
 
 // emit adds out, decoded from the parent's bytes [from, to).
 func (b *builder) emit(out []byte, from, to int) {
 	b.changed = true
-	b.v.segs = append(b.v.segs, seg{at: len(b.v.b), from: from, to: to})
+	if !b.bytesOnly {
+		b.v.segs = append(b.v.segs, seg{at: len(b.v.b), from: from, to: to})
+	}
 	b.v.b = append(b.v.b, out...)
 }
 
@@ -196,102 +201,4 @@ func decode(v *view, ds []decoder) *view {
 	}
 	b.copy(at, len(src))
 	return b.done()
-}
-
-// canonical is v as needles are compared with it: letters in lower case,
-// compatibility forms folded (fullwidth letters, mathematical letters,
-// ligatures, circled letters and digits: NFKC's), characters that draw
-// nothing (zero-width spaces and joiners, soft hyphens, byte-order marks)
-// left out, every run of spaces, other white space and '+' (a space in form
-// data) one '+'.
-func canonical(v *view) *view {
-	b := newBuilder(v)
-	b.changed = true
-	src := v.b
-	at := 0 // copied up to here
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c < utf8.RuneSelf && !(c >= 'A' && c <= 'Z') && !space(rune(c)) {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(src[i:])
-		switch {
-		case space(r):
-			j := i + size
-			for j < len(src) {
-				r2, s2 := utf8.DecodeRune(src[j:])
-				if !space(r2) && !invisible(r2) {
-					break
-				}
-				j += s2
-			}
-			if j-i == 1 && c == '+' {
-				i = j
-				continue
-			}
-			b.copy(at, i)
-			b.emit([]byte{'+'}, i, j)
-			i, at = j, j
-		case c >= 'A' && c <= 'Z':
-			b.copy(at, i)
-			b.emit([]byte{c + 'a' - 'A'}, i, i+1)
-			i, at = i+1, i+1
-		case r == utf8.RuneError && size == 1:
-			i++ // a byte of another charset: kept
-		case invisible(r):
-			b.copy(at, i)
-			b.emit(nil, i, i+size)
-			i += size
-			at = i
-		case compatible(r):
-			b.copy(at, i)
-			b.emit(bytes.ToLower(norm.NFKC.Bytes(src[i:i+size])), i, i+size)
-			i += size
-			at = i
-		default:
-			lr := unicode.ToLower(r)
-			if lr == r {
-				i += size
-				continue
-			}
-			b.copy(at, i)
-			b.emit(utf8.AppendRune(nil, lr), i, i+size)
-			i += size
-			at = i
-		}
-	}
-	b.copy(at, len(src))
-	return &b.v
-}
-
-func space(r rune) bool {
-	switch r {
-	case '+', ' ', '\t', '\n', '\r', '\f', '\v', 0xa0, 0x202f, 0x205f, 0x3000, 0xff0b:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-// invisible are the characters that draw nothing, which a page can put
-// between a secret's letters without changing what a reader sees.
-func invisible(r rune) bool {
-	switch r {
-	case 0xad, 0x34f, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff:
-		return true
-	}
-	return false
-}
-
-// compatible are the characters whose NFKC form is another: fullwidth
-// forms, mathematical letters and digits, ligatures, enclosed (circled)
-// letters and digits, super- and subscripts, letterlike symbols.
-func compatible(r rune) bool {
-	switch {
-	case r >= 0xff01 && r <= 0xff5e, r >= 0x1d400 && r <= 0x1d7ff, r >= 0xfb00 && r <= 0xfb06,
-		r >= 0x2460 && r <= 0x24ff, r >= 0x2070 && r <= 0x209f, r >= 0x2100 && r <= 0x214f,
-		r >= 0x1f100 && r <= 0x1f1ff, r == 0xb2, r == 0xb3, r == 0xb9, r == 0xaa, r == 0xba:
-		return true
-	}
-	return false
 }
