@@ -103,8 +103,8 @@ type Server struct {
 	unoffered map[string]bool
 	// drain lets a shutdown finish or stop the calls in flight (drain.go).
 	drain drain
-	// begun counts the tool calls that reached the server (callsbegun.go).
-	begun callsBegun
+	// answered counts the tool calls answered (callsanswered.go).
+	answered callsAnswered
 	// tasks are the calls running as MCP tasks (tasks.go); links the files
 	// calls wrote, offered as resources (resources.go).
 	tasks taskRuns
@@ -129,12 +129,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 		s.submitters.drop(cs.SessionID())
 	})
 	s.tasks.hook(hooks, taskHooks)
-	hooks.AddOnRequestInitialization(func(_ context.Context, _ any, message any) error {
-		if b, ok := message.(json.RawMessage); ok && IsToolCallRequest(b) {
-			s.begun.add()
-		}
-		return nil
-	})
+	s.answered.hook(hooks)
 	s.mcp = server.NewMCPServer("cdpmcp", Version,
 		server.WithToolCapabilities(false),
 		server.WithTaskCapabilities(true, true, true),

@@ -33,16 +33,16 @@ func serveStdio(ctx context.Context, st *stack) error {
 	lctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	defer stop()
 	var once sync.Once
-	shutdown := func(reason string) {
+	shutdown := func(reason string, grace time.Duration) {
 		once.Do(func() {
 			slog.Debug("shutting down", "reason", reason)
-			st.srv.Shutdown(shutdownGrace, reason)
+			st.srv.Shutdown(grace, reason)
 		})
 	}
 	go func() {
 		select {
 		case <-ctx.Done():
-			shutdown("signal")
+			shutdown("signal", shutdownGrace)
 			stop()
 		case <-lctx.Done():
 		}
@@ -50,15 +50,15 @@ func serveStdio(ctx context.Context, st *stack) error {
 	slog.Debug("serving MCP on stdio")
 	in := &drainOnEOF{r: os.Stdin}
 	in.drain = func() {
-		// Every call read has reached the server before the shutdown
-		// refuses calls: a client that writes its calls and closes stdin
-		// (a script piped in) gets them run.
+		// The calls read get the grace to be answered before the shutdown
+		// refuses the ones not begun and stops the rest: a client that
+		// writes its calls and closes stdin (a script piped in) gets them
+		// run. No call can come after the end of the input.
 		wctx, cancel := context.WithTimeout(ctx, shutdownGrace)
-		if !st.srv.WaitCallsBegun(wctx, in.calls) {
-			slog.Warn("stdin closed: not every call read reached the server in time", "calls read", in.calls)
-		}
-		cancel()
-		shutdown("stdin closed")
+		defer cancel()
+		start := time.Now()
+		st.srv.WaitCallsAnswered(wctx, in.calls)
+		shutdown("stdin closed", max(0, shutdownGrace-time.Since(start)))
 	}
 	err := stdio.Listen(lctx, in, os.Stdout)
 	if err != nil && !errors.Is(err, context.Canceled) {
