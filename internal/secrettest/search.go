@@ -8,7 +8,13 @@ import "strings"
 type Search struct {
 	next []map[byte]int32
 	fail []int32
-	out  [][]Hit
+	out  [][]found
+}
+
+// found is a hit and the length of the encoding that makes it.
+type found struct {
+	Hit
+	n int
 }
 
 // Hit is a secret found, in one of its encodings.
@@ -18,7 +24,7 @@ type Hit struct {
 
 // NewSearch prepares the search for secrets (their cores, as Leaks).
 func NewSearch(secrets []string) *Search {
-	s := &Search{next: []map[byte]int32{{}}, fail: []int32{0}, out: [][]Hit{nil}}
+	s := &Search{next: []map[byte]int32{{}}, fail: []int32{0}, out: [][]found{nil}}
 	seen := map[string]bool{}
 	for _, secret := range secrets {
 		core := strings.TrimSpace(secret)
@@ -40,7 +46,7 @@ func NewSearch(secrets []string) *Search {
 				}
 				node = n
 			}
-			s.out[node] = append(s.out[node], Hit{Secret: secret, Encoding: e.Name})
+			s.out[node] = append(s.out[node], found{Hit{Secret: secret, Encoding: e.Name}, len(enc)})
 		}
 	}
 	queue := []int32{}
@@ -68,9 +74,11 @@ func NewSearch(secrets []string) *Search {
 }
 
 // Find returns what text holds, each secret and encoding once, with where
-// the first of each ends.
+// the first of each ends. A short hit inside a random identifier (a target
+// or frame id: a run of 16 hex digits or more) is chance, not a leak: "abcd"
+// upper-cased is in one id of a few thousand.
 func (s *Search) Find(text string) map[Hit]int {
-	found := map[Hit]int{}
+	hits := map[Hit]int{}
 	node := int32(0)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -85,10 +93,32 @@ func (s *Search) Find(text string) map[Hit]int {
 			node = s.fail[node]
 		}
 		for _, h := range s.out[node] {
-			if _, ok := found[h]; !ok {
-				found[h] = i + 1
+			if _, ok := hits[h.Hit]; !ok && !inRandomID(text, i+1-h.n, i+1) {
+				hits[h.Hit] = i + 1
 			}
 		}
 	}
-	return found
+	return hits
 }
+
+// inRandomID reports whether text[from:to], 8 bytes or fewer, lies inside
+// a longer run of 16 hex digits or more.
+func inRandomID(text string, from, to int) bool {
+	if to-from > 8 {
+		return false
+	}
+	for i := from; i < to; i++ {
+		if !isHex(text[i]) {
+			return false
+		}
+	}
+	for from > 0 && isHex(text[from-1]) {
+		from--
+	}
+	for to < len(text) && isHex(text[to]) {
+		to++
+	}
+	return to-from >= 16
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }

@@ -32,3 +32,26 @@ func TestSearchFindsWhatLeaksFinds(t *testing.T) {
 		t.Errorf("found %v in plain text", got)
 	}
 }
+
+// A short secret inside a random id is chance; the same secret beside one,
+// or a longer one inside one, is found.
+func TestSearchSkipsChanceInRandomIDs(t *testing.T) {
+	t.Parallel()
+	s := NewSearch([]string{"abcd", "0123456789abcdef01"})
+	upper := Hit{Secret: "abcd", Encoding: "upper case (text-transform)"}
+	for _, tc := range []struct {
+		text string
+		hit  Hit
+		want bool
+	}{
+		{`{"targetId":"D3AFB4BB8FCFA79FF6109A8D306FABCD"}`, upper, false},
+		{`{"targetId":"D3AFB4BB8FCF","pw":"ABCD"}`, upper, true},
+		{`{"t":"6ABCD1F2"}`, upper, true},
+		{`{"id":"D3AFB4BB8FCFA79FF6109A8D306Fabcd"} abcd`, Hit{Secret: "abcd", Encoding: "raw"}, true},
+		{`{"id":"ff0123456789abcdef01ff00ff00ff00"}`, Hit{Secret: "0123456789abcdef01", Encoding: "raw"}, true},
+	} {
+		if _, got := s.Find(tc.text)[tc.hit]; got != tc.want {
+			t.Errorf("Find(%s)[%v]: %v, want %v", tc.text, tc.hit, got, tc.want)
+		}
+	}
+}
