@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -114,28 +113,7 @@ func TestSIGTERMFinishesOrStopsCalls(t *testing.T) {
 // server exits with status 0, leaving no process of its own.
 func TestStdinClosedAnswersCallsInFlight(t *testing.T) {
 	t.Parallel()
-	tmp := shortTemp(t)
-	cmd := exec.Command(binPath, "serve", "--headless", "--log-level=debug", "--browser-arg="+newMarker("stdin-eof"))
-	cmd.Env = procEnv(tmp)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", stderr.String())
-		}
-	})
+	cmd, stdin, stdout := startPiped(t, "--headless", "--log-level=debug", "--browser-arg="+newMarker("stdin-eof"))
 	lines := bufio.NewReader(stdout)
 	send := func(msg string) {
 		t.Helper()

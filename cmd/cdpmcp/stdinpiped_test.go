@@ -20,28 +20,7 @@ import (
 // run".
 func TestCallsWrittenAsStdinClosesRun(t *testing.T) {
 	t.Parallel()
-	tmp := shortTemp(t)
-	cmd := exec.Command(binPath, "serve", "--headless", "--browser-arg="+newMarker("stdin-piped"))
-	cmd.Env = procEnv(tmp)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", stderr.String())
-		}
-	})
+	cmd, stdin, stdout := startPiped(t, "--headless", "--browser-arg="+newMarker("stdin-piped"))
 	lines := bufio.NewScanner(stdout)
 	lines.Buffer(nil, 1<<20)
 	answers := map[string]string{}
@@ -91,4 +70,33 @@ func TestCallsWrittenAsStdinClosesRun(t *testing.T) {
 		t.Errorf("the unended last line was answered: %s", got)
 	}
 	waitNoneOwnedBy(t, cmd.Process.Pid)
+}
+
+// startPiped starts `cdpmcp serve args…` with pipes for its stdin and
+// stdout; its stderr is logged when the test fails, and it is killed at the
+// test's end.
+func startPiped(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"serve"}, args...)...)
+	cmd.Env = procEnv(shortTemp(t))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", stderr.String())
+		}
+	})
+	return cmd, stdin, stdout
 }
