@@ -1,10 +1,7 @@
 package secrets
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,23 +15,11 @@ import (
 // names, values and links, table rows, and some URLs with escapes.
 func snapshotText(b *testing.B) string {
 	b.Helper()
-	f, err := os.Open("../../fixtures/corpus/ars-1.expected.txt.gz")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	article, err := io.ReadAll(gz)
-	if err != nil {
-		b.Fatal(err)
-	}
+	article := corpusFile(b, "ars-1.expected.txt.gz")
 	var s strings.Builder
 	ref := 1
 	for s.Len() < 300<<10 {
-		for _, para := range strings.Split(string(article), "\n") {
+		for _, para := range strings.Split(article, "\n") {
 			if para = strings.TrimSpace(para); para == "" {
 				continue
 			}
@@ -101,22 +86,9 @@ func tableRegistry() *Registry {
 	return r
 }
 
+// corpusFile reads a gzipped file of fixtures/corpus.
 func corpusFile(b *testing.B, name string) string {
-	b.Helper()
-	f, err := os.Open("../../fixtures/corpus/" + name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := io.ReadAll(gz)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return string(out)
+	return readGzip(b, "../../fixtures/corpus/"+name)
 }
 
 // redactLoop redacts text with r b.N times and reports, beside the wall

@@ -138,7 +138,9 @@ func makeEquivalenceTexts(t *testing.T) []string {
 	return out
 }
 
-func readGzip(t *testing.T, name string) string {
+// readGzip reads a gzipped file (the corpus's pages and texts) whole.
+func readGzip(t testing.TB, name string) string {
+	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
