@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mafredri/cdp/protocol/runtime"
 )
@@ -66,7 +67,46 @@ func (p *Page) signalled(ctx context.Context, o *observation, ws watchSet) bool 
 	if o.signal != nil {
 		return <-o.signal
 	}
+	if o.kind == actNavigation && p.hist.mark().docs != o.nav.docs {
+		// A navigation submits nothing; its round trip after the load
+		// reads the new document's title, which the feedback shows.
+		o.readTitle(ctx)
+		return false
+	}
 	return p.submitSignal(ctx, ws, o.nav)
+}
+
+// titleRead is a document's title read from the page, with when and in which
+// document it was read.
+type titleRead struct {
+	text string
+	docs int
+	at   time.Time
+}
+
+// readTitle reads the title of the document the navigation brought, as the
+// barrier's round trip to its renderer (the events it sent before answering
+// have arrived), and keeps it for the feedback: where barrier then title made
+// two trips, one, with the world's question folded in (evalPlain). A page
+// that cannot answer gets the barrier alone.
+func (o *observation) readTitle(ctx context.Context) {
+	p := o.p
+	docs := p.hist.mark().docs
+	if t, ok := p.pageTitle(ctx); ok {
+		o.title = titleRead{text: t, docs: docs, at: time.Now()}
+		return
+	}
+	p.barrier(ctx)
+}
+
+// documentTitle is the feedback's title: the one readTitle read, when settle
+// returned at once after it (no request waited for, no other document), else
+// read now.
+func (o *observation) documentTitle(ctx context.Context) string {
+	if t := o.title; !t.at.IsZero() && t.docs == o.p.hist.mark().docs && time.Since(t.at) <= settlePoll {
+		return t.text
+	}
+	return o.p.DocumentTitle(ctx)
 }
 
 // readyValue is what an action's ready function answered (callReady).

@@ -36,6 +36,7 @@ type observation struct {
 	// nil, brings the submit signal an input sent early (earlySignal).
 	ws     watchSet
 	signal chan bool
+	title  titleRead // a navigation's new document's, read as settle's round trip
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
@@ -134,7 +135,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
 			delta.URL = feedback.RelURL(url, origin) // relative while on the same site
 		}
-		delta.Title = p.DocumentTitle(ctx)
+		delta.Title = o.documentTitle(ctx)
 		if doc != nil && doc.Status >= 300 && !(doc.Status < 400 && doc.Done) {
 			delta.Status = doc.Status
 		}

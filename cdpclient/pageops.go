@@ -20,8 +20,17 @@ const titleWait = time.Second
 // When the page cannot answer in time (stuck in a script, or slow on a loaded
 // machine) it asks the browser, which knows the tab's title without the page.
 func (p *Page) DocumentTitle(ctx context.Context) string {
+	if t, ok := p.pageTitle(ctx); ok {
+		return t
+	}
+	return p.Title(ctx)
+}
+
+// pageTitle reads document.title from the page; false when the page could
+// not answer (stuck, gone, slow).
+func (p *Page) pageTitle(ctx context.Context) (string, bool) {
 	if p.usable() != nil || p.busy.Busy() {
-		return p.Title(ctx)
+		return "", false
 	}
 	ctx, cancel := p.guard(ctx)
 	defer cancel()
@@ -30,18 +39,15 @@ func (p *Page) DocumentTitle(ctx context.Context) string {
 	// Read in cdpmcp's world: a getter the page defines on document runs
 	// only in the page's own world.
 	var t string
-	err := p.withWorld(evalCtx, frameKey{frame: p.hist.main()}, func(w *worldIn) error {
-		r, err := w.eval(evalCtx, "document.title", true)
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(r.Value, &t)
-	})
+	v, err := p.evalPlain(evalCtx, frameKey{frame: p.hist.main()}, "document.title")
+	if err == nil {
+		err = json.Unmarshal(v, &t)
+	}
 	if err != nil {
 		slog.Debug("title read from the browser", "page", p.ID, "why", err)
-		return p.Title(ctx)
+		return "", false
 	}
-	return t
+	return t, true
 }
 
 // Title is the tab's title as the browser shows it, without asking the page:

@@ -203,6 +203,44 @@ func (w *worldIn) eval(ctx context.Context, expr string, byValue bool) (*runtime
 	return &r.Result, nil
 }
 
+// evalPlain evaluates expr, which needs the frame's DOM but not the page
+// model, in the frame's isolated world and answers its value. A world whose
+// model is not known to be installed yet (a new document's, right after its
+// load) is asked whether it is in the same round trip, where world would ask
+// in one of its own first: the read a navigation's feedback makes costs the
+// renderer one trip.
+func (p *Page) evalPlain(ctx context.Context, key frameKey, expr string) (json.RawMessage, error) {
+	id, ok := p.worlds.lookup(key)
+	if !ok || key.session != "" || p.worlds.hasModel(id, false) {
+		var v json.RawMessage
+		err := p.withWorld(ctx, key, func(w *worldIn) error {
+			r, err := w.eval(ctx, expr, true)
+			if err == nil {
+				v = r.Value
+			}
+			return err
+		})
+		return v, err
+	}
+	w := &worldIn{c: p.c, id: id, grp: p.actLock.group()}
+	r, err := w.eval(ctx, "[globalThis.__cdpmcp && __cdpmcp.watch ? 1 : 0, ("+expr+")]", true)
+	if err != nil && worldGone(err) {
+		p.worlds.forget(key)
+		return p.evalPlain(ctx, key, expr) // not known now: withWorld's path
+	}
+	if err != nil {
+		return nil, err
+	}
+	var pair []json.RawMessage
+	if err := json.Unmarshal(r.Value, &pair); err != nil || len(pair) != 2 {
+		return nil, fmt.Errorf("evaluate in isolated world: an answer of %d values", len(pair))
+	}
+	if string(pair[0]) == "1" {
+		p.worlds.hasModel(id, true)
+	}
+	return pair[1], nil
+}
+
 // withWorld runs fn in a frame's isolated world, retrying once with a fresh world
 // when the frame navigated and the old one vanished under it.
 func (p *Page) withWorld(ctx context.Context, key frameKey, fn func(*worldIn) error) error {
