@@ -125,13 +125,19 @@ func (q *Queue) openTab(ctx context.Context, j *Job) (*jobTab, error) {
 
 // retryable reports whether trying again may have the browser or tab that
 // err says could not be had: not when cdpmcp is closing, nor when only a
-// change of flags can help.
+// change of flags can help (no browser at --browser-path, an endpoint that
+// can never work).
 func retryable(err error) bool {
-	var ue *unavailableError
-	var se *browserproc.SetupError
+	var (
+		ue *unavailableError
+		le *browserproc.LaunchError
+		se *browserproc.SetupError
+	)
 	switch {
 	case !errors.As(err, &ue), errors.Is(err, cdpclient.ErrBrowserClosed):
 		return false
+	case errors.As(err, &le):
+		return !le.Permanent
 	case errors.As(err, &se):
 		return !se.Permanent
 	}

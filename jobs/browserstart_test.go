@@ -151,3 +151,18 @@ func TestJobWaitingForItsBrowserOutlivesARestart(t *testing.T) {
 			done.State, done.Attempt, done.Effects, done.Error, seen)
 	}
 }
+
+// A job whose browser is not there (a --browser-path with no file) fails at
+// once: no try can start it until the flag changes, and the error says which.
+func TestJobWithNoBrowserFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: filepath.Join(t.TempDir(), "no-chrome")}}}
+	jobs.RetryBrowser(&cfg, 4, time.Hour) // a retry would wait past the test's bound
+	q := openLaunchingQueue(t, t.TempDir(), cfg)
+	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	done, seen := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Failed || !strings.HasPrefix(done.Error, "BROWSER_UNAVAILABLE: the browser could not be started: --browser-path ") ||
+		!strings.Contains(done.Error, "no-chrome: no such file") || !strings.Contains(done.Error, "pass the path of a Chromium or Chrome executable") {
+		t.Errorf("a job whose browser is not there: %s %q (states %v)", done.State, done.Error, seen)
+	}
+}

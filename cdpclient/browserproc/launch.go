@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -144,8 +145,11 @@ func start(ctx context.Context, opts Options, network []string) (*Process, error
 	p.cmd.Env = browserEnv()
 	if err := children.Start(p.cmd, syscall.SIGTERM, func(error) { close(p.exited) }); err != nil {
 		p.removeTemp()
+		// Not a file this user may run: permanent; out of processes (EAGAIN):
+		// the next try may start it.
 		return nil, &LaunchError{Err: fmt.Errorf("start %s: %w", exe, err),
-			Hint: "--browser-path must name a Chromium or Chrome executable this user may run"}
+			Hint:      "--browser-path must name a Chromium or Chrome executable this user may run",
+			Permanent: errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC)}
 	}
 	slog.Debug("browser started", "pid", p.cmd.Process.Pid, "exe", exe, "profile", dir)
 	if p.tempDir != "" {

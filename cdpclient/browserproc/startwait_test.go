@@ -74,3 +74,29 @@ func TestBrowserStartThatNeverEnds(t *testing.T) {
 		t.Errorf("a browser that exits during its start: %v", err)
 	}
 }
+
+// A launch error says whether trying again can help: not for a browser path
+// with no file or a file that cannot be run; yes for a browser that exited
+// during its start.
+func TestLaunchErrorSaysWhetherToTryAgain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	notRunnable := filepath.Join(dir, "chrome")
+	if err := os.WriteFile(notRunnable, []byte("not a program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path      string
+		permanent bool
+	}{
+		{filepath.Join(dir, "nothing-here"), true},
+		{notRunnable, true},
+		{browserScript(t, "exit 1\n"), false},
+	} {
+		_, err := Launch(testbound.Context(t), Options{Path: tc.path, Headless: true}, nil)
+		var le *LaunchError
+		if !errors.As(err, &le) || le.Permanent != tc.permanent {
+			t.Errorf("launch %s: %v (permanent %v), want a LaunchError with permanent %v", tc.path, err, le != nil && le.Permanent, tc.permanent)
+		}
+	}
+}
