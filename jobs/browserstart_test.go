@@ -103,6 +103,38 @@ func TestJobWaitsForItsBrowser(t *testing.T) {
 	}
 }
 
+// A job whose browser runs but does not come up within its start's bound
+// (the first start hangs here, as Chromium on a machine too busy for it)
+// tries again, and runs once a start succeeds, in its first attempt.
+func TestJobWhoseBrowserStartHangsOnce(t *testing.T) {
+	t.Parallel()
+	shell, ok := browserproc.FindHeadlessShell()
+	if !ok {
+		var err error
+		if shell, err = browserproc.FindBrowser(""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	path, starts := filepath.Join(dir, "browser"), filepath.Join(dir, "starts")
+	script := "#!/bin/sh\nif [ ! -e " + starts + " ]; then echo once > " + starts + "; exec sleep 600; fi\nexec " + shell + " \"$@\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: path, StartTimeout: 2 * time.Second}}}
+	jobs.RetryBrowser(&cfg, 4, 100*time.Millisecond)
+	q := openLaunchingQueue(t, t.TempDir(), cfg)
+	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	done, seen := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Succeeded || done.Attempt != 1 {
+		t.Errorf("a job whose first browser start hung: %s attempt %d %q (states %v)", done.State, done.Attempt, done.Error, seen)
+	}
+	var m bytes.Buffer
+	if err := q.WriteMetrics(testCtx(t), &m); err != nil || !strings.Contains(m.String(), "cdpmcp_job_browser_retries_total{worker=\""+q.Worker()+"\"} 1\n") {
+		t.Errorf("metrics (%v) do not count the one retry:\n%s", err, m.String())
+	}
+}
+
 // A browser that never starts fails the job once its tries are spent (no
 // wait for ever): BROWSER_UNAVAILABLE, saying how often it tried, why the
 // last try failed and that the job never started.
