@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -38,7 +37,7 @@ func (f *fleet) poolContext(ctx context.Context) (*lease, error) {
 	b, err := mgr.Browser(ctx)
 	if err != nil {
 		end()
-		return nil, fmt.Errorf("take a browser from the pool: %w", err)
+		return nil, &unavailableError{what: "take a browser from the pool", err: err}
 	}
 	l := &lease{bc: b.Default(), done: func(*cdpclient.Page) { end() }}
 	if pages := l.bc.Pages(); len(pages) > 0 {

@@ -117,7 +117,7 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 	b, err := pb.mgr.Browser(ctx)
 	if err != nil {
 		release(nil)
-		return nil, fmt.Errorf("start the browser of profile %q: %w", profile, err)
+		return nil, &unavailableError{what: fmt.Sprintf("start the browser of profile %q", profile), err: err}
 	}
 	return &lease{bc: b.Default(), done: release}, nil
 }
@@ -177,7 +177,7 @@ func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) 
 			f.mu.Lock()
 			pb.users--
 			f.mu.Unlock()
-			return nil, fmt.Errorf("start the jobs' browser: %w", err)
+			return nil, &unavailableError{what: "start the jobs' browser", err: err}
 		}
 	}
 	sp.tenant = tenant

@@ -175,7 +175,8 @@ func openQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 }
 
 // openLaunchingQueue opens a queue that launches its jobs' browser itself,
-// the way cdpmcp serve does without --endpoints.
+// the way cdpmcp serve does without --endpoints (the one at
+// cfg.Browser.Launch.Path, if set, given its StartTimeout).
 func openLaunchingQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 	t.Helper()
 	dir, err := jobs.OpenDataDir(path)
@@ -184,7 +185,8 @@ func openLaunchingQueue(t *testing.T, path string, cfg jobs.Config) *testQueue {
 	}
 	store := openStore(t, dir.Path)
 	cfg.Dir, cfg.Store = dir, store
-	cfg.Browser = cdpclient.Options{Launch: cdpclient.LaunchOptions{Args: testBrowserArgs}, Secrets: cfg.Browser.Secrets}
+	launch := cdpclient.LaunchOptions{Path: cfg.Browser.Launch.Path, StartTimeout: cfg.Browser.Launch.StartTimeout, Args: testBrowserArgs}
+	cfg.Browser = cdpclient.Options{Launch: launch, Secrets: cfg.Browser.Secrets}
 	q, err := jobs.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("jobs.Open: %v", err)

@@ -13,6 +13,9 @@ import (
 // metrics are this process's measurements for /metrics.
 type metrics struct {
 	claims, leaseLosses, interrupted atomic.Int64
+	// browserRetries counts the times a job could not have its browser or
+	// tab and waited to try again (acquire.go).
+	browserRetries atomic.Int64
 	// claimLatency is from a job being claimable while a tab is free here
 	// (or a tab coming free while it waits) to its claim, in seconds.
 	claimLatency *prom.Histogram
@@ -97,6 +100,8 @@ func (q *Queue) WriteMetrics(ctx context.Context, w io.Writer) error {
 		prom.Sample{Labels: me, Value: float64(q.metrics.leaseLosses.Load())})
 	pw.Family("cdpmcp_jobs_interrupted_total", "counter", "Jobs this process failed as interrupted because their holder went away.",
 		prom.Sample{Labels: me, Value: float64(q.metrics.interrupted.Load())})
+	pw.Family("cdpmcp_job_browser_retries_total", "counter", "Times a job of this process could not have its browser or tab before its task started, and waited to try again.",
+		prom.Sample{Labels: me, Value: float64(q.metrics.browserRetries.Load())})
 	pw.Histogram("cdpmcp_claim_latency_seconds", "From a job being claimable with a tab free here to this process claiming it.",
 		map[string]prom.HistogramSnapshot{"": q.metrics.claimLatency.Snapshot()}, "")
 	durations := map[string]prom.HistogramSnapshot{}

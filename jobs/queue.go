@@ -63,6 +63,9 @@ type Config struct {
 	// LiveView is the base URL of this process's live view, told to the
 	// other processes (empty without one).
 	LiveView string
+	// browserRetry says how often a job tries to have its browser and tab
+	// before it fails (default defaultBrowserRetry; tests shorten it).
+	browserRetry browserRetry
 	// Endpoints are browsers (CDP endpoints) jobs without a profile run in,
 	// each job in the least busy; without them, in the one Browser says.
 	// Jobs in a named profile always run in a browser launched here: a
@@ -203,7 +206,9 @@ func (q *Queue) Close() error {
 	}
 	var effectful []*run
 	for _, r := range q.running {
-		if t := r.job.Task.Type; t != TaskNavigate && t != TaskExtract {
+		// One still waiting for its browser never started: it stays
+		// DISPATCHED and is claimed again, here at the next start or elsewhere.
+		if t := r.job.Task.Type; t != TaskNavigate && t != TaskExtract && r.started.Load() {
 			effectful = append(effectful, r)
 		}
 		r.shutdown.Store(true)

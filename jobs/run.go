@@ -23,8 +23,9 @@ type run struct {
 	resume chan string
 	budget *budget // the job's time limit, paused while a person helps
 	// shutdown is set when the server closes under the job (not a cancel);
-	// lost when another process took the job up (this one's lease ended).
-	shutdown, lost atomic.Bool
+	// lost when another process took the job up (this one's lease ended);
+	// started once its task started (it had its browser and tab).
+	shutdown, lost, started atomic.Bool
 
 	mu    sync.Mutex
 	tabs  []*cdpclient.Page // the job's tabs, its own first
@@ -102,6 +103,15 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	}
 	ctx := r.ctx
 
+	// The browser and tab first: failing to have them is not the job's
+	// (acquire.go), and its attempt counts from its task's start.
+	tab, err := q.acquire(ctx, r, j)
+	if err != nil {
+		if ctx.Err() == nil {
+			again = q.finish(r, j, outcome{err: err})
+		}
+		return
+	}
 	attempt := 0
 	job, err := r.update(ctx, []State{Dispatched, Running}, func(j *Job) {
 		j.Attempt++
@@ -110,21 +120,23 @@ func (q *Queue) execute(r *run, waited time.Time) {
 			j.Started = time.Now()
 		}
 		j.State, j.Progress = Running, 0.1
-		j.Summary = "running: opening a tab"
+		j.Summary = "running: starting the task"
 		if j.Attempt > 1 {
 			j.Summary = fmt.Sprintf("running again after its first run was interrupted (attempt %d)", j.Attempt)
 		}
 	})
 	if err != nil {
+		tab.release()
 		log.Debug("job not started", "err", err)
 		return
 	}
+	r.started.Store(true)
 	log.Info("job running", "type", job.Task.Type, "attempt", attempt, "worker", q.cfg.Worker)
 	q.mu.Lock()
 	secret := q.secrets[j.ID]
 	q.mu.Unlock()
 
-	out := q.runOnTab(ctx, r, job, secret, timeout)
+	out := q.runOnTab(ctx, r, job, tab, secret, timeout)
 	again = q.finish(r, job, out)
 }
 
@@ -137,25 +149,10 @@ type outcome struct {
 	artifacts Artifacts
 }
 
-// runOnTab opens the job's tab in its profile, records it, runs the task and
-// collects the artifacts.
-func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, secret string, timeout time.Duration) outcome {
-	// Starting a browser is bounded by cdpclient; the job's own time starts
-	// with its tab.
-	l, err := q.fleet.context(ctx, j.Tenant, j.Profile)
-	if err != nil {
-		return outcome{err: err}
-	}
-	bc := l.bc
-	bc.UseSecrets(q.secretsOf(j.Tenant))
-	seq := bc.Seq()
-	page := l.tab
-	if page == nil {
-		if page, err = bc.NewPage(ctx); err != nil {
-			l.done(nil)
-			return outcome{err: fmt.Errorf("open a tab: %w", err)}
-		}
-	}
+// runOnTab runs the task on the job's tab (acquire had it) in its profile,
+// records it and collects the artifacts.
+func (q *Queue) runOnTab(ctx context.Context, r *run, j *Job, tab *jobTab, secret string, timeout time.Duration) outcome {
+	l, bc, seq, page := tab.l, tab.l.bc, tab.seq, tab.page
 	r.mu.Lock()
 	r.tabs = append(r.tabs, page)
 	r.mu.Unlock()
@@ -221,12 +218,6 @@ func finalScreenshot(err error) bool {
 	return !errors.Is(err, context.Canceled)
 }
 
-func closeTab(p *cdpclient.Page) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	return p.Close(ctx)
-}
-
 // finish records how the job ended, unless it was cancelled meanwhile (then
 // only its artifacts are added). A job whose browser died under it follows
 // the restart rules; finish returns it when it is to run again.
@@ -260,8 +251,9 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 			msg = reason
 		}
 	}
-	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN.
-	from := []State{Running, WaitingForHuman}
+	// A job whose wait for a person timed out ends from WAITING_FOR_HUMAN,
+	// one that never had a browser from DISPATCHED.
+	from := []State{Dispatched, Running, WaitingForHuman}
 	end := func(j *Job) {
 		j.State, j.Finished, j.Artifacts, j.FinalURL, j.Lease = state, time.Now(), out.artifacts, out.finalURL, time.Time{}
 		j.Result, j.HandoffURL = result, ""
@@ -285,7 +277,11 @@ func (q *Queue) finish(r *run, j *Job, out outcome) *Job {
 		return nil
 	}
 	q.metrics.finished(done)
-	log.Info("job finished", "state", done.State, "ms", done.Finished.Sub(done.Started).Milliseconds(), "error", done.Error)
+	var ms int64 // 0 for a job that never started (it had no browser)
+	if !done.Started.IsZero() {
+		ms = done.Finished.Sub(done.Started).Milliseconds()
+	}
+	log.Info("job finished", "state", done.State, "ms", ms, "error", done.Error)
 	return nil
 }
 

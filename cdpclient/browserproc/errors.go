@@ -4,6 +4,11 @@ package browserproc
 type LaunchError struct {
 	Err  error
 	Hint string
+	// Permanent is set when trying again cannot help without a change of
+	// flags or of the machine: no browser where it was looked for, or a file
+	// that cannot be run. (A browser that exited or did not start in time
+	// may start on the next try.)
+	Permanent bool
 }
 
 func (e *LaunchError) Error() string { return "the browser could not be started: " + e.Err.Error() }

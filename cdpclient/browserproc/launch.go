@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -42,6 +42,10 @@ type Options struct {
 	// (--proxy-server, --proxy-bypass-list); its credentials are answered
 	// over DevTools, never put on the command line.
 	Proxy *Proxy
+	// StartTimeout bounds the wait for a started browser to report its
+	// DevTools port while it runs (default DefaultStartTimeout); one that
+	// exits is known at once.
+	StartTimeout time.Duration
 }
 
 // requiredFlags keep Chromium off the network and quiet on machines without internet.
@@ -141,45 +145,22 @@ func start(ctx context.Context, opts Options, network []string) (*Process, error
 	p.cmd.Env = browserEnv()
 	if err := children.Start(p.cmd, syscall.SIGTERM, func(error) { close(p.exited) }); err != nil {
 		p.removeTemp()
+		// Not a file this user may run: permanent; out of processes (EAGAIN):
+		// the next try may start it.
 		return nil, &LaunchError{Err: fmt.Errorf("start %s: %w", exe, err),
-			Hint: "--browser-path must name a Chromium or Chrome executable this user may run"}
+			Hint:      "--browser-path must name a Chromium or Chrome executable this user may run",
+			Permanent: errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC)}
 	}
 	slog.Debug("browser started", "pid", p.cmd.Process.Pid, "exe", exe, "profile", dir)
 	if p.tempDir != "" {
 		_ = children.Claim(dir, p.cmd.Process.Pid) // its group, for the next cdpmcp to end if we cannot
 	}
 
-	ws, err := p.waitForEndpoint(ctx, portFile)
+	ws, err := p.waitForEndpoint(ctx, portFile, opts.StartTimeout)
 	if err != nil {
 		p.Close()
 		return nil, err
 	}
 	p.wsURL = ws
 	return p, nil
-}
-
-// waitForEndpoint polls DevToolsActivePort until Chromium writes it (a deadline of
-// 30 s or ctx, whichever comes first) or the process exits.
-func (p *Process) waitForEndpoint(ctx context.Context, portFile string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if b, err := os.ReadFile(portFile); err == nil {
-			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-			if len(lines) == 2 {
-				return "ws://127.0.0.1:" + strings.TrimSpace(lines[0]) + strings.TrimSpace(lines[1]), nil
-			}
-		}
-		select {
-		case <-p.exited:
-			return "", p.startFailed(fmt.Errorf("%s exited during start-up (%s)", filepath.Base(p.cmd.Path), p.cmd.ProcessState),
-				"its last lines say why: fix the flag they point at (--browser-path, --browser-arg, --user-data-dir) and call again; cdpmcp tries to start it on every call")
-		case <-ctx.Done():
-			return "", p.startFailed(fmt.Errorf("the browser did not report its DevTools port: %w", ctx.Err()),
-				"its last lines may say why; a machine under heavy load can take longer: call again")
-		case <-tick.C:
-		}
-	}
 }

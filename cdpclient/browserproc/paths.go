@@ -27,7 +27,7 @@ func FindBrowser(path string) (string, error) {
 			case errors.Is(err, exec.ErrNotFound):
 				why = "not found on PATH"
 			}
-			return "", &LaunchError{Err: fmt.Errorf("--browser-path %s: %s", path, why),
+			return "", &LaunchError{Err: fmt.Errorf("--browser-path %s: %s", path, why), Permanent: true,
 				Hint: "pass the path of a Chromium or Chrome executable (e.g. /usr/bin/chromium), or leave --browser-path out to use chromium from PATH"}
 		}
 		return p, nil
@@ -44,10 +44,10 @@ func FindBrowser(path string) (string, error) {
 		}
 	}
 	if len(places) == 0 {
-		return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH", strings.Join(names, ", ")), Hint: launchHint}
+		return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH", strings.Join(names, ", ")), Hint: launchHint, Permanent: true}
 	}
 	return "", &LaunchError{Err: fmt.Errorf("no browser found: none of %s is on PATH, and Chrome, Chromium and Edge are not in %s", strings.Join(names, ", "), strings.Join(places, ", ")),
-		Hint: "install Google Chrome or Chromium, or pass --browser-path"}
+		Hint: "install Google Chrome or Chromium, or pass --browser-path", Permanent: true}
 }
 
 // executable is the browser Launch starts for opts: opts.Path if given; else,
