@@ -105,7 +105,7 @@ func TestNavigateDeadlineStartsAfterTheLaunch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	nav := min(testbound.Scale(8*time.Second), 20*time.Second) // under the launch's own 30 s with the wait below
+	nav := min(testbound.Scale(8*time.Second), 20*time.Second) // well under the launch's own bound (browserproc.DefaultStartTimeout, 90 s) with the wait below
 	tmp, marker := shortTemp(t), newMarker("slowlaunch")
 	slow := filepath.Join(tmp, "slow-browser")
 	script := fmt.Sprintf("#!/bin/sh\nsleep %d\nexec %s \"$@\"\n", int((nav+2*time.Second)/time.Second), shell)
