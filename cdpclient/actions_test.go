@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mafredri/cdp/protocol/emulation"
 )
 
 func openActions(t *testing.T) (*Page, context.Context) {
@@ -187,5 +189,33 @@ func TestFollowOnlyWhatTheActionStarted(t *testing.T) {
 	fb, err = p.Click(ctx, Target{Selector: "#later"}, ClickOptions{})
 	if err := outcome(fb, err); err != nil || !fb.Followed || !strings.Contains(fb.JSON(), "Saved after a pause") {
 		t.Errorf("a submit handled in script: %v, followed %v, %s", err, fb.Followed, fb.JSON())
+	}
+}
+
+// On a slow renderer (a loaded machine; here the CPU throttled tenfold) the
+// same late effects are in the answer: a timer due and a body being read
+// when the quiet window ends by the clock run before it closes, and the
+// round trips that find them wait for a slow answer.
+func TestFollowOnASlowRenderer(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	for _, c := range []struct{ path, sel, want string }{
+		{"/behave/late-effects.html", "#later", "Saved after a pause"},
+		{"/behave/late-effects.html?ms=600", "#load", "Report ready"},
+	} {
+		if err := outcome(p.Navigate(ctx, testSite.URL(c.path), WaitLoad)); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(10)); err != nil {
+			t.Fatal(err)
+		}
+		fb, err := p.Click(ctx, Target{Selector: c.sel}, ClickOptions{})
+		if err := outcome(fb, err); err != nil || !fb.Followed || !strings.Contains(fb.JSON(), c.want) {
+			t.Errorf("%s on a slow renderer: %v, followed %v, %s", c.sel, err, fb.Followed, fb.JSON())
+		}
+		if err := p.c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(1)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -56,6 +56,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 	defer cancel()
 	follow := o.kind == actInput || o.kind == actDialog
 	var answered, quietFrom time.Time
+	closed := false // the closing round trip of the quiet window was made
 	if submitted {
 		quietFrom = start
 	}
@@ -87,13 +88,24 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 			if calls.LastAnswer.After(answered) {
 				answered = calls.LastAnswer
 				p.barrier(ctx) // the handlers of the answer have run
-				quietFrom = time.Now()
+				quietFrom, closed = time.Now(), false
 			}
 			if quietFrom.IsZero() {
 				quietFrom = time.Now()
 			}
 			left := followQuiet - time.Since(quietFrom)
-			if left <= 0 || time.Since(start) >= followMax {
+			if time.Since(start) >= followMax {
+				return followed
+			}
+			if left <= 0 && !closed {
+				// Quiet by the clock: one more round trip, so that what a
+				// slow renderer still held (a timer due, a body's read)
+				// runs and shows before the window closes.
+				p.barrier(ctx)
+				closed = true
+				continue
+			}
+			if left <= 0 {
 				return followed
 			}
 			wait = min(wait, left)
@@ -112,8 +124,12 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 }
 
 // barrierWait bounds the round trip of barrier: a page whose script is stuck does
-// not answer, and the action's own wait has dealt with that already.
-const barrierWait = 250 * time.Millisecond
+// not answer, and the action's own wait has dealt with that already. A page
+// that is only slow (a loaded machine, a throttled renderer) answers late:
+// the bound is that of a slow answer, not of a quick one, or the answers
+// it holds would come after the action was called done. A dialog that opens
+// meanwhile ends the wait at once (guard).
+const barrierWait = time.Second
 
 // barrier makes one round trip to the page's renderer so that the events it sent
 // before answering have arrived: a request a click handler started is reported
@@ -122,8 +138,10 @@ func (p *Page) barrier(ctx context.Context) {
 	if p.usable() != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, barrierWait)
+	ctx, cancel := p.guard(ctx)
 	defer cancel()
+	ctx, cancelWait := context.WithTimeout(ctx, barrierWait)
+	defer cancelWait()
 	_, _ = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("0").SetSilent(true))
 }
 

@@ -126,8 +126,10 @@ func (p *Page) submitSignal(ctx context.Context, ws watchSet, nav navMark) bool 
 		p.barrier(ctx)
 		return false
 	}
-	ctx, cancel := context.WithTimeout(ctx, barrierWait)
+	ctx, cancel := p.guard(ctx)
 	defer cancel()
+	ctx, cancelWait := context.WithTimeout(ctx, barrierWait)
+	defer cancelWait()
 	var s struct {
 		Submit bool `json:"submit"`
 	}
