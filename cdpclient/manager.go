@@ -2,6 +2,7 @@ package cdpclient
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 
@@ -15,12 +16,17 @@ import (
 // reconnected to once, and a clear error is returned when that fails.
 type Manager struct {
 	opts Options
+	// connecting is a one-slot semaphore: one connection attempt at a
+	// time, which a caller waits for only as long as its context lets it
+	// (a launch on a loaded machine can take a minute).
+	connecting chan struct{}
 
 	mu       sync.Mutex
 	b        *Browser
 	restarts int
 	closed   bool
-	lost     string // what happened to the browser last replaced, and what was done
+	lost     string             // what happened to the browser last replaced, and what was done
+	stop     context.CancelFunc // ends the connection attempt under way (Close)
 }
 
 // NewManager returns a Manager that connects as opts say, on first use.
@@ -28,12 +34,54 @@ func NewManager(opts Options) *Manager {
 	if opts.Secrets == nil {
 		opts.Secrets = secrets.New() // one registry across restarts
 	}
-	return &Manager{opts: opts}
+	return &Manager{opts: opts, connecting: make(chan struct{}, 1)}
 }
 
 // Browser returns the connected browser, connecting (or reconnecting) first if
-// needed. ctx bounds the connection attempt.
+// needed. ctx bounds the connection attempt, and the wait for another
+// caller's attempt: a caller whose context ends stops waiting, and the
+// attempt goes on for the others.
 func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
+	if b, err := m.alive(); b != nil || err != nil {
+		return b, err
+	}
+	select {
+	case m.connecting <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for the browser to start: %w", context.Cause(ctx))
+	}
+	defer func() { <-m.connecting }()
+	if b, err := m.alive(); b != nil || err != nil {
+		return b, err // another caller's attempt connected (or Close came)
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	m.mu.Lock()
+	m.stop = stop
+	m.forgetLost()
+	m.mu.Unlock()
+	b, err := Connect(ctx, m.opts)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stop = nil
+	switch {
+	case m.closed:
+		if b != nil {
+			b.Close()
+		}
+		return nil, ErrBrowserClosed
+	case err != nil && m.opts.attaching() && m.restarts > 0 && ctx.Err() == nil:
+		return nil, &cdpconn.ConnectionError{Attached: m.opts.attachedName(), Reconnect: err}
+	case err != nil:
+		return nil, err
+	}
+	m.b = b
+	return b, nil
+}
+
+// alive is the connected browser while it lives, ErrBrowserClosed after
+// Close, and neither when a connection is needed.
+func (m *Manager) alive() (*Browser, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -42,28 +90,27 @@ func (m *Manager) Browser(ctx context.Context) (*Browser, error) {
 	if m.b != nil && m.b.Alive() {
 		return m.b, nil
 	}
-	if lost := m.b; lost != nil {
-		m.b = nil
-		why := lost.lossReason()
-		lost.Close()
-		m.restarts++
-		if m.opts.attaching() {
-			slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.attachedName(), "why", why)
-			m.lost = why + "; cdpmcp connected to it again: its tabs and refs from before are gone"
-		} else {
-			slog.Warn("the browser exited; launching a new one", "why", why)
-			m.lost = why + "; cdpmcp started a new one: tabs and refs from before are gone"
-		}
+	return nil, nil
+}
+
+// forgetLost lets go of a browser that died or was disconnected, saying what
+// happened and what cdpmcp does about it. Called with m.mu held.
+func (m *Manager) forgetLost() {
+	lost := m.b
+	if lost == nil {
+		return
 	}
-	b, err := Connect(ctx, m.opts)
-	if err != nil {
-		if m.opts.attaching() && m.restarts > 0 && ctx.Err() == nil {
-			return nil, &cdpconn.ConnectionError{Attached: m.opts.attachedName(), Reconnect: err}
-		}
-		return nil, err
+	m.b = nil
+	why := lost.lossReason()
+	lost.Close()
+	m.restarts++
+	if m.opts.attaching() {
+		slog.Warn("lost the attached browser; reconnecting", "endpoint", m.opts.attachedName(), "why", why)
+		m.lost = why + "; cdpmcp connected to it again: its tabs and refs from before are gone"
+	} else {
+		slog.Warn("the browser exited; launching a new one", "why", why)
+		m.lost = why + "; cdpmcp started a new one: tabs and refs from before are gone"
 	}
-	m.b = b
-	return b, nil
 }
 
 // LastLoss says what happened to the browser last replaced (it exited, or
@@ -85,9 +132,14 @@ func (m *Manager) Current() *Browser {
 // profile removed; an attached one is left running. It blocks until done.
 func (m *Manager) Close() {
 	m.mu.Lock()
-	b := m.b
+	b, stop := m.b, m.stop
 	m.b, m.closed = nil, true
 	m.mu.Unlock()
+	if stop != nil {
+		stop() // a launch under way ends, and closes what it started
+	}
+	m.connecting <- struct{}{} // it has
+	<-m.connecting
 	if b != nil {
 		b.Close()
 	}
