@@ -173,7 +173,7 @@ var errLoadAnew = errors.New("the renderer of the page being left was stopped: n
 // navigation, which again (errLoadAnew) ends. A dialog the browser takes no
 // answer for ends the navigation with wedged.
 func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation, again context.CancelCauseFunc) bool {
-	if d.Type != "beforeunload" && p.hist.mark().docs > o.nav.docs {
+	if d.Type != "beforeunload" && p.hist.Mark().Docs > o.nav.Docs {
 		return false
 	}
 	o.mu.Lock()

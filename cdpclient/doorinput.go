@@ -41,8 +41,8 @@ type NavMark struct{ loads, docs int }
 
 // NavMark is the page's NavMark now.
 func (in InputDoor) NavMark() NavMark {
-	m := in.p.hist.mark()
-	return NavMark{m.loads, m.docs}
+	m := in.p.hist.Mark()
+	return NavMark{m.Loads, m.Docs}
 }
 
 // Document is the main frame's document element in cdpmcp's world (where a
@@ -56,7 +56,7 @@ func (in InputDoor) Document(ctx context.Context) (*Element, error) {
 	if r.Result.ObjectID == nil {
 		return nil, fmt.Errorf("the page has no document element")
 	}
-	key := frameKey{frame: p.hist.main()}
+	key := frameKey{frame: p.hist.Main()}
 	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
 }
 

@@ -27,7 +27,7 @@ func (d Door) Frames() FrameDoor { return FrameDoor(d) }
 
 // Main is the id of the page's main frame.
 func (fd FrameDoor) Main() string {
-	return string(fd.p.hist.main())
+	return string(fd.p.hist.Main())
 }
 
 // Load navigates the main frame to url inside a ModeNavigate fn and waits

@@ -16,7 +16,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Page.lifecycleEvent", "Page.frameNavigated", "Page.navigatedWithinDocument",
 		"Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation",
 		"Page.windowOpen":
-		p.hist.onEvent(method, params)
+		p.hist.OnEvent(method, params)
 	case "Inspector.targetCrashed":
 		// Stopped on purpose to leave dialogs without end, it is no crash: a
 		// navigation is under way and loads the tab in a new renderer.

@@ -31,7 +31,7 @@ func (ws *worlds) unchecked(main frameKey, n int) []frameKey {
 // frame, which finds its frames' ids only after, then finds their worlds
 // ready. It returns a func that waits until the checks are done.
 func (p *Page) prepareWorlds(ctx context.Context) (wait func()) {
-	keys := p.worlds.unchecked(frameKey{frame: p.hist.main()}, maxPrepared)
+	keys := p.worlds.unchecked(frameKey{frame: p.hist.Main()}, maxPrepared)
 	var wg sync.WaitGroup
 	for _, k := range keys {
 		wg.Go(func() { _, _ = p.world(ctx, k) })
@@ -57,7 +57,7 @@ func (ws *worlds) hasOthers(main frameKey) bool {
 // besides the main one. The func it returns waits for the answer: child
 // frame ids by parent frame id, nil without frames or on failure.
 func (p *Page) frameTree(ctx context.Context) (wait func() map[string][]string) {
-	if !p.worlds.hasOthers(frameKey{frame: p.hist.main()}) {
+	if !p.worlds.hasOthers(frameKey{frame: p.hist.Main()}) {
 		return func() map[string][]string { return nil }
 	}
 	done := make(chan map[string][]string, 1)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
@@ -18,6 +19,10 @@ import (
 
 // cdpCallTimeout bounds CDP calls made outside any tool call (clean-up).
 const cdpCallTimeout = 10 * time.Second
+
+// navMark is the page's navigation state before an action
+// (cdpclient/navstate), to tell what the action started.
+type navMark = navstate.Mark
 
 // setupTimeout bounds the set-up of a new tab or frame (its domains, scripts
 // and worlds). A loaded machine can take more than cdpCallTimeout for it; the
@@ -39,11 +44,11 @@ type Page struct {
 	actLock actionLock  // one action at a time, and its remote objects (actionlock.go)
 	busy    *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
 
-	changed *signal      // notified on every change of the page's state
-	hist    *history     // where the main frame is and has been (history.go)
-	dialogs *dialogState // the dialog that blocks it (dialogs.go)
-	life    life         // closed or crashed
-	worlds  *worlds      // cdpmcp's isolated worlds in its frames (world.go)
+	changed *signal         // notified on every change of the page's state
+	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
+	dialogs *dialogState    // the dialog that blocks it (dialogs.go)
+	life    life            // closed or crashed
+	worlds  *worlds         // cdpmcp's isolated worlds in its frames (world.go)
 
 	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
 	refs      *refTable      // the frame each ref was handed out in (refs.go)
@@ -64,7 +69,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		bc:       bc,
 		targetID: info.TargetID,
 		changed:  changed,
-		hist:     newHistory(info, changed),
+		hist:     navstate.New(info, changed.notify),
 		dialogs:  &dialogState{changed: changed},
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
@@ -115,7 +120,7 @@ func (p *Page) init(waiting bool, done func(error)) {
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
-			p.hist.adoptTree(tree.FrameTree.Frame)
+			p.hist.AdoptTree(tree.FrameTree.Frame)
 		}
 	}
 	p.initErr = err
@@ -183,7 +188,7 @@ func (p *Page) markClosed() {
 }
 
 // URL is the page's current address.
-func (p *Page) URL() string { return p.hist.url() }
+func (p *Page) URL() string { return p.hist.URL() }
 
 // Context returns the browser context the page belongs to.
 func (p *Page) Context() *BrowserContext { return p.bc }

@@ -39,7 +39,7 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 		p := b.pages[ev.TargetInfo.TargetID]
 		b.mu.Unlock()
 		if p != nil {
-			p.hist.setInfo(ev.TargetInfo)
+			p.hist.SetInfo(ev.TargetInfo)
 		}
 	}
 }
