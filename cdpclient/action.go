@@ -213,7 +213,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	var stuck *busy.Error
 	if err == nil || !errors.As(err, &stuck) {
 		if p.Dialog() != nil && !o.dialogBefore {
-			p.dialogs.keepWatch(ws) // collected once the dialog is answered
+			p.dialogs.KeepWatch(ws) // collected once the dialog is answered
 		} else {
 			o.settleAndWatch(ctx, ws, a.lateMs, err)
 		}

@@ -20,7 +20,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Inspector.targetCrashed":
 		// Stopped on purpose to leave dialogs without end, it is no crash: a
 		// navigation is under way and loads the tab in a new renderer.
-		if !p.dialogs.stopped() {
+		if !p.dialogs.Stopped() {
 			p.life.crash()
 		}
 		p.changed.notify()
@@ -57,7 +57,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Fetch.authRequired":
 		p.bc.b.onAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
-		p.dialogs.onEvent(c, method, params)
+		p.dialogs.OnEvent(c, method, params)
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":

@@ -100,7 +100,7 @@ func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs in
 		end()
 	}
 	if p.Dialog() != nil && !o.dialogBefore {
-		p.dialogs.keepWatch(ws)
+		p.dialogs.KeepWatch(ws)
 		return
 	}
 	if p.hist.Mark().Docs == o.nav.Docs {

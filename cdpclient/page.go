@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/mafredri/cdp"
@@ -46,7 +47,7 @@ type Page struct {
 
 	changed *signal         // notified on every change of the page's state
 	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
-	dialogs *dialogState    // the dialog that blocks it (dialogs.go)
+	dialogs *dialogState    // the dialog that blocks it (cdpclient/jsdialog)
 	life    life            // closed or crashed
 	worlds  *worlds         // cdpmcp's isolated worlds in its frames (world.go)
 
@@ -70,7 +71,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		targetID: info.TargetID,
 		changed:  changed,
 		hist:     navstate.New(info, changed.notify),
-		dialogs:  &dialogState{changed: changed},
+		dialogs:  jsdialog.New[watchSet](changed.notify),
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
 		refs:     newRefTable(),
@@ -205,7 +206,7 @@ func (p *Page) usable() error {
 	if err := p.life.err(); err != nil {
 		return err
 	}
-	if d := p.dialogs.current(); d != nil {
+	if d := p.dialogs.Current(); d != nil {
 		return &DialogOpenError{Dialog: *d}
 	}
 	return nil

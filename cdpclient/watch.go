@@ -35,7 +35,7 @@ type domChanges struct {
 // it (watchMainEarly).
 func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched bool, mainWatch <-chan bool) watchSet {
 	if kind == actDialog {
-		if ws, ok := p.dialogs.takeKeptWatch(); ok {
+		if ws, ok := p.dialogs.TakeKeptWatch(); ok {
 			return ws
 		}
 	}
