@@ -92,7 +92,7 @@ type World struct {
 }
 
 // Frame is the id of the world's frame.
-func (w *World) Frame() string { return string(w.key.frame) }
+func (w *World) Frame() string { return string(w.key.Frame) }
 
 // Client is the client of the session hosting the world.
 func (w *World) Client() *cdp.Client { return w.w.c }

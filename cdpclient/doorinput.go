@@ -56,7 +56,7 @@ func (in InputDoor) Document(ctx context.Context) (*Element, error) {
 	if r.Result.ObjectID == nil {
 		return nil, fmt.Errorf("the page has no document element")
 	}
-	key := frameKey{frame: p.hist.Main()}
+	key := frameKey{Frame: p.hist.Main()}
 	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
 }
 
@@ -68,7 +68,7 @@ func (in InputDoor) DescribeAt(ctx context.Context, pt Point) string {
 	if err != nil {
 		return ""
 	}
-	e := &Element{p: p, c: p.c, backend: hit.BackendNodeID, key: frameKey{frame: hit.FrameID}}
+	e := &Element{p: p, c: p.c, backend: hit.BackendNodeID, key: frameKey{Frame: hit.FrameID}}
 	var desc string
 	err = p.withWorld(ctx, e.key, func(w *worldIn) error {
 		e.c, e.world = w.c, w.id

@@ -25,7 +25,7 @@ import (
 // over. Call it inside Door.Run.
 func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
 	p := fd.p
-	keys := []frameKey{{frame: p.hist.Main()}}
+	keys := []frameKey{{Frame: p.hist.Main()}}
 	for _, k := range p.refs.frames() {
 		if k != keys[0] {
 			keys = append(keys, k)

@@ -24,7 +24,7 @@ import (
 // channel that says whether the main frame's watch started (watchStart).
 func (p *Page) watchMainEarly(ctx context.Context, ref string) <-chan bool {
 	_, k, err := p.refFrame(ref)
-	main := frameKey{frame: p.hist.Main()}
+	main := frameKey{Frame: p.hist.Main()}
 	if err != nil || k == main {
 		return nil
 	}

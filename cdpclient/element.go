@@ -124,7 +124,7 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 	}
 	// In cdpmcp's isolated world of the main frame: the page's globals and
 	// prototypes (an overridden innerText or querySelector) neither run nor lie.
-	key := frameKey{frame: p.hist.Main()}
+	key := frameKey{Frame: p.hist.Main()}
 	var r *runtime.EvaluateReply
 	err = p.withWorld(ctx, key, func(w *worldIn) error {
 		var err error

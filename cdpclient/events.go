@@ -51,7 +51,7 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 			p.detachChild(string(ev.SessionID))
 		}
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
-		p.worlds.onEvent(session, method, params)
+		p.worlds.OnEvent(session, method, params)
 	case "Fetch.requestPaused":
 		p.bc.b.onPaused(c, params, p)
 	case "Fetch.authRequired":

@@ -120,7 +120,7 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 
 func (p *Page) detachChild(sessionID string) {
 	p.children.remove(sessionID)
-	p.worlds.forgetSession(sessionID)
+	p.worlds.ForgetSession(sessionID)
 	p.bc.b.m.Drop(sessionID)
 }
 

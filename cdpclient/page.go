@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
+	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
@@ -49,7 +50,7 @@ type Page struct {
 	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
 	dialogs *dialogState    // the dialog that blocks it (cdpclient/jsdialog)
 	life    life            // closed or crashed
-	worlds  *worlds         // cdpmcp's isolated worlds in its frames (world.go)
+	worlds  *worldmap.Map   // cdpmcp's isolated worlds in its frames (cdpclient/worldmap)
 
 	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
 	refs      *refTable      // the frame each ref was handed out in (refs.go)
@@ -75,7 +76,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
 		refs:     newRefTable(),
-		worlds:   newWorlds(),
+		worlds:   worldmap.New(worldName),
 	}
 	p.listeners = newListeners(p)
 	p.busy = busy.New(busyProbe{p})

@@ -39,7 +39,7 @@ func (p *Page) pageTitle(ctx context.Context) (string, bool) {
 	// Read in cdpmcp's world: a getter the page defines on document runs
 	// only in the page's own world.
 	var t string
-	v, err := p.evalPlain(evalCtx, frameKey{frame: p.hist.Main()}, "document.title")
+	v, err := p.evalPlain(evalCtx, frameKey{Frame: p.hist.Main()}, "document.title")
 	if err == nil {
 		err = json.Unmarshal(v, &t)
 	}

@@ -197,9 +197,9 @@ func (e *Element) hitCheck(ctx context.Context, pt Point, fb frameBox) error {
 // obscuredBy builds the OBSCURED error for a covering node of the page (f nil) or
 // of an out-of-process frame.
 func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.FrameID, backend dom.BackendNodeID, obj runtime.RemoteObjectID) error {
-	c, key := e.p.c, frameKey{frame: frame}
+	c, key := e.p.c, frameKey{Frame: frame}
 	if f != nil {
-		c, key.session = f.c, f.s.id
+		c, key.Session = f.c, f.s.id
 	}
 	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj, world: e.world}
 	if obj == "" {

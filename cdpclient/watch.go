@@ -43,7 +43,7 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched
 	if p.usable() != nil {
 		return ws
 	}
-	main := frameKey{frame: p.hist.Main()}
+	main := frameKey{Frame: p.hist.Main()}
 	// The target's own frame (with the target as this) when not the main
 	// frame: at the same time as the main frame's, one round trip, not two.
 	var inFrame chan bool
@@ -121,7 +121,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 // timer) may come late. Without a watch in the main frame, or once the page
 // left its document, it is barrier alone and answers false.
 func (p *Page) submitSignal(ctx context.Context, ws watchSet, nav navMark) bool {
-	main := frameKey{frame: p.hist.Main()}
+	main := frameKey{Frame: p.hist.Main()}
 	if len(ws.keys) == 0 || ws.keys[0] != main || p.hist.Mark().Docs != nav.Docs || p.usable() != nil {
 		p.barrier(ctx)
 		return false
