@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
@@ -77,7 +78,7 @@ func (p *Page) elementClip(ctx context.Context, e *Element, scroll bool) (page.V
 func (e *Element) inPlace(ctx context.Context) ([]dom.Quad, frameBox, error) {
 	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
 	if err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return nil, frameBox{}, e.gone()
 		}
 		return nil, frameBox{}, e.notVisible()

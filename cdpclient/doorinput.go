@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/input"
@@ -157,7 +158,7 @@ func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
 		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.group()))
 	switch {
-	case err != nil && nodeGone(err):
+	case err != nil && failure.NodeGone(err):
 		return nil, e.gone()
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 
@@ -67,7 +68,7 @@ func (e *Element) MainWorld(ctx context.Context) (*Element, error) { return e.ma
 // Gone is the element's NOT_FOUND error when err, from a call on the
 // element, says it is no longer in the page; nil otherwise.
 func (e *Element) Gone(err error) error {
-	if nodeGone(err) {
+	if failure.NodeGone(err) {
 		return e.gone()
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
@@ -59,7 +60,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 	}
 	d, err := e.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(e.object))
 	if err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return 0, e.gone()
 		}
 		return 0, fmt.Errorf("describe node: %w", err)
@@ -161,7 +162,7 @@ func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
 		SetObjectID(e.object).SetArguments(callArgs).SetReturnByValue(true).SetAwaitPromise(true))
 	if err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return e.gone()
 		}
 		return fmt.Errorf("%s: %w", fn, err)

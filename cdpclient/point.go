@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
@@ -61,7 +62,7 @@ func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
 // or has no box.
 func (e *Element) scrollIntoView(ctx context.Context) error {
 	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return e.gone()
 		}
 		return e.notVisible()
