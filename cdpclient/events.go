@@ -53,9 +53,9 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
 		p.worlds.OnEvent(session, method, params)
 	case "Fetch.requestPaused":
-		p.bc.b.onPaused(c, params, p)
+		p.bc.b.guard.OnPaused(c, params, pausedFor{p})
 	case "Fetch.authRequired":
-		p.bc.b.onAuthRequired(c, params)
+		p.bc.b.guard.OnAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
 		p.dialogs.OnEvent(c, method, params)
 	case "Page.fileChooserOpened":

@@ -106,8 +106,8 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	var calls []func() error
 	if f.info.Type == "iframe" {
 		calls = p.documentSetup(ctx, f.s, f.c)
-	} else if p.bc.b.alwaysIntercept() {
-		calls = append(calls, func() error { return p.bc.b.enableGuard(ctx, f.c) })
+	} else if p.bc.b.guard.Always() {
+		calls = append(calls, func() error { return p.bc.b.guard.SetUp(ctx, f.c) })
 	}
 	if waiting {
 		calls = append(calls, func() error { return f.c.Runtime.RunIfWaitingForDebugger(ctx) })

@@ -99,7 +99,7 @@ func (p *Page) documentSetup(ctx context.Context, s *session, c *cdp.Client) []f
 		func() error { return c.Log.Enable(ctx) },
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
-		func() error { return p.bc.b.enableGuard(ctx, c) },
+		func() error { return p.bc.b.guard.SetUp(ctx, c) },
 	}, append(p.bc.sessionSetup(ctx, s, c), p.bc.interceptSetup(ctx, c)...)...)
 }
 
