@@ -27,7 +27,7 @@ import (
 func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
 	p := fd.p
 	keys := []frameKey{{Frame: p.hist.Main()}}
-	for _, k := range p.refs.frames() {
+	for _, k := range p.refs.Frames() {
 		if k != keys[0] {
 			keys = append(keys, k)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
+	"github.com/cdpmcp/cdpmcp/cdpclient/reftable"
 	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
@@ -53,7 +54,7 @@ type Page struct {
 	worlds  *worldmap.Map   // cdpmcp's isolated worlds in its frames (cdpclient/worldmap)
 
 	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
-	refs      *refTable      // the frame each ref was handed out in (refs.go)
+	refs      *refTable      // the frame each ref was handed out in (cdpclient/reftable)
 	paused    atomic.Int32   // requests waiting for the guard's answer
 	listeners []PageListener // features' listeners to its events (doornet.go)
 
@@ -75,7 +76,7 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		dialogs:  jsdialog.New[watchSet](changed.notify),
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
-		refs:     newRefTable(),
+		refs:     reftable.New[frameKey](),
 		worlds:   worldmap.New(worldName),
 	}
 	p.listeners = newListeners(p)

@@ -87,7 +87,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 			break
 		}
 		_ = p.withWorld(ctx, k, func(w *worldIn) error {
-			base := p.refs.base()
+			base := p.refs.Base()
 			r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(
 				fmt.Sprintf("(async () => { await __cdpmcp.quiet(%d, %d); return __cdpmcp.changes({base: %d}); })()", maxQuietMs, lateMs, base)).
 				SetContextID(w.id).SetReturnByValue(true).SetAwaitPromise(true))
@@ -101,7 +101,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 			if err := json.Unmarshal(r.Result.Value, &c); err != nil {
 				return err
 			}
-			p.refs.record(k, base, c.Last)
+			p.refs.Record(k, base, c.Last)
 			all.Text = append(all.Text, c.Text...)
 			all.Attrs = append(all.Attrs, c.Attrs...)
 			all.Removed = append(all.Removed, c.Removed...)
