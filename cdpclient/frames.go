@@ -112,7 +112,7 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	if waiting {
 		calls = append(calls, func() error { return f.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}
-	err := f.s.inOrder(calls...)
+	err := f.s.wire.InOrder(calls...)
 	if err != nil {
 		slog.Debug("child target set-up", "target", f.info.TargetID, "type", f.info.Type, "err", err)
 	}

@@ -119,7 +119,7 @@ func (p *Page) init(waiting bool, done func(error)) {
 	if waiting {
 		calls = append(calls, func() error { return p.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}
-	err := p.s.inOrder(calls...)
+	err := p.s.wire.InOrder(calls...)
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
