@@ -156,7 +156,7 @@ func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*
 		callArgs[i] = runtime.CallArgument{Value: j}
 	}
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
-		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.group()))
+		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.Group()))
 	switch {
 	case err != nil && failure.NodeGone(err):
 		return nil, e.gone()

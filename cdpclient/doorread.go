@@ -59,7 +59,7 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 
 // Group is the object group of the running operation: objects made in it,
 // in any world, are released when the operation ends.
-func (d Door) Group() string { return d.p.actLock.group() }
+func (d Door) Group() string { return d.p.actLock.Group() }
 
 // MainWorld is a handle to the element in its frame's main world, where the
 // page's own scripts live (and the caller's functions run).

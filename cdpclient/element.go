@@ -71,7 +71,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 
 // resolveHere resolves a node of the element's frame into the element's world.
 func (e *Element) resolveHere(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
-	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())
+	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.Group())
 	if e.world != 0 {
 		args.SetExecutionContextID(e.world)
 	}
@@ -95,7 +95,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.actLock.group()))
+	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.actLock.Group()))
 	if err != nil || r.Object.ObjectID == nil {
 		return nil, e.gone()
 	}
@@ -130,7 +130,7 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 	err = p.withWorld(ctx, key, func(w *worldIn) error {
 		var err error
 		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.id).
-			SetReturnByValue(byValue).SetObjectGroup(p.actLock.group()).SetAwaitPromise(true))
+			SetReturnByValue(byValue).SetObjectGroup(p.actLock.Group()).SetAwaitPromise(true))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}

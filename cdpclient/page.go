@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/actionlock"
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
@@ -44,8 +45,8 @@ type Page struct {
 	s        *session
 	c        *cdp.Client
 
-	actLock actionLock  // one action at a time, and its remote objects (actionlock.go)
-	busy    *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
+	actLock actionlock.Lock[*frameSession] // one action at a time, and its remote objects (cdpclient/actionlock)
+	busy    *busy.Watch                    // whether a script keeps the page stuck (cdpclient/busy)
 
 	changed *signal         // notified on every change of the page's state
 	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)

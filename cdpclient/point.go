@@ -205,7 +205,7 @@ func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.Fr
 	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj, world: e.world}
 	if obj == "" {
 		cover.world = 0
-		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())); err == nil && r.Object.ObjectID != nil {
+		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.Group())); err == nil && r.Object.ObjectID != nil {
 			cover.object = *r.Object.ObjectID
 		}
 	}

@@ -79,7 +79,7 @@ func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.Backend
 	var ref int
 	err := p.withWorld(ctx, key, func(w *worldIn) error {
 		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).
-			SetExecutionContextID(w.id).SetObjectGroup(p.actLock.group()))
+			SetExecutionContextID(w.id).SetObjectGroup(p.actLock.Group()))
 		if err != nil || r.Object.ObjectID == nil {
 			return err
 		}

@@ -29,7 +29,7 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 	var el *Element
 	err := p.withWorld(ctx, frameKey{Frame: p.hist.Main()}, func(w *worldIn) error {
 		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.query("+string(b)+", true)").
-			SetContextID(w.id).SetObjectGroup(p.actLock.group()))
+			SetContextID(w.id).SetObjectGroup(p.actLock.Group()))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}

@@ -33,7 +33,7 @@ type worldIn struct {
 // world returns the isolated world of a frame with the page model installed,
 // creating the world first if the frame has none yet.
 func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
-	w := &worldIn{c: p.c, grp: p.actLock.group()}
+	w := &worldIn{c: p.c, grp: p.actLock.Group()}
 	if key.Session != "" {
 		w.f = p.children.get(key.Session)
 		if w.f == nil {
@@ -56,7 +56,7 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 	}
 	w.id = id
 	if w.f != nil {
-		p.actLock.touch(w.f)
+		p.actLock.Touch(w.f)
 	}
 	if !p.worlds.HasModel(id, false) {
 		// Documents created after we attached have it already (see
@@ -108,7 +108,7 @@ func (p *Page) evalPlain(ctx context.Context, key frameKey, expr string) (json.R
 		})
 		return v, err
 	}
-	w := &worldIn{c: p.c, id: id, grp: p.actLock.group()}
+	w := &worldIn{c: p.c, id: id, grp: p.actLock.Group()}
 	r, err := w.eval(ctx, "[globalThis.__cdpmcp && __cdpmcp.watch ? 1 : 0, ("+expr+")]", true)
 	if err != nil && worldGone(err) {
 		p.worlds.Forget(key)
