@@ -104,10 +104,10 @@ func markDispatched(ctx context.Context) {
 func (p *Page) beginAction(ctx context.Context) (context.Context, *actState, func()) {
 	spans.Clock(ctx, "browser", p.bc.b.m.Busy)
 	endWait := spans.Start(ctx, "queue") // behind another action on the page
-	p.actLock.begin()
+	p.actLock.Begin()
 	endWait()
 	st := &actState{p: p}
-	return context.WithValue(ctx, actStateKey{}, st), st, func() { p.actLock.end(p.releaseObjects) }
+	return context.WithValue(ctx, actStateKey{}, st), st, func() { p.actLock.End(p.releaseObjects) }
 }
 
 // perform runs an action and reports what it did: outcome, URL change, DOM
@@ -213,7 +213,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	var stuck *busy.Error
 	if err == nil || !errors.As(err, &stuck) {
 		if p.Dialog() != nil && !o.dialogBefore {
-			p.dialogs.keepWatch(ws) // collected once the dialog is answered
+			p.dialogs.KeepWatch(ws) // collected once the dialog is answered
 		} else {
 			o.settleAndWatch(ctx, ws, a.lateMs, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 	"github.com/cdpmcp/cdpmcp/cdpclient/egress"
+	"github.com/cdpmcp/cdpmcp/cdpclient/fetchguard"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 	"github.com/mafredri/cdp"
@@ -42,7 +43,7 @@ type Options struct {
 	// Tracer, if set, sees every CDP message.
 	Tracer cdpconn.Tracer
 	// Origins, if it restricts anything, is enforced on every request the
-	// browser makes for us (see originguard.go and the egress package).
+	// browser makes for us (see cdpclient/fetchguard and the egress package).
 	Origins *origins.List
 	// Dialogs says what happens to a JavaScript dialog no one answered when
 	// the next call meets it (default DialogsReport).
@@ -77,9 +78,9 @@ type Browser struct {
 	secrets *secrets.Registry
 	opts    Options
 	hooks   []Hooks // the features' (doordl.go)
-	// authAnswered are the requests whose proxy challenge was answered
-	// (proxyauth.go).
-	authAnswered authAnswered
+	// guard is the interception of its requests: origin rules, proxy
+	// credentials (cdpclient/fetchguard).
+	guard *fetchguard.Guard
 
 	mu       sync.Mutex
 	front    *Page // the tab last brought to the front; nil when not known
@@ -135,6 +136,7 @@ func Connect(ctx context.Context, opts Options) (*Browser, error) {
 		policy:   opts.Origins,
 		dialogs:  opts.Dialogs,
 		egress:   proxy,
+		guard:    fetchguard.New(opts.Origins, opts.Launch.Proxy),
 		secrets:  opts.Secrets,
 		opts:     opts,
 		hooks:    featureHooks,

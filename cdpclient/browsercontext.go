@@ -262,16 +262,6 @@ func (bc *BrowserContext) Close(ctx context.Context) error {
 	return b.client.Target.DisposeBrowserContext(ctx, target.NewDisposeBrowserContextArgs(browserContextID(bc.id)))
 }
 
-// UnknownPageError names a page id that is not open.
-type UnknownPageError struct {
-	ID   string
-	Open []string
-}
-
-func (e *UnknownPageError) Error() string {
-	return fmt.Sprintf("no page %q is open (open pages: %v)", e.ID, e.Open)
-}
-
 func browserContextID(id string) browser.ContextID { return browser.ContextID(id) }
 
 // ID is the browser's id for an isolated context, "" for the default one.

@@ -7,16 +7,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
 )
 
-// connectionHint says what happens after a *cdpconn.ConnectionError: a
-// launched browser is started anew on the next call; an attached one is
-// connected to again once it answers.
-func connectionHint(e *cdpconn.ConnectionError) string {
-	if e.Attached != "" {
-		return "start Chrome again with --remote-debugging-port (or fix --cdp-endpoint) and call again: cdpmcp reconnects on the next call, no restart needed; its tabs and refs from before are gone"
-	}
-	return "call again: cdpmcp starts a new browser on the next call; tabs and refs from before are gone"
-}
-
 func because(err error) string {
 	if err == nil {
 		return ""

@@ -218,7 +218,7 @@ func (p *Page) movePress(ctx context.Context, x, y float64, mods int, press func
 		moveErr = p.c.Input.DispatchMouseEvent(ctx, input.NewDispatchMouseEventArgs("mouseMoved", x, y).SetModifiers(mods))
 		return nil
 	}
-	err := p.s.inOrder(move, press)
+	err := p.s.wire.InOrder(move, press)
 	if moveErr != nil {
 		return fmt.Errorf("mouse move: %w", moveErr)
 	}

@@ -85,7 +85,7 @@ func (p *Page) waitForDialog(ctx context.Context, d time.Duration) {
 // waits for it to be gone. The tab stays, with its history: a navigation
 // gives it a new renderer.
 func (p *Page) stopRenderer(ctx context.Context) {
-	p.dialogs.setStopping()
+	p.dialogs.SetStopping()
 	// A navigation in flight holds back every command for the renderer until
 	// it commits, which the renderer, held by its dialogs, never lets it do:
 	// the browser cancels it first (it runs no page code to do so).
@@ -101,7 +101,7 @@ func (p *Page) stopRenderer(ctx context.Context) {
 	defer cancel()
 	for {
 		ch := p.changed.watch()
-		if !p.dialogs.isStopping() {
+		if !p.dialogs.IsStopping() {
 			return
 		}
 		select {
@@ -111,32 +111,6 @@ func (p *Page) stopRenderer(ctx context.Context) {
 			return
 		}
 	}
-}
-
-// setStopping notes that the renderer is being stopped on purpose.
-func (s *dialogState) setStopping() {
-	s.mu.Lock()
-	s.stopping = true
-	s.mu.Unlock()
-}
-
-// isStopping reports whether the renderer is being stopped and not gone yet.
-func (s *dialogState) isStopping() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stopping
-}
-
-// stopped reports whether the renderer's crash was the stop asked for; if so,
-// its dialogs went with it.
-func (s *dialogState) stopped() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.stopping {
-		return false
-	}
-	s.stopping, s.open, s.c = false, nil, nil
-	return true
 }
 
 // crashRenderer sends Page.crash, which the renderer's end answers. While a
@@ -155,7 +129,7 @@ func (p *Page) crashRenderer(ctx context.Context) {
 			return
 		case <-time.After(50 * time.Millisecond):
 		}
-		if !p.dialogs.isStopping() {
+		if !p.dialogs.IsStopping() {
 			return
 		}
 	}
@@ -173,7 +147,7 @@ var errLoadAnew = errors.New("the renderer of the page being left was stopped: n
 // navigation, which again (errLoadAnew) ends. A dialog the browser takes no
 // answer for ends the navigation with wedged.
 func (p *Page) leavePast(ctx context.Context, d *Dialog, o *observation, again context.CancelCauseFunc) bool {
-	if d.Type != "beforeunload" && p.hist.mark().docs > o.nav.docs {
+	if d.Type != "beforeunload" && p.hist.Mark().Docs > o.nav.Docs {
 		return false
 	}
 	o.mu.Lock()

@@ -2,48 +2,29 @@ package cdpclient
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
-	"github.com/mafredri/cdp"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
 // Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) waiting
 // for an answer.
-type Dialog struct {
-	Type          string
-	Message       string
-	DefaultPrompt string
-}
+type Dialog = jsdialog.Dialog
 
 // DialogOpenError is returned while a dialog blocks the page.
-type DialogOpenError struct{ Dialog Dialog }
-
-func (e *DialogOpenError) Error() string {
-	article := "a"
-	if e.Dialog.Type == "alert" {
-		article = "an"
-	}
-	return fmt.Sprintf("%s %s dialog is open (%q)", article, e.Dialog.Type, e.Dialog.Message)
-}
+type DialogOpenError = jsdialog.OpenError
 
 // DialogPolicy says what happens to a dialog no one answered when the next call
 // meets it.
-type DialogPolicy string
+type DialogPolicy = jsdialog.Policy
 
-// Dialog policies. Whatever the policy, a navigation away from the page closes
-// its dialog as a person's would (leaving past a beforeunload prompt).
+// Dialog policies (jsdialog.Report, Accept, Dismiss).
 const (
-	// DialogsReport answers the next call with the dialog and a hint to
-	// answer it with handleDialog (the default).
-	DialogsReport DialogPolicy = "report"
-	// DialogsAccept presses OK on it, reporting so in the next call's feedback.
-	DialogsAccept DialogPolicy = "accept"
-	// DialogsDismiss presses Cancel on it, reporting so likewise.
-	DialogsDismiss DialogPolicy = "dismiss"
+	DialogsReport  = jsdialog.Report
+	DialogsAccept  = jsdialog.Accept
+	DialogsDismiss = jsdialog.Dismiss
 )
 
 // ParseDialogPolicy checks a policy name; "" is the default.
@@ -57,81 +38,12 @@ func ParseDialogPolicy(s string) (DialogPolicy, error) {
 	return "", ArgErrorf("use report, accept or dismiss", "%q is not a dialog policy", s)
 }
 
-// dialogState is the dialog that blocks a page, the session that reported
-// it (the page's or an out-of-process frame's), the watch an action keeps
-// while it is answered, and whether the renderer is being stopped to leave
-// dialogs without end (dialogleave.go). Changes are notified on the page's
-// signal.
-type dialogState struct {
-	changed *signal
-
-	mu       sync.Mutex
-	open     *Dialog
-	c        *cdp.Client // the session that reported open
-	kept     *watchSet   // an action's watch, kept while the dialog it opened is answered
-	stopping bool        // the renderer is being stopped: its crash is no failure
-}
-
-// set records the open dialog (nil: none) and wakes the page's waits.
-func (s *dialogState) set(d *Dialog, c *cdp.Client) {
-	s.mu.Lock()
-	s.open, s.c = d, c
-	s.mu.Unlock()
-	s.changed.notify()
-}
-
-// onEvent records a dialog opening or closing, in the page or one of its
-// out-of-process frames (c is the session that reports it).
-func (s *dialogState) onEvent(c *cdp.Client, method string, params json.RawMessage) {
-	if method == "Page.javascriptDialogClosed" {
-		s.set(nil, nil)
-		return
-	}
-	var ev page.JavascriptDialogOpeningReply
-	if json.Unmarshal(params, &ev) != nil {
-		return
-	}
-	d := &Dialog{Type: string(ev.Type), Message: ev.Message}
-	if ev.DefaultPrompt != nil {
-		d.DefaultPrompt = *ev.DefaultPrompt
-	}
-	s.set(d, c)
-}
-
-// current returns a copy of the open dialog, or nil.
-func (s *dialogState) current() *Dialog {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.open == nil {
-		return nil
-	}
-	d := *s.open
-	return &d
-}
-
-// reported returns the open dialog itself (to tell it from the next one) and
-// the session that reported it.
-func (s *dialogState) reported() (*Dialog, *cdp.Client) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.open, s.c
-}
-
-// answered forgets d once it was answered, unless another opened since.
-func (s *dialogState) answered(d *Dialog) {
-	s.mu.Lock()
-	same := s.open == d
-	if same {
-		s.open, s.c = nil, nil
-	}
-	s.mu.Unlock()
-	if same {
-		s.changed.notify()
-	}
-}
+// dialogState is the dialog that blocks a page (cdpclient/jsdialog), with
+// the watch an action keeps while it is answered.
+type dialogState = jsdialog.State[watchSet]
 
 // Dialog returns the dialog blocking the page, if any.
-func (p *Page) Dialog() *Dialog { return p.dialogs.current() }
+func (p *Page) Dialog() *Dialog { return p.dialogs.Current() }
 
 // Changed returns a channel closed at the page's next change of state: a
 // dialog opening or closing, a step of a navigation, the tab closing or
@@ -170,7 +82,7 @@ func (p *Page) answerBlockingDialog(ctx context.Context) (*feedback.Dialog, erro
 // answerDialog presses OK (accept) or Cancel on the open dialog, with text for a
 // prompt, in the session that reported it.
 func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string) error {
-	answered, c := p.dialogs.reported()
+	answered, c := p.dialogs.Reported()
 	if c == nil {
 		c = p.c
 	}
@@ -184,7 +96,7 @@ func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string)
 	// Chrome confirms with Page.javascriptDialogClosed; do not let a call that
 	// races that event see the dialog as still open. One the page opened
 	// meanwhile (the next of a loop) stays.
-	p.dialogs.answered(answered)
+	p.dialogs.Answered(answered)
 	return nil
 }
 
@@ -199,25 +111,4 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 		markDispatched(ctx)
 		return "", p.answerDialog(ctx, accept, promptText)
 	}})
-}
-
-// keepWatch keeps an action's watch while the dialog it opened is open: the
-// page cannot run the watch's scripts until it is answered, and what the
-// handler does after the dialog belongs to the answer's feedback.
-func (s *dialogState) keepWatch(ws watchSet) {
-	s.mu.Lock()
-	s.kept = &ws
-	s.mu.Unlock()
-}
-
-// takeKeptWatch returns (once) the watch an action kept over its dialog.
-func (s *dialogState) takeKeptWatch() (watchSet, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.kept == nil {
-		return watchSet{}, false
-	}
-	ws := *s.kept
-	s.kept = nil
-	return ws, true
 }

@@ -24,4 +24,9 @@
 // network, pagemodel …): they use that API, the one door it keeps for them,
 // Page.Door (door.go), and the hooks by which they take part in its cycles
 // (AddHooks, doordl.go); it never imports them.
+//
+// Below it, libraries it is built from that never import it: the wire
+// (cdpconn), the browser process (browserproc), its errors (failure), and
+// a page's state fed by its events (navstate, jsdialog, worldmap, reftable,
+// actionlock, pagelog, busy) and the request guard (fetchguard).
 package cdpclient

@@ -92,7 +92,7 @@ type World struct {
 }
 
 // Frame is the id of the world's frame.
-func (w *World) Frame() string { return string(w.key.frame) }
+func (w *World) Frame() string { return string(w.key.Frame) }
 
 // Client is the client of the session hosting the world.
 func (w *World) Client() *cdp.Client { return w.w.c }
@@ -114,12 +114,12 @@ func (w *World) Eval(ctx context.Context, expr string, byValue bool) (*runtime.R
 // the last it returns as the world's frame's, so that later calls find their
 // elements.
 func (w *World) HandOutRefs(fn func(base int) (last int, err error)) error {
-	base := w.p.refs.base()
+	base := w.p.refs.Base()
 	last, err := fn(base)
 	if err != nil {
 		return err
 	}
-	w.p.refs.record(w.key, base, last)
+	w.p.refs.Record(w.key, base, last)
 	return nil
 }
 

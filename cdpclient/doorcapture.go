@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
@@ -28,13 +29,13 @@ func (e *Element) Clip(ctx context.Context, scroll bool) (clip page.Viewport, x,
 // not locate (gone, not laid out, or in the process of a frame out of the
 // page's).
 func (w *World) Origin(ctx context.Context) (Point, error) {
-	if w.key.frame == page.FrameID(w.p.Door().Frames().Main()) {
+	if w.key.Frame == page.FrameID(w.p.Door().Frames().Main()) {
 		return Point{}, nil
 	}
 	if w.w.c == w.p.c {
 		// In the page's own process: its <iframe>'s content box, which
 		// the page's session gives in the main frame's viewport.
-		owner, err := w.p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(w.key.frame))
+		owner, err := w.p.c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(w.key.Frame))
 		if err != nil {
 			return Point{}, &Error{Code: CodeNotFound, Msg: "the frame is no longer in the page", Hint: "take a new snapshot"}
 		}
@@ -44,7 +45,7 @@ func (w *World) Origin(ctx context.Context) (Point, error) {
 		}
 		return Point{X: box.Model.Content[0], Y: box.Model.Content[1]}, nil
 	}
-	fb, err := w.p.frameBoxOf(ctx, w.key.frame)
+	fb, err := w.p.frameBoxOf(ctx, w.key.Frame)
 	return fb.at, err
 }
 
@@ -77,7 +78,7 @@ func (p *Page) elementClip(ctx context.Context, e *Element, scroll bool) (page.V
 func (e *Element) inPlace(ctx context.Context) ([]dom.Quad, frameBox, error) {
 	q, err := e.c.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(e.object))
 	if err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return nil, frameBox{}, e.gone()
 		}
 		return nil, frameBox{}, e.notVisible()

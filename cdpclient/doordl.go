@@ -134,7 +134,7 @@ func (b *Browser) PageOfFrame(frame string) *Page {
 	}
 	b.mu.Unlock()
 	for _, p := range pages {
-		if string(p.hist.main()) == frame || p.children.hosting(page.FrameID(frame)) != nil {
+		if string(p.hist.Main()) == frame || p.children.hosting(page.FrameID(frame)) != nil {
 			return p
 		}
 	}

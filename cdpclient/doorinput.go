@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/input"
@@ -41,8 +42,8 @@ type NavMark struct{ loads, docs int }
 
 // NavMark is the page's NavMark now.
 func (in InputDoor) NavMark() NavMark {
-	m := in.p.hist.mark()
-	return NavMark{m.loads, m.docs}
+	m := in.p.hist.Mark()
+	return NavMark{m.Loads, m.Docs}
 }
 
 // Document is the main frame's document element in cdpmcp's world (where a
@@ -56,7 +57,7 @@ func (in InputDoor) Document(ctx context.Context) (*Element, error) {
 	if r.Result.ObjectID == nil {
 		return nil, fmt.Errorf("the page has no document element")
 	}
-	key := frameKey{frame: p.hist.main()}
+	key := frameKey{Frame: p.hist.Main()}
 	return &Element{p: p, c: p.c, object: *r.Result.ObjectID, key: key}, nil
 }
 
@@ -68,7 +69,7 @@ func (in InputDoor) DescribeAt(ctx context.Context, pt Point) string {
 	if err != nil {
 		return ""
 	}
-	e := &Element{p: p, c: p.c, backend: hit.BackendNodeID, key: frameKey{frame: hit.FrameID}}
+	e := &Element{p: p, c: p.c, backend: hit.BackendNodeID, key: frameKey{Frame: hit.FrameID}}
 	var desc string
 	err = p.withWorld(ctx, e.key, func(w *worldIn) error {
 		e.c, e.world = w.c, w.id
@@ -155,9 +156,9 @@ func (e *Element) Related(ctx context.Context, name, src string, args ...any) (*
 		callArgs[i] = runtime.CallArgument{Value: j}
 	}
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
-		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.group()))
+		SetObjectID(e.object).SetArguments(callArgs).SetObjectGroup(e.p.actLock.Group()))
 	switch {
-	case err != nil && nodeGone(err):
+	case err != nil && failure.NodeGone(err):
 		return nil, e.gone()
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", name, err)

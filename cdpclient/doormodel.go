@@ -27,7 +27,7 @@ func (d Door) Frames() FrameDoor { return FrameDoor(d) }
 
 // Main is the id of the page's main frame.
 func (fd FrameDoor) Main() string {
-	return string(fd.p.hist.main())
+	return string(fd.p.hist.Main())
 }
 
 // Load navigates the main frame to url inside a ModeNavigate fn and waits
@@ -58,7 +58,7 @@ type Frame struct{ key frameKey }
 func (fd FrameDoor) In(ctx context.Context, f Frame, fn func(*World) error) error {
 	key := f.key
 	if key == (frameKey{}) {
-		key.frame = page.FrameID(fd.Main())
+		key.Frame = page.FrameID(fd.Main())
 	}
 	return fd.p.withWorld(ctx, key, func(w *worldIn) error { return fn(&World{p: fd.p, w: w, key: key}) })
 }
@@ -68,9 +68,9 @@ func (fd FrameDoor) In(ctx context.Context, f Frame, fn func(*World) error) erro
 // it runs out of process, else in the world's.
 func (w *World) Child(id page.FrameID) Frame {
 	if f := w.p.children.hosting(id); f != nil {
-		return Frame{frameKey{session: f.s.id, frame: id}}
+		return Frame{frameKey{Session: f.s.id, Frame: id}}
 	}
-	return Frame{frameKey{session: w.key.session, frame: id}}
+	return Frame{frameKey{Session: w.key.Session, Frame: id}}
 }
 
 // Ref is the number of a ref the page handed out and the frame it lives in
@@ -100,10 +100,10 @@ func (fd FrameDoor) Tree(ctx context.Context) (wait func() map[string][]string) 
 // it.
 func (fd FrameDoor) ChildOf(parent Frame, id string) Frame {
 	if f := fd.p.children.hosting(page.FrameID(id)); f != nil {
-		return Frame{frameKey{session: f.s.id, frame: page.FrameID(id)}}
+		return Frame{frameKey{Session: f.s.id, Frame: page.FrameID(id)}}
 	}
-	return Frame{frameKey{session: parent.key.session, frame: page.FrameID(id)}}
+	return Frame{frameKey{Session: parent.key.Session, Frame: page.FrameID(id)}}
 }
 
 // ID is the frame's id ("" for the zero Frame: the main frame).
-func (f Frame) ID() string { return string(f.key.frame) }
+func (f Frame) ID() string { return string(f.key.Frame) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 
@@ -25,8 +26,8 @@ import (
 // over. Call it inside Door.Run.
 func (fd FrameDoor) RefWorlds(ctx context.Context, fn func(*World) error) {
 	p := fd.p
-	keys := []frameKey{{frame: p.hist.main()}}
-	for _, k := range p.refs.frames() {
+	keys := []frameKey{{Frame: p.hist.Main()}}
+	for _, k := range p.refs.Frames() {
 		if k != keys[0] {
 			keys = append(keys, k)
 		}
@@ -58,7 +59,7 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 
 // Group is the object group of the running operation: objects made in it,
 // in any world, are released when the operation ends.
-func (d Door) Group() string { return d.p.actLock.group() }
+func (d Door) Group() string { return d.p.actLock.Group() }
 
 // MainWorld is a handle to the element in its frame's main world, where the
 // page's own scripts live (and the caller's functions run).
@@ -67,7 +68,7 @@ func (e *Element) MainWorld(ctx context.Context) (*Element, error) { return e.ma
 // Gone is the element's NOT_FOUND error when err, from a call on the
 // element, says it is no longer in the page; nil otherwise.
 func (e *Element) Gone(err error) error {
-	if nodeGone(err) {
+	if failure.NodeGone(err) {
 		return e.gone()
 	}
 	return nil

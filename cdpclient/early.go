@@ -24,7 +24,7 @@ import (
 // channel that says whether the main frame's watch started (watchStart).
 func (p *Page) watchMainEarly(ctx context.Context, ref string) <-chan bool {
 	_, k, err := p.refFrame(ref)
-	main := frameKey{frame: p.hist.main()}
+	main := frameKey{Frame: p.hist.Main()}
 	if err != nil || k == main {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (p *Page) signalled(ctx context.Context, o *observation, ws watchSet) bool 
 	if o.signal != nil {
 		return <-o.signal
 	}
-	if o.kind == actNavigation && p.hist.mark().docs != o.nav.docs {
+	if o.kind == actNavigation && p.hist.Mark().Docs != o.nav.Docs {
 		// A navigation submits nothing; its round trip after the load
 		// reads the new document's title, which the feedback shows.
 		o.readTitle(ctx)
@@ -91,7 +91,7 @@ type titleRead struct {
 // that cannot answer gets the barrier alone.
 func (o *observation) readTitle(ctx context.Context) {
 	p := o.p
-	docs := p.hist.mark().docs
+	docs := p.hist.Mark().Docs
 	if t, ok := p.pageTitle(ctx); ok {
 		o.title = titleRead{text: t, docs: docs, at: time.Now()}
 		return
@@ -103,7 +103,7 @@ func (o *observation) readTitle(ctx context.Context) {
 // returned at once after it (no request waited for, no other document), else
 // read now.
 func (o *observation) documentTitle(ctx context.Context) string {
-	if t := o.title; !t.at.IsZero() && t.docs == o.p.hist.mark().docs && time.Since(t.at) <= settlePoll {
+	if t := o.title; !t.at.IsZero() && t.docs == o.p.hist.Mark().Docs && time.Since(t.at) <= settlePoll {
 		return t.text
 	}
 	return o.p.DocumentTitle(ctx)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsfunc"
 	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
@@ -59,7 +60,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 	}
 	d, err := e.c.DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(e.object))
 	if err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return 0, e.gone()
 		}
 		return 0, fmt.Errorf("describe node: %w", err)
@@ -70,7 +71,7 @@ func (e *Element) backendID(ctx context.Context) (dom.BackendNodeID, error) {
 
 // resolveHere resolves a node of the element's frame into the element's world.
 func (e *Element) resolveHere(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
-	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())
+	args := dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.Group())
 	if e.world != 0 {
 		args.SetExecutionContextID(e.world)
 	}
@@ -94,7 +95,7 @@ func (e *Element) mainWorld(ctx context.Context) (*Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.actLock.group()))
+	r, err := e.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(b).SetObjectGroup(e.p.actLock.Group()))
 	if err != nil || r.Object.ObjectID == nil {
 		return nil, e.gone()
 	}
@@ -124,12 +125,12 @@ func (p *Page) evalFunc(ctx context.Context, fn string, byValue bool, args ...an
 	}
 	// In cdpmcp's isolated world of the main frame: the page's globals and
 	// prototypes (an overridden innerText or querySelector) neither run nor lie.
-	key := frameKey{frame: p.hist.main()}
+	key := frameKey{Frame: p.hist.Main()}
 	var r *runtime.EvaluateReply
 	err = p.withWorld(ctx, key, func(w *worldIn) error {
 		var err error
 		r, err = p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(w.id).
-			SetReturnByValue(byValue).SetObjectGroup(p.actLock.group()).SetAwaitPromise(true))
+			SetReturnByValue(byValue).SetObjectGroup(p.actLock.Group()).SetAwaitPromise(true))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}
@@ -161,7 +162,7 @@ func (e *Element) callSrc(ctx context.Context, fn, src string, out any, args ...
 	r, err := e.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(src).
 		SetObjectID(e.object).SetArguments(callArgs).SetReturnByValue(true).SetAwaitPromise(true))
 	if err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return e.gone()
 		}
 		return fmt.Errorf("%s: %w", fn, err)

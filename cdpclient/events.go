@@ -16,11 +16,11 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	case "Page.lifecycleEvent", "Page.frameNavigated", "Page.navigatedWithinDocument",
 		"Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation",
 		"Page.windowOpen":
-		p.hist.onEvent(method, params)
+		p.hist.OnEvent(method, params)
 	case "Inspector.targetCrashed":
 		// Stopped on purpose to leave dialogs without end, it is no crash: a
 		// navigation is under way and loads the tab in a new renderer.
-		if !p.dialogs.stopped() {
+		if !p.dialogs.Stopped() {
 			p.life.crash()
 		}
 		p.changed.notify()
@@ -51,13 +51,13 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 			p.detachChild(string(ev.SessionID))
 		}
 	case "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared":
-		p.worlds.onEvent(session, method, params)
+		p.worlds.OnEvent(session, method, params)
 	case "Fetch.requestPaused":
-		p.bc.b.onPaused(c, params, p)
+		p.bc.b.guard.OnPaused(c, params, pausedFor{p})
 	case "Fetch.authRequired":
-		p.bc.b.onAuthRequired(c, params)
+		p.bc.b.guard.OnAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
-		p.dialogs.onEvent(c, method, params)
+		p.dialogs.OnEvent(c, method, params)
 	case "Page.fileChooserOpened":
 		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":

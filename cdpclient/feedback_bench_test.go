@@ -25,7 +25,7 @@ func observeBigChange(ctx context.Context, b *testing.B, p *Page) *observation {
 	if _, err := evaluate(ctx, p, bigPageChange); err != nil {
 		b.Fatal(err)
 	}
-	o := &observation{p: p, kind: actInput, mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.mark()}
+	o := &observation{p: p, kind: actInput, mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.Mark()}
 	o.dom = p.watchChanges(ctx, ws, 0, 0)
 	return o
 }

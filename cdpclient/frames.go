@@ -106,13 +106,13 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 	var calls []func() error
 	if f.info.Type == "iframe" {
 		calls = p.documentSetup(ctx, f.s, f.c)
-	} else if p.bc.b.alwaysIntercept() {
-		calls = append(calls, func() error { return p.bc.b.enableGuard(ctx, f.c) })
+	} else if p.bc.b.guard.Always() {
+		calls = append(calls, func() error { return p.bc.b.guard.SetUp(ctx, f.c) })
 	}
 	if waiting {
 		calls = append(calls, func() error { return f.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}
-	err := f.s.inOrder(calls...)
+	err := f.s.wire.InOrder(calls...)
 	if err != nil {
 		slog.Debug("child target set-up", "target", f.info.TargetID, "type", f.info.Type, "err", err)
 	}
@@ -120,7 +120,7 @@ func (p *Page) initChild(f *frameSession, waiting bool) {
 
 func (p *Page) detachChild(sessionID string) {
 	p.children.remove(sessionID)
-	p.worlds.forgetSession(sessionID)
+	p.worlds.ForgetSession(sessionID)
 	p.bc.b.m.Drop(sessionID)
 }
 

@@ -10,28 +10,13 @@ import (
 // maxPrepared bounds how many frames' worlds prepareWorlds checks at once.
 const maxPrepared = 40
 
-// unchecked lists the frames, other than main, whose isolated world is known
-// (the browser reported it) but not yet checked for the page model (at most
-// n of them).
-func (ws *worlds) unchecked(main frameKey, n int) []frameKey {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	var out []frameKey
-	for k, id := range ws.byFrame {
-		if k != main && !ws.installed[id] && len(out) < n {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // prepareWorlds checks the worlds of the page's frames other than the main one
 // for the page model (installing it where missing, as world does), all at
 // once and beside what the caller does meanwhile: a snapshot walking the main
 // frame, which finds its frames' ids only after, then finds their worlds
 // ready. It returns a func that waits until the checks are done.
 func (p *Page) prepareWorlds(ctx context.Context) (wait func()) {
-	keys := p.worlds.unchecked(frameKey{frame: p.hist.main()}, maxPrepared)
+	keys := p.worlds.Unchecked(frameKey{Frame: p.hist.Main()}, maxPrepared)
 	var wg sync.WaitGroup
 	for _, k := range keys {
 		wg.Go(func() { _, _ = p.world(ctx, k) })
@@ -39,25 +24,12 @@ func (p *Page) prepareWorlds(ctx context.Context) (wait func()) {
 	return wg.Wait
 }
 
-// hasOthers reports whether the page has a known world in a frame other
-// than main.
-func (ws *worlds) hasOthers(main frameKey) bool {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	for k := range ws.byFrame {
-		if k != main {
-			return true
-		}
-	}
-	return false
-}
-
 // frameTree asks, beside what the caller does meanwhile, which frames each
 // frame of the page shows (Page.getFrameTree), when the page has frames
 // besides the main one. The func it returns waits for the answer: child
 // frame ids by parent frame id, nil without frames or on failure.
 func (p *Page) frameTree(ctx context.Context) (wait func() map[string][]string) {
-	if !p.worlds.hasOthers(frameKey{frame: p.hist.main()}) {
+	if !p.worlds.HasOthers(frameKey{Frame: p.hist.Main()}) {
 		return func() map[string][]string { return nil }
 	}
 	done := make(chan map[string][]string, 1)

@@ -5,27 +5,15 @@ import (
 	"fmt"
 
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/fetch"
 )
 
-// Interception: the origin guard (originguard.go) pauses every request of every
+// Interception: the origin guard (cdpclient/fetchguard) pauses every request of every
 // document session while origin rules are set, and a feature that answers
 // requests (routes, in cdpclient/network) rides on the same interception:
 // one Fetch.enable for every request, never a narrower second one, and the
 // origin rules are checked first, so a feature cannot reach what the rules
 // refuse. Without origin rules, interception is on only while a feature
 // asks for it on the context (ContextDoor.Intercept).
-
-// interceptEverything is the one way cdpmcp enables Fetch: every request, at
-// the request stage (the guard's patterns), and the proxy's challenges too
-// when there are credentials to answer them with (proxyauth.go).
-func (b *Browser) interceptEverything(ctx context.Context, c *cdp.Client) error {
-	args := fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{}})
-	if b.proxyAuth() != nil {
-		args.SetHandleAuthRequests(true)
-	}
-	return c.Fetch.Enable(ctx, args)
-}
 
 // Intercept turns the pausing of every request on (or off) for the
 // context's tabs, now and for the document sessions it attaches later; with
@@ -36,14 +24,14 @@ func (d ContextDoor) Intercept(ctx context.Context, on bool) error {
 	bc.hooks.mu.Lock()
 	bc.hooks.intercept = on
 	bc.hooks.mu.Unlock()
-	if bc.b.alwaysIntercept() {
+	if bc.b.guard.Always() {
 		return nil
 	}
 	for _, p := range bc.Pages() {
 		for _, c := range p.documentSessions() {
 			var err error
 			if on {
-				err = bc.b.interceptEverything(ctx, c)
+				err = bc.b.guard.Intercept(ctx, c)
 			} else {
 				err = c.Fetch.Disable(ctx)
 			}
@@ -62,10 +50,10 @@ func (bc *BrowserContext) interceptSetup(ctx context.Context, c *cdp.Client) []f
 	bc.hooks.mu.Lock()
 	on := bc.hooks.intercept
 	bc.hooks.mu.Unlock()
-	if bc.b.alwaysIntercept() || !on {
+	if bc.b.guard.Always() || !on {
 		return nil
 	}
-	return []func() error{func() error { return bc.b.interceptEverything(ctx, c) }}
+	return []func() error{func() error { return bc.b.guard.Intercept(ctx, c) }}
 }
 
 // answerPaused gives a paused request the origin rules let through to the

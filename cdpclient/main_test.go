@@ -86,7 +86,7 @@ func outcome(fb *feedback.Feedback, err error) error { return Outcome(fb, err) }
 func evaluate(ctx context.Context, p *Page, expr string) (string, error) {
 	var out string
 	err := p.doScript(ctx, func(ctx context.Context) error {
-		r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetObjectGroup(p.actLock.group()).
+		r, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetObjectGroup(p.actLock.Group()).
 			SetAwaitPromise(true).SetUserGesture(true).SetReplMode(true).SetReturnByValue(true))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)

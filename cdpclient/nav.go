@@ -60,7 +60,7 @@ func (p *Page) navigation(ctx context.Context, run func(context.Context) error) 
 }
 
 func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
-	mark := p.hist.mark()
+	mark := p.hist.Mark()
 	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" && p.abortedSeen(ctx) {
 		return nil // the URL answered with a file (a download), the page stays
@@ -68,7 +68,7 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" {
 		// A navigation the page started itself (a redirect, a refresh) can
 		// cancel ours as it begins; ask once more.
-		mark = p.hist.mark()
+		mark = p.hist.Mark()
 		r, err = p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	}
 	if err != nil {
@@ -106,7 +106,7 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 	defer cancel()
 	for {
 		ch := p.changed.watch()
-		moved, at := p.hist.moved(mark)
+		moved, at := p.hist.Moved(mark)
 		if moved {
 			return nil
 		}
@@ -124,13 +124,13 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 func (p *Page) waitLoaded(ctx context.Context, mark navMark, event string, sameDocOK bool) error {
 	for {
 		ch := p.changed.watch()
-		if p.hist.loaded(mark, event, sameDocOK) {
+		if p.hist.Loaded(mark, event, sameDocOK) {
 			return nil
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			if p.hist.mark().docs > mark.docs && ctx.Err() == context.DeadlineExceeded {
+			if p.hist.Mark().Docs > mark.Docs && ctx.Err() == context.DeadlineExceeded {
 				return &Incomplete{Err: ctx.Err(), Msg: fmt.Sprintf("the page arrived but had not reached %q in time", event),
 					Hint: "it is still loading and may be usable already: take a snapshot, or waitFor what you need"}
 			}
@@ -148,7 +148,7 @@ func (p *Page) Reload(ctx context.Context, ignoreCache bool, until WaitUntil) (*
 		return nil, err
 	}
 	return p.navigation(ctx, func(ctx context.Context) error {
-		mark := p.hist.mark()
+		mark := p.hist.Mark()
 		if err := p.c.Page.Reload(ctx, page.NewReloadArgs().SetIgnoreCache(ignoreCache)); err != nil {
 			return fmt.Errorf("reload: %w", err)
 		}
@@ -184,7 +184,7 @@ func (p *Page) history(ctx context.Context, delta int, until WaitUntil) (*feedba
 			}
 			return newError(CodeNavigation, "use navigate to go to a URL", "there is no page to go %s to in this tab's history", word)
 		}
-		mark := p.hist.mark()
+		mark := p.hist.Mark()
 		if err := p.c.Page.NavigateToHistoryEntry(ctx, page.NewNavigateToHistoryEntryArgs(h.Entries[i].ID)); err != nil {
 			return fmt.Errorf("go to history entry: %w", err)
 		}

@@ -55,7 +55,7 @@ func (o *observation) setDialogClosed(d *feedback.Dialog) {
 func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
-		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.mark(),
+		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.Mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -67,7 +67,7 @@ func (o *observation) happened(st *actState, err error) error {
 	switch {
 	case err == nil, errors.As(err, &inc):
 		return err
-	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.hist.mark().docs > o.nav.docs):
+	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.hist.Mark().Docs > o.nav.Docs):
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
@@ -100,10 +100,10 @@ func (o *observation) settleAndWatch(ctx context.Context, ws watchSet, lateMs in
 		end()
 	}
 	if p.Dialog() != nil && !o.dialogBefore {
-		p.dialogs.keepWatch(ws)
+		p.dialogs.KeepWatch(ws)
 		return
 	}
-	if p.hist.mark().docs == o.nav.docs {
+	if p.hist.Mark().Docs == o.nav.Docs {
 		end := spans.Start(ctx, "watch")
 		o.dom = p.watchChanges(ctx, ws, maxQuietMs, lateMs)
 		end()
@@ -223,7 +223,7 @@ func (o *observation) document() *pagelog.NetworkEntry {
 
 // mainDocument reports whether a request is for a document of the main frame.
 func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
-	main := string(p.hist.main())
+	main := string(p.hist.Main())
 	return e.Type == "Document" && e.ID == e.Loader && (e.Frame == "" || e.Frame == main)
 }
 
@@ -261,7 +261,7 @@ func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.Network
 // validation is the browser's form validation refusing a submit the action
 // made: the form was not sent.
 func (o *observation) validation() error {
-	if len(o.dom.Invalid) == 0 || o.p.hist.mark().docs != o.nav.docs {
+	if len(o.dom.Invalid) == 0 || o.p.hist.Mark().Docs != o.nav.Docs {
 		return nil
 	}
 	v := o.dom.Invalid[0]

@@ -2,84 +2,34 @@ package cdpclient
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/fetchguard"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/internal/poll"
 	"github.com/mafredri/cdp"
-	"github.com/mafredri/cdp/protocol/fetch"
-	"github.com/mafredri/cdp/protocol/network"
 )
 
-// The request guard enforces the origin policy on every request of every target
-// it is attached to: pages (popups and window.open included, since they are
-// attached paused), their out-of-process frames, dedicated, shared and service
-// workers. Each request is paused by the Fetch domain and continued or failed
-// (net::ERR_BLOCKED_BY_CLIENT) before it leaves the browser, so redirects, meta
-// refreshes, form posts, fetch/XHR and subresources are covered alike.
-// WebSocket handshakes do not pass through Fetch; see docs/security.md.
-
-// enableGuard turns interception on for a session when a policy is set, or
-// proxy credentials are to be answered (proxyauth.go).
-func (b *Browser) enableGuard(ctx context.Context, c *cdp.Client) error {
-	if !b.alwaysIntercept() {
-		return nil
-	}
-	return b.interceptEverything(ctx, c)
-}
+// The request guard (cdpclient/fetchguard) enforces the origin policy on
+// every request of every target it is attached to: pages (popups and
+// window.open included, since they are attached paused), their out-of-process
+// frames, dedicated, shared and service workers.
 
 // PausedRequest is the part of Fetch.requestPaused the guard reads, and hands
 // to a feature that answers requests (ContextHook.Paused).
-type PausedRequest struct {
-	RequestID fetch.RequestID `json:"requestId"`
-	Request   struct {
-		URL     string            `json:"url"`
-		Method  string            `json:"method"`
-		Headers map[string]string `json:"headers"`
-	} `json:"request"`
-	ResourceType string `json:"resourceType"`
-}
+type PausedRequest = fetchguard.PausedRequest
 
-// onPaused decides a paused request. It runs on the read goroutine, so the answer
-// is sent from another one. p, if not nil, is the page the request is for: it
-// learns what was refused and counts the request as in flight until answered.
-func (b *Browser) onPaused(c *cdp.Client, params json.RawMessage, p *Page) {
-	var ev PausedRequest
-	if err := json.Unmarshal(params, &ev); err != nil {
-		return
-	}
-	verdict := b.policy.Check(ev.Request.URL)
-	if p != nil {
-		if verdict != nil {
-			p.logs.Refuse(ev.Request.URL, verdict.Error())
-		}
-		p.paused.Add(1)
-	}
-	go func() {
-		if p != nil {
-			defer p.paused.Add(-1)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
-		defer cancel()
-		var err error
-		routed := false
-		if verdict == nil && p != nil {
-			// A feature's answer (routes), after the origin rules.
-			routed, err = p.bc.answerPaused(ctx, c, &ev)
-		}
-		if verdict == nil && !routed {
-			err = c.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
-		} else if verdict != nil {
-			slog.Info("request blocked by the origin policy", "url", ev.Request.URL, "type", ev.ResourceType, "why", verdict)
-			err = c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
-		}
-		if err != nil {
-			slog.Debug("answer paused request", "url", ev.Request.URL, "err", err)
-		}
-	}()
+// pausedFor is the page a paused request is for, as the guard tells it: it
+// learns what was refused, counts the request in flight until answered, and
+// hands one the rules let through to its context's answers.
+type pausedFor struct{ p *Page }
+
+func (f pausedFor) Refused(url, why string) { f.p.logs.Refuse(url, why) }
+func (f pausedFor) Pending(delta int32)     { f.p.paused.Add(delta) }
+func (f pausedFor) Answer(ctx context.Context, c *cdp.Client, r *PausedRequest) (bool, error) {
+	return f.p.bc.answerPaused(ctx, c, r)
 }
 
 // Policy returns the browser's origin policy (nil when none is set).

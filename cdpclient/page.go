@@ -8,8 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/actionlock"
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
+	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
+	"github.com/cdpmcp/cdpmcp/cdpclient/reftable"
+	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
@@ -18,6 +23,10 @@ import (
 
 // cdpCallTimeout bounds CDP calls made outside any tool call (clean-up).
 const cdpCallTimeout = 10 * time.Second
+
+// navMark is the page's navigation state before an action
+// (cdpclient/navstate), to tell what the action started.
+type navMark = navstate.Mark
 
 // setupTimeout bounds the set-up of a new tab or frame (its domains, scripts
 // and worlds). A loaded machine can take more than cdpCallTimeout for it; the
@@ -36,17 +45,17 @@ type Page struct {
 	s        *session
 	c        *cdp.Client
 
-	actLock actionLock  // one action at a time, and its remote objects (actionlock.go)
-	busy    *busy.Watch // whether a script keeps the page stuck (cdpclient/busy)
+	actLock actionlock.Lock[*frameSession] // one action at a time, and its remote objects (cdpclient/actionlock)
+	busy    *busy.Watch                    // whether a script keeps the page stuck (cdpclient/busy)
 
-	changed *signal      // notified on every change of the page's state
-	hist    *history     // where the main frame is and has been (history.go)
-	dialogs *dialogState // the dialog that blocks it (dialogs.go)
-	life    life         // closed or crashed
-	worlds  *worlds      // cdpmcp's isolated worlds in its frames (world.go)
+	changed *signal         // notified on every change of the page's state
+	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
+	dialogs *dialogState    // the dialog that blocks it (cdpclient/jsdialog)
+	life    life            // closed or crashed
+	worlds  *worldmap.Map   // cdpmcp's isolated worlds in its frames (cdpclient/worldmap)
 
 	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
-	refs      *refTable      // the frame each ref was handed out in (refs.go)
+	refs      *refTable      // the frame each ref was handed out in (cdpclient/reftable)
 	paused    atomic.Int32   // requests waiting for the guard's answer
 	listeners []PageListener // features' listeners to its events (doornet.go)
 
@@ -64,12 +73,12 @@ func newPage(bc *BrowserContext, info target.Info) *Page {
 		bc:       bc,
 		targetID: info.TargetID,
 		changed:  changed,
-		hist:     newHistory(info, changed),
-		dialogs:  &dialogState{changed: changed},
+		hist:     navstate.New(info, changed.notify),
+		dialogs:  jsdialog.New[watchSet](changed.notify),
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
-		refs:     newRefTable(),
-		worlds:   newWorlds(),
+		refs:     reftable.New[frameKey](),
+		worlds:   worldmap.New(worldName),
 	}
 	p.listeners = newListeners(p)
 	p.busy = busy.New(busyProbe{p})
@@ -92,7 +101,7 @@ func (p *Page) documentSetup(ctx context.Context, s *session, c *cdp.Client) []f
 		func() error { return c.Log.Enable(ctx) },
 		func() error { return autoAttachChildren(ctx, c) },
 		func() error { return installPageModel(ctx, c) },
-		func() error { return p.bc.b.enableGuard(ctx, c) },
+		func() error { return p.bc.b.guard.SetUp(ctx, c) },
 	}, append(p.bc.sessionSetup(ctx, s, c), p.bc.interceptSetup(ctx, c)...)...)
 }
 
@@ -111,11 +120,11 @@ func (p *Page) init(waiting bool, done func(error)) {
 	if waiting {
 		calls = append(calls, func() error { return p.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}
-	err := p.s.inOrder(calls...)
+	err := p.s.wire.InOrder(calls...)
 	if err == nil {
 		var tree *page.GetFrameTreeReply
 		if tree, err = p.c.Page.GetFrameTree(ctx); err == nil {
-			p.hist.adoptTree(tree.FrameTree.Frame)
+			p.hist.AdoptTree(tree.FrameTree.Frame)
 		}
 	}
 	p.initErr = err
@@ -183,7 +192,7 @@ func (p *Page) markClosed() {
 }
 
 // URL is the page's current address.
-func (p *Page) URL() string { return p.hist.url() }
+func (p *Page) URL() string { return p.hist.URL() }
 
 // Context returns the browser context the page belongs to.
 func (p *Page) Context() *BrowserContext { return p.bc }
@@ -200,7 +209,7 @@ func (p *Page) usable() error {
 	if err := p.life.err(); err != nil {
 		return err
 	}
-	if d := p.dialogs.current(); d != nil {
+	if d := p.dialogs.Current(); d != nil {
 		return &DialogOpenError{Dialog: *d}
 	}
 	return nil

@@ -39,7 +39,7 @@ func (p *Page) pageTitle(ctx context.Context) (string, bool) {
 	// Read in cdpmcp's world: a getter the page defines on document runs
 	// only in the page's own world.
 	var t string
-	v, err := p.evalPlain(evalCtx, frameKey{frame: p.hist.main()}, "document.title")
+	v, err := p.evalPlain(evalCtx, frameKey{Frame: p.hist.Main()}, "document.title")
 	if err == nil {
 		err = json.Unmarshal(v, &t)
 	}
@@ -62,7 +62,7 @@ func (p *Page) Title(ctx context.Context) string {
 	defer cancel()
 	r, err := p.bc.b.client.Target.GetTargetInfo(ctx, target.NewGetTargetInfoArgs().SetTargetID(p.targetID))
 	if err != nil {
-		return p.hist.title()
+		return p.hist.Title()
 	}
 	return r.TargetInfo.Title
 }
@@ -122,7 +122,7 @@ func (p *Page) Activate(ctx context.Context) error {
 
 // opener returns the open page that opened this one (a popup's opener), or nil.
 func (p *Page) opener() *Page {
-	id := p.hist.opener()
+	id := p.hist.Opener()
 	if id == nil {
 		return nil
 	}
@@ -158,7 +158,7 @@ func (p *Page) TargetID() string { return string(p.targetID) }
 // OpenerID is the target id of the page that opened this one (a popup's
 // opener), or "".
 func (p *Page) OpenerID() string {
-	if id := p.hist.opener(); id != nil {
+	if id := p.hist.Opener(); id != nil {
 		return string(*id)
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
@@ -61,7 +62,7 @@ func (e *Element) inView(ctx context.Context) ([]dom.Quad, frameBox, error) {
 // or has no box.
 func (e *Element) scrollIntoView(ctx context.Context) error {
 	if err := e.c.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(e.object)); err != nil {
-		if nodeGone(err) {
+		if failure.NodeGone(err) {
 			return e.gone()
 		}
 		return e.notVisible()
@@ -197,14 +198,14 @@ func (e *Element) hitCheck(ctx context.Context, pt Point, fb frameBox) error {
 // obscuredBy builds the OBSCURED error for a covering node of the page (f nil) or
 // of an out-of-process frame.
 func (e *Element) obscuredBy(ctx context.Context, f *frameSession, frame page.FrameID, backend dom.BackendNodeID, obj runtime.RemoteObjectID) error {
-	c, key := e.p.c, frameKey{frame: frame}
+	c, key := e.p.c, frameKey{Frame: frame}
 	if f != nil {
-		c, key.session = f.c, f.s.id
+		c, key.Session = f.c, f.s.id
 	}
 	cover := &Element{p: e.p, c: c, frame: f, backend: backend, object: obj, world: e.world}
 	if obj == "" {
 		cover.world = 0
-		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.group())); err == nil && r.Object.ObjectID != nil {
+		if r, err := c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).SetObjectGroup(e.p.actLock.Group())); err == nil && r.Object.ObjectID != nil {
 			cover.object = *r.Object.ObjectID
 		}
 	}

@@ -5,70 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/reftable"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
-// refTable remembers which frame each ref of a page was handed out in. The
-// numbers themselves are kept by the page model in each frame's isolated world
-// (one per element, for the element's lifetime); last is the highest number ever
-// handed out, so numbering continues across frames and documents and a number is
-// never reused within the page.
-type refTable struct {
-	mu    sync.Mutex
-	last  int
-	frame map[int]frameKey
-}
-
-func newRefTable() *refTable { return &refTable{frame: map[int]frameKey{}} }
-
-// base returns the highest ref handed out so far.
-func (t *refTable) base() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.last
-}
-
-// record notes that refs in (from, to] were handed out in frame k.
-func (t *refTable) record(k frameKey, from, to int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for r := from + 1; r <= to; r++ {
-		t.frame[r] = k
-	}
-	t.last = max(t.last, to)
-}
-
-// used reports whether any ref was ever handed out.
-func (t *refTable) used() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.last > 0
-}
-
-// frames lists the frames that hold refs.
-func (t *refTable) frames() []frameKey {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	seen := map[frameKey]bool{}
-	var out []frameKey
-	for _, k := range t.frame {
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-func (t *refTable) lookup(ref int) (frameKey, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	k, ok := t.frame[ref]
-	return k, ok
-}
+// refTable is which frame each ref of a page was handed out in
+// (cdpclient/reftable).
+type refTable = reftable.Table[frameKey]
 
 // refFrame parses a ref and returns the frame it lives in.
 func (p *Page) refFrame(ref string) (int, frameKey, error) {
@@ -76,10 +21,10 @@ func (p *Page) refFrame(ref string) (int, frameKey, error) {
 	if err != nil || n <= 0 {
 		return 0, frameKey{}, ArgErrorf("refs are the numbers at the start of snapshot lines, e.g. \"12\"", "%q is not a ref", ref)
 	}
-	k, ok := p.refs.lookup(n)
+	k, ok := p.refs.Lookup(n)
 	if !ok {
 		hint := "take a snapshot to get refs"
-		if p.refs.used() {
+		if p.refs.Used() {
 			hint = "take a new snapshot: this ref was never handed out on this page"
 		}
 		return 0, frameKey{}, &Error{Code: CodeNotFound, Msg: "ref " + ref + " is not on the page", Hint: hint}
@@ -134,11 +79,11 @@ func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.Backend
 	var ref int
 	err := p.withWorld(ctx, key, func(w *worldIn) error {
 		r, err := w.c.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().SetBackendNodeID(backend).
-			SetExecutionContextID(w.id).SetObjectGroup(p.actLock.group()))
+			SetExecutionContextID(w.id).SetObjectGroup(p.actLock.Group()))
 		if err != nil || r.Object.ObjectID == nil {
 			return err
 		}
-		base := p.refs.base()
+		base := p.refs.Base()
 		fn := fmt.Sprintf("function() { const st = {last: %d}; const r = __cdpmcp.assign(this, st); return [r, st.last]; }", base)
 		cr, err := w.c.Runtime.CallFunctionOn(ctx, runtime.NewCallFunctionOnArgs(fn).
 			SetObjectID(*r.Object.ObjectID).SetReturnByValue(true))
@@ -150,7 +95,7 @@ func (p *Page) refForNode(ctx context.Context, key frameKey, backend dom.Backend
 			return err
 		}
 		ref = out[0]
-		p.refs.record(key, base, out[1])
+		p.refs.Record(key, base, out[1])
 		return nil
 	})
 	return ref, err == nil && ref > 0

@@ -27,9 +27,9 @@ func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
 func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, error) {
 	b, _ := json.Marshal(selector)
 	var el *Element
-	err := p.withWorld(ctx, frameKey{frame: p.hist.main()}, func(w *worldIn) error {
+	err := p.withWorld(ctx, frameKey{Frame: p.hist.Main()}, func(w *worldIn) error {
 		r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("__cdpmcp.query("+string(b)+", true)").
-			SetContextID(w.id).SetObjectGroup(p.actLock.group()))
+			SetContextID(w.id).SetObjectGroup(p.actLock.Group()))
 		if err != nil {
 			return fmt.Errorf("evaluate: %w", err)
 		}
@@ -43,7 +43,7 @@ func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, 
 			return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("no element matches selector %q", selector),
 				Hint: "take a snapshot and use a ref, or check the selector; the element may not exist yet (use waitFor)"}
 		}
-		el = &Element{p: p, c: w.c, object: *r.Result.ObjectID, world: w.id, key: frameKey{frame: p.hist.main()}}
+		el = &Element{p: p, c: w.c, object: *r.Result.ObjectID, world: w.id, key: frameKey{Frame: p.hist.Main()}}
 		return nil
 	})
 	return el, err

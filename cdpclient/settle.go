@@ -66,7 +66,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 		}
 		ch := p.changed.watch()
 		loading, requests := p.unsettled(mark, nav)
-		opening := p.hist.mark().windowOpens-nav.windowOpens > p.bc.Seq()-o.pages
+		opening := p.hist.Mark().WindowOpens-nav.WindowOpens > p.bc.Seq()-o.pages
 		wait := settlePoll
 		switch {
 		case loading || opening:
@@ -76,7 +76,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 			if time.Since(start) > requestSettle {
 				return followed // the rest are reported pending
 			}
-		case !follow || p.hist.mark().docs > nav.docs:
+		case !follow || p.hist.Mark().Docs > nav.Docs:
 			// A new document arrived: what it loads later is waitFor's.
 			return followed
 		default:
@@ -151,5 +151,5 @@ func (p *Page) unsettled(mark int, nav navMark) (loading bool, requests int) {
 	if p.usable() != nil {
 		return false, 0 // a dialog, crash or close ends the wait
 	}
-	return p.hist.loadingSince(nav), p.logs.Pending(mark) + int(p.paused.Load())
+	return p.hist.LoadingSince(nav), p.logs.Pending(mark) + int(p.paused.Load())
 }

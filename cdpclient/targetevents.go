@@ -39,7 +39,7 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 		p := b.pages[ev.TargetInfo.TargetID]
 		b.mu.Unlock()
 		if p != nil {
-			p.hist.setInfo(ev.TargetInfo)
+			p.hist.SetInfo(ev.TargetInfo)
 		}
 	}
 }
@@ -50,7 +50,7 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 		// Not a tab (a worker, a prerender): guard its requests if a policy is
 		// set (or answer its proxy's challenges), else let it run and leave it
 		// alone.
-		if b.alwaysIntercept() {
+		if b.guard.Always() {
 			b.attachWorker(ev)
 			return
 		}

@@ -17,9 +17,9 @@ func (b *Browser) attachWorker(ev *target.AttachedToTargetReply) {
 	s, err := b.open(string(ev.SessionID), func(method string, params json.RawMessage) {
 		switch method {
 		case "Fetch.requestPaused":
-			b.onPaused(c, params, nil)
+			b.guard.OnPaused(c, params, nil)
 		case "Fetch.authRequired":
-			b.onAuthRequired(c, params)
+			b.guard.OnAuthRequired(c, params)
 		}
 	})
 	if err != nil {
@@ -29,7 +29,7 @@ func (b *Browser) attachWorker(ev *target.AttachedToTargetReply) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 		defer cancel()
-		if err := b.enableGuard(ctx, c); err != nil {
+		if err := b.guard.SetUp(ctx, c); err != nil {
 			slog.Debug("guard worker", "target", ev.TargetInfo.TargetID, "type", ev.TargetInfo.Type, "err", err)
 		}
 		if ev.WaitingForDebugger {

@@ -35,7 +35,7 @@ type domChanges struct {
 // it (watchMainEarly).
 func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched bool, mainWatch <-chan bool) watchSet {
 	if kind == actDialog {
-		if ws, ok := p.dialogs.takeKeptWatch(); ok {
+		if ws, ok := p.dialogs.TakeKeptWatch(); ok {
 			return ws
 		}
 	}
@@ -43,7 +43,7 @@ func (p *Page) watchStart(ctx context.Context, kind actKind, e *Element, watched
 	if p.usable() != nil {
 		return ws
 	}
-	main := frameKey{frame: p.hist.main()}
+	main := frameKey{Frame: p.hist.Main()}
 	// The target's own frame (with the target as this) when not the main
 	// frame: at the same time as the main frame's, one round trip, not two.
 	var inFrame chan bool
@@ -87,7 +87,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 			break
 		}
 		_ = p.withWorld(ctx, k, func(w *worldIn) error {
-			base := p.refs.base()
+			base := p.refs.Base()
 			r, err := w.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(
 				fmt.Sprintf("(async () => { await __cdpmcp.quiet(%d, %d); return __cdpmcp.changes({base: %d}); })()", maxQuietMs, lateMs, base)).
 				SetContextID(w.id).SetReturnByValue(true).SetAwaitPromise(true))
@@ -101,7 +101,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 			if err := json.Unmarshal(r.Result.Value, &c); err != nil {
 				return err
 			}
-			p.refs.record(k, base, c.Last)
+			p.refs.Record(k, base, c.Last)
 			all.Text = append(all.Text, c.Text...)
 			all.Attrs = append(all.Attrs, c.Attrs...)
 			all.Removed = append(all.Removed, c.Removed...)
@@ -121,8 +121,8 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 // timer) may come late. Without a watch in the main frame, or once the page
 // left its document, it is barrier alone and answers false.
 func (p *Page) submitSignal(ctx context.Context, ws watchSet, nav navMark) bool {
-	main := frameKey{frame: p.hist.main()}
-	if len(ws.keys) == 0 || ws.keys[0] != main || p.hist.mark().docs != nav.docs || p.usable() != nil {
+	main := frameKey{Frame: p.hist.Main()}
+	if len(ws.keys) == 0 || ws.keys[0] != main || p.hist.Mark().Docs != nav.Docs || p.usable() != nil {
 		p.barrier(ctx)
 		return false
 	}

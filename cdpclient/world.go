@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -19,11 +19,8 @@ import (
 const worldName = "__cdpmcp"
 
 // frameKey names a frame: the session that hosts it ("" for the page's own
-// session) and its frame id.
-type frameKey struct {
-	session string
-	frame   page.FrameID
-}
+// session) and its frame id (cdpclient/worldmap).
+type frameKey = worldmap.FrameKey
 
 // worldIn is a frame's isolated world, with the client of the session hosting it.
 type worldIn struct {
@@ -33,131 +30,20 @@ type worldIn struct {
 	grp string // object group of the running operation
 }
 
-// worlds are cdpmcp's isolated worlds in a page's frames: each frame's
-// context, by frame and by the browser's unique id, and which have the page
-// model installed. The events of the page's sessions write it.
-type worlds struct {
-	mu        sync.Mutex
-	byFrame   map[frameKey]runtime.ExecutionContextID
-	byUnique  map[string]runtime.ExecutionContextID
-	installed map[runtime.ExecutionContextID]bool
-}
-
-func newWorlds() *worlds {
-	return &worlds{
-		byFrame:   map[frameKey]runtime.ExecutionContextID{},
-		byUnique:  map[string]runtime.ExecutionContextID{},
-		installed: map[runtime.ExecutionContextID]bool{},
-	}
-}
-
-// onEvent records isolated worlds as their contexts come and go, for the
-// page's session (session "") or a child's.
-func (ws *worlds) onEvent(session, method string, params json.RawMessage) {
-	switch method {
-	case "Runtime.executionContextCreated":
-		var ev runtime.ExecutionContextCreatedReply
-		if json.Unmarshal(params, &ev) != nil || ev.Context.Name != worldName {
-			return
-		}
-		var aux auxData
-		if json.Unmarshal(ev.Context.AuxData, &aux) != nil {
-			return
-		}
-		ws.mu.Lock()
-		ws.byFrame[frameKey{session, aux.FrameID}] = ev.Context.ID
-		ws.byUnique[ev.Context.UniqueID] = ev.Context.ID
-		ws.mu.Unlock()
-	case "Runtime.executionContextDestroyed":
-		var ev struct {
-			UniqueID string `json:"executionContextUniqueId"`
-		}
-		if json.Unmarshal(params, &ev) != nil {
-			return
-		}
-		ws.mu.Lock()
-		if id, ok := ws.byUnique[ev.UniqueID]; ok {
-			delete(ws.byUnique, ev.UniqueID)
-			for k, v := range ws.byFrame {
-				if k.session == session && v == id {
-					delete(ws.byFrame, k)
-					delete(ws.installed, id)
-				}
-			}
-		}
-		ws.mu.Unlock()
-	case "Runtime.executionContextsCleared":
-		ws.forgetSession(session)
-	}
-}
-
-// forgetSession drops the isolated worlds known in a session.
-func (ws *worlds) forgetSession(session string) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	for k, id := range ws.byFrame {
-		if k.session == session {
-			delete(ws.byFrame, k)
-			delete(ws.installed, id)
-		}
-	}
-}
-
-// forget drops a frame's world.
-func (ws *worlds) forget(key frameKey) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if id, ok := ws.byFrame[key]; ok {
-		delete(ws.installed, id)
-	}
-	delete(ws.byFrame, key)
-}
-
-// lookup returns a frame's world, if it has one.
-func (ws *worlds) lookup(key frameKey) (runtime.ExecutionContextID, bool) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	id, ok := ws.byFrame[key]
-	return id, ok
-}
-
-// add records the world created in a frame.
-func (ws *worlds) add(key frameKey, id runtime.ExecutionContextID) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	ws.byFrame[key] = id
-}
-
-// hasModel reports whether the page model is installed in a world; set
-// records that it is.
-func (ws *worlds) hasModel(id runtime.ExecutionContextID, set bool) bool {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if set {
-		ws.installed[id] = true
-	}
-	return ws.installed[id]
-}
-
-// auxData is the part of an execution context's auxData that names its frame.
-type auxData struct {
-	FrameID page.FrameID `json:"frameId"`
-}
-
 // world returns the isolated world of a frame with the page model installed,
 // creating the world first if the frame has none yet.
 func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
-	w := &worldIn{c: p.c, grp: p.actLock.group()}
-	if key.session != "" {
-		w.f = p.children.get(key.session)
+	w := &worldIn{c: p.c, grp: p.actLock.Group()}
+	if key.Session != "" {
+		w.f = p.children.get(key.Session)
 		if w.f == nil {
 			return nil, &Error{Code: CodeNotFound, Msg: "the frame is gone", Hint: "take a new snapshot"}
 		}
 		w.c = w.f.c
 	}
-	id, ok := p.worlds.lookup(key)
+	id, ok := p.worlds.Lookup(key)
 	if !ok {
-		r, err := w.c.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(key.frame).SetWorldName(worldName))
+		r, err := w.c.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(key.Frame).SetWorldName(worldName))
 		if err != nil && strings.Contains(err.Error(), "No frame for given id") {
 			// The frame was removed or replaced since its refs were handed out.
 			return nil, &Error{Code: CodeNotFound, Msg: "the frame is gone", Hint: "take a new snapshot", Err: err}
@@ -166,13 +52,13 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 			return nil, fmt.Errorf("create isolated world: %w", err)
 		}
 		id = r.ExecutionContextID
-		p.worlds.add(key, id)
+		p.worlds.Add(key, id)
 	}
 	w.id = id
 	if w.f != nil {
-		p.actLock.touch(w.f)
+		p.actLock.Touch(w.f)
 	}
-	if !p.worlds.hasModel(id, false) {
+	if !p.worlds.HasModel(id, false) {
 		// Documents created after we attached have it already (see
 		// installPageModel); older ones get it now. Asking first keeps the
 		// installer's 50 kB out of the common case, where the browser would
@@ -182,10 +68,10 @@ func (p *Page) world(ctx context.Context, key frameKey) (*worldIn, error) {
 			_, err = w.eval(ctx, "("+installSource+")()", true)
 		}
 		if err != nil {
-			p.worlds.forget(key)
+			p.worlds.Forget(key)
 			return nil, err
 		}
-		p.worlds.hasModel(id, true)
+		p.worlds.HasModel(id, true)
 	}
 	return w, nil
 }
@@ -210,8 +96,8 @@ func (w *worldIn) eval(ctx context.Context, expr string, byValue bool) (*runtime
 // in one of its own first: the read a navigation's feedback makes costs the
 // renderer one trip.
 func (p *Page) evalPlain(ctx context.Context, key frameKey, expr string) (json.RawMessage, error) {
-	id, ok := p.worlds.lookup(key)
-	if !ok || key.session != "" || p.worlds.hasModel(id, false) {
+	id, ok := p.worlds.Lookup(key)
+	if !ok || key.Session != "" || p.worlds.HasModel(id, false) {
 		var v json.RawMessage
 		err := p.withWorld(ctx, key, func(w *worldIn) error {
 			r, err := w.eval(ctx, expr, true)
@@ -222,10 +108,10 @@ func (p *Page) evalPlain(ctx context.Context, key frameKey, expr string) (json.R
 		})
 		return v, err
 	}
-	w := &worldIn{c: p.c, id: id, grp: p.actLock.group()}
+	w := &worldIn{c: p.c, id: id, grp: p.actLock.Group()}
 	r, err := w.eval(ctx, "[globalThis.__cdpmcp && __cdpmcp.watch ? 1 : 0, ("+expr+")]", true)
 	if err != nil && worldGone(err) {
-		p.worlds.forget(key)
+		p.worlds.Forget(key)
 		return p.evalPlain(ctx, key, expr) // not known now: withWorld's path
 	}
 	if err != nil {
@@ -236,7 +122,7 @@ func (p *Page) evalPlain(ctx context.Context, key frameKey, expr string) (json.R
 		return nil, fmt.Errorf("evaluate in isolated world: an answer of %d values", len(pair))
 	}
 	if string(pair[0]) == "1" {
-		p.worlds.hasModel(id, true)
+		p.worlds.HasModel(id, true)
 	}
 	return pair[1], nil
 }
@@ -252,7 +138,7 @@ func (p *Page) withWorld(ctx context.Context, key frameKey, fn func(*worldIn) er
 		if err == nil || attempt > 0 || !worldGone(err) {
 			return err
 		}
-		p.worlds.forget(key)
+		p.worlds.Forget(key)
 	}
 }
 

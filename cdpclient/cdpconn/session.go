@@ -68,6 +68,30 @@ func (s *Session) NextWrite() <-chan struct{} {
 	return s.written
 }
 
+// InOrder sends calls' requests one after another, in order, without waiting
+// for their answers, then waits for all of them. A target paused at start (a
+// new tab, a popup) answers some commands only once it runs; its set-up must
+// reach the browser before the command that resumes it, and cannot wait for
+// answers first. Each call makes at most one request on the session.
+func (s *Session) InOrder(calls ...func() error) error {
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		sent := s.NextWrite()
+		done := make(chan struct{})
+		wg.Go(func() {
+			defer close(done)
+			errs[i] = call()
+		})
+		select {
+		case <-sent:
+		case <-done: // failed before writing
+		}
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // ReadResponse implements rpcc.Codec; it blocks until a message for this session
 // arrives and returns io.EOF once the session is dropped.
 func (c *codec) ReadResponse(r *rpcc.Response) error {

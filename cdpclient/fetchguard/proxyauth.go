@@ -1,4 +1,4 @@
-package cdpclient
+package fetchguard
 
 import (
 	"context"
@@ -6,37 +6,19 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/fetch"
 )
 
 // Proxy credentials: Chromium takes a proxy's address on its command line
-// but not its user and password, so the core answers the proxy's challenges
-// over DevTools. It rides on the one interception the origin guard and the
-// routes use (intercept.go): with credentials set, every document and worker
-// session pauses its requests (the guard's Fetch.enable, with
-// handleAuthRequests) and each Fetch.authRequired from the proxy is answered
-// with the credentials once; a server's own challenge (a site's Basic auth)
-// gets the browser's default answer, as without cdpmcp. The credentials are
-// never logged, traced or shown to a page.
-
-// proxyAuth is the proxy whose challenges the browser answers, nil when it
-// has no credentials.
-func (b *Browser) proxyAuth() *browserproc.Proxy {
-	if p := b.opts.Launch.Proxy; p.HasCredentials() {
-		return p
-	}
-	return nil
-}
-
-// alwaysIntercept reports whether every request of every session is paused
-// for as long as the browser is connected: with origin rules (the guard) or
-// proxy credentials to answer. Otherwise interception is on only while a
-// feature asks for it (ContextDoor.Intercept).
-func (b *Browser) alwaysIntercept() bool {
-	return !b.policy.Empty() || b.proxyAuth() != nil
-}
+// but not its user and password, so the guard answers the proxy's
+// challenges over DevTools. It rides on the one interception the origin
+// rules and the routes use: with credentials set, every document and worker
+// session pauses its requests (Intercept, with handleAuthRequests) and each
+// Fetch.authRequired from the proxy is answered with the credentials once; a
+// server's own challenge (a site's Basic auth) gets the browser's default
+// answer, as without cdpmcp. The credentials are never logged, traced or
+// shown to a page.
 
 // authAnswered remembers the requests whose proxy challenge was answered
 // with the credentials: a second challenge for the same request means the
@@ -61,17 +43,17 @@ func (a *authAnswered) first(id fetch.RequestID) bool {
 	return true
 }
 
-// onAuthRequired answers a Fetch.authRequired event of session c. It runs on
+// OnAuthRequired answers a Fetch.authRequired event of session c. It runs on
 // the read goroutine, so the answer is sent from another one.
-func (b *Browser) onAuthRequired(c *cdp.Client, params json.RawMessage) {
+func (g *Guard) OnAuthRequired(c *cdp.Client, params json.RawMessage) {
 	var ev fetch.AuthRequiredReply
 	if err := json.Unmarshal(params, &ev); err != nil {
 		return
 	}
-	proxy := b.proxyAuth()
+	proxy := g.proxy
 	answer := fetch.AuthChallengeResponse{Response: "Default"}
 	if proxy != nil && ev.AuthChallenge.Source != nil && *ev.AuthChallenge.Source == "Proxy" {
-		if b.authAnswered.first(ev.RequestID) {
+		if g.answered.first(ev.RequestID) {
 			answer = fetch.AuthChallengeResponse{Response: "ProvideCredentials", Username: &proxy.User, Password: &proxy.Password}
 		} else {
 			answer.Response = "CancelAuth"
@@ -80,7 +62,7 @@ func (b *Browser) onAuthRequired(c *cdp.Client, params json.RawMessage) {
 		}
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		if err := c.Fetch.ContinueWithAuth(ctx, fetch.NewContinueWithAuthArgs(ev.RequestID, answer)); err != nil {
 			slog.Debug("answer an authentication challenge", "url", ev.Request.URL, "err", err)

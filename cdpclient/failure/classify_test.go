@@ -1,4 +1,4 @@
-package cdpclient
+package failure
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
+	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -28,7 +29,7 @@ func TestClassify(t *testing.T) {
 		{"page error", &Error{Code: CodeNotFound, Msg: "ref 3 is not on the page"}, CodeNotFound},
 		{"unknown page", &UnknownPageError{ID: "p9"}, CodeNotFound},
 		{"disabled", &Error{Code: CodeDisabled, Msg: "disabled"}, CodeDisabled},
-		{"dialog", &DialogOpenError{Dialog: Dialog{Type: "alert", Message: "hi"}}, CodeObscured},
+		{"dialog", &jsdialog.OpenError{Dialog: jsdialog.Dialog{Type: "alert", Message: "hi"}}, CodeObscured},
 		{"deadline", context.DeadlineExceeded, CodeTimeout},
 		{"busy", &busy.Error{Since: time.Now()}, CodeTimeout},
 		{"closed", ErrPageClosed, CodeNavigation},

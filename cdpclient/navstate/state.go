@@ -1,4 +1,4 @@
-package cdpclient
+package navstate
 
 import (
 	"encoding/json"
@@ -9,13 +9,13 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 )
 
-// history is where a page's main frame is and has been: its target info (the
+// State is where a page's main frame is and has been: its target info (the
 // address), its documents and their lifecycle, and the navigations and tabs
 // it started or asked for, counted so that an action tells what it set off
-// (navMark). The page's events write it (onEvent); navigations and settling
-// read it between changes, which it notifies on the page's signal.
-type history struct {
-	changed *signal
+// (Mark). The page's events write it (OnEvent); navigations and settling
+// read it between changes, which it tells the page of (notify).
+type State struct {
+	notify func() // wakes the page's waits after a change
 
 	mu          sync.Mutex
 	info        target.Info
@@ -30,69 +30,79 @@ type history struct {
 	windowOpens int             // tabs and windows the page asked to open
 }
 
-func newHistory(info target.Info, changed *signal) *history {
-	return &history{
-		changed:   changed,
+// New is the state of a tab whose target info is info; notify is called
+// after each change.
+func New(info target.Info, notify func()) *State {
+	return &State{
+		notify:    notify,
 		info:      info,
 		mainFrame: page.FrameID(info.TargetID), // a tab's main frame shares its id
 		lifecycle: map[string]bool{},
 	}
 }
 
-// navMark is the page's navigation state before an action, to tell what the action
-// started.
-type navMark struct{ docs, sameDoc, loads, requested, windowOpens int }
+// Mark is the page's navigation state before an action, to tell what the action
+// started: counts that only grow.
+type Mark struct {
+	Docs        int // main-frame documents started
+	SameDoc     int // same-document navigations
+	Loads       int // main-frame loads started
+	Requested   int // main-frame navigations the page asked for
+	WindowOpens int // tabs and windows the page asked to open
+}
 
-func (h *history) mark() navMark {
+// Mark is the state now, to compare a later one with.
+func (h *State) Mark() Mark {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return navMark{h.docs, h.sameDoc, h.loads, h.requested, h.windowOpens}
+	return Mark{h.docs, h.sameDoc, h.loads, h.requested, h.windowOpens}
 }
 
 // change runs fn under the lock and then, if fn changed anything (true),
-// notifies the page's signal.
-func (h *history) change(fn func() bool) {
+// notifies the page.
+func (h *State) change(fn func() bool) {
 	h.mu.Lock()
 	changed := fn()
 	h.mu.Unlock()
 	if changed {
-		h.changed.notify()
+		h.notify()
 	}
 }
 
-func (h *history) setInfo(info target.Info) { h.change(func() bool { h.info = info; return true }) }
+// SetInfo records the target info the browser reported.
+func (h *State) SetInfo(info target.Info) { h.change(func() bool { h.info = info; return true }) }
 
-// url is the main frame's current address.
-func (h *history) url() string {
+// URL is the main frame's current address.
+func (h *State) URL() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.info.URL
 }
 
-// title is the title the target info had at the last commit.
-func (h *history) title() string {
+// Title is the title the target info had at the last commit.
+func (h *State) Title() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.info.Title
 }
 
-// opener is the target id of the page that opened this one, or nil.
-func (h *history) opener() *target.ID {
+// Opener is the target id of the page that opened this one, or nil.
+func (h *State) Opener() *target.ID {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.info.OpenerID
 }
 
-// main is the id of the main frame.
-func (h *history) main() page.FrameID {
+// Main is the id of the main frame.
+func (h *State) Main() page.FrameID {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.mainFrame
 }
 
-// adoptTree takes the main frame (and its loader, if no event named one yet)
+// AdoptTree takes the main frame (and its loader, if no event named one yet)
 // from the frame tree read once the page is set up.
-func (h *history) adoptTree(f page.Frame) {
+func (h *State) AdoptTree(f page.Frame) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.mainFrame = f.ID
@@ -101,38 +111,38 @@ func (h *history) adoptTree(f page.Frame) {
 	}
 }
 
-// loaded reports whether a main-frame document started after mark has fired
+// Loaded reports whether a main-frame document started after mark has fired
 // event ("" for the commit), or, with sameDocOK, a same-document navigation
 // happened instead.
-func (h *history) loaded(mark navMark, event string, sameDocOK bool) bool {
+func (h *State) Loaded(mark Mark, event string, sameDocOK bool) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if sameDocOK && h.sameDoc > mark.sameDoc && h.docs == mark.docs {
+	if sameDocOK && h.sameDoc > mark.SameDoc && h.docs == mark.Docs {
 		return true
 	}
-	return h.docs > mark.docs && (event == "" || h.lifecycle[event])
+	return h.docs > mark.Docs && (event == "" || h.lifecycle[event])
 }
 
-// moved reports whether the page navigated, within its document or to a new
+// Moved reports whether the page navigated, within its document or to a new
 // one, since mark, and where it is.
-func (h *history) moved(mark navMark) (bool, string) {
+func (h *State) Moved(mark Mark) (bool, string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.sameDoc > mark.sameDoc || h.docs > mark.docs, h.info.URL
+	return h.sameDoc > mark.SameDoc || h.docs > mark.Docs, h.info.URL
 }
 
-// loadingSince reports whether a document started since nav has not loaded,
+// LoadingSince reports whether a document started since nav has not loaded,
 // or a navigation asked for since has not finished (it may yet fail or be
 // refused).
-func (h *history) loadingSince(nav navMark) bool {
+func (h *State) LoadingSince(nav Mark) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.docs > nav.docs && !h.lifecycle["load"] ||
-		(h.requested > nav.requested || h.loads > nav.loads) && h.loading
+	return h.docs > nav.Docs && !h.lifecycle["load"] ||
+		(h.requested > nav.Requested || h.loads > nav.Loads) && h.loading
 }
 
-// onEvent records a navigation event of the page's session.
-func (h *history) onEvent(method string, params json.RawMessage) {
+// OnEvent records a navigation event of the page's session.
+func (h *State) OnEvent(method string, params json.RawMessage) {
 	switch method {
 	case "Page.lifecycleEvent":
 		var ev page.LifecycleEventReply
@@ -185,7 +195,7 @@ func (h *history) onEvent(method string, params json.RawMessage) {
 // onLoading counts a main-frame load starting or stopping, or a navigation
 // the page asked for in its own tab. h.mu is held. It reports true: the
 // page's waits are woken for any of them.
-func (h *history) onLoading(method, disposition string) bool {
+func (h *State) onLoading(method, disposition string) bool {
 	switch method {
 	case "Page.frameStartedLoading":
 		h.loads++
@@ -201,13 +211,13 @@ func (h *history) onLoading(method, disposition string) bool {
 	return true
 }
 
-func (h *history) onLifecycle(ev page.LifecycleEventReply) {
+func (h *State) onLifecycle(ev page.LifecycleEventReply) {
 	h.change(func() bool { return h.lifecycleLocked(ev) })
 }
 
 // lifecycleLocked records a lifecycle event of the main frame: a new loader
 // or an "init" starts a document. h.mu is held.
-func (h *history) lifecycleLocked(ev page.LifecycleEventReply) bool {
+func (h *State) lifecycleLocked(ev page.LifecycleEventReply) bool {
 	if h.mainFrame != "" && ev.FrameID != h.mainFrame {
 		return false
 	}
