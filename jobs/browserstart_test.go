@@ -24,12 +24,9 @@ type gatedBrowser struct {
 
 func newGatedBrowser(t *testing.T) *gatedBrowser {
 	t.Helper()
-	shell, ok := browserproc.FindHeadlessShell()
-	if !ok {
-		var err error
-		if shell, err = browserproc.FindBrowser(""); err != nil {
-			t.Fatal(err)
-		}
+	shell, err := browserproc.FindHeadless()
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	g := &gatedBrowser{path: filepath.Join(dir, "browser"), goFile: filepath.Join(dir, "go"), starts: filepath.Join(dir, "starts")}
@@ -108,12 +105,9 @@ func TestJobWaitsForItsBrowser(t *testing.T) {
 // tries again, and runs once a start succeeds, in its first attempt.
 func TestJobWhoseBrowserStartHangsOnce(t *testing.T) {
 	t.Parallel()
-	shell, ok := browserproc.FindHeadlessShell()
-	if !ok {
-		var err error
-		if shell, err = browserproc.FindBrowser(""); err != nil {
-			t.Fatal(err)
-		}
+	shell, err := browserproc.FindHeadless()
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	path, starts := filepath.Join(dir, "browser"), filepath.Join(dir, "starts")

@@ -65,6 +65,11 @@ func executable(opts Options) (string, error) {
 	return FindBrowser(opts.Path)
 }
 
+// FindHeadless returns the browser a headless launch on a throwaway profile
+// starts: the headless shell where this machine has one, else the first
+// browser FindBrowser finds.
+func FindHeadless() (string, error) { return executable(Options{Headless: true}) }
+
 // headlessShells are where Chromium's headless shell is found, in order: the
 // binary where Debian puts it (its /usr/bin/chromium-headless-shell is a script
 // that does not exec it, so the process started would not be the browser),

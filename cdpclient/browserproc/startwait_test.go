@@ -30,12 +30,9 @@ func browserScript(t *testing.T, body string) string {
 // start succeeds.
 func TestSlowBrowserStartIsWaitedFor(t *testing.T) {
 	t.Parallel()
-	shell, ok := FindHeadlessShell()
-	if !ok {
-		var err error
-		if shell, err = FindBrowser(""); err != nil {
-			t.Fatal(err)
-		}
+	shell, err := FindHeadless()
+	if err != nil {
+		t.Fatal(err)
 	}
 	slow := browserScript(t, fmt.Sprintf("sleep 2\nexec %s \"$@\"\n", shell))
 	p, err := Launch(testbound.Context(t), Options{Path: slow, Headless: true}, nil)

@@ -98,12 +98,9 @@ func TestCallNavigate(t *testing.T) {
 // than the navigation may take, and the navigation succeeds.
 func TestNavigateDeadlineStartsAfterTheLaunch(t *testing.T) {
 	t.Parallel()
-	shell, ok := browserproc.FindHeadlessShell()
-	if !ok {
-		var err error
-		if shell, err = browserproc.FindBrowser(""); err != nil {
-			t.Fatal(err)
-		}
+	shell, err := browserproc.FindHeadless()
+	if err != nil {
+		t.Fatal(err)
 	}
 	nav := min(testbound.Scale(8*time.Second), 20*time.Second) // well under the launch's own bound (browserproc.DefaultStartTimeout, 90 s) with the wait below
 	tmp, marker := shortTemp(t), newMarker("slowlaunch")
