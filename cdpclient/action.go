@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/leaving"
 	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
 
@@ -189,7 +190,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	value, err := a.run(rctx, e)
 	endRun()
 	err = cause(rctx, err)
-	if errors.Is(err, errLoadAnew) {
+	if errors.Is(err, leaving.ErrLoadAnew) {
 		// The page it was leaving was stopped for its dialogs: the tab has
 		// a new renderer to load in.
 		o.revived = true
@@ -233,7 +234,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 // leavingGuard is a navigation's guard: it leaves the page past its dialogs,
 // as a person who asked to go elsewhere would: a "leave site?" prompt
 // accepted, others dismissed, and a script that opens them without end
-// stopped (which ends the context with errLoadAnew).
+// stopped (which ends the context with leaving.ErrLoadAnew).
 func (p *Page) leavingGuard(ctx context.Context, o *observation) (context.Context, context.CancelFunc) {
 	actx, again := context.WithCancelCause(ctx)
 	gctx, cancel := p.guardExcept(actx, func(d *Dialog) bool { return p.leavePast(ctx, d, o, again) })

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/leaving"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
@@ -40,10 +41,7 @@ type observation struct {
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
-	leftDialogs  int              // dialogs a navigation answered to leave the page
-	// stoppedRenderer: the navigation stopped the renderer of a page that
-	// opened dialogs without end.
-	stoppedRenderer bool
+	left         leaving.Count    // dialogs a navigation answered to leave the page
 }
 
 func (o *observation) setDialogClosed(d *feedback.Dialog) {
