@@ -249,7 +249,7 @@ func isArgErr(err error) bool {
 // gate checks that the page can take an action now: it is open, a dialog does
 // not block it (or the dialog policy answers it), and no script keeps it busy.
 func (p *Page) gate(ctx context.Context, o *observation) error {
-	if err := p.life.err(); err != nil {
+	if err := p.life.Err(); err != nil {
 		// A navigation (reload, navigate) is how a crashed tab comes back:
 		// the browser gives it a new renderer.
 		if err != ErrPageCrashed || o.kind != actNavigation {

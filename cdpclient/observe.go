@@ -69,7 +69,7 @@ func (o *observation) happened(st *actState, err error) error {
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
-	case st.dispatched.Load() && o.p.life.err() == ErrPageClosed:
+	case st.dispatched.Load() && o.p.life.Err() == ErrPageClosed:
 		// The input closed the tab (a popup done with its work calls
 		// window.close()): that is what the action did, and the feedback says
 		// so. What failed after it failed on the closed tab.
@@ -126,7 +126,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	fb := &feedback.Feedback{OK: true, Followed: o.followed}
 	url := p.URL()
 	origin := feedback.Origin(url)
-	delta := o.delta()
+	delta := o.dom.Delta()
 	doc := o.document()
 	if url != o.url || o.kind == actNavigation {
 		delta.URL = url
@@ -156,7 +156,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Opened = append(fb.Opened, line)
 		delta.Page = np.ID
 	}
-	if p.life.err() == ErrPageClosed && err == nil && fb.Hint == "" {
+	if p.life.Err() == ErrPageClosed && err == nil && fb.Hint == "" {
 		fb.Hint = "this tab closed itself (as a popup does when done)"
 		if cur := p.bc.Current(); cur != nil {
 			fb.Hint += "; the current tab is now " + cur.ID
@@ -270,14 +270,6 @@ func (o *observation) validation() error {
 
 // blockedByClient is how Chromium reports a request the guard refused.
 const blockedByClient = "net::ERR_BLOCKED_BY_CLIENT"
-
-func (o *observation) delta() *feedback.Delta {
-	d := &feedback.Delta{Text: o.dom.Text, Removed: o.dom.Removed, Added: o.dom.Added, More: o.dom.More, Flash: o.dom.Flash}
-	for _, a := range o.dom.Attrs {
-		d.Attrs = append(d.Attrs, [3]any{a[0], a[1], a[2]})
-	}
-	return d
-}
 
 // redirectHop is a document request answered with a redirect: a step of the
 // navigation whose end the feedback shows as the new URL. A navigate keeps it:

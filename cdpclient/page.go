@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/reftable"
+	"github.com/cdpmcp/cdpmcp/cdpclient/tablife"
 	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
@@ -51,7 +51,7 @@ type Page struct {
 	changed *signal         // notified on every change of the page's state
 	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
 	dialogs *dialogState    // the dialog that blocks it (cdpclient/jsdialog)
-	life    life            // closed or crashed
+	life    tablife.Life    // closed or crashed (cdpclient/tablife)
 	worlds  *worldmap.Map   // cdpmcp's isolated worlds in its frames (cdpclient/worldmap)
 
 	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
@@ -144,50 +144,8 @@ func (p *Page) isReady() bool {
 	}
 }
 
-// life is whether a page is still there: its tab closed, or its renderer
-// crashed (until the page is loaded anew).
-type life struct {
-	mu      sync.Mutex
-	closed  bool
-	crashed bool
-}
-
-func (l *life) close() {
-	l.mu.Lock()
-	l.closed = true
-	l.mu.Unlock()
-}
-
-func (l *life) crash() {
-	l.mu.Lock()
-	l.crashed = true
-	l.mu.Unlock()
-}
-
-// uncrash marks a crashed page alive again and reports whether it had crashed.
-func (l *life) uncrash() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	was := l.crashed
-	l.crashed = false
-	return was
-}
-
-// err returns ErrPageClosed or ErrPageCrashed, or nil.
-func (l *life) err() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch {
-	case l.closed:
-		return ErrPageClosed
-	case l.crashed:
-		return ErrPageCrashed
-	}
-	return nil
-}
-
 func (p *Page) markClosed() {
-	p.life.close()
+	p.life.Close()
 	p.changed.notify()
 }
 
@@ -206,7 +164,7 @@ func (p *Page) usable() error {
 	if !p.bc.b.Alive() {
 		return p.bc.b.m.Err() // the browser is gone, and the tab with it
 	}
-	if err := p.life.err(); err != nil {
+	if err := p.life.Err(); err != nil {
 		return err
 	}
 	if d := p.dialogs.Current(); d != nil {
@@ -218,7 +176,7 @@ func (p *Page) usable() error {
 // uncrash marks a crashed page as usable again: it is being loaded anew in a
 // new renderer.
 func (p *Page) uncrash() {
-	if p.life.uncrash() {
+	if p.life.Uncrash() {
 		p.busy.Clear()
 		p.changed.notify()
 	}

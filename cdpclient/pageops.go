@@ -90,7 +90,7 @@ func (p *Page) Close(ctx context.Context) error {
 	resend := time.NewTicker(closeResend)
 	defer resend.Stop()
 	for {
-		if p.life.err() == ErrPageClosed {
+		if p.life.Err() == ErrPageClosed {
 			return nil
 		}
 		select {
