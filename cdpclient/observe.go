@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
@@ -127,7 +126,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	url := p.URL()
 	origin := feedback.Origin(url)
 	delta := o.dom.Delta()
-	doc := o.document()
+	doc := feedback.Document(p.logs.Network(o.mark), p.mainDocument)
 	if url != o.url || o.kind == actNavigation {
 		delta.URL = url
 		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
@@ -144,9 +143,10 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Hint, fb.Incomplete = inc.Hint, inc.Msg
 		err = nil
 	}
-	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...), origin)
+	fb.Errors = feedback.Errors(append(fb.Errors, feedback.ConsoleErrors(p.logs.Console(o.errMark))...), origin)
 	p.logs.MarkReported()
-	reqs, refused := o.requests(delta.URL != "")
+	reqs, refused := feedback.Requests(p.logs.Network(o.mark), p.mainDocument, p.logs.Refusal,
+		delta.URL != "" && o.kind != actNavigation)
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
 		line := np.ID + " " + np.destination()
@@ -195,65 +195,10 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	return fb
 }
 
-// consoleErrors are the page's errors since they were last reported: uncaught
-// exceptions and console.error calls. Failed loads are left to the network
-// summary.
-func (o *observation) consoleErrors() []string {
-	var msgs []string
-	for _, e := range o.p.logs.Console(o.errMark) {
-		if e.Level == "error" && !e.Network {
-			msgs = append(msgs, e.Text)
-		}
-	}
-	return msgs
-}
-
-// document is the main-frame document request the action led to, if any.
-func (o *observation) document() *pagelog.NetworkEntry {
-	var doc *pagelog.NetworkEntry
-	for _, e := range o.p.logs.Network(o.mark) {
-		if o.p.mainDocument(e) {
-			doc = &e
-		}
-	}
-	return doc
-}
-
 // mainDocument reports whether a request is for a document of the main frame.
 func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
 	main := string(p.hist.Main())
 	return e.Type == "Document" && e.ID == e.Loader && (e.Frame == "" || e.Frame == main)
-}
-
-// requests are the action's requests for the summary, and the main-frame
-// document the origin policy refused when that was the first document the
-// action asked for (then it brought no page; a page that arrived and then tried
-// to leave for a refused origin is a page that arrived). A click that lands on
-// a new page leaves out the redirects on the way, as the new URL shows where it
-// went.
-func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.NetworkEntry) {
-	p := o.p
-	var reqs []feedback.Request
-	var refused *pagelog.NetworkEntry
-	firstDoc := true
-	for _, e := range p.logs.Network(o.mark) {
-		main := p.mainDocument(e)
-		if why, ok := p.logs.Refusal(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
-			e.Blocked = why
-			if main && firstDoc {
-				refused = &e
-			}
-		}
-		if main && !redirectHop(e) {
-			firstDoc = false
-		}
-		if moved && o.kind != actNavigation && redirectHop(e) {
-			continue
-		}
-		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status,
-			Failed: e.Failed, Blocked: e.Blocked, Pending: !e.Done && e.Status == 0, Main: main})
-	}
-	return reqs, refused
 }
 
 // validation is the browser's form validation refusing a submit the action
@@ -266,16 +211,6 @@ func (o *observation) validation() error {
 	return &Error{Code: CodeValidation,
 		Msg:  fmt.Sprintf("the form was not submitted: %s[:]%s: %s", v[0], v[1], v[2]),
 		Hint: fmt.Sprintf("fill %s as it asks, then submit again", v[0])}
-}
-
-// blockedByClient is how Chromium reports a request the guard refused.
-const blockedByClient = "net::ERR_BLOCKED_BY_CLIENT"
-
-// redirectHop is a document request answered with a redirect: a step of the
-// navigation whose end the feedback shows as the new URL. A navigate keeps it:
-// there it says why the page is not at the URL asked for.
-func redirectHop(e pagelog.NetworkEntry) bool {
-	return e.Type == "Document" && e.Status >= 300 && e.Status < 400 && e.Failed == "" && e.Blocked == ""
 }
 
 // Outcome turns an action's answer into an error for callers that only need to
