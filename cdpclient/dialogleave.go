@@ -12,7 +12,7 @@ import (
 type leavingTab struct{ p *Page }
 
 func (t leavingTab) Dialog() *Dialog          { return t.p.Dialog() }
-func (t leavingTab) Changed() <-chan struct{} { return t.p.changed.watch() }
+func (t leavingTab) Changed() <-chan struct{} { return t.p.changed.Watch() }
 func (t leavingTab) SetStopping()             { t.p.dialogs.SetStopping() }
 func (t leavingTab) IsStopping() bool         { return t.p.dialogs.IsStopping() }
 func (t leavingTab) Name() string             { return t.p.ID }

@@ -23,7 +23,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		if !p.dialogs.Stopped() {
 			p.life.Crash()
 		}
-		p.changed.notify()
+		p.changed.Notify()
 	case "Inspector.targetReloadedAfterCrash":
 		p.uncrash()
 	default:

@@ -104,7 +104,7 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 	ctx, cancel := context.WithTimeout(ctx, sameDocWait)
 	defer cancel()
 	for {
-		ch := p.changed.watch()
+		ch := p.changed.Watch()
 		moved, at := p.hist.Moved(mark)
 		if moved {
 			return nil
@@ -122,7 +122,7 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 // (or, with sameDocOK, a same-document navigation happened). ctx bounds the wait.
 func (p *Page) waitLoaded(ctx context.Context, mark navMark, event string, sameDocOK bool) error {
 	for {
-		ch := p.changed.watch()
+		ch := p.changed.Watch()
 		if p.hist.Loaded(mark, event, sameDocOK) {
 			return nil
 		}

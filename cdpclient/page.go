@@ -14,6 +14,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/reftable"
 	"github.com/cdpmcp/cdpmcp/cdpclient/tablife"
+	"github.com/cdpmcp/cdpmcp/cdpclient/wakeup"
 	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
@@ -48,7 +49,7 @@ type Page struct {
 	actLock actionlock.Lock[*frameSession] // one action at a time, and its remote objects (cdpclient/actionlock)
 	busy    *busy.Watch                    // whether a script keeps the page stuck (cdpclient/busy)
 
-	changed *signal         // notified on every change of the page's state
+	changed *wakeup.Signal  // notified on every change of the page's state
 	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
 	dialogs *dialogState    // the dialog that blocks it (cdpclient/jsdialog)
 	life    tablife.Life    // closed or crashed (cdpclient/tablife)
@@ -68,13 +69,13 @@ type Page struct {
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
-	changed := newSignal()
+	changed := wakeup.New()
 	p := &Page{
 		bc:       bc,
 		targetID: info.TargetID,
 		changed:  changed,
-		hist:     navstate.New(info, changed.notify),
-		dialogs:  jsdialog.New[watchSet](changed.notify),
+		hist:     navstate.New(info, changed.Notify),
+		dialogs:  jsdialog.New[watchSet](changed.Notify),
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
 		refs:     reftable.New[frameKey](),
@@ -146,7 +147,7 @@ func (p *Page) isReady() bool {
 
 func (p *Page) markClosed() {
 	p.life.Close()
-	p.changed.notify()
+	p.changed.Notify()
 }
 
 // URL is the page's current address.
@@ -178,7 +179,7 @@ func (p *Page) usable() error {
 func (p *Page) uncrash() {
 	if p.life.Uncrash() {
 		p.busy.Clear()
-		p.changed.notify()
+		p.changed.Notify()
 	}
 }
 
@@ -194,7 +195,7 @@ func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (contex
 	ctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		for {
-			ch := p.changed.watch()
+			ch := p.changed.Watch()
 			if err := p.usable(); err != nil {
 				if d := p.Dialog(); d != nil && pass != nil && pass(d) {
 					continue
