@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/actionlock"
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/featureslots"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
@@ -60,9 +61,9 @@ type Page struct {
 	paused    atomic.Int32   // requests waiting for the guard's answer
 	listeners []PageListener // features' listeners to its events (doornet.go)
 
-	children children    // out-of-process frames and workers (frames.go)
-	chooser  chooserWait // where a file chooser goes while an upload waits for one (doorupload.go)
-	slots    slots       // features' state on the page (Door.Slot, doorhooks.go)
+	children children           // out-of-process frames and workers (frames.go)
+	chooser  chooserWait        // where a file chooser goes while an upload waits for one (doorupload.go)
+	slots    featureslots.Slots // features' state on the page (Door.Slot, doorhooks.go)
 
 	ready   chan struct{}
 	initErr error
