@@ -23,7 +23,7 @@ PACKAGES := $(GO) run ./packaging/cmd/packages -dist dist -npm-tools $(BIN)/npm-
 # and its proxy and secrets, tools, liveview) run under the race detector.
 # Every other package runs without it: cdpclient's pure packages (snapshot,
 # reader, feedback, origins, cdppolicy) only took five times longer under it.
-RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/navstate ./cdpclient/jsdialog ./cdpclient/worldmap ./cdpclient/reftable ./cdpclient/actionlock ./cdpclient/fetchguard ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
+RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/navstate ./cdpclient/tablife ./cdpclient/wakeup ./cdpclient/featureslots ./cdpclient/jsdialog ./cdpclient/worldmap ./cdpclient/reftable ./cdpclient/actionlock ./cdpclient/fetchguard ./cdpclient/browserproc ./cdpclient/cdpconn ./cdpclient/pagelog ./cdpclient/audit ./cdpclient/input ./cdpclient/egress ./cdpclient/secrets ./cdpclient/live ./cdpclient/network ./tools/... ./liveview/...
 # Tests of the race packages that run without the race detector, from the
 # plain queue (scripts/test/run.sh: the race lane skips them): tests with no
 # goroutine of their own, one client calling in turn, whose CPU goes to the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/leaving"
 	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
 
@@ -189,7 +190,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	value, err := a.run(rctx, e)
 	endRun()
 	err = cause(rctx, err)
-	if errors.Is(err, errLoadAnew) {
+	if errors.Is(err, leaving.ErrLoadAnew) {
 		// The page it was leaving was stopped for its dialogs: the tab has
 		// a new renderer to load in.
 		o.revived = true
@@ -233,7 +234,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 // leavingGuard is a navigation's guard: it leaves the page past its dialogs,
 // as a person who asked to go elsewhere would: a "leave site?" prompt
 // accepted, others dismissed, and a script that opens them without end
-// stopped (which ends the context with errLoadAnew).
+// stopped (which ends the context with leaving.ErrLoadAnew).
 func (p *Page) leavingGuard(ctx context.Context, o *observation) (context.Context, context.CancelFunc) {
 	actx, again := context.WithCancelCause(ctx)
 	gctx, cancel := p.guardExcept(actx, func(d *Dialog) bool { return p.leavePast(ctx, d, o, again) })
@@ -248,7 +249,7 @@ func isArgErr(err error) bool {
 // gate checks that the page can take an action now: it is open, a dialog does
 // not block it (or the dialog policy answers it), and no script keeps it busy.
 func (p *Page) gate(ctx context.Context, o *observation) error {
-	if err := p.life.err(); err != nil {
+	if err := p.life.Err(); err != nil {
 		// A navigation (reload, navigate) is how a crashed tab comes back:
 		// the browser gives it a new renderer.
 		if err != ErrPageCrashed || o.kind != actNavigation {

@@ -49,7 +49,7 @@ func (p *Page) Dialog() *Dialog { return p.dialogs.Current() }
 // dialog opening or closing, a step of a navigation, the tab closing or
 // crashing. Take it before reading the state (Dialog, URL) so that no change
 // after the read is missed.
-func (p *Page) Changed() <-chan struct{} { return p.changed.watch() }
+func (p *Page) Changed() <-chan struct{} { return p.changed.Watch() }
 
 // answerBlockingDialog deals with a dialog that stands in the way of a call
 // other than a navigation (which leaves past it: leaveDialogs): the dialog

@@ -28,5 +28,8 @@
 // Below it, libraries it is built from that never import it: the wire
 // (cdpconn), the browser process (browserproc), its errors (failure), and
 // a page's state fed by its events (navstate, jsdialog, worldmap, reftable,
-// actionlock, pagelog, busy) and the request guard (fetchguard).
+// actionlock, tablife, wakeup, featureslots, pagelog, busy), the request
+// guard (fetchguard), the URL checks (navcheck), where a click lands
+// (hittest) and leaving a page past its dialogs (leaving); what an answer
+// says is feedback's.
 package cdpclient

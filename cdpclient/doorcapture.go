@@ -46,7 +46,7 @@ func (w *World) Origin(ctx context.Context) (Point, error) {
 		return Point{X: box.Model.Content[0], Y: box.Model.Content[1]}, nil
 	}
 	fb, err := w.p.frameBoxOf(ctx, w.key.Frame)
-	return fb.at, err
+	return fb.At, err
 }
 
 // elementClip scrolls the element into view (unless not scroll) and returns
@@ -61,7 +61,7 @@ func (p *Page) elementClip(ctx context.Context, e *Element, scroll bool) (page.V
 	if err != nil {
 		return page.Viewport{}, Point{}, err
 	}
-	r, ok := geom.Bounds(quads, fb.at)
+	r, ok := geom.Bounds(quads, fb.At)
 	if !ok {
 		return page.Viewport{}, Point{}, e.notVisible()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/featureslots"
 	"github.com/mafredri/cdp"
 )
 
@@ -17,30 +18,7 @@ const WorldName = worldName
 // an unexported type of the feature's), made by make on first use. It lives
 // as long as the page: what a tab emulates, for instance.
 func (d Door) Slot(key any, make func() any) any {
-	return d.p.slots.get(key, make)
-}
-
-// slots are the values features keep on a page or a context (Door.Slot,
-// ContextDoor.Slot) by key.
-type slots struct {
-	mu sync.Mutex
-	m  map[any]any
-}
-
-// get returns the value under key, made by make (under the lock: make must
-// not use the door) on first use.
-func (s *slots) get(key any, make func() any) any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[any]any{}
-	}
-	v, ok := s.m[key]
-	if !ok {
-		v = make()
-		s.m[key] = v
-	}
-	return v
+	return d.p.slots.Get(key, make)
 }
 
 // Sessions are the page's sessions that host documents: the page's own
@@ -88,7 +66,7 @@ func (bc *BrowserContext) Door() ContextDoor { return ContextDoor{bc} }
 
 // contextHooks is what features hang on a context (ContextDoor).
 type contextHooks struct {
-	slots slots // its own lock
+	slots featureslots.Slots // its own lock
 
 	mu       sync.Mutex
 	setup    []func(ctx context.Context, c *cdp.Client) []func() error
@@ -105,7 +83,7 @@ type contextHooks struct {
 // make on first use (make must not use the door). It lives as long as the
 // context: a storage state still to seed, for instance.
 func (d ContextDoor) Slot(key any, make func() any) any {
-	return d.bc.hooks.slots.get(key, make)
+	return d.bc.hooks.slots.Get(key, make)
 }
 
 // ContextHook is what a feature hangs on a browser context

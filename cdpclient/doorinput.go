@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
+	"github.com/cdpmcp/cdpmcp/cdpclient/hittest"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/input"
 	"github.com/mafredri/cdp/protocol/runtime"
@@ -65,7 +66,7 @@ func (in InputDoor) Document(ctx context.Context) (*Element, error) {
 // 12[:]<button>Save</button>" (handing out a ref); empty when it cannot tell.
 func (in InputDoor) DescribeAt(ctx context.Context, pt Point) string {
 	p := in.p
-	hit, err := nodeAt(ctx, p.c, pt.X, pt.Y)
+	hit, err := hittest.NodeAt(ctx, p.c, pt.X, pt.Y)
 	if err != nil {
 		return ""
 	}

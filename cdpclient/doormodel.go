@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/hittest"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -15,7 +16,7 @@ import (
 
 // MaxFrameDepth bounds how many frames deep the page model descends: no
 // deeper than the core locates a frame's elements (frameBoxOf).
-const MaxFrameDepth = maxFrameDepth
+const MaxFrameDepth = hittest.MaxFrameDepth
 
 // FrameDoor is the page's frames as the door gives them (Door.Frames): the
 // main frame (its id, a load in it, its viewport), a frame's world, the

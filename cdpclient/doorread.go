@@ -50,7 +50,7 @@ func (e *Element) Box(ctx context.Context) (Rect, error) {
 			return Rect{}, err
 		}
 	}
-	r, ok := geom.Bounds(q.Quads, fb.at)
+	r, ok := geom.Bounds(q.Quads, fb.At)
 	if !ok {
 		return Rect{}, e.notVisible()
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
@@ -222,17 +221,8 @@ func (e *Element) state(ctx context.Context) (ElementState, error) {
 }
 
 // ExceptionText is the first line of a thrown exception, as cdpclient words
-// it in its errors.
-func ExceptionText(d *runtime.ExceptionDetails) string {
-	if d.Exception != nil && d.Exception.Description != nil {
-		line, _, _ := strings.Cut(*d.Exception.Description, "\n")
-		return line
-	}
-	if d.Exception != nil && len(d.Exception.Value) > 0 {
-		return string(d.Exception.Value)
-	}
-	return d.Text
-}
+// it in its errors (failure.ExceptionText).
+func ExceptionText(d *runtime.ExceptionDetails) string { return failure.ExceptionText(d) }
 
 // actionabilityWait is how long an action waits for its element to become visible
 // and enabled before it reports why it could not act. ctx may end it sooner.

@@ -21,9 +21,9 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 		// Stopped on purpose to leave dialogs without end, it is no crash: a
 		// navigation is under way and loads the tab in a new renderer.
 		if !p.dialogs.Stopped() {
-			p.life.crash()
+			p.life.Crash()
 		}
-		p.changed.notify()
+		p.changed.Notify()
 	case "Inspector.targetReloadedAfterCrash":
 		p.uncrash()
 	default:

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 )
 
@@ -59,7 +60,7 @@ func TestOriginPolicyHolds(t *testing.T) {
 			blocked := false
 			for range 40 {
 				for _, e := range p.NetworkEntries() {
-					if strings.Contains(e.URL, "/evil/") && strings.HasPrefix(e.Failed, blockedByClient) {
+					if strings.Contains(e.URL, "/evil/") && strings.HasPrefix(e.Failed, feedback.BlockedByClient) {
 						blocked = true
 					}
 				}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
-
+	"github.com/cdpmcp/cdpmcp/cdpclient/navcheck"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -105,7 +104,7 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 	ctx, cancel := context.WithTimeout(ctx, sameDocWait)
 	defer cancel()
 	for {
-		ch := p.changed.watch()
+		ch := p.changed.Watch()
 		moved, at := p.hist.Moved(mark)
 		if moved {
 			return nil
@@ -123,7 +122,7 @@ func (p *Page) stayedOrMoved(ctx context.Context, mark navMark, rawURL string) e
 // (or, with sameDocOK, a same-document navigation happened). ctx bounds the wait.
 func (p *Page) waitLoaded(ctx context.Context, mark navMark, event string, sameDocOK bool) error {
 	for {
-		ch := p.changed.watch()
+		ch := p.changed.Watch()
 		if p.hist.Loaded(mark, event, sameDocOK) {
 			return nil
 		}
@@ -192,24 +191,5 @@ func (p *Page) history(ctx context.Context, delta int, until WaitUntil) (*feedba
 	})
 }
 
-// CheckURL checks that raw is a URL a tab can open: absolute, with a scheme,
-// with a host for http(s), on one line. Whether policy allows it is for the
-// caller (origins.List) to say.
-func CheckURL(raw string) (*url.URL, error) {
-	lower := strings.ToLower(raw)
-	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "about:") && !strings.HasPrefix(lower, "data:") &&
-		!strings.HasPrefix(lower, "javascript:") && !strings.HasPrefix(lower, "view-source:") {
-		return nil, ArgErrorf("include the scheme, e.g. https://"+raw+" (or http:// for a local server)", "%q has no scheme", raw)
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		return nil, ArgErrorf("give an absolute URL such as https://example.com/", "%q is not a valid URL", raw)
-	}
-	if scheme := strings.ToLower(u.Scheme); u.Opaque == "" && u.Host == "" && (scheme == "http" || scheme == "https") {
-		return nil, ArgErrorf("give an absolute URL such as https://example.com/", "%q has no host", raw)
-	}
-	if strings.ContainsAny(raw, "\n\r") {
-		return nil, ArgErrorf("remove line breaks from the URL", "the URL contains a line break")
-	}
-	return u, nil
-}
+// CheckURL checks that raw is a URL a tab can open (navcheck.URL).
+func CheckURL(raw string) (*url.URL, error) { return navcheck.URL(raw) }

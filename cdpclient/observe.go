@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
+	"github.com/cdpmcp/cdpmcp/cdpclient/leaving"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/cdpmcp/cdpmcp/internal/spans"
 )
@@ -40,10 +40,7 @@ type observation struct {
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
-	leftDialogs  int              // dialogs a navigation answered to leave the page
-	// stoppedRenderer: the navigation stopped the renderer of a page that
-	// opened dialogs without end.
-	stoppedRenderer bool
+	left         leaving.Count    // dialogs a navigation answered to leave the page
 }
 
 func (o *observation) setDialogClosed(d *feedback.Dialog) {
@@ -71,7 +68,7 @@ func (o *observation) happened(st *actState, err error) error {
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.
 		return nil
-	case st.dispatched.Load() && o.p.life.err() == ErrPageClosed:
+	case st.dispatched.Load() && o.p.life.Err() == ErrPageClosed:
 		// The input closed the tab (a popup done with its work calls
 		// window.close()): that is what the action did, and the feedback says
 		// so. What failed after it failed on the closed tab.
@@ -128,8 +125,8 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	fb := &feedback.Feedback{OK: true, Followed: o.followed}
 	url := p.URL()
 	origin := feedback.Origin(url)
-	delta := o.delta()
-	doc := o.document()
+	delta := o.dom.Delta()
+	doc := feedback.Document(p.logs.Network(o.mark), p.mainDocument)
 	if url != o.url || o.kind == actNavigation {
 		delta.URL = url
 		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
@@ -146,9 +143,10 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Hint, fb.Incomplete = inc.Hint, inc.Msg
 		err = nil
 	}
-	fb.Errors = feedback.Errors(append(fb.Errors, o.consoleErrors()...), origin)
+	fb.Errors = feedback.Errors(append(fb.Errors, feedback.ConsoleErrors(p.logs.Console(o.errMark))...), origin)
 	p.logs.MarkReported()
-	reqs, refused := o.requests(delta.URL != "")
+	reqs, refused := feedback.Requests(p.logs.Network(o.mark), p.mainDocument, p.logs.Refusal,
+		delta.URL != "" && o.kind != actNavigation)
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
 		line := np.ID + " " + np.destination()
@@ -158,7 +156,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Opened = append(fb.Opened, line)
 		delta.Page = np.ID
 	}
-	if p.life.err() == ErrPageClosed && err == nil && fb.Hint == "" {
+	if p.life.Err() == ErrPageClosed && err == nil && fb.Hint == "" {
 		fb.Hint = "this tab closed itself (as a popup does when done)"
 		if cur := p.bc.Current(); cur != nil {
 			fb.Hint += "; the current tab is now " + cur.ID
@@ -197,65 +195,10 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	return fb
 }
 
-// consoleErrors are the page's errors since they were last reported: uncaught
-// exceptions and console.error calls. Failed loads are left to the network
-// summary.
-func (o *observation) consoleErrors() []string {
-	var msgs []string
-	for _, e := range o.p.logs.Console(o.errMark) {
-		if e.Level == "error" && !e.Network {
-			msgs = append(msgs, e.Text)
-		}
-	}
-	return msgs
-}
-
-// document is the main-frame document request the action led to, if any.
-func (o *observation) document() *pagelog.NetworkEntry {
-	var doc *pagelog.NetworkEntry
-	for _, e := range o.p.logs.Network(o.mark) {
-		if o.p.mainDocument(e) {
-			doc = &e
-		}
-	}
-	return doc
-}
-
 // mainDocument reports whether a request is for a document of the main frame.
 func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
 	main := string(p.hist.Main())
 	return e.Type == "Document" && e.ID == e.Loader && (e.Frame == "" || e.Frame == main)
-}
-
-// requests are the action's requests for the summary, and the main-frame
-// document the origin policy refused when that was the first document the
-// action asked for (then it brought no page; a page that arrived and then tried
-// to leave for a refused origin is a page that arrived). A click that lands on
-// a new page leaves out the redirects on the way, as the new URL shows where it
-// went.
-func (o *observation) requests(moved bool) ([]feedback.Request, *pagelog.NetworkEntry) {
-	p := o.p
-	var reqs []feedback.Request
-	var refused *pagelog.NetworkEntry
-	firstDoc := true
-	for _, e := range p.logs.Network(o.mark) {
-		main := p.mainDocument(e)
-		if why, ok := p.logs.Refusal(e.URL); ok && strings.HasPrefix(e.Failed, blockedByClient) {
-			e.Blocked = why
-			if main && firstDoc {
-				refused = &e
-			}
-		}
-		if main && !redirectHop(e) {
-			firstDoc = false
-		}
-		if moved && o.kind != actNavigation && redirectHop(e) {
-			continue
-		}
-		reqs = append(reqs, feedback.Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status,
-			Failed: e.Failed, Blocked: e.Blocked, Pending: !e.Done && e.Status == 0, Main: main})
-	}
-	return reqs, refused
 }
 
 // validation is the browser's form validation refusing a submit the action
@@ -268,24 +211,6 @@ func (o *observation) validation() error {
 	return &Error{Code: CodeValidation,
 		Msg:  fmt.Sprintf("the form was not submitted: %s[:]%s: %s", v[0], v[1], v[2]),
 		Hint: fmt.Sprintf("fill %s as it asks, then submit again", v[0])}
-}
-
-// blockedByClient is how Chromium reports a request the guard refused.
-const blockedByClient = "net::ERR_BLOCKED_BY_CLIENT"
-
-func (o *observation) delta() *feedback.Delta {
-	d := &feedback.Delta{Text: o.dom.Text, Removed: o.dom.Removed, Added: o.dom.Added, More: o.dom.More, Flash: o.dom.Flash}
-	for _, a := range o.dom.Attrs {
-		d.Attrs = append(d.Attrs, [3]any{a[0], a[1], a[2]})
-	}
-	return d
-}
-
-// redirectHop is a document request answered with a redirect: a step of the
-// navigation whose end the feedback shows as the new URL. A navigate keeps it:
-// there it says why the page is not at the URL asked for.
-func redirectHop(e pagelog.NetworkEntry) bool {
-	return e.Type == "Document" && e.Status >= 300 && e.Status < 400 && e.Failed == "" && e.Blocked == ""
 }
 
 // Outcome turns an action's answer into an error for callers that only need to

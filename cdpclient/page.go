@@ -4,16 +4,18 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/actionlock"
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/featureslots"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/navstate"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 	"github.com/cdpmcp/cdpmcp/cdpclient/reftable"
+	"github.com/cdpmcp/cdpmcp/cdpclient/tablife"
+	"github.com/cdpmcp/cdpmcp/cdpclient/wakeup"
 	"github.com/cdpmcp/cdpmcp/cdpclient/worldmap"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
@@ -48,10 +50,10 @@ type Page struct {
 	actLock actionlock.Lock[*frameSession] // one action at a time, and its remote objects (cdpclient/actionlock)
 	busy    *busy.Watch                    // whether a script keeps the page stuck (cdpclient/busy)
 
-	changed *signal         // notified on every change of the page's state
+	changed *wakeup.Signal  // notified on every change of the page's state
 	hist    *navstate.State // where the main frame is and has been (cdpclient/navstate)
 	dialogs *dialogState    // the dialog that blocks it (cdpclient/jsdialog)
-	life    life            // closed or crashed
+	life    tablife.Life    // closed or crashed (cdpclient/tablife)
 	worlds  *worldmap.Map   // cdpmcp's isolated worlds in its frames (cdpclient/worldmap)
 
 	logs      *pagelog.Log   // console messages and requests (cdpclient/pagelog)
@@ -59,22 +61,22 @@ type Page struct {
 	paused    atomic.Int32   // requests waiting for the guard's answer
 	listeners []PageListener // features' listeners to its events (doornet.go)
 
-	children children    // out-of-process frames and workers (frames.go)
-	chooser  chooserWait // where a file chooser goes while an upload waits for one (doorupload.go)
-	slots    slots       // features' state on the page (Door.Slot, doorhooks.go)
+	children children           // out-of-process frames and workers (frames.go)
+	chooser  chooserWait        // where a file chooser goes while an upload waits for one (doorupload.go)
+	slots    featureslots.Slots // features' state on the page (Door.Slot, doorhooks.go)
 
 	ready   chan struct{}
 	initErr error
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
-	changed := newSignal()
+	changed := wakeup.New()
 	p := &Page{
 		bc:       bc,
 		targetID: info.TargetID,
 		changed:  changed,
-		hist:     navstate.New(info, changed.notify),
-		dialogs:  jsdialog.New[watchSet](changed.notify),
+		hist:     navstate.New(info, changed.Notify),
+		dialogs:  jsdialog.New[watchSet](changed.Notify),
 		ready:    make(chan struct{}),
 		logs:     pagelog.New(),
 		refs:     reftable.New[frameKey](),
@@ -144,51 +146,9 @@ func (p *Page) isReady() bool {
 	}
 }
 
-// life is whether a page is still there: its tab closed, or its renderer
-// crashed (until the page is loaded anew).
-type life struct {
-	mu      sync.Mutex
-	closed  bool
-	crashed bool
-}
-
-func (l *life) close() {
-	l.mu.Lock()
-	l.closed = true
-	l.mu.Unlock()
-}
-
-func (l *life) crash() {
-	l.mu.Lock()
-	l.crashed = true
-	l.mu.Unlock()
-}
-
-// uncrash marks a crashed page alive again and reports whether it had crashed.
-func (l *life) uncrash() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	was := l.crashed
-	l.crashed = false
-	return was
-}
-
-// err returns ErrPageClosed or ErrPageCrashed, or nil.
-func (l *life) err() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch {
-	case l.closed:
-		return ErrPageClosed
-	case l.crashed:
-		return ErrPageCrashed
-	}
-	return nil
-}
-
 func (p *Page) markClosed() {
-	p.life.close()
-	p.changed.notify()
+	p.life.Close()
+	p.changed.Notify()
 }
 
 // URL is the page's current address.
@@ -206,7 +166,7 @@ func (p *Page) usable() error {
 	if !p.bc.b.Alive() {
 		return p.bc.b.m.Err() // the browser is gone, and the tab with it
 	}
-	if err := p.life.err(); err != nil {
+	if err := p.life.Err(); err != nil {
 		return err
 	}
 	if d := p.dialogs.Current(); d != nil {
@@ -218,9 +178,9 @@ func (p *Page) usable() error {
 // uncrash marks a crashed page as usable again: it is being loaded anew in a
 // new renderer.
 func (p *Page) uncrash() {
-	if p.life.uncrash() {
+	if p.life.Uncrash() {
 		p.busy.Clear()
-		p.changed.notify()
+		p.changed.Notify()
 	}
 }
 
@@ -236,7 +196,7 @@ func (p *Page) guardExcept(ctx context.Context, pass func(*Dialog) bool) (contex
 	ctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		for {
-			ch := p.changed.watch()
+			ch := p.changed.Watch()
 			if err := p.usable(); err != nil {
 				if d := p.Dialog(); d != nil && pass != nil && pass(d) {
 					continue

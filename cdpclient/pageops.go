@@ -76,7 +76,7 @@ const closeResend = 500 * time.Millisecond
 // guard holds is emptied first (quietBeforeClose).
 func (p *Page) Close(ctx context.Context) error {
 	p.quietBeforeClose(ctx)
-	ch := p.changed.watch()
+	ch := p.changed.Watch()
 	closeTarget := func() error {
 		_, err := p.bc.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.targetID))
 		return err
@@ -90,12 +90,12 @@ func (p *Page) Close(ctx context.Context) error {
 	resend := time.NewTicker(closeResend)
 	defer resend.Stop()
 	for {
-		if p.life.err() == ErrPageClosed {
+		if p.life.Err() == ErrPageClosed {
 			return nil
 		}
 		select {
 		case <-ch:
-			ch = p.changed.watch()
+			ch = p.changed.Watch()
 		case <-resend.C:
 			_ = closeTarget() // a tab already on its way out may refuse: the wait goes on
 		case <-ctx.Done():

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 	"github.com/cdpmcp/cdpmcp/cdpclient/geom"
+	"github.com/cdpmcp/cdpmcp/cdpclient/hittest"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
@@ -41,13 +42,9 @@ func (e *Element) clickablePoint(ctx context.Context) (Point, error) {
 	return pt, e.hitCheck(ctx, pt, fb)
 }
 
-// frameBox is where an out-of-process frame sits in the main frame: its owner
-// <iframe> and the top-left of that element's content box, in main-frame
-// viewport coordinates. It is zero for the main frame.
-type frameBox struct {
-	owner dom.BackendNodeID
-	at    Point
-}
+// frameBox is where an out-of-process frame sits in the main frame
+// (cdpclient/hittest); zero for the main frame.
+type frameBox = hittest.FrameBox
 
 // inView scrolls the element into view and returns its content quads, in its
 // frame's viewport, and where that frame sits.
@@ -82,7 +79,7 @@ func (e *Element) visiblePoint(ctx context.Context) (Point, frameBox, error) {
 	if !ok {
 		return Point{}, frameBox{}, e.notVisible()
 	}
-	return Point{X: math.Round(c.X + fb.at.X), Y: math.Round(c.Y + fb.at.Y)}, fb, nil
+	return Point{X: math.Round(c.X + fb.At.X), Y: math.Round(c.Y + fb.At.Y)}, fb, nil
 }
 
 func (e *Element) notVisible() error {
@@ -96,103 +93,65 @@ func (e *Element) notVisible() error {
 
 func frameIDOf(f *frameSession) page.FrameID { return page.FrameID(f.info.TargetID) }
 
-// maxFrameDepth bounds how many frames deep a snapshot descends and frameBoxOf
-// looks.
-const maxFrameDepth = 10
-
-// frameBoxOf locates an out-of-process frame in the main frame's viewport, at
-// any depth: its owner <iframe> lives in the session of its parent frame (the
-// page's, or another out-of-process frame's), the top-left of the owner's
-// content box is where the frame's viewport starts in its parent's, and the
-// parents' offsets add up. owner is the <iframe> of the page's own document
-// the frame sits in.
+// frameBoxOf locates an out-of-process frame in the main frame's viewport,
+// at any depth (hittest.Locate).
 func (p *Page) frameBoxOf(ctx context.Context, id page.FrameID) (frameBox, error) {
-	return p.frameBoxAt(ctx, id, 0)
+	return hittest.Locate(ctx, frameHosts{p}, id)
 }
 
-func (p *Page) frameBoxAt(ctx context.Context, id page.FrameID, depth int) (frameBox, error) {
-	if depth > maxFrameDepth {
-		return frameBox{}, fmt.Errorf("locate frame: more than %d frames deep", maxFrameDepth)
-	}
-	gone := &Error{Code: CodeNotFound, Msg: "the element's frame is no longer in the page",
-		Hint: "the frame was replaced or navigated; take a new snapshot"}
-	f := p.children.hosting(id)
+// frameHosts are the page's out-of-process frames, for hittest.Locate.
+type frameHosts struct{ p *Page }
+
+// Host is the session that attached frame id, and its parent's frame.
+func (h frameHosts) Host(id page.FrameID) (*cdp.Client, page.FrameID, bool) {
+	f := h.p.children.hosting(id)
 	if f == nil {
-		return frameBox{}, gone
+		return nil, "", false
 	}
-	// The session that attached the frame hosts its parent document. (Ask
-	// no other: a session finds the <iframe> of any frame in its process,
-	// and a page shares its process with frames of its site deeper down.)
-	c, parent := p.c, (*frameSession)(nil)
-	if f.parent != "" {
-		parent = p.children.get(f.parent)
-		if parent == nil {
-			return frameBox{}, gone
-		}
-		c = parent.c
+	if f.parent == "" {
+		return h.p.c, "", true
 	}
-	owner, err := c.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(id))
-	if err != nil {
-		return frameBox{}, gone
-	}
-	box, err := c.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetBackendNodeID(owner.BackendNodeID))
-	if err != nil {
-		return frameBox{}, fmt.Errorf("locate frame box: %w", err)
-	}
-	at := Point{X: box.Model.Content[0], Y: box.Model.Content[1]}
+	parent := h.p.children.get(f.parent)
 	if parent == nil {
-		return frameBox{owner: owner.BackendNodeID, at: at}, nil
+		return nil, "", false
 	}
-	outer, err := p.frameBoxAt(ctx, frameIDOf(parent), depth+1)
-	if err != nil {
-		return frameBox{}, err
-	}
-	return frameBox{owner: outer.owner, at: Point{X: outer.at.X + at.X, Y: outer.at.Y + at.Y}}, nil
-}
-
-// nodeAt returns the node at viewport Point (x, y) of a session's document.
-// DOM.getNodeForLocation takes document coordinates, so the scroll offset is added.
-func nodeAt(ctx context.Context, c *cdp.Client, x, y float64) (*dom.GetNodeForLocationReply, error) {
-	m, err := c.Page.GetLayoutMetrics(ctx)
-	if err != nil {
-		return nil, err
-	}
-	dx, dy := float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
-	return c.DOM.GetNodeForLocation(ctx, dom.NewGetNodeForLocationArgs(int(x+dx), int(y+dy)).SetIgnorePointerEventsNone(true))
+	return parent.c, frameIDOf(parent), true
 }
 
 // hitCheck makes sure a click at pt would reach the element (in the frame fb
-// locates) and not something covering it. Covered is an *Error with CodeObscured naming the cover.
+// locates) and not something covering it (hittest.Check). Covered is an
+// *Error with CodeObscured naming the cover.
 func (e *Element) hitCheck(ctx context.Context, pt Point, fb frameBox) error {
-	c, x, y := e.p.c, pt.X, pt.Y
-	var f *frameSession
-	if e.frame != nil {
-		// First make sure nothing in the page covers the frame itself.
-		if hit, err := nodeAt(ctx, c, x, y); err == nil && hit.BackendNodeID != fb.owner {
-			return e.obscuredBy(ctx, nil, hit.FrameID, hit.BackendNodeID, "")
-		}
-		c, f, x, y = e.c, e.frame, x-fb.at.X, y-fb.at.Y
-	}
-	hit, err := nodeAt(ctx, c, x, y)
-	if err != nil {
-		return nil // nothing to check against; let the click decide
-	}
-	if b, err := e.backendID(ctx); err == nil && hit.BackendNodeID == b {
-		return nil
-	}
-	obj, err := e.resolveHere(ctx, hit.BackendNodeID)
-	if err != nil {
-		// Another frame's node: it cannot be inside the element.
-		return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, "")
-	}
+	return hittest.Check(ctx, hitTarget{e}, pt, fb)
+}
+
+// hitTarget is the element a click aims at, for hittest.Check.
+type hitTarget struct{ e *Element }
+
+func (t hitTarget) Sessions() (*cdp.Client, *cdp.Client, bool) {
+	return t.e.p.c, t.e.c, t.e.frame != nil
+}
+
+func (t hitTarget) BackendID(ctx context.Context) (dom.BackendNodeID, error) {
+	return t.e.backendID(ctx)
+}
+
+func (t hitTarget) Resolve(ctx context.Context, backend dom.BackendNodeID) (runtime.RemoteObjectID, error) {
+	return t.e.resolveHere(ctx, backend)
+}
+
+func (t hitTarget) Contains(ctx context.Context, obj runtime.RemoteObjectID) (bool, error) {
 	var inside bool
-	if err := e.call(ctx, "containsDeep", &inside, obj); err != nil {
-		return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, obj)
+	err := t.e.call(ctx, "containsDeep", &inside, obj)
+	return inside, err
+}
+
+func (t hitTarget) Covered(ctx context.Context, inFrame bool, frame page.FrameID, backend dom.BackendNodeID, obj runtime.RemoteObjectID) error {
+	var f *frameSession
+	if inFrame {
+		f = t.e.frame
 	}
-	if inside {
-		return nil
-	}
-	return e.obscuredBy(ctx, f, hit.FrameID, hit.BackendNodeID, obj)
+	return t.e.obscuredBy(ctx, f, frame, backend, obj)
 }
 
 // obscuredBy builds the OBSCURED error for a covering node of the page (f nil) or
@@ -232,7 +191,7 @@ func (e *Element) viewBox(ctx context.Context) (Rect, error) {
 	if err != nil {
 		return Rect{}, err
 	}
-	r, ok := geom.Bounds(quads, fb.at)
+	r, ok := geom.Bounds(quads, fb.At)
 	if !ok {
 		return Rect{}, e.notVisible()
 	}

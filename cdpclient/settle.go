@@ -64,7 +64,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 		if p.usable() != nil {
 			return followed // a dialog, crash or close ends the wait
 		}
-		ch := p.changed.watch()
+		ch := p.changed.Watch()
 		loading, requests := p.unsettled(mark, nav)
 		opening := p.hist.Mark().WindowOpens-nav.WindowOpens > p.bc.Seq()-o.pages
 		wait := settlePoll

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
@@ -15,16 +16,7 @@ type watchSet struct {
 }
 
 // domChanges is what the page model saw change during an action (js/watch.js).
-type domChanges struct {
-	Text    [][2]string `json:"text"`
-	Attrs   [][3]any    `json:"attrs"`
-	Removed []string    `json:"removed"`
-	Added   [][2]string `json:"added"`
-	Flash   []string    `json:"flash"`
-	Invalid [][3]string `json:"invalid"` // ref, element, validation message
-	More    int         `json:"more"`
-	Last    int         `json:"last"`
-}
+type domChanges = feedback.Changes
 
 // watchStart starts recording DOM changes in the frames the action touches: the
 // main frame, and the frame of e (the action's target) when that is another
@@ -102,13 +94,7 @@ func (p *Page) watchChanges(ctx context.Context, ws watchSet, maxQuietMs, lateMs
 				return err
 			}
 			p.refs.Record(k, base, c.Last)
-			all.Text = append(all.Text, c.Text...)
-			all.Attrs = append(all.Attrs, c.Attrs...)
-			all.Removed = append(all.Removed, c.Removed...)
-			all.Added = append(all.Added, c.Added...)
-			all.Flash = append(all.Flash, c.Flash...)
-			all.Invalid = append(all.Invalid, c.Invalid...)
-			all.More += c.More
+			all.Add(c)
 			return nil
 		})
 	}

@@ -3,7 +3,8 @@
 // the errors of a page or browser gone, and Classify, the one
 // classification of every failure of the core and the libraries under it
 // (a dialog open, a stuck page, a lost connection, a browser that would not
-// start, the browser's own protocol errors) to an Error.
+// start, the browser's own protocol errors) to an Error, and ExceptionText,
+// how its errors word an exception a page's script threw.
 //
 // It is a library the core (cdpclient) imports, and re-exports under its
 // own names (cdpclient.Error, cdpclient.Classify, the codes): it never
