@@ -76,8 +76,7 @@ func (q *testQueue) waitForBrowser(t *testing.T, id string) *jobs.Job {
 func TestJobWaitsForItsBrowser(t *testing.T) {
 	t.Parallel()
 	g := newGatedBrowser(t)
-	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: g.path}}}
-	jobs.RetryBrowser(&cfg, 10, 200*time.Millisecond)
+	cfg := retryingConfig(cdpclient.LaunchOptions{Path: g.path}, 10, 200*time.Millisecond)
 	q := openLaunchingQueue(t, t.TempDir(), cfg)
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 	waiting := q.waitForBrowser(t, j.ID)
@@ -115,8 +114,7 @@ func TestJobWhoseBrowserStartHangsOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: path, StartTimeout: 2 * time.Second}}}
-	jobs.RetryBrowser(&cfg, 4, 100*time.Millisecond)
+	cfg := retryingConfig(cdpclient.LaunchOptions{Path: path, StartTimeout: 2 * time.Second}, 4, 100*time.Millisecond)
 	q := openLaunchingQueue(t, t.TempDir(), cfg)
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 	done, seen := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
@@ -140,8 +138,7 @@ func TestJobWhoseBrowserNeverStarts(t *testing.T) {
 func testJobWhoseBrowserNeverStarts(t *testing.T) {
 	t.Parallel()
 	g := newGatedBrowser(t)
-	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: g.path}}}
-	jobs.RetryBrowser(&cfg, 3, 100*time.Millisecond)
+	cfg := retryingConfig(cdpclient.LaunchOptions{Path: g.path}, 3, 100*time.Millisecond)
 	q := openLaunchingQueue(t, t.TempDir(), cfg)
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"h1"}}})
 	done, seen := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
@@ -162,8 +159,7 @@ func TestJobWaitingForItsBrowserOutlivesARestart(t *testing.T) {
 	t.Parallel()
 	g := newGatedBrowser(t)
 	path := t.TempDir()
-	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: g.path}}}
-	jobs.RetryBrowser(&cfg, 10, 200*time.Millisecond)
+	cfg := retryingConfig(cdpclient.LaunchOptions{Path: g.path}, 10, 200*time.Millisecond)
 	q := openLaunchingQueue(t, path, cfg)
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/compose.html"),
 		Task: jobs.Task{Type: jobs.TaskMessage, Selectors: []string{"#message", "#send"}, Text: "sent after a restart"}})
@@ -182,8 +178,7 @@ func TestJobWaitingForItsBrowserOutlivesARestart(t *testing.T) {
 // once: no try can start it until the flag changes, and the error says which.
 func TestJobWithNoBrowserFailsAtOnce(t *testing.T) {
 	t.Parallel()
-	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: cdpclient.LaunchOptions{Path: filepath.Join(t.TempDir(), "no-chrome")}}}
-	jobs.RetryBrowser(&cfg, 4, time.Hour) // a retry would wait past the test's bound
+	cfg := retryingConfig(cdpclient.LaunchOptions{Path: filepath.Join(t.TempDir(), "no-chrome")}, 4, time.Hour) // a retry would wait past the test's bound
 	q := openLaunchingQueue(t, t.TempDir(), cfg)
 	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
 	done, seen := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
@@ -191,4 +186,12 @@ func TestJobWithNoBrowserFailsAtOnce(t *testing.T) {
 		!strings.Contains(done.Error, "no-chrome: no such file") || !strings.Contains(done.Error, "pass the path of a Chromium or Chrome executable") {
 		t.Errorf("a job whose browser is not there: %s %q (states %v)", done.State, done.Error, seen)
 	}
+}
+
+// retryingConfig is a one-tab queue's configuration that launches its
+// browser as launch says and tries tries times, backoff apart at first.
+func retryingConfig(launch cdpclient.LaunchOptions, tries int, backoff time.Duration) jobs.Config {
+	cfg := jobs.Config{MaxTabs: 1, Browser: cdpclient.Options{Launch: launch}}
+	jobs.RetryBrowser(&cfg, tries, backoff)
+	return cfg
 }
