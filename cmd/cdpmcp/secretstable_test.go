@@ -128,20 +128,24 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 	out := &answers{}
 
 	t.Run("entered", func(t *testing.T) {
+		// The flows run at once, as users of one server (concurrently):
+		// typed, the table goes in quarters, four forms side by side.
+		var flows []subtest
 		for _, flow := range []struct {
 			name, method, how string
 			secrets           []string
 		}{
-			{"type GET", "get", "type", table[:len(table)/2]},
-			{"type POST", "post", "type", table[len(table)/2:]},
+			{"type GET", "get", "type", table[:len(table)/4]},
+			{"type GET 2", "get", "type", table[len(table)/4 : len(table)/2]},
+			{"type POST", "post", "type", table[len(table)/2 : 3*len(table)/4]},
+			{"type POST 2", "post", "type", table[3*len(table)/4:]},
 			{"fill POST", "post", "fill", oneByOne},
 			{"fillForm GET", "get", "fillForm", table},
 			{"fillForm POST", "post", "fillForm", table},
 			{"pressKey GET", "get", "pressKey", keyByKey[:1]},
 			{"pressKey POST", "post", "pressKey", keyByKey[1:]},
 		} {
-			t.Run(flow.name, func(t *testing.T) {
-				t.Parallel()
+			flows = append(flows, subtest{flow.name, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), testbound.Scale(5*time.Minute)) // hundreds of calls
 				defer cancel()
 				c := caller{t: t, ctx: ctx, c: httpClient(t, ctx, s.url, ""), out: out}
@@ -184,10 +188,9 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 				c.must("waitFor", map[string]any{"text": "Signed in", "timeoutMs": min(testbound.Bound(), 2*time.Minute).Milliseconds()})
 				c.readBack()
 				c.must("record", map[string]any{"op": "stop"})
-			})
+			}})
 		}
-		t.Run("login jobs", func(t *testing.T) {
-			t.Parallel()
+		flows = append(flows, subtest{"login jobs", func(t *testing.T) {
 			ctx := testbound.Context(t)
 			c := caller{t: t, ctx: ctx, c: httpClient(t, ctx, s.url, ""), out: out}
 			var ids []string
@@ -199,9 +202,8 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 			for i, id := range ids {
 				waitJobText(t, c, fmt.Sprintf("login-%d", i), id, "SUCCEEDED", "FAILED")
 			}
-		})
-		t.Run("live view", func(t *testing.T) {
-			t.Parallel()
+		}})
+		flows = append(flows, subtest{"live view", func(t *testing.T) {
 			ctx := testbound.Context(t)
 			c := caller{t: t, ctx: ctx, c: httpClient(t, ctx, s.url, ""), out: out}
 			for i, secret := range forPerson {
@@ -218,7 +220,8 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 				personTypes(t, person, link, secret)
 				waitJobText(t, c, corr, id, "SUCCEEDED", "FAILED")
 			}
-		})
+		}})
+		concurrently(t, flows)
 	})
 
 	// Stop the server, so every file is written, then search.
@@ -254,6 +257,24 @@ func TestSecretsTableFoundNowhere(t *testing.T) {
 		}
 	}
 	t.Logf("searched %d answers and files (%d bytes) for %d secrets in %d encodings", len(texts), bytes, len(used), len(secrettest.Encodings))
+}
+
+// subtest is a subtest's name and function.
+type subtest struct {
+	name string
+	fn   func(*testing.T)
+}
+
+// concurrently runs each of subtests as a subtest of t, all at once, as the
+// users of one server are. They are not t.Parallel subtests, which wait for
+// the package's -parallel slots a few at a time: a flow here mostly waits
+// for its page, using little CPU, and the test took minutes queued so.
+func concurrently(t *testing.T, subtests []subtest) {
+	var wg sync.WaitGroup
+	for _, st := range subtests {
+		wg.Go(func() { t.Run(st.name, st.fn) })
+	}
+	wg.Wait()
 }
 
 // jsonField reads a string field of a structured answer.
