@@ -70,6 +70,14 @@ func executable(opts Options) (string, error) {
 // browser FindBrowser finds.
 func FindHeadless() (string, error) { return executable(Options{Headless: true}) }
 
+// FindHeadlessAt is FindHeadless with the --browser-path path (empty: look
+// for one): what a process that will launch headless browsers checks when it
+// starts. Its error is a *LaunchError, Permanent: no try can start a browser
+// until the flag or the machine changes.
+func FindHeadlessAt(path string) (string, error) {
+	return executable(Options{Path: path, Headless: true})
+}
+
 // headlessShells are where Chromium's headless shell is found, in order: the
 // binary where Debian puts it (its /usr/bin/chromium-headless-shell is a script
 // that does not exec it, so the process started would not be the browser),

@@ -101,6 +101,7 @@ func serve(ctx context.Context, cfg config) error {
 			return err
 		}
 	}
+	fleetServeBrowser(&cfg)
 	// Before the browser: a live view listener of its own is reserved too.
 	lv, stopLive, err := openLiveView(&cfg, ln)
 	if err != nil {

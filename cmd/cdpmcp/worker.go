@@ -58,6 +58,9 @@ func workerCommand() *cli.Command {
 			if err := workerPoolFrom(c, &cfg); err != nil {
 				return err
 			}
+			if err := checkWorkerBrowser(cfg); err != nil {
+				return err
+			}
 			if cfg.handoff, err = handoffConfigFrom(c); err != nil {
 				return err
 			}
