@@ -35,7 +35,7 @@ func checkWorkerBrowser(cfg config) error {
 // jobs' browsers, and has none to launch, run no jobs: the fleet's workers
 // run them. Its own tools still answer, each saying what to fix.
 func fleetServeBrowser(cfg *config) {
-	if cfg.jobs.db == "" || cfg.jobs.maxTabs == 0 || cfg.browser.Endpoint != "" || cfg.browser.AutoConnect {
+	if cfg.jobs.db == "" || cfg.jobs.disabled || cfg.jobs.maxTabs == 0 || cfg.browser.Endpoint != "" || cfg.browser.AutoConnect {
 		return
 	}
 	if err := localBrowser(*cfg); err != nil {
