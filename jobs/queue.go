@@ -107,6 +107,9 @@ type Queue struct {
 	// why, being written again (failure.go).
 	unsaved map[string]error
 	started time.Time
+	// browserGone: on a fleet, this worker's browser could not be found for
+	// good; it claims nothing until it is there again (nobrowser.go).
+	browserGone bool
 }
 
 // Open starts the queue on ctx, which must outlive every job (it is the

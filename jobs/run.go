@@ -108,6 +108,7 @@ func (q *Queue) execute(r *run, waited time.Time) {
 	tab, err := q.acquire(ctx, r, j)
 	if err != nil {
 		if ctx.Err() == nil {
+			q.noteBrowserGone(err)
 			again = q.finish(r, j, outcome{err: err})
 		}
 		return

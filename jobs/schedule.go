@@ -34,6 +34,9 @@ func (q *Queue) loop() {
 }
 
 func (q *Queue) dispatchReady() {
+	if !q.mayClaim() {
+		return
+	}
 	for {
 		q.mu.Lock()
 		if q.closed || q.free-len(q.urgent) <= 0 {

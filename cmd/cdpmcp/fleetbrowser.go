@@ -14,6 +14,7 @@ import (
 // other workers could run. So it takes none: a worker does not start, a
 // serve on --jobs-db runs no jobs here (as with --max-tabs 0). A lone serve
 // on its SQLite file runs its jobs as before: each fails saying what to fix.
+// (A browser that goes away later: jobs/nobrowser.go.)
 
 // checkWorkerBrowser refuses to start a worker that launches its jobs'
 // browsers and has none to launch. A worker whose jobs use --cdp-endpoint

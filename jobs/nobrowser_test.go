@@ -1,0 +1,67 @@
+package jobs_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/jobs"
+)
+
+// A worker whose browser is gone (no file at its --browser-path) fails the
+// job that finds out, saying what to fix. On a fleet it then claims no more:
+// the jobs submitted after wait QUEUED for a worker that can run them, and
+// this one runs them once its browser is there again. On one machine each
+// fails at once, as the first did.
+func TestWorkerWithoutItsBrowserClaimsNoMore(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, testWorkerWithoutItsBrowserClaimsNoMore)
+}
+
+func testWorkerWithoutItsBrowserClaimsNoMore(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "chrome")
+	q := openLaunchingQueue(t, t.TempDir(), retryingConfig(cdpclient.LaunchOptions{Path: path}, 4, time.Hour))
+	navigate := func(corr string) *jobs.Job {
+		return q.submit(t, jobs.SubmitRequest{CorrelationID: corr, URL: site.URL("/jobs/article.html?" + corr), Task: jobs.Task{Type: jobs.TaskNavigate}})
+	}
+	first, _ := q.wait(t, navigate("first").ID, jobs.Succeeded, jobs.Failed)
+	if first.State != jobs.Failed || !strings.Contains(first.Error, "BROWSER_UNAVAILABLE") || !strings.Contains(first.Error, "chrome: no such file") {
+		t.Fatalf("the job that found the browser gone: %s %q", first.State, first.Error)
+	}
+	later := []*jobs.Job{navigate("second"), navigate("third")}
+	if !onPostgres(t) {
+		for _, j := range later {
+			if d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed); d.State != jobs.Failed || !strings.Contains(d.Error, "chrome: no such file") {
+				t.Errorf("a later job on one machine: %s %q, want FAILED at once", d.State, d.Error)
+			}
+		}
+		return
+	}
+	time.Sleep(2500 * time.Millisecond) // the dispatcher looks every second, and on each submit
+	for _, j := range later {
+		st, err := q.Status(testCtx(t), j.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.State != jobs.Queued {
+			t.Errorf("a later job while the fleet worker has no browser: %s %q, want QUEUED", st.State, st.Error)
+		}
+	}
+	shell, err := browserproc.FindHeadless()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexec "+shell+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range later {
+		if d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed); d.State != jobs.Succeeded || d.Attempt != 1 {
+			t.Errorf("a later job once the browser is back: %s attempt %d %q", d.State, d.Attempt, d.Error)
+		}
+	}
+}
