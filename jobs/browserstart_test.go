@@ -24,19 +24,25 @@ type gatedBrowser struct {
 
 func newGatedBrowser(t *testing.T) *gatedBrowser {
 	t.Helper()
+	dir := t.TempDir()
+	g := &gatedBrowser{path: filepath.Join(dir, "browser"), goFile: filepath.Join(dir, "go"), starts: filepath.Join(dir, "starts")}
+	writeBrowserScript(t, g.path, "echo start >> "+g.starts+"\n"+
+		"if [ ! -e "+g.goFile+" ]; then echo 'this machine is too busy to start a browser' >&2; exit 1; fi\n")
+	return g
+}
+
+// writeBrowserScript writes a browser the test controls at path: a script
+// that runs the shell lines first, then the headless shell with the
+// arguments it was started with.
+func writeBrowserScript(t *testing.T, path, first string) {
+	t.Helper()
 	shell, err := browserproc.FindHeadless()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	g := &gatedBrowser{path: filepath.Join(dir, "browser"), goFile: filepath.Join(dir, "go"), starts: filepath.Join(dir, "starts")}
-	script := "#!/bin/sh\necho start >> " + g.starts + "\n" +
-		"if [ ! -e " + g.goFile + " ]; then echo 'this machine is too busy to start a browser' >&2; exit 1; fi\n" +
-		"exec " + shell + " \"$@\"\n"
-	if err := os.WriteFile(g.path, []byte(script), 0o755); err != nil {
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+first+"exec "+shell+" \"$@\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return g
 }
 
 // open lets the browser start from now on.
@@ -104,16 +110,9 @@ func TestJobWaitsForItsBrowser(t *testing.T) {
 // tries again, and runs once a start succeeds, in its first attempt.
 func TestJobWhoseBrowserStartHangsOnce(t *testing.T) {
 	t.Parallel()
-	shell, err := browserproc.FindHeadless()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	path, starts := filepath.Join(dir, "browser"), filepath.Join(dir, "starts")
-	script := "#!/bin/sh\nif [ ! -e " + starts + " ]; then echo once > " + starts + "; exec sleep 600; fi\nexec " + shell + " \"$@\"\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeBrowserScript(t, path, "if [ ! -e "+starts+" ]; then echo once > "+starts+"; exec sleep 600; fi\n")
 	// The bound must hold a real start on a busy machine (CI's took over 2 s):
 	// the hung first start costs it in full, as a sleep that uses no CPU.
 	cfg := retryingConfig(cdpclient.LaunchOptions{Path: path, StartTimeout: testbound.Scale(20 * time.Second)}, 4, 100*time.Millisecond)

@@ -1,14 +1,12 @@
 package jobs_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/jobs"
 )
 
@@ -52,13 +50,7 @@ func testWorkerWithoutItsBrowserClaimsNoMore(t *testing.T) {
 			t.Errorf("a later job while the fleet worker has no browser: %s %q, want QUEUED", st.State, st.Error)
 		}
 	}
-	shell, err := browserproc.FindHeadless()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte("#!/bin/sh\nexec "+shell+" \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeBrowserScript(t, path, "")
 	for _, j := range later {
 		if d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed); d.State != jobs.Succeeded || d.Attempt != 1 {
 			t.Errorf("a later job once the browser is back: %s attempt %d %q", d.State, d.Attempt, d.Error)
