@@ -41,7 +41,7 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	binPath = filepath.Join(dir, "cdpmcp")
-	build := exec.Command("go", "build", "-ldflags", "-X main.version=e2e-test", "-o", binPath, ".")
+	build := exec.Command("go", "build", "-ldflags", "-s -w -X main.version=e2e-test", "-o", binPath, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		return 1

@@ -84,7 +84,9 @@ take() {
 
 # gotest runs go test -v on some packages with the run's marker and TMPDIR
 # (without go test's own vet: make lint has run all of go vet), for lane
-# name. Its whole output goes on $run/<name>.log; the terminal gets it
+# name. The test binaries are linked without a symbol table and DWARF
+# (-s -w: stack traces and race reports read the runtime's own tables):
+# linking the run's ~90 of them took a fifth less CPU. Its whole output goes on $run/<name>.log; the terminal gets it
 # without the lines of tests that ran and passed, each line after the lane's
 # name; its exit status goes on a line of $run/<name>.status.
 gotest() {
@@ -92,7 +94,7 @@ gotest() {
 	shift
 	echo "== $name: go test $*" >&2
 	env TMPDIR="$run/t" GOTMPDIR= CDPMCP_TEST_RUN="$id" \
-		$GO test -v -count=1 -vet=off -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
+		$GO test -v -count=1 -vet=off -ldflags='-s -w' -timeout "$timeout" -p "$packages" -parallel "$parallel" "$@" 2>&1 |
 		tee -a "$run/$name.log" |
 		grep --line-buffered -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP):)|^PASS$' |
 		sed -u "s/^/$name| /"
