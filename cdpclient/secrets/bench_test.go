@@ -111,3 +111,23 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// A JSON answer (one line: its newlines are escapes) that echoes a typed
+// password many times, as a page that repeats what is typed into it would:
+// each echo found is checked for cdpmcp's markup around it, which must not
+// read the line back from its start each time.
+func BenchmarkRedactEchoesOnOneLine(b *testing.B) {
+	for _, n := range []int{500, 2000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			r := New()
+			r.Add("hunter2~Pass")
+			var s strings.Builder
+			s.WriteString(`{"snapshot":"1[:]<input type=password filled>Password</input>\n`)
+			for i := range n {
+				fmt.Fprintf(&s, `_[:]echo %d: hunter2~Pass and more text of the page around it\n`, i)
+			}
+			s.WriteString(`"}`)
+			redactLoop(b, r, s.String())
+		})
+	}
+}

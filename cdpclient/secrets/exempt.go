@@ -29,9 +29,9 @@ import (
 // neighbours are the words nearest a value on each side ("" for none).
 type neighbours struct{ before, after string }
 
-// classify says what the value found at b[a:end) is.
-func classify(b []byte, a, end int, n *needle) kind {
-	if markup(b, a, end) {
+// classify says what the value found at b[a:end) is; tags is b's (markup).
+func classify(b []byte, a, end int, n *needle, tags *tagCursor) kind {
+	if markup(b, a, end, tags) {
 		return exempt
 	}
 	if n.old == nil {

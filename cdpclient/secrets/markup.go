@@ -10,33 +10,24 @@ import (
 // snapshot line's element tag (N[:]<input type=password filled>), or a key
 // of its JSON answers ("delta":), and one of cdpmcp's words there. A page
 // decides none of those words: element lines name standard tags and ARIA
-// roles only, and a page's own text between them is not markup.
-func markup(b []byte, a, end int) bool {
+// roles only, and a page's own text between them is not markup. tags reads
+// b for the tag a is in (a nil one reads b anew).
+func markup(b []byte, a, end int, tags *tagCursor) bool {
 	word := strings.ToLower(string(b[a:end]))
+	if !markupWords[word] {
+		return false // most values: no need to look where they are
+	}
 	if a > 0 && end < len(b) && b[a-1] == '"' && b[end] == '"' && end+1 < len(b) && b[end+1] == ':' {
 		return answerKeys[word]
 	}
 	if a >= 2 && b[a-2] == '<' && b[a-1] == '/' && end < len(b) && b[end] == '>' {
 		return tagNames[word]
 	}
-	ls := bytes.LastIndexByte(b[:a], '\n') + 1
-	open := bytes.LastIndex(b[ls:a], []byte("[:]<"))
-	if open < 0 {
-		return false
+	if tags == nil {
+		tags = &tagCursor{}
 	}
-	open += ls + len("[:]")
-	quoted := false
-	for _, c := range b[open:a] {
-		switch c {
-		case '"':
-			quoted = !quoted
-		case '>':
-			if !quoted {
-				return false // past the tag: the element's name
-			}
-		}
-	}
-	if quoted || end < len(b) && b[end] != ' ' && b[end] != '>' && b[end] != '=' {
+	open, in := tags.tagAt(b, a)
+	if !in || end < len(b) && b[end] != ' ' && b[end] != '>' && b[end] != '=' {
 		return false
 	}
 	switch b[a-1] {
@@ -56,6 +47,54 @@ func markup(b []byte, a, end int) bool {
 	}
 	return false
 }
+
+// tagCursor finds the element tag a place in a text is in: the last
+// "[:]<" on its line before it, when no '>' outside quotes closes it
+// before the place, and the place is not inside quotes. Asked of places
+// in order, it reads each byte of the text once, however many there are
+// (a page may echo a value thousands of times on one line of an answer);
+// asked of an earlier place, it reads the text again from its start.
+type tagCursor struct {
+	b      []byte
+	at     int  // b[:at] is read
+	ls     int  // where the line holding at starts
+	open   int  // the '<' of the line's last "[:]<" in b[:at], or -1
+	quoted bool // b[open:at] has an odd number of '"'
+	closed bool // b[open:at] has a '>' outside quotes
+}
+
+// tagAt returns where the tag a is in opens, and whether a is in one.
+func (c *tagCursor) tagAt(b []byte, a int) (open int, in bool) {
+	if len(c.b) == 0 || len(c.b) != len(b) || &c.b[0] != &b[0] || a < c.at {
+		*c = tagCursor{b: b, open: -1}
+	}
+	seg := b[c.at:a]
+	if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+		c.ls, c.open = c.at+nl+1, -1
+	}
+	// An opening that began in what was read before and ends in seg
+	// counts now.
+	from := max(c.ls, c.at-len(tagOpen)+1)
+	scan := c.at
+	if k := bytes.LastIndex(b[from:a], tagOpen); k >= 0 {
+		c.open = from + k + len(tagOpen) - 1
+		c.quoted, c.closed = false, false
+		scan = c.open
+	}
+	for i := scan; c.open >= 0 && !c.closed && i < a; i++ {
+		switch b[i] {
+		case '"':
+			c.quoted = !c.quoted
+		case '>':
+			c.closed = !c.quoted // past the tag: the element's name
+		}
+	}
+	c.at = a
+	return c.open, c.open >= 0 && !c.closed && !c.quoted
+}
+
+// tagOpen begins an element line's tag: 12[:]<button>.
+var tagOpen = []byte("[:]<")
 
 func set(words string) map[string]bool {
 	out := map[string]bool{}
@@ -86,4 +125,17 @@ var (
 		treeitem`)
 	answerKeys = set(`act ref ok code msg delta errors net netmore dialog opened downloads timing hint url title status
 		page value text attrs removed added flash more pending name size mime path state type closed`)
+	// markupWords are all of them: a value that is none of them is
+	// never markup, wherever it is.
+	markupWords = union(tagNames, attrNames, inputTypes, roles, answerKeys)
 )
+
+func union(sets ...map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sets {
+		for w := range s {
+			out[w] = true
+		}
+	}
+	return out
+}

@@ -88,6 +88,7 @@ func (m *matcher) search(v *view, f found) {
 		return
 	}
 	c := canonical(v)
+	var tags tagCursor
 	for _, h := range hits {
 		n := &m.needles[h.needle]
 		start, end := h.end-len(n.canon), h.end
@@ -96,7 +97,7 @@ func (m *matcher) search(v *view, f found) {
 		}
 		a, b := c.parentRange(start, end)
 		ra, rb := v.origin(a, b)
-		f(span{ra, rb}, classify(v.b, a, b, n))
+		f(span{ra, rb}, classify(v.b, a, b, n, &tags))
 	}
 }
 
