@@ -21,6 +21,15 @@ func canonical(v *view) *view {
 	return &b.v
 }
 
+// canonicalInto is canonical(v) written over into's bytes and way back
+// (their capacity reused), for a view needed only for a while.
+func canonicalInto(v, into *view) *view {
+	b := builder{v: view{b: into.b[:0], segs: into.segs[:0], parent: v}, src: v.b, changed: true}
+	canonicalize(&b)
+	*into = b.v
+	return into
+}
+
 // canonicalBytes are the bytes of canonical(&view{b: src}), written into
 // buf (its capacity reused), without the way back.
 func canonicalBytes(src, buf []byte) []byte {

@@ -53,6 +53,10 @@ func (m *matcher) scanners() *scanners {
 // go when it holds no needle (most of it).
 var canonScratch = sync.Pool{New: func() any { return new([]byte) }}
 
+// canonViews hold canonical views of the texts that held a needle, for
+// the time their places are found (search).
+var canonViews = sync.Pool{New: func() any { return new(view) }}
+
 // needleAt is a needle found in canonical text, where it ends.
 type needleAt struct{ needle, end int }
 
@@ -87,7 +91,8 @@ func (m *matcher) search(v *view, f found) {
 	if len(hits) == 0 {
 		return
 	}
-	c := canonical(v)
+	c := canonicalInto(v, canonViews.Get().(*view))
+	defer func() { c.parent = nil; canonViews.Put(c) }()
 	var tags tagCursor
 	for _, h := range hits {
 		n := &m.needles[h.needle]
