@@ -17,11 +17,8 @@ func fromUTF16(b []byte, little bool) []byte {
 	for i := range u {
 		u[i] = utf16Unit(b, i, little)
 	}
-	out := []byte(string(utf16.Decode(u)))
-	if !textLike(out) {
-		return nil
-	}
-	return out
+	// utf16TextLike said textLike of it (TestUTF16TextLikeIsTextLike).
+	return []byte(string(utf16.Decode(u)))
 }
 
 func utf16Unit(b []byte, i int, little bool) uint16 {
