@@ -15,10 +15,7 @@ import (
 // left out, every run of spaces, other white space and '+' (a space in form
 // data) one '+'.
 func canonical(v *view) *view {
-	b := newBuilder(v)
-	b.changed = true
-	canonicalize(b)
-	return &b.v
+	return canonicalInto(v, &view{b: make([]byte, 0, len(v.b))})
 }
 
 // canonicalInto is canonical(v) written over into's bytes and way back

@@ -11,7 +11,7 @@ import (
 // of its JSON answers ("delta":), and one of cdpmcp's words there. A page
 // decides none of those words: element lines name standard tags and ARIA
 // roles only, and a page's own text between them is not markup. tags reads
-// b for the tag a is in (a nil one reads b anew).
+// b for the tag a is in.
 func markup(b []byte, a, end int, tags *tagCursor) bool {
 	word := strings.ToLower(string(b[a:end]))
 	if !markupWords[word] {
@@ -22,9 +22,6 @@ func markup(b []byte, a, end int, tags *tagCursor) bool {
 	}
 	if a >= 2 && b[a-2] == '<' && b[a-1] == '/' && end < len(b) && b[end] == '>' {
 		return tagNames[word]
-	}
-	if tags == nil {
-		tags = &tagCursor{}
 	}
 	open, in := tags.tagAt(b, a)
 	if !in || end < len(b) && b[end] != ' ' && b[end] != '>' && b[end] != '=' {

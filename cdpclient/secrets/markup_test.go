@@ -46,7 +46,7 @@ func TestTagCursorAnswersAsAFreshLook(t *testing.T) {
 			}
 		}
 		for _, p := range places {
-			if got, want := markup(b, p.a, p.end, &tags), markup(b, p.a, p.end, nil); got != want {
+			if got, want := markup(b, p.a, p.end, &tags), markup(b, p.a, p.end, &tagCursor{}); got != want {
 				t.Fatalf("%q at %d: the cursor says markup=%t, a fresh look %t", b, p.a, got, want)
 			}
 		}
