@@ -41,7 +41,7 @@ RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSe
 # plain packages starts with them, so that the two lanes end about together.
 TEST_FIRST ?= ./cmd/cdpmcp ./jobs ./packaging ./learned/playwright ./agentloop ./cdpclient/pagemodel ./jobs/postgres
 
-.PHONY: deps test-deps run-deps build run test lint bench peerbench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
+.PHONY: deps test-deps run-deps build run test lint gofmt analyze bench peerbench fleetbench readbench soak conformance clean release-tools release-snapshot packages npm-packages
 
 ## deps: Go, and from Debian when they are missing: Chromium and its headless
 ## shell, ffmpeg and PostgreSQL (the fleet's tests start their own server):
@@ -80,16 +80,25 @@ run: run-deps $(BIN)/cdpmcp
 run-deps:
 	@scripts/deps.sh "make run" browser --optional headless-shell ffmpeg
 
-## test: formatting, vet, staticcheck, then every package's tests (RACE_PKGS
-## with -race, the others from a queue, TEST_FIRST first; scripts/test/run.sh):
-## every package runs even after a failure,
-## the end names the packages that failed, and fails if the run left a process
-## or a temporary file behind.
-test: test-deps lint
-	TEST_FIRST="$(TEST_FIRST)" RACE_PLAIN='$(RACE_PLAIN)' scripts/test/run.sh $(RACE_PKGS)
+## test: formatting first, then every package's tests (RACE_PKGS with -race,
+## the others from a queue, TEST_FIRST first; scripts/test/run.sh) with go vet
+## and staticcheck (make analyze) beside them at the lowest CPU priority: the
+## tests leave a core idle a third of the time, and on a fresh machine building
+## and running the two took three minutes before the first test. Every package
+## runs even after a failure, the end names the packages that failed and
+## whether the analysis did, and fails if the run left a process or a
+## temporary file behind.
+test: test-deps gofmt
+	TEST_ANALYZE='$(MAKE) --no-print-directory analyze' TEST_FIRST="$(TEST_FIRST)" RACE_PLAIN='$(RACE_PLAIN)' scripts/test/run.sh $(RACE_PKGS)
 
-lint: $(STATICCHECK)
+## lint: formatting, go vet and staticcheck.
+lint: gofmt analyze
+
+gofmt:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt -w these files:" >&2; echo "$$unformatted" >&2; exit 1; fi
+
+## analyze: go vet and staticcheck (built into bin/ the first time).
+analyze: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) -checks '$(STATICCHECK_CHECKS)' ./...
 

@@ -30,7 +30,10 @@
 # once in a package, 4), TEST_P (packages run at once in each lane, 1),
 # TEST_LOGS (a directory to keep each lane's whole go test -v log in),
 # CDPMCP_TEST_SCALE (passed on: multiplies the bound of every wait in the
-# tests).
+# tests), TEST_ANALYZE (a command that checks the code, such as make
+# analyze: go vet and staticcheck; it runs beside the lanes under nice -n 19,
+# so that it takes only the CPU the tests leave, and the run fails when it
+# does).
 set -uo pipefail
 GO=${GO:-go}
 timeout=${TEST_TIMEOUT:-20m}
@@ -146,7 +149,19 @@ interrupted() {
 }
 trap interrupted INT TERM
 
+# analyze runs TEST_ANALYZE beside the lanes at the lowest CPU priority, its
+# lines after "analyze| ", its whole output on $run/analyze.out and its exit
+# status on $run/analyze.status.
+analyze() {
+	local start=$SECONDS
+	echo "== analyze: $TEST_ANALYZE" >&2
+	nice -n 19 bash -c "$TEST_ANALYZE" 2>&1 | tee "$run/analyze.out" | sed -u 's/^/analyze| /'
+	echo "${PIPESTATUS[0]}" >"$run/analyze.status"
+	echo "== analyze: $((SECONDS - start)) s, exit status $(cat "$run/analyze.status")" >&2
+}
+
 start=$SECONDS
+[ -n "${TEST_ANALYZE:-}" ] && analyze &
 args=()
 # shellcheck disable=SC2086 # package lists split on purpose
 [ -n "$race" ] && args=(-race ${skip:+-skip "$skip"} $race)
@@ -167,10 +182,13 @@ if [ -n "$failed" ]; then
 	echo "make test: these packages FAILED:" >&2
 	printf '  %s\n' $failed >&2
 	status=1
-elif grep -qv '^0$' "$run"/*.status 2>/dev/null; then
+elif grep -qv '^0$' "$run"/race.status "$run"/plain.status 2>/dev/null; then
 	echo "make test: go test failed (see above)" >&2
 	status=1
 fi
+analyzed=0
+[ -n "${TEST_ANALYZE:-}" ] && analyzed=$(cat "$run/analyze.status" 2>/dev/null || echo 1)
+[ "$analyzed" != 0 ] && status=1
 
 # A browser a test closed may take a moment to be reaped.
 for _ in $(seq 20); do
@@ -197,9 +215,13 @@ fi
 if [ $status != 0 ]; then
 	details=$(cat "$run"/*.log 2>/dev/null | awk -f "$(dirname "$0")/failures.awk")
 	[ -n "$details" ] && printf 'make test: these tests FAILED (their last lines):\n%s\n' "$details" >&2
+	if [ "$analyzed" != 0 ]; then
+		echo "make test: $TEST_ANALYZE FAILED (exit status $analyzed; its last lines):" >&2
+		tail -40 "$run/analyze.out" 2>/dev/null | sed 's/^/  /' >&2
+	fi
 fi
 if [ -n "${TEST_LOGS:-}" ]; then
-	mkdir -p "$TEST_LOGS" && cp "$run"/*.log "$TEST_LOGS"/
+	mkdir -p "$TEST_LOGS" && cp "$run"/*.log "$TEST_LOGS"/ && { [ ! -f "$run/analyze.out" ] || cp "$run/analyze.out" "$TEST_LOGS"/; }
 fi
 rm -rf "$run"
 echo "make test: $((SECONDS - start)) s, $([ $status = 0 ] && echo passed || echo FAILED)" >&2
