@@ -33,9 +33,14 @@ RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/navstate ./cdpclient/tabli
 # quiet machine (132 and 84 at a load of 45), for a plain build of tools'
 # tests of about 10; the package's other tests check the same code under it.
 # The redactor's equivalence test (700 texts, two matchers compared, one
-# goroutine) takes 1.5 s without it and 29 under it.
+# goroutine) takes 1.5 s without it and 29 under it. tools' tests of the job
+# tools (files built only without -race: //go:build !race) open a job store
+# on SQLite, which no other race package links: modernc.org/sqlite's race
+# build alone is 48 CPU-seconds on a fresh machine (the jobs package, whose
+# queue they drive, runs without -race too). tools' own test checks that
+# this names every test of those files.
 # PKG=REGEXP, one a word.
-RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSecretsWhole|TestEvaluateHugeAnswer)$$ \
+RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSecretsWhole|TestEvaluateHugeAnswer|TestJobHandoffThroughMCP|TestJobAnswersAgree|TestJobToolsThroughMCP|TestJobAnswersCarryNoSecret|TestJobSchemasAreSeed002s|TestJobWaitAsATask|TestRecordWritesAScriptAJobReplays|TestAgentRunWritesAScriptAJobReplays)$$ \
 	./cdpclient/secrets=^TestAutomatonFindsWhatNeedleByNeedleFinds$$
 # The slowest of the other packages, slowest first: make test's queue of
 # plain packages starts with them, so that the two lanes end about together.

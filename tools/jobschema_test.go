@@ -1,3 +1,8 @@
+// Built without the race detector only: the test opens a job store on SQLite,
+// whose race build is 48 CPU-seconds of make test (RACE_PLAIN in the Makefile).
+
+//go:build !race
+
 package tools
 
 import (
