@@ -88,8 +88,8 @@ run-deps:
 ## test: formatting first, then every package's tests (RACE_PKGS with -race,
 ## the others from a queue, TEST_FIRST first; scripts/test/run.sh) with go vet
 ## and staticcheck (make analyze) beside them at the lowest CPU priority: the
-## tests leave a core idle a third of the time, and on a fresh machine building
-## and running the two took three minutes before the first test. Every package
+## tests alone do not keep two cores busy, and on a fresh machine building and
+## running the two took three minutes before the first test. Every package
 ## runs even after a failure, the end names the packages that failed and
 ## whether the analysis did, and fails if the run left a process or a
 ## temporary file behind.

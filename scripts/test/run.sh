@@ -32,8 +32,8 @@
 # CDPMCP_TEST_SCALE (passed on: multiplies the bound of every wait in the
 # tests), TEST_ANALYZE (a command that checks the code, such as make
 # analyze: go vet and staticcheck; it runs beside the lanes under nice -n 19,
-# so that it takes only the CPU the tests leave, and the run fails when it
-# does).
+# so that it takes only the CPU the tests leave, at the run's own priority once
+# the tests are done, and the run fails when it does).
 set -uo pipefail
 GO=${GO:-go}
 timeout=${TEST_TIMEOUT:-20m}
@@ -44,6 +44,9 @@ parallel=${TEST_PARALLEL:-4}
 packages=${TEST_P:-1}
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/cdpmcp-test.XXXXXX") || exit 1
+# Until the run has started anything (interrupted, below, takes over then).
+trap 'rm -rf "$run"; exit 130' INT TERM
+trap 'rm -rf "$run"' EXIT
 id=$(basename "$run")
 mkdir -p "$run/t"
 
@@ -138,6 +141,7 @@ leftovers() {
 interrupted() {
 	trap '' INT TERM
 	kill -TERM 0 2>/dev/null
+	[ -n "$analyzing" ] && kill -TERM -- "-$analyzing" 2>/dev/null
 	wait
 	local left
 	left=$(leftovers)
@@ -149,25 +153,48 @@ interrupted() {
 }
 trap interrupted INT TERM
 
-# analyze runs TEST_ANALYZE beside the lanes at the lowest CPU priority, its
-# lines after "analyze| ", its whole output on $run/analyze.out and its exit
-# status on $run/analyze.status.
+# TEST_ANALYZE runs beside the lanes at the lowest CPU priority, in a process
+# group of its own (analyzing: its leader's PID) and with a TMPDIR of its own
+# (a go command ended by SIGTERM leaves its work files), its whole output on
+# $run/analyze.out. When the tests are done before it, what is left of it runs
+# again at the run's own priority (analyzed): a niced process would wait
+# behind anything else the machine runs, and the build cache keeps what it
+# did. Its lines then go to the terminal after "analyze| ", its exit status
+# on $run/analyze.status.
+analyzing=
 analyze() {
-	local start=$SECONDS
-	echo "== analyze: $TEST_ANALYZE" >&2
-	nice -n 19 bash -c "$TEST_ANALYZE" 2>&1 | tee "$run/analyze.out" | sed -u 's/^/analyze| /'
-	echo "${PIPESTATUS[0]}" >"$run/analyze.status"
-	echo "== analyze: $((SECONDS - start)) s, exit status $(cat "$run/analyze.status")" >&2
+	echo "== analyze: $TEST_ANALYZE (beside the tests, nice -n 19)" >&2
+	mkdir -p "$run/a"
+	TMPDIR="$run/a" setsid nice -n 19 bash -c "$TEST_ANALYZE" >"$run/analyze.out" 2>&1 &
+	analyzing=$!
+}
+analyzed() {
+	local start=$SECONDS status
+	if kill -0 "$analyzing" 2>/dev/null; then
+		echo "== analyze: not done when the tests were: again at normal priority, from the build cache" >&2
+		kill -TERM -- "-$analyzing" 2>/dev/null
+		wait "$analyzing" 2>/dev/null
+		TMPDIR="$run/a" bash -c "$TEST_ANALYZE" >"$run/analyze.out" 2>&1
+		status=$?
+	else
+		wait "$analyzing"
+		status=$?
+	fi
+	sed 's/^/analyze| /' "$run/analyze.out"
+	echo "$status" >"$run/analyze.status"
+	echo "== analyze: exit status $status, $((SECONDS - start)) s after the tests" >&2
 }
 
 start=$SECONDS
-[ -n "${TEST_ANALYZE:-}" ] && analyze &
+[ -n "${TEST_ANALYZE:-}" ] && analyze
 args=()
 # shellcheck disable=SC2086 # package lists split on purpose
 [ -n "$race" ] && args=(-race ${skip:+-skip "$skip"} $race)
 lane race "${args[@]}" &
+lanes=$!
 lane plain &
-wait
+wait $lanes $!
+[ -n "$analyzing" ] && analyzed
 status=0
 
 # The slowest tests, for whoever wants the suite faster (a parallel test's
