@@ -161,11 +161,16 @@ trap interrupted INT TERM
 # behind anything else the machine runs, and the build cache keeps what it
 # did. Its lines then go to the terminal after "analyze| ", its exit status
 # on $run/analyze.status.
+# It starts once the plain lane's first test runs (or the lanes are done): by
+# then the lane has compiled most of what go vet compiles again, which it
+# would otherwise compile beside it at the same time.
 analyzing=
 analyze() {
-	echo "== analyze: $TEST_ANALYZE (beside the tests, nice -n 19)" >&2
+	echo "== analyze: $TEST_ANALYZE (beside the tests, nice -n 19, once they run)" >&2
 	mkdir -p "$run/a"
-	TMPDIR="$run/a" setsid nice -n 19 bash -c "$TEST_ANALYZE" >"$run/analyze.out" 2>&1 &
+	TMPDIR="$run/a" setsid nice -n 19 bash -c '
+		until grep -qs "^=== RUN" "$0/plain.log" || [ -e "$0/lanes.done" ]; do sleep 1; done
+		exec bash -c "$1"' "$run" "$TEST_ANALYZE" >"$run/analyze.out" 2>&1 &
 	analyzing=$!
 }
 analyzed() {
@@ -194,6 +199,7 @@ lane race "${args[@]}" &
 lanes=$!
 lane plain &
 wait $lanes $!
+touch "$run/lanes.done"
 [ -n "$analyzing" ] && analyzed
 status=0
 
