@@ -114,7 +114,7 @@ func TestBrowserKilledDuringCall(t *testing.T) {
 	s := New(Config{Timeout: 2 * testbound.Bound()}, m)
 	defer s.Close()
 	c := newClient(t, s)
-	kill := func() {
+	kill := func() (pid int) {
 		t.Helper()
 		bp, ok := fixtures.FindBrowser(marker)
 		if !ok {
@@ -123,6 +123,7 @@ func TestBrowserKilledDuringCall(t *testing.T) {
 		if err := syscall.Kill(-bp.PGID, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
+		return bp.PID
 	}
 	wantGoneOrDone := func(what string, r result) {
 		t.Helper()
@@ -159,10 +160,18 @@ func TestBrowserKilledDuringCall(t *testing.T) {
 	// Killed as calls arrive.
 	for i := range 4 {
 		mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
-		kill()
+		pid := kill()
 		for _, tool := range []string{"snapshot", "getUrl", "screenshot"} {
 			wantGoneOrDone(fmt.Sprintf("round %d, %s as the browser dies", i, tool), callTool(t, c, tool, nil))
 		}
+		// The next round's navigate must work once cdpmcp can know the browser
+		// died: its process reaped. Before that (a few milliseconds after the
+		// kill, more on a loaded machine) a call may still go to the dying
+		// browser and answer BROWSER_GONE, "call again", which is true too.
+		testbound.Until(t, "the killed browser to be reaped", func() bool {
+			_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+			return err != nil
+		})
 	}
 	var r result
 	testbound.Until(t, "a navigation to work in a new browser", func() bool {
