@@ -153,17 +153,17 @@ interrupted() {
 }
 trap interrupted INT TERM
 
-# TEST_ANALYZE runs beside the lanes at the lowest CPU priority, in a process
-# group of its own (analyzing: its leader's PID) and with a TMPDIR of its own
-# (a go command ended by SIGTERM leaves its work files), its whole output on
+# TEST_ANALYZE runs beside the lanes at the lowest CPU priority, from when the
+# plain lane's first test runs (or the lanes are done): by then the lane has
+# compiled most of what go vet compiles, which it would otherwise compile
+# beside the lane at the same time. It runs in a process group of its own
+# (analyzing: its leader's PID) and with a TMPDIR of its own (a go command
+# ended by SIGTERM leaves its work files), its whole output on
 # $run/analyze.out. When the tests are done before it, what is left of it runs
-# again at the run's own priority (analyzed): a niced process would wait
+# again at the run's own priority (analysis_done): a niced process would wait
 # behind anything else the machine runs, and the build cache keeps what it
 # did. Its lines then go to the terminal after "analyze| ", its exit status
 # on $run/analyze.status.
-# It starts once the plain lane's first test runs (or the lanes are done): by
-# then the lane has compiled most of what go vet compiles again, which it
-# would otherwise compile beside it at the same time.
 analyzing=
 analyze() {
 	echo "== analyze: $TEST_ANALYZE (beside the tests, nice -n 19, once they run)" >&2
@@ -173,7 +173,7 @@ analyze() {
 		exec bash -c "$1"' "$run" "$TEST_ANALYZE" >"$run/analyze.out" 2>&1 &
 	analyzing=$!
 }
-analyzed() {
+analysis_done() {
 	local start=$SECONDS status
 	if kill -0 "$analyzing" 2>/dev/null; then
 		echo "== analyze: not done when the tests were: again at normal priority, from the build cache" >&2
@@ -200,7 +200,7 @@ lanes=$!
 lane plain &
 wait $lanes $!
 touch "$run/lanes.done"
-[ -n "$analyzing" ] && analyzed
+[ -n "$analyzing" ] && analysis_done
 status=0
 
 # The slowest tests, for whoever wants the suite faster (a parallel test's
@@ -219,9 +219,9 @@ elif grep -qv '^0$' "$run"/race.status "$run"/plain.status 2>/dev/null; then
 	echo "make test: go test failed (see above)" >&2
 	status=1
 fi
-analyzed=0
-[ -n "${TEST_ANALYZE:-}" ] && analyzed=$(cat "$run/analyze.status" 2>/dev/null || echo 1)
-[ "$analyzed" != 0 ] && status=1
+analysis=0
+[ -n "${TEST_ANALYZE:-}" ] && analysis=$(cat "$run/analyze.status" 2>/dev/null || echo 1)
+[ "$analysis" != 0 ] && status=1
 
 # A browser a test closed may take a moment to be reaped.
 for _ in $(seq 20); do
@@ -248,8 +248,8 @@ fi
 if [ $status != 0 ]; then
 	details=$(cat "$run"/*.log 2>/dev/null | awk -f "$(dirname "$0")/failures.awk")
 	[ -n "$details" ] && printf 'make test: these tests FAILED (their last lines):\n%s\n' "$details" >&2
-	if [ "$analyzed" != 0 ]; then
-		echo "make test: $TEST_ANALYZE FAILED (exit status $analyzed; its last lines):" >&2
+	if [ "$analysis" != 0 ]; then
+		echo "make test: $TEST_ANALYZE FAILED (exit status $analysis; its last lines):" >&2
 		tail -40 "$run/analyze.out" 2>/dev/null | sed 's/^/  /' >&2
 	fi
 fi
