@@ -110,7 +110,9 @@ func (b *Browser) detach(sessionID string) {
 	b.mu.Unlock()
 	b.m.Drop(sessionID)
 	if gone != nil {
-		gone.markClosed()
+		// Out of its context's list before it is marked closed: Close returns
+		// once it is, and its caller may list the tabs next.
 		gone.bc.remove(gone)
+		gone.markClosed()
 	}
 }
