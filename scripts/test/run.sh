@@ -44,9 +44,10 @@ parallel=${TEST_PARALLEL:-4}
 packages=${TEST_P:-1}
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/cdpmcp-test.XXXXXX") || exit 1
-# Until the run has started anything (interrupted, below, takes over then).
-trap 'rm -rf "$run"; exit 130' INT TERM
+# However the run ends, its directory goes; until it has started anything, an
+# interrupt only ends it (interrupted, below, takes over then).
 trap 'rm -rf "$run"' EXIT
+trap 'exit 130' INT TERM
 id=$(basename "$run")
 mkdir -p "$run/t"
 
@@ -137,7 +138,8 @@ leftovers() {
 }
 
 # Interrupted (Ctrl-C, which the lanes running in the background do not
-# get): end the lanes, then what the run started, and remove its files.
+# get): end the lanes, then what the run started (the EXIT trap removes its
+# files).
 interrupted() {
 	trap '' INT TERM
 	kill -TERM 0 2>/dev/null
@@ -147,7 +149,6 @@ interrupted() {
 	left=$(leftovers)
 	# shellcheck disable=SC2086 # one PID an argument
 	[ -n "$left" ] && kill -KILL $left 2>/dev/null
-	rm -rf "$run"
 	echo "make test: interrupted" >&2
 	exit 130
 }
@@ -256,6 +257,5 @@ fi
 if [ -n "${TEST_LOGS:-}" ]; then
 	mkdir -p "$TEST_LOGS" && cp "$run"/*.log "$TEST_LOGS"/ && { [ ! -f "$run/analyze.out" ] || cp "$run/analyze.out" "$TEST_LOGS"/; }
 fi
-rm -rf "$run"
 echo "make test: $((SECONDS - start)) s, $([ $status = 0 ] && echo passed || echo FAILED)" >&2
 exit $status
