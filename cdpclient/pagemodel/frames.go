@@ -2,13 +2,15 @@ package pagemodel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
-	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
 )
 
 var errNotLooked = errors.New("past the bound on frames")
@@ -38,23 +40,32 @@ func childFrames(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, 
 	return out
 }
 
-// childFrame finds the frame an <iframe> (by its ref in frame parent) shows.
+// childFrame finds the frame an <iframe> (by its ref in frame parent) shows,
+// in one round trip: the <iframe>'s window, serialized deep, names its frame
+// (the browser's frame id), whether the frame runs in this process or not.
 func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, ref int) (cdpclient.Frame, error) {
 	var child cdpclient.Frame
 	err := d.Frames().In(ctx, parent, func(w *cdpclient.World) error {
-		r, err := w.Eval(ctx, fmt.Sprintf("__cdpmcp.get(%d)", ref), false)
-		if err != nil || r.ObjectID == nil {
+		r, err := w.Client().Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(fmt.Sprintf("__cdpmcp.get(%d)?.contentWindow ?? null", ref)).
+			SetContextID(w.ID()).SetSilent(true).SetSerializationOptions(windowOnly))
+		if err != nil || r.ExceptionDetails != nil {
 			return fmt.Errorf("iframe %d is gone", ref)
 		}
-		n, err := w.Client().DOM.DescribeNode(ctx, dom.NewDescribeNodeArgs().SetObjectID(*r.ObjectID))
-		if err != nil || n.Node.FrameID == nil {
+		var win struct {
+			Context string `json:"context"`
+		}
+		if v := r.Result.DeepSerializedValue; v == nil || v.Type != "window" || json.Unmarshal(v.Value, &win) != nil || win.Context == "" {
 			return fmt.Errorf("iframe %d has no frame", ref)
 		}
-		child = w.Child(*n.Node.FrameID)
+		child = w.Child(page.FrameID(win.Context))
 		return nil
 	})
 	return child, err
 }
+
+// windowOnly serializes a window as its frame id (WebDriver BiDi's deep
+// serialization, to depth 0: nothing inside it).
+var windowOnly = runtime.SerializationOptions{Serialization: "deep", MaxDepth: new(0)}
 
 // onlyChild is the frame that frame f shows when the browser's frame tree
 // (cdpclient.FrameDoor.Tree) says it shows exactly one.
