@@ -51,6 +51,10 @@ type action struct {
 	// out beside the round trip that finds the target by ref, and run finds
 	// its value with the element (Element.readyValue).
 	ready string
+	// newDocument says the action is sure to bring a new document (a
+	// navigation to another URL): the one it leaves is not watched, as
+	// nothing it does meanwhile is the action's.
+	newDocument bool
 	// run does the action. value, when not empty, is reported as delta.value
 	// (the value a field ended up with, where a scroll stopped).
 	run func(ctx context.Context, e *Element) (value string, err error)
@@ -159,7 +163,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		}
 	}
 	var ws watchSet
-	if !o.revived { // a crashed renderer answers nothing: there is no DOM to watch
+	if !o.revived && !a.newDocument { // a crashed renderer answers nothing: there is no DOM to watch
 		// A dialog opening meanwhile holds the renderer: the watch gives way.
 		wctx, cancel := p.guard(ctx)
 		endWatch := spans.Start(ctx, "watch")

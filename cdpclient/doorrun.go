@@ -126,7 +126,7 @@ func (d Door) Run(ctx context.Context, m Mode, fn func(ctx context.Context, c *c
 	case rulesScript:
 		return nil, p.doScript(ctx, call)
 	case rulesNavigate:
-		return p.navigation(ctx, call)
+		return p.navigation(ctx, false, call)
 	case rulesWait:
 		return p.perform(ctx, action{kind: actWatch, run: func(ctx context.Context, _ *Element) (string, error) {
 			return "", call(ctx)

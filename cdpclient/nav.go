@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
@@ -45,15 +46,54 @@ func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) (*f
 	if err != nil {
 		return nil, err
 	}
-	if _, err := CheckURL(rawURL); err != nil {
+	u, err := CheckURL(rawURL)
+	if err != nil {
 		return nil, err
 	}
-	return p.navigation(ctx, func(ctx context.Context) error { return p.navigate(ctx, rawURL, event) })
+	return p.navigation(ctx, leavesDocument(p.URL(), rawURL, u), func(ctx context.Context) error { return p.navigate(ctx, rawURL, event) })
 }
 
-// navigation performs a page-level navigation as an action.
-func (p *Page) navigation(ctx context.Context, run func(context.Context) error) (*feedback.Feedback, error) {
-	return p.perform(ctx, action{kind: actNavigation, run: func(ctx context.Context, _ *Element) (string, error) {
+// leavesDocument says whether going from the URL from to rawURL (u parsed)
+// is sure to bring a new document: only a URL with a fragment, the same as
+// from's but for it, scrolls the document instead (HTML's "navigate to a
+// fragment"); the same URL without one loads the page again. A javascript:
+// URL runs in the document, and a from that does not parse is not sure to.
+func leavesDocument(from, rawURL string, u *url.URL) bool {
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "file", "data", "about":
+	default:
+		return false
+	}
+	if !strings.Contains(rawURL, "#") {
+		return true
+	}
+	f, err := url.Parse(from)
+	if err != nil {
+		return false
+	}
+	return withoutFragment(f) != withoutFragment(u)
+}
+
+// withoutFragment is u as the browser writes it, for comparing: without its
+// fragment, with its scheme and host in lower case, no default port and the
+// root path for an empty one.
+func withoutFragment(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	c.Scheme, c.Host = strings.ToLower(c.Scheme), strings.ToLower(c.Host)
+	if port := c.Port(); (c.Scheme == "http" && port == "80") || (c.Scheme == "https" && port == "443") {
+		c.Host = c.Hostname()
+	}
+	if c.Path == "" && c.Opaque == "" && c.Host != "" {
+		c.Path = "/"
+	}
+	return c.String()
+}
+
+// navigation performs a page-level navigation as an action; newDocument says
+// it is sure to bring a new document (action.newDocument).
+func (p *Page) navigation(ctx context.Context, newDocument bool, run func(context.Context) error) (*feedback.Feedback, error) {
+	return p.perform(ctx, action{kind: actNavigation, newDocument: newDocument, run: func(ctx context.Context, _ *Element) (string, error) {
 		return "", run(ctx)
 	}})
 }
@@ -146,7 +186,7 @@ func (p *Page) Reload(ctx context.Context, ignoreCache bool, until WaitUntil) (*
 	if err != nil {
 		return nil, err
 	}
-	return p.navigation(ctx, func(ctx context.Context) error {
+	return p.navigation(ctx, true, func(ctx context.Context) error {
 		mark := p.hist.Mark()
 		if err := p.c.Page.Reload(ctx, page.NewReloadArgs().SetIgnoreCache(ignoreCache)); err != nil {
 			return fmt.Errorf("reload: %w", err)
@@ -170,7 +210,7 @@ func (p *Page) history(ctx context.Context, delta int, until WaitUntil) (*feedba
 	if err != nil {
 		return nil, err
 	}
-	return p.navigation(ctx, func(ctx context.Context) error {
+	return p.navigation(ctx, false, func(ctx context.Context) error { // an entry pushState made stays in the document
 		h, err := p.c.Page.GetNavigationHistory(ctx)
 		if err != nil {
 			return fmt.Errorf("read history: %w", err)

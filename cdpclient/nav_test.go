@@ -1,6 +1,9 @@
 package cdpclient
 
 import (
+	"fmt"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/mafredri/cdp/protocol/page"
@@ -75,5 +78,58 @@ func TestCloseRightAfterNavigating(t *testing.T) {
 	}
 	if err := p.usable(); err != ErrPageClosed {
 		t.Errorf("after Close the page is %v, want ErrPageClosed", err)
+	}
+}
+
+// A navigation to a new fragment stays in the document, which is watched as
+// any action's: what the page's hashchange handler shows is in the feedback.
+// One to another URL brings a new document, and the one it leaves is not
+// watched (leavesDocument).
+func TestNavigateToFragment(t *testing.T) {
+	t.Parallel()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL("/hash.html"), WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	fb, err := p.Navigate(ctx, testSite.URL("/hash.html#details"), WaitLoad)
+	if err := outcome(fb, err); err != nil {
+		t.Fatal(err)
+	}
+	if fb.Delta == nil || !strings.Contains(fmt.Sprint(fb.Delta.Text, fb.Delta.Added), "Now showing details") {
+		t.Errorf("the fragment's section is not in the feedback: %+v", fb.Delta)
+	}
+	if got, want := p.URL(), testSite.URL("/hash.html#details"); got != want {
+		t.Errorf("URL() = %q, want %q", got, want)
+	}
+}
+
+func TestLeavesDocument(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		leaves   bool
+	}{
+		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/b.html", true},
+		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html#x", false},
+		{"http://127.0.0.1:8080/a.html#x", "http://127.0.0.1:8080/a.html#y", false},
+		{"http://127.0.0.1:8080/a.html#x", "http://127.0.0.1:8080/a.html", true},
+		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html", true}, // loaded again
+		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html#", false},
+		{"http://127.0.0.1:8080/a.html#x", "http://127.0.0.1:8080/a.html#x", false},
+		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html?q=1", true},
+		{"http://example.com/", "HTTP://Example.COM:80#top", false},
+		{"https://example.com/p", "https://example.com:443/p#top", false},
+		{"https://example.com/p", "http://example.com/p#top", true},
+		{"about:blank", "http://127.0.0.1:8080/a.html", true},
+		{"http://127.0.0.1:8080/a.html", "javascript:document.title='x'", false},
+		{"http://127.0.0.1:8080/a.html", "data:text/html,<p>hi", true},
+	} {
+		u, err := url.Parse(tc.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := leavesDocument(tc.from, tc.to, u); got != tc.leaves {
+			t.Errorf("leavesDocument(%q, %q) = %t, want %t", tc.from, tc.to, got, tc.leaves)
+		}
 	}
 }
