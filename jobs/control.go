@@ -38,6 +38,9 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 		if ahead, err := q.store.Ahead(ctx, j); err == nil {
 			j.Summary = fmt.Sprintf("queued: %d job(s) ahead of it", ahead)
 		}
+		if why := q.whyWaiting(ctx); why != "" {
+			j.Summary += "; " + why
+		}
 	}
 	return j, nil
 }

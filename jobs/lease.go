@@ -105,6 +105,11 @@ func (q *Queue) keepLeases() {
 		case <-q.ctx.Done():
 			return
 		case <-tick.C:
+		case <-q.renewNow:
+			if !q.cfg.SubmitOnly {
+				q.renew()
+			}
+			continue
 		}
 		if !q.cfg.SubmitOnly {
 			// A process that runs no jobs holds no lease: it is no worker.
@@ -121,6 +126,15 @@ func (q *Queue) keepLeases() {
 	}
 }
 
+// renewSoon has keepLeases renew at once: the store hears of a change in
+// this worker (a pause) before the next tick.
+func (q *Queue) renewSoon() {
+	select {
+	case q.renewNow <- struct{}{}:
+	default:
+	}
+}
+
 // renew extends the leases and reconciles the runs with what the store says.
 func (q *Queue) renew() {
 	// Late is still in time while the lease lasts; the next tick tries again.
@@ -130,7 +144,7 @@ func (q *Queue) renew() {
 	busy := q.cfg.MaxTabs - q.free
 	q.mu.Unlock()
 	held, err := q.store.Renew(ctx, jobstore.Worker{ID: q.cfg.Worker, LiveView: q.cfg.LiveView, MaxTabs: q.cfg.MaxTabs, Busy: busy,
-		Started: q.started, Version: q.cfg.Version}, q.cfg.Lease)
+		Started: q.started, Version: q.cfg.Version, Paused: q.paused()}, q.cfg.Lease)
 	if err != nil {
 		if q.ctx.Err() == nil {
 			slog.Warn("could not renew the job leases", "err", err)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 )
 
 // A worker of a fleet (a shared store) whose browser is gone for good (its
@@ -27,12 +28,14 @@ func (q *Queue) noteBrowserGone(err error) {
 	if _, lookup := browserproc.FindHeadlessAt(q.cfg.Browser.Launch.Path); lookup == nil {
 		return // a profile's browser (the full one) only, or there again
 	}
+	why := "no browser to launch: " + feedback.Truncate(le.Err.Error(), 200)
 	q.mu.Lock()
-	gone := q.browserGone
-	q.browserGone = true
+	gone := q.browserGone != ""
+	q.browserGone = why
 	q.mu.Unlock()
 	if !gone {
 		slog.Error("no browser to launch here: this worker takes no more jobs until there is one; the fleet's other workers run them", "err", err)
+		q.renewSoon() // the fleet's job statuses say why
 	}
 }
 
@@ -40,7 +43,7 @@ func (q *Queue) noteBrowserGone(err error) {
 // is gone and still cannot be found.
 func (q *Queue) mayClaim() bool {
 	q.mu.Lock()
-	gone := q.browserGone
+	gone := q.browserGone != ""
 	q.mu.Unlock()
 	if !gone {
 		return true
@@ -49,10 +52,18 @@ func (q *Queue) mayClaim() bool {
 		return false
 	}
 	q.mu.Lock()
-	q.browserGone = false
+	q.browserGone = ""
 	q.mu.Unlock()
 	slog.Info("the browser is there again: this worker takes jobs")
+	q.renewSoon()
 	return true
+}
+
+// paused says why this worker claims no jobs now ("" while it does).
+func (q *Queue) paused() string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.browserGone
 }
 
 // launchesHere says whether jobs without a profile run in a browser this

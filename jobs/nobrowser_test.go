@@ -49,6 +49,10 @@ func testWorkerWithoutItsBrowserClaimsNoMore(t *testing.T) {
 		if st.State != jobs.Queued {
 			t.Errorf("a later job while the fleet worker has no browser: %s %q, want QUEUED", st.State, st.Error)
 		}
+		// Its status says why it waits: the fleet's one worker is paused.
+		if !strings.Contains(st.Summary, "no worker takes jobs now: "+jobs.DefaultWorker()+": no browser to launch") || !strings.Contains(st.Summary, "chrome: no such file") {
+			t.Errorf("a later job's summary while no worker takes jobs: %q", st.Summary)
+		}
 	}
 	writeBrowserScript(t, path, "")
 	for _, j := range later {
@@ -56,4 +60,30 @@ func testWorkerWithoutItsBrowserClaimsNoMore(t *testing.T) {
 			t.Errorf("a later job once the browser is back: %s attempt %d %q", d.State, d.Attempt, d.Error)
 		}
 	}
+}
+
+// On a fleet whose store no worker renews a lease in (a server that takes
+// jobs and runs none, --max-tabs 0, alone), a queued job's status says that
+// no worker takes jobs, and how to start one; on one machine the server
+// runs its jobs itself, and says nothing of workers.
+func TestQueuedWithoutWorkers(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, func(t *testing.T) {
+		t.Parallel()
+		q := openQueue(t, t.TempDir(), jobs.Config{SubmitOnly: onPostgres(t)})
+		j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+		if !onPostgres(t) {
+			if d, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed); d.State != jobs.Succeeded || strings.Contains(d.Summary, "worker") {
+				t.Errorf("on one machine: %s %q", d.State, d.Summary)
+			}
+			return
+		}
+		st, err := q.Status(testCtx(t), j.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "queued: 0 job(s) ahead of it; no worker takes jobs: none renewed its lease in the last 15s; start one (cdpmcp worker --jobs-db, on the same store)"; st.State != jobs.Queued || st.Summary != want {
+			t.Errorf("with no worker: %s %q, want QUEUED %q", st.State, st.Summary, want)
+		}
+	})
 }

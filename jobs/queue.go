@@ -108,8 +108,11 @@ type Queue struct {
 	unsaved map[string]error
 	started time.Time
 	// browserGone: on a fleet, this worker's browser could not be found for
-	// good; it claims nothing until it is there again (nobrowser.go).
-	browserGone bool
+	// good; it claims nothing until it is there again (nobrowser.go), and
+	// the store hears why (Worker.Paused). renewNow asks keepLeases to
+	// renew at once, so that it does.
+	browserGone string
+	renewNow    chan struct{}
 }
 
 // Open starts the queue on ctx, which must outlive every job (it is the
@@ -154,7 +157,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	q := &Queue{
 		cfg: cfg, store: store, ctx: qctx, cancel: cancel,
 		running: map[string]*run{}, free: cfg.MaxTabs, secrets: map[string]string{},
-		wake: make(chan struct{}, 1), metrics: newMetrics(), started: time.Now(),
+		wake: make(chan struct{}, 1), renewNow: make(chan struct{}, 1), metrics: newMetrics(), started: time.Now(),
 	}
 	q.fleet = newFleet(cfg.Browser, cfg.Dir, cfg.MaxTabs, q.profileSync(), cfg.Endpoints)
 	if err := q.takeOver(ctx); err != nil {

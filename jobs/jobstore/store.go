@@ -115,6 +115,9 @@ type Worker struct {
 	Started       time.Time
 	Seen          time.Time // set by the store
 	Version       string
+	// Paused says why it claims no jobs now ("" while it does): its browser
+	// cannot be found. The status of a job no worker takes says so.
+	Paused string
 }
 
 // Event tells a Watch reader what changed.

@@ -110,10 +110,10 @@ func (s *Store) TakeProfile(ctx context.Context, name, worker string, lease time
 func (s *Store) Renew(ctx context.Context, w jobstore.Worker, lease time.Duration) (map[string]jobstore.State, error) {
 	held := map[string]jobstore.State{}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO cdpmcp.workers (id, live_view, max_tabs, busy, started, seen, version) VALUES ($1, $2, $3, $4, $5, now(), $6)
+		if _, err := tx.Exec(ctx, `INSERT INTO cdpmcp.workers (id, live_view, max_tabs, busy, started, seen, version, paused) VALUES ($1, $2, $3, $4, $5, now(), $6, $7)
 			ON CONFLICT (id) DO UPDATE SET live_view = excluded.live_view, max_tabs = excluded.max_tabs, busy = excluded.busy,
-			started = excluded.started, seen = excluded.seen, version = excluded.version`,
-			w.ID, w.LiveView, w.MaxTabs, w.Busy, opt(w.Started), w.Version); err != nil {
+			started = excluded.started, seen = excluded.seen, version = excluded.version, paused = excluded.paused`,
+			w.ID, w.LiveView, w.MaxTabs, w.Busy, opt(w.Started), w.Version, w.Paused); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE cdpmcp.profiles SET lease_until = now() + $2 * interval '1 millisecond'
@@ -164,7 +164,7 @@ func (s *Store) Leave(ctx context.Context, worker string) error {
 
 // Workers implements jobstore.Store.
 func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobstore.Worker, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, live_view, max_tabs, busy, started, seen, version FROM cdpmcp.workers
+	rows, err := s.pool.Query(ctx, `SELECT id, live_view, max_tabs, busy, started, seen, version, paused FROM cdpmcp.workers
 		WHERE seen >= now() - $1 * interval '1 millisecond' ORDER BY id`, window.Milliseconds())
 	if err != nil {
 		return nil, fmt.Errorf("list workers: %w", err)
@@ -174,7 +174,7 @@ func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobstore.W
 	for rows.Next() {
 		var w jobstore.Worker
 		var started *time.Time
-		if err := rows.Scan(&w.ID, &w.LiveView, &w.MaxTabs, &w.Busy, &started, &w.Seen, &w.Version); err != nil {
+		if err := rows.Scan(&w.ID, &w.LiveView, &w.MaxTabs, &w.Busy, &started, &w.Seen, &w.Version, &w.Paused); err != nil {
 			return nil, err
 		}
 		w.Started = deref(started)

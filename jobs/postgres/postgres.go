@@ -129,6 +129,10 @@ var migrations = []string{
 	UPDATE cdpmcp.jobs SET idem_key = tenant || '/' || correlation_id
 		WHERE seq IN (SELECT MIN(seq) FROM cdpmcp.jobs GROUP BY tenant, correlation_id);
 	DELETE FROM cdpmcp.meta WHERE name = 'key';`,
+	// A worker says why it claims no jobs (no browser): a job's status
+	// tells it when no worker takes jobs. (IF NOT EXISTS: run again on a
+	// database set back to an older version, as the upgrade tests do.)
+	`ALTER TABLE cdpmcp.workers ADD COLUMN IF NOT EXISTS paused text NOT NULL DEFAULT '';`,
 }
 
 // migrate applies the migrations the database lacks, one process at a time.

@@ -73,10 +73,10 @@ func (s *Store) Renew(ctx context.Context, w jobstore.Worker, lease time.Duratio
 		return nil, fmt.Errorf("renew leases: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	if _, err := tx.ExecContext(ctx, `INSERT INTO workers (id, live_view, max_tabs, busy, started_ms, seen_ms, version) VALUES (?, ?, ?, ?, ?, ?, ?)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO workers (id, live_view, max_tabs, busy, started_ms, seen_ms, version, paused) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET live_view = excluded.live_view, max_tabs = excluded.max_tabs, busy = excluded.busy,
-		started_ms = excluded.started_ms, seen_ms = excluded.seen_ms, version = excluded.version`,
-		w.ID, w.LiveView, w.MaxTabs, w.Busy, ms(w.Started), now.UnixMilli(), w.Version); err != nil {
+		started_ms = excluded.started_ms, seen_ms = excluded.seen_ms, version = excluded.version, paused = excluded.paused`,
+		w.ID, w.LiveView, w.MaxTabs, w.Busy, ms(w.Started), now.UnixMilli(), w.Version, w.Paused); err != nil {
 		return nil, fmt.Errorf("renew leases: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE profiles SET lease_ms = ? WHERE holder = ? AND lease_ms > 0`, until, w.ID); err != nil {
@@ -119,9 +119,12 @@ func (s *Store) Leave(ctx context.Context, worker string) error {
 	return nil
 }
 
+// workerColumns are the workers table's columns, as Workers scans them.
+const workerColumns = "id, live_view, max_tabs, busy, started_ms, seen_ms, version, paused"
+
 // Workers implements jobstore.Store.
 func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobstore.Worker, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id, live_view, max_tabs, busy, started_ms, seen_ms, version FROM workers
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+s.workerCols+` FROM workers
 		WHERE seen_ms >= ? ORDER BY id`, time.Now().Add(-window).UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("list workers: %w", err)
@@ -131,7 +134,7 @@ func (s *Store) Workers(ctx context.Context, window time.Duration) ([]jobstore.W
 	for rows.Next() {
 		var w jobstore.Worker
 		var started, seen int64
-		if err := rows.Scan(&w.ID, &w.LiveView, &w.MaxTabs, &w.Busy, &started, &seen, &w.Version); err != nil {
+		if err := rows.Scan(&w.ID, &w.LiveView, &w.MaxTabs, &w.Busy, &started, &seen, &w.Version, &w.Paused); err != nil {
 			return nil, err
 		}
 		w.Started, w.Seen = fromMs(started), fromMs(seen)

@@ -53,7 +53,8 @@ CREATE TABLE IF NOT EXISTS workers (
 	busy INTEGER NOT NULL DEFAULT 0,
 	started_ms INTEGER NOT NULL DEFAULT 0,
 	seen_ms INTEGER NOT NULL DEFAULT 0,
-	version TEXT NOT NULL DEFAULT ''
+	version TEXT NOT NULL DEFAULT '',
+	paused TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
 `
@@ -69,6 +70,9 @@ ALTER TABLE jobs ADD COLUMN origin TEXT NOT NULL DEFAULT '';
 -- Jobs an older server left started were held by a process now gone.
 UPDATE jobs SET lease_ms = 1 WHERE state IN ('DISPATCHED', 'RUNNING', 'WAITING_FOR_HUMAN', 'RESUMED');
 `
+
+// pausedColumn came with a worker's pause (no browser) shown in job statuses.
+const pausedColumn = `ALTER TABLE workers ADD COLUMN paused TEXT NOT NULL DEFAULT '';`
 
 const indexes = `
 CREATE INDEX IF NOT EXISTS jobs_claim ON jobs(priority DESC, seq) WHERE lease_ms = 0 AND state IN ('QUEUED', 'DISPATCHED', 'RUNNING');
@@ -102,8 +106,10 @@ func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	for _, m := range []struct{ column, sql string }{{"tenant", tenantColumn}, {"lease_ms", leaseColumns}} {
-		if !s.hasColumn(ctx, m.column) {
+	for _, m := range []struct{ table, column, sql string }{
+		{"jobs", "tenant", tenantColumn}, {"jobs", "lease_ms", leaseColumns}, {"workers", "paused", pausedColumn},
+	} {
+		if !s.hasColumn(ctx, m.table, m.column) {
 			if _, err := s.db.ExecContext(ctx, m.sql); err != nil {
 				return err
 			}
@@ -125,9 +131,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// hasColumn reports whether the file's jobs table has the column.
-func (s *Store) hasColumn(ctx context.Context, name string) bool {
+// hasColumn reports whether the file's table has the column.
+func (s *Store) hasColumn(ctx context.Context, table, name string) bool {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = ?`, name).Scan(&n)
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, table, name).Scan(&n)
 	return err == nil && n > 0
 }

@@ -24,6 +24,8 @@ type Store struct {
 	rdb  *sql.DB // reads: in WAL mode they never wait for a write
 	ro   bool
 	cols string // columns as selected (a read-only store of an older file lacks some)
+	// workerCols are the workers table's, as selected.
+	workerCols string
 
 	// mu serialises this process's writes; the file's lock serialises
 	// them with other processes' (a `cdpmcp jobs submit` beside a server):
@@ -51,7 +53,7 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open job store %s: %w", path, err)
 	}
-	s := &Store{db: db, rdb: db, ro: readOnly, cols: columns}
+	s := &Store{db: db, rdb: db, ro: readOnly, cols: columns, workerCols: workerColumns}
 	if !readOnly {
 		// One writing connection: SQLite takes one writer at a time anyway.
 		db.SetMaxOpenConns(1)
@@ -69,10 +71,13 @@ func Open(ctx context.Context, path string, readOnly bool) (*Store, error) {
 		s.rdb.SetMaxIdleConns(4)
 	} else {
 		// Read what an older file has; it gains the rest when a server opens it.
-		if !s.hasColumn(ctx, "tenant") {
+		if !s.hasColumn(ctx, "workers", "paused") {
+			s.workerCols = strings.Replace(s.workerCols, "version, paused", "version, '' AS paused", 1)
+		}
+		if !s.hasColumn(ctx, "jobs", "tenant") {
 			s.cols = strings.Replace(s.cols, "rev, tenant", "rev, '' AS tenant", 1)
 		}
-		if !s.hasColumn(ctx, "lease_ms") {
+		if !s.hasColumn(ctx, "jobs", "lease_ms") {
 			s.cols = strings.Replace(s.cols, "worker, lease_ms, origin", "'' AS worker, 0 AS lease_ms, '' AS origin", 1)
 		}
 	}

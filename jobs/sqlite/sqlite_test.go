@@ -131,10 +131,16 @@ func TestTenantAndOlderStore(t *testing.T) {
 		VALUES ('job-old', 1, 'k-old', 'c', 'http://127.0.0.1/', 1, 5, 0, '{"type":"navigate"}', 'SUCCEEDED', 1700000000000, 1)`); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.Exec(olderWorkers); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
 	ro := open(t, path, true)
 	if got, err := ro.Get(ctx, "job-old"); err != nil || got.Tenant != "" || got.State != jobstore.Succeeded {
 		t.Fatalf("read-only on an older store: %+v, %v", got, err)
+	}
+	if ws, err := ro.Workers(ctx, time.Minute); err != nil || len(ws) != 1 || ws[0].ID != "w-old" || ws[0].Paused != "" {
+		t.Fatalf("read-only on an older store's workers: %+v, %v", ws, err)
 	}
 	ro.Close()
 	rw := open(t, path, false)
@@ -149,7 +155,19 @@ func TestTenantAndOlderStore(t *testing.T) {
 	if got, err := rw.Get(ctx, "job-new"); err != nil || got.Tenant != "bob" {
 		t.Errorf("new job in the upgraded store: %+v, %v", got, err)
 	}
+	if _, err := rw.Renew(ctx, jobstore.Worker{ID: "w-old", MaxTabs: 1, Paused: "no browser"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if ws, err := rw.Workers(ctx, time.Minute); err != nil || len(ws) != 1 || ws[0].Paused != "no browser" {
+		t.Errorf("a pause in the upgraded store: %+v, %v", ws, err)
+	}
 }
+
+// olderWorkers is the workers table before a worker's pause was kept, with
+// a worker seen just now.
+const olderWorkers = `CREATE TABLE workers (id TEXT PRIMARY KEY, live_view TEXT NOT NULL DEFAULT '', max_tabs INTEGER NOT NULL DEFAULT 0,
+	busy INTEGER NOT NULL DEFAULT 0, started_ms INTEGER NOT NULL DEFAULT 0, seen_ms INTEGER NOT NULL DEFAULT 0, version TEXT NOT NULL DEFAULT '');
+INSERT INTO workers (id, max_tabs, seen_ms) VALUES ('w-old', 2, CAST(unixepoch('subsec') * 1000 AS INTEGER));`
 
 // olderSchema is the jobs table of cdpmcp before tenants.
 const olderSchema = `CREATE TABLE jobs (

@@ -109,8 +109,17 @@ func testLeases(t *testing.T, open func() jobstore.Store) {
 		t.Errorf("Renew: %v (-want +got):\n%s", err, d)
 	}
 	ws, err := b.Workers(ctx, time.Minute)
-	if err != nil || len(ws) != 1 || ws[0].ID != "wa" || ws[0].LiveView != "http://wa" || ws[0].Busy != 1 || ws[0].Seen.IsZero() {
+	if err != nil || len(ws) != 1 || ws[0].ID != "wa" || ws[0].LiveView != "http://wa" || ws[0].Busy != 1 || ws[0].Seen.IsZero() || ws[0].Paused != "" {
 		t.Errorf("Workers: %+v %v", ws, err)
+	}
+	// A pause is told with a renewal, and its end with the next.
+	for _, paused := range []string{"no browser to launch here", ""} {
+		if _, err := a.Renew(ctx, jobstore.Worker{ID: "wa", LiveView: "http://wa", MaxTabs: 2, Busy: 1, Paused: paused}, leaseForTest); err != nil {
+			t.Fatal(err)
+		}
+		if ws, err := b.Workers(ctx, time.Minute); err != nil || len(ws) != 1 || ws[0].Paused != paused {
+			t.Errorf("Workers after a renewal paused %q: %+v %v", paused, ws, err)
+		}
 	}
 	waitExpired(t, b, j.ID)
 	if next, _ := b.Claim(ctx, "wb", time.Minute); next != nil {
