@@ -84,7 +84,9 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 				return err
 			}
 		}
-		args := page.NewCaptureScreenshotArgs().SetFormat(format)
+		// Encoded for speed (PNG at a lower compression: larger, sooner), as
+		// chrome-devtools-mcp takes its screenshots; JPEG is the same.
+		args := page.NewCaptureScreenshotArgs().SetFormat(format).SetOptimizeForSpeed(true)
 		if format == "jpeg" {
 			args.SetQuality(quality)
 		}
