@@ -47,7 +47,7 @@ func childFrame(ctx context.Context, d cdpclient.Door, parent cdpclient.Frame, r
 	var child cdpclient.Frame
 	err := d.Frames().In(ctx, parent, func(w *cdpclient.World) error {
 		r, err := w.Client().Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(fmt.Sprintf("__cdpmcp.get(%d)?.contentWindow ?? null", ref)).
-			SetContextID(w.ID()).SetSilent(true).SetSerializationOptions(windowOnly))
+			SetContextID(w.ID()).SetSilent(true).SetObjectGroup(w.Group()).SetSerializationOptions(windowOnly))
 		if err != nil || r.ExceptionDetails != nil {
 			return fmt.Errorf("iframe %d is gone", ref)
 		}
