@@ -50,44 +50,21 @@ func (p *Page) Navigate(ctx context.Context, rawURL string, until WaitUntil) (*f
 	if err != nil {
 		return nil, err
 	}
-	return p.navigation(ctx, leavesDocument(p.URL(), rawURL, u), func(ctx context.Context) error { return p.navigate(ctx, rawURL, event) })
+	return p.navigation(ctx, leavesDocument(rawURL, u), func(ctx context.Context) error { return p.navigate(ctx, rawURL, event) })
 }
 
-// leavesDocument says whether going from the URL from to rawURL (u parsed)
-// is sure to bring a new document: only a URL with a fragment, the same as
-// from's but for it, scrolls the document instead (HTML's "navigate to a
-// fragment"); the same URL without one loads the page again. A javascript:
-// URL runs in the document, and a from that does not parse is not sure to.
-func leavesDocument(from, rawURL string, u *url.URL) bool {
+// leavesDocument says whether navigating to rawURL (u parsed) is sure to
+// bring a new document: a URL without a fragment always does, the page's
+// own URL too (it loads again). One with a fragment may only scroll the
+// document (HTML's "navigate to a fragment": the same URL but for it, as the
+// browser writes URLs, which Go's url package does not), and a javascript:
+// URL runs in it: those keep the watch.
+func leavesDocument(rawURL string, u *url.URL) bool {
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https", "file", "data", "about":
-	default:
-		return false
+		return !strings.Contains(rawURL, "#")
 	}
-	if !strings.Contains(rawURL, "#") {
-		return true
-	}
-	f, err := url.Parse(from)
-	if err != nil {
-		return false
-	}
-	return withoutFragment(f) != withoutFragment(u)
-}
-
-// withoutFragment is u as the browser writes it, for comparing: without its
-// fragment, with its scheme and host in lower case, no default port and the
-// root path for an empty one.
-func withoutFragment(u *url.URL) string {
-	c := *u
-	c.Fragment, c.RawFragment = "", ""
-	c.Scheme, c.Host = strings.ToLower(c.Scheme), strings.ToLower(c.Host)
-	if port := c.Port(); (c.Scheme == "http" && port == "80") || (c.Scheme == "https" && port == "443") {
-		c.Host = c.Hostname()
-	}
-	if c.Path == "" && c.Opaque == "" && c.Host != "" {
-		c.Path = "/"
-	}
-	return c.String()
+	return false
 }
 
 // navigation performs a page-level navigation as an action; newDocument says

@@ -106,30 +106,25 @@ func TestNavigateToFragment(t *testing.T) {
 
 func TestLeavesDocument(t *testing.T) {
 	for _, tc := range []struct {
-		from, to string
-		leaves   bool
+		to     string
+		leaves bool
 	}{
-		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/b.html", true},
-		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html#x", false},
-		{"http://127.0.0.1:8080/a.html#x", "http://127.0.0.1:8080/a.html#y", false},
-		{"http://127.0.0.1:8080/a.html#x", "http://127.0.0.1:8080/a.html", true},
-		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html", true}, // loaded again
-		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html#", false},
-		{"http://127.0.0.1:8080/a.html#x", "http://127.0.0.1:8080/a.html#x", false},
-		{"http://127.0.0.1:8080/a.html", "http://127.0.0.1:8080/a.html?q=1", true},
-		{"http://example.com/", "HTTP://Example.COM:80#top", false},
-		{"https://example.com/p", "https://example.com:443/p#top", false},
-		{"https://example.com/p", "http://example.com/p#top", true},
-		{"about:blank", "http://127.0.0.1:8080/a.html", true},
-		{"http://127.0.0.1:8080/a.html", "javascript:document.title='x'", false},
-		{"http://127.0.0.1:8080/a.html", "data:text/html,<p>hi", true},
+		{"http://127.0.0.1:8080/b.html", true},
+		{"http://127.0.0.1:8080/a.html?q=it's", true},
+		{"http://127.0.0.1:8080/a.html#x", false},
+		{"http://127.0.0.1:8080/a.html#", false},
+		{"http://127.0.0.1:8080/x/../a.html?q=é#x", false}, // Go and Chrome write it apart: not sure
+		{"HTTPS://example.com/p", true},
+		{"data:text/html,<p>hi", true},
+		{"about:blank", true},
+		{"javascript:document.title='x'", false},
 	} {
 		u, err := url.Parse(tc.to)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := leavesDocument(tc.from, tc.to, u); got != tc.leaves {
-			t.Errorf("leavesDocument(%q, %q) = %t, want %t", tc.from, tc.to, got, tc.leaves)
+		if got := leavesDocument(tc.to, u); got != tc.leaves {
+			t.Errorf("leavesDocument(%q) = %t, want %t", tc.to, got, tc.leaves)
 		}
 	}
 }
