@@ -24,6 +24,9 @@ func OpenDoor(ctx context.Context, cfg Config, storeName string) (*Queue, error)
 	if cfg.Worker == "" {
 		cfg.Worker = DefaultWorker()
 	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
 	if cfg.Browser.Secrets == nil {
 		cfg.Browser.Secrets = secrets.New()
 	}

@@ -82,8 +82,32 @@ func TestQueuedWithoutWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := "queued: 0 job(s) ahead of it; no worker takes jobs: none renewed its lease in the last 15s; start one (cdpmcp worker --jobs-db, on the same store)"; st.State != jobs.Queued || st.Summary != want {
+		if want := "queued: 0 job(s) ahead of it; no worker takes jobs: none renewed its lease in the last 1m0s; start one (cdpmcp worker --jobs-db, on the same store)"; st.State != jobs.Queued || st.Summary != want {
 			t.Errorf("with no worker: %s %q, want QUEUED %q", st.State, st.Summary, want)
+		}
+	})
+}
+
+// While a worker takes jobs, a queued job's status says only how many are
+// ahead of it: through the worker's own queue from its start (it tells the
+// store it is alive at once, not a third of a lease later), and through a
+// front door beside it (cdpmcp jobs status), which holds no lease of its own.
+func TestQueuedBehindALiveWorker(t *testing.T) {
+	t.Parallel()
+	onBothStores(t, func(t *testing.T) {
+		t.Parallel()
+		q := openQueue(t, t.TempDir(), jobs.Config{MaxTabs: 1})
+		slow := q.submit(t, jobs.SubmitRequest{URL: site.URL("/slow?ms=2500"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+		next := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/article.html"), Task: jobs.Task{Type: jobs.TaskNavigate}})
+		q.wait(t, slow.ID, jobs.Running)
+		for name, door := range map[string]*jobs.Queue{"queue": q.Queue, "door": openDoor(t, q)} {
+			st, err := door.Status(testCtx(t), next.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.State != jobs.Queued || !strings.HasPrefix(st.Summary, "queued: ") || strings.Contains(st.Summary, "worker") {
+				t.Errorf("through the %s, behind a live worker: %s %q", name, st.State, st.Summary)
+			}
 		}
 	})
 }

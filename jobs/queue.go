@@ -166,6 +166,7 @@ func Open(ctx context.Context, cfg Config) (*Queue, error) {
 	}
 	events := cfg.Store.Watch(qctx)
 	q.wg.Go(func() { q.watch(events) })
+	q.renewSoon() // the fleet knows of this worker from its start, not a third of a lease later
 	q.wg.Go(q.keepLeases)
 	if !cfg.SubmitOnly {
 		q.wg.Go(q.loop)

@@ -16,7 +16,11 @@ func (q *Queue) whyWaiting(ctx context.Context) string {
 	if !q.store.Shared() {
 		return ""
 	}
-	ws, err := q.store.Workers(ctx, q.cfg.Lease)
+	// Other workers may hold longer leases than this process (--lease),
+	// renewed a third of theirs apart: the window is wide, so that a live
+	// one is never missed (a gone one counts a while longer: nothing said).
+	window := 4 * max(q.cfg.Lease, DefaultLease)
+	ws, err := q.store.Workers(ctx, window)
 	if err != nil {
 		return ""
 	}
@@ -31,7 +35,7 @@ func (q *Queue) whyWaiting(ctx context.Context) string {
 		paused = append(paused, w.ID+": "+w.Paused)
 	}
 	if len(paused) == 0 {
-		return fmt.Sprintf("no worker takes jobs: none renewed its lease in the last %s; start one (cdpmcp worker --jobs-db, on the same store)", q.cfg.Lease)
+		return fmt.Sprintf("no worker takes jobs: none renewed its lease in the last %s; start one (cdpmcp worker --jobs-db, on the same store)", window)
 	}
 	if len(paused) > 3 {
 		paused = append(paused[:3], fmt.Sprintf("and %d more", len(paused)-3))

@@ -129,11 +129,15 @@ var migrations = []string{
 	UPDATE cdpmcp.jobs SET idem_key = tenant || '/' || correlation_id
 		WHERE seq IN (SELECT MIN(seq) FROM cdpmcp.jobs GROUP BY tenant, correlation_id);
 	DELETE FROM cdpmcp.meta WHERE name = 'key';`,
-	// A worker says why it claims no jobs (no browser): a job's status
-	// tells it when no worker takes jobs. (IF NOT EXISTS: run again on a
-	// database set back to an older version, as the upgrade tests do.)
-	`ALTER TABLE cdpmcp.workers ADD COLUMN IF NOT EXISTS paused text NOT NULL DEFAULT '';`,
 }
+
+// additions are columns with defaults that an older cdpmcp neither reads nor
+// misses: they are added whatever the version, which they leave alone, so
+// that a fleet's older processes go on beside the newer ones.
+const additions = `
+	-- A worker says why it claims no jobs (no browser): a job's status
+	-- tells it when no worker takes jobs.
+	ALTER TABLE cdpmcp.workers ADD COLUMN IF NOT EXISTS paused text NOT NULL DEFAULT '';`
 
 // migrate applies the migrations the database lacks, one process at a time.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
@@ -163,7 +167,10 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			}
 			slog.Info("job database schema migrated", "version", i+1)
 		}
-		_, err = tx.Exec(ctx, `UPDATE cdpmcp.schema_version SET version = $1`, len(migrations))
+		if _, err = tx.Exec(ctx, `UPDATE cdpmcp.schema_version SET version = $1`, len(migrations)); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, additions)
 		return err
 	})
 }

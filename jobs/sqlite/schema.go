@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // The file's schema, and how an older file is brought to it.
@@ -110,7 +111,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		{"jobs", "tenant", tenantColumn}, {"jobs", "lease_ms", leaseColumns}, {"workers", "paused", pausedColumn},
 	} {
 		if !s.hasColumn(ctx, m.table, m.column) {
-			if _, err := s.db.ExecContext(ctx, m.sql); err != nil {
+			// Another process opening the file at once may have added it
+			// meanwhile.
+			if _, err := s.db.ExecContext(ctx, m.sql); err != nil && !strings.Contains(err.Error(), "duplicate column name") {
 				return err
 			}
 		}
