@@ -39,7 +39,7 @@ func shootFindings(ctx context.Context, d cdpclient.Door, fs []Finding, max int)
 			return err
 		}
 		vw = float64(m.CSSLayoutViewport.ClientWidth)
-		r, err := c.Page.CaptureScreenshot(ctx, page.NewCaptureScreenshotArgs().SetFormat("png"))
+		r, err := c.Page.CaptureScreenshot(ctx, page.NewCaptureScreenshotArgs().SetFormat("png").SetOptimizeForSpeed(true))
 		if err != nil {
 			return err
 		}
