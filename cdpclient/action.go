@@ -51,9 +51,8 @@ type action struct {
 	// out beside the round trip that finds the target by ref, and run finds
 	// its value with the element (Element.readyValue).
 	ready string
-	// newDocument says the action is sure to bring a new document (a
-	// navigation to another URL): the one it leaves is not watched, as
-	// nothing it does meanwhile is the action's.
+	// newDocument: sure to bring a new document (a navigation), the action
+	// watches nothing in the one it leaves: nothing done there is its own.
 	newDocument bool
 	// run does the action. value, when not empty, is reported as delta.value
 	// (the value a field ended up with, where a scroll stopped).
