@@ -7,7 +7,7 @@ import (
 )
 
 // whyWaiting says why no worker of a fleet takes jobs now, when none does:
-// none is alive (none renewed its lease within one lease), or every live one
+// none is alive (none renewed its lease in four leases), or every live one
 // is paused (jobstore.Worker.Paused: its browser cannot be found). It is ""
 // while one takes jobs, and on a store of this process alone, which runs
 // them itself. A queued job's status adds it, so that a client waiting on
