@@ -35,8 +35,17 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 	if cssWidth > 0 {
 		scale = float64(src.Bounds().Dx()) / cssWidth
 	}
-	img := image.NewRGBA(src.Bounds())
-	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	// A JPEG is drawn on as it decodes, in its own planes (copying it to
+	// RGBA first and encoding that back was a third of the time).
+	var canvas painter
+	var img image.Image
+	if ycc, ok := src.(*image.YCbCr); ok && format == "jpeg" {
+		canvas, img = yccPainter{ycc}, ycc
+	} else {
+		rgba := image.NewRGBA(src.Bounds())
+		draw.Draw(rgba, rgba.Bounds(), src, src.Bounds().Min, draw.Src)
+		canvas, img = rgbaPainter{rgba}, rgba
+	}
 	for _, b := range boxes {
 		c := annotationColors[b.Ref%len(annotationColors)]
 		r := image.Rect(int((b.X-origin.X)*scale), int((b.Y-origin.Y)*scale),
@@ -44,8 +53,8 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 		if !r.Overlaps(img.Bounds()) {
 			continue
 		}
-		outline(img, r, c, 2)
-		label(img, r, strconv.Itoa(b.Ref), c)
+		outline(canvas, r, c, 2)
+		label(canvas, r, strconv.Itoa(b.Ref), c)
 	}
 	var out bytes.Buffer
 	if format == "jpeg" {
@@ -56,36 +65,67 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 	return out.Bytes(), err
 }
 
-func outline(img *image.RGBA, r image.Rectangle, c color.RGBA, width int) {
-	u := &image.Uniform{c}
+// painter fills rectangles of an image in one colour.
+type painter interface {
+	fill(r image.Rectangle, c color.RGBA)
+	bounds() image.Rectangle
+}
+
+type rgbaPainter struct{ img *image.RGBA }
+
+func (p rgbaPainter) fill(r image.Rectangle, c color.RGBA) {
+	draw.Draw(p.img, r.Intersect(p.img.Bounds()), &image.Uniform{c}, image.Point{}, draw.Src)
+}
+
+func (p rgbaPainter) bounds() image.Rectangle { return p.img.Bounds() }
+
+// yccPainter fills in a YCbCr image's planes: luma a pixel each, chroma a
+// sample each, shared by neighbouring pixels as the image subsamples it (a
+// line's colour reaches a pixel past it at most; the label's white text is
+// in the luma, sharp).
+type yccPainter struct{ img *image.YCbCr }
+
+func (p yccPainter) fill(r image.Rectangle, c color.RGBA) {
+	r = r.Intersect(p.img.Bounds())
+	y, cb, cr := color.RGBToYCbCr(c.R, c.G, c.B)
+	for py := r.Min.Y; py < r.Max.Y; py++ {
+		for px := r.Min.X; px < r.Max.X; px++ {
+			p.img.Y[p.img.YOffset(px, py)] = y
+			i := p.img.COffset(px, py)
+			p.img.Cb[i], p.img.Cr[i] = cb, cr
+		}
+	}
+}
+
+func (p yccPainter) bounds() image.Rectangle { return p.img.Bounds() }
+
+func outline(img painter, r image.Rectangle, c color.RGBA, width int) {
 	for _, side := range []image.Rectangle{
 		{r.Min, image.Pt(r.Max.X, r.Min.Y+width)}, {image.Pt(r.Min.X, r.Max.Y-width), r.Max},
 		{r.Min, image.Pt(r.Min.X+width, r.Max.Y)}, {image.Pt(r.Max.X-width, r.Min.Y), r.Max},
 	} {
-		draw.Draw(img, side.Intersect(img.Bounds()), u, image.Point{}, draw.Src)
+		img.fill(side, c)
 	}
 }
 
 // label draws text in white on a box of colour c at the top right of r.
-func label(img *image.RGBA, r image.Rectangle, text string, c color.RGBA) {
+func label(img painter, r image.Rectangle, text string, c color.RGBA) {
 	const scale, pad = 2, 2
 	w := len(text)*(glyphW+1)*scale - scale + 2*pad
 	h := glyphH*scale + 2*pad
 	at := image.Pt(max(r.Max.X-w, r.Min.X), r.Min.Y)
-	if at.Y+h > img.Bounds().Max.Y {
-		at.Y = img.Bounds().Max.Y - h
+	if at.Y+h > img.bounds().Max.Y {
+		at.Y = img.bounds().Max.Y - h
 	}
-	bg := image.Rect(at.X, at.Y, at.X+w, at.Y+h)
-	draw.Draw(img, bg.Intersect(img.Bounds()), &image.Uniform{c}, image.Point{}, draw.Src)
-	white := &image.Uniform{color.White}
+	img.fill(image.Rect(at.X, at.Y, at.X+w, at.Y+h), c)
+	white := color.RGBA{0xff, 0xff, 0xff, 0xff}
 	x := at.X + pad
 	for _, ch := range text {
 		g := digitGlyphs[ch-'0']
 		for row := range glyphH {
 			for col := range glyphW {
 				if g[row]&(1<<(glyphW-1-col)) != 0 {
-					px := image.Rect(x+col*scale, at.Y+pad+row*scale, x+(col+1)*scale, at.Y+pad+(row+1)*scale)
-					draw.Draw(img, px.Intersect(img.Bounds()), white, image.Point{}, draw.Src)
+					img.fill(image.Rect(x+col*scale, at.Y+pad+row*scale, x+(col+1)*scale, at.Y+pad+(row+1)*scale), white)
 				}
 			}
 		}
