@@ -117,16 +117,16 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	}
 	octx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
-	var picture *shot
+	var pic *shot
 	// The step is recorded beside the next one: its screenshot, which only
 	// the record may need, and the files are not waited for here.
-	defer func() { r.rec.step(sr, picture) }()
+	defer func() { r.rec.step(sr, pic) }()
 	endObserve := spans.Start(ctx, "observe")
 	obs, err := r.observeBy(octx, func(p *cdpclient.Page) (string, error) {
 		// The picture is taken after the element list, under the step's
 		// ctx: the record waits for it after the step.
-		text, pic, err := r.look(ctx, p)
-		picture = pic
+		text, s, err := r.look(ctx, p)
+		pic = s
 		return text, err
 	})
 	endObserve()
@@ -150,7 +150,7 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	}()
 	defer func() { <-counted }() // before the record takes sr
 	if r.cfg.Vision {
-		img := picture.wait()
+		img := pic.wait().image()
 		prompt.Image, sr.ImageSent = img, img != nil
 	}
 	sr.ServerMs = time.Since(start).Milliseconds()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/statedir"
@@ -26,13 +27,17 @@ type StepRecord struct {
 	User string `json:"user"`
 	// Screenshot names the step's image in the run directory; ImageSent says
 	// whether the model saw it (vision).
-	Screenshot string         `json:"screenshot,omitempty"`
-	ImageSent  bool           `json:"imageSent,omitempty"`
-	Answer     string         `json:"answer,omitempty"`
-	Model      string         `json:"model,omitempty"`
-	Brain      *Brain         `json:"brain,omitempty"`
-	Actions    []ActionRecord `json:"actions,omitempty"`
-	Error      string         `json:"error,omitempty"`
+	Screenshot string `json:"screenshot,omitempty"`
+	ImageSent  bool   `json:"imageSent,omitempty"`
+	// Marks are the numbered boxes of the elements on a screenshot the
+	// model did not see, in its pixels: the report draws them over it (one
+	// sent to the model has them drawn in).
+	Marks   []capture.Mark `json:"marks,omitempty"`
+	Answer  string         `json:"answer,omitempty"`
+	Model   string         `json:"model,omitempty"`
+	Brain   *Brain         `json:"brain,omitempty"`
+	Actions []ActionRecord `json:"actions,omitempty"`
+	Error   string         `json:"error,omitempty"`
 	// ServerMs is the server's own time (reading the page, the prompt, the
 	// answer); ModelMs the model's; ActionsMs the actions' (page time included).
 	ServerMs  int64 `json:"serverMs"`
@@ -87,16 +92,15 @@ func newRecorder(parent string, r *runner) (*recorder, error) {
 	return rc, nil
 }
 
-// step records a finished step and its screenshot (picture may be nil), in
-// the background and in order: the run goes on meanwhile. finish waits for
-// them.
-func (rc *recorder) step(sr *StepRecord, picture *shot) {
+// step records a finished step and its screenshot (s may be nil), in the
+// background and in order: the run goes on meanwhile. finish waits for them.
+func (rc *recorder) step(sr *StepRecord, s *shot) {
 	prev, written := rc.written, make(chan struct{})
 	rc.written = written
 	go func() {
 		defer close(written)
-		if picture != nil {
-			sr.image = picture.wait()
+		if pic := s.wait(); pic != nil {
+			sr.image, sr.Marks = pic.img, pic.marks
 		}
 		<-prev
 		rc.writeStep(sr)

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"embed"
 	"encoding/base64"
+	"fmt"
 	"html/template"
+	"image"
+	_ "image/jpeg" // the steps' screenshots
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
 
@@ -24,10 +28,36 @@ var reportTmpl = template.Must(template.New("report.html.tmpl").Funcs(template.F
 	},
 }).ParseFS(reportFS, "report.html.tmpl"))
 
-// reportStep is a step as the report shows it, its screenshot inlined.
+// reportStep is a step as the report shows it, its screenshot inlined and
+// the marks placed over it.
 type reportStep struct {
 	*StepRecord
 	Image template.URL
+	Boxes []reportMark
+}
+
+// reportMark is a mark as the report draws it: a box placed in percent of
+// the picture, so it follows the picture's size on the page.
+type reportMark struct {
+	Ref   int
+	Style template.CSS
+	Color template.CSS
+}
+
+// reportMarks places marks over a picture of w×h pixels.
+func reportMarks(marks []capture.Mark, w, h int) []reportMark {
+	if w <= 0 || h <= 0 {
+		return nil
+	}
+	pct := func(v, of int) float64 { return 100 * float64(v) / float64(of) }
+	var out []reportMark
+	for _, m := range marks {
+		out = append(out, reportMark{Ref: m.Ref,
+			Style: template.CSS(fmt.Sprintf("left:%.2f%%;top:%.2f%%;width:%.2f%%;height:%.2f%%;border-color:%s",
+				pct(m.X, w), pct(m.Y, h), pct(m.W, w), pct(m.H, h), m.Color)),
+			Color: template.CSS("background:" + m.Color)})
+	}
+	return out
 }
 
 // writeReport writes a self-contained HTML page of the run: the task, how it
@@ -52,6 +82,9 @@ func writeReport(path string, rc *recorder, out *Outcome) error {
 			if img, err := os.ReadFile(filepath.Join(rc.dir, s.Screenshot)); err == nil {
 				mime := "image/" + strings.TrimPrefix(filepath.Ext(s.Screenshot), ".")
 				rs.Image = template.URL("data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img))
+				if cfg, _, err := image.DecodeConfig(bytes.NewReader(img)); err == nil {
+					rs.Boxes = reportMarks(s.Marks, cfg.Width, cfg.Height)
+				}
 			}
 		}
 		data.Steps = append(data.Steps, rs)

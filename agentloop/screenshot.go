@@ -16,9 +16,17 @@ const screenshotQuality = 70
 
 // shot is a screenshot being taken; wait returns it (nil when it failed).
 type shot struct {
-	ch  chan *Image
-	img *Image
+	ch  chan *picture
+	pic *picture
 	got bool
+}
+
+// picture is a step's screenshot. With vision the numbered boxes are drawn
+// on it, for the model; without, marks holds them and the report draws them
+// over it: the step saves the drawing.
+type picture struct {
+	img   *Image
+	marks []capture.Mark
 }
 
 // look reads the page's element list and then takes its picture, the
@@ -28,10 +36,11 @@ type shot struct {
 // the list measured the boxes drawn. It returns once the list is read; the
 // picture is taken while the prompt is built and the model thinks, and the
 // step's actions wait for it (the record waits for it; with vision, the
-// step). ctx bounds both: the picture has a bound of its own, since the
+// step). Without vision it is not drawn on (the record keeps the marks).
+// ctx bounds both: the picture has a bound of its own, since the
 // step may end before it is taken.
 func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, error) {
-	s := &shot{ch: make(chan *Image, 1)}
+	s := &shot{ch: make(chan *picture, 1)}
 	type read struct {
 		text string
 		err  error
@@ -41,14 +50,14 @@ func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, er
 		ctx, cancel := context.WithTimeout(ctx, observeTimeout)
 		defer cancel()
 		listed := false
-		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Annotate: true,
+		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality,
 			Before: func(ctx context.Context) ([]pagemodel.Box, error) {
 				text, boxes, err := pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
 				list <- read{text, err}
 				listed = true
 				return boxes, err
 			}}
-		data, mime, err := capture.Screenshot(ctx, p, opts)
+		pic, err := r.shoot(ctx, p, opts)
 		if !listed {
 			// Refused before it held the page (a dialog is open): the
 			// snapshot says why.
@@ -62,16 +71,45 @@ func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, er
 			s.ch <- nil
 			return
 		}
-		s.ch <- &Image{Data: data, MIME: mime}
+		s.ch <- pic
 	}()
 	l := <-list
 	return l.text, s, l.err
 }
 
-// wait returns the screenshot once it is taken; later calls return it again.
-func (s *shot) wait() *Image {
-	if !s.got {
-		s.img, s.got = <-s.ch, true
+// shoot takes the step's picture: drawn on with vision, marked without.
+func (r *runner) shoot(ctx context.Context, p *cdpclient.Page, opts capture.ScreenshotOptions) (*picture, error) {
+	if r.cfg.Vision {
+		opts.Annotate = true
+		data, mime, err := capture.Screenshot(ctx, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &picture{img: &Image{Data: data, MIME: mime}}, nil
 	}
-	return s.img
+	pic, err := capture.ScreenshotMarked(ctx, p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &picture{img: &Image{Data: pic.Data, MIME: pic.MIME}, marks: pic.Marks}, nil
+}
+
+// wait returns the screenshot once it is taken (nil if it failed or s is
+// nil); later calls return it again.
+func (s *shot) wait() *picture {
+	if s == nil {
+		return nil
+	}
+	if !s.got {
+		s.pic, s.got = <-s.ch, true
+	}
+	return s.pic
+}
+
+// image is the picture's image, nil if there is none.
+func (p *picture) image() *Image {
+	if p == nil {
+		return nil
+	}
+	return p.img
 }

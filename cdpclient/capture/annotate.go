@@ -22,18 +22,50 @@ var annotationColors = []color.RGBA{
 	{0x91, 0x1e, 0xb4, 0xff}, {0x00, 0x80, 0x80, 0xff}, {0x9a, 0x63, 0x24, 0xff}, {0x80, 0x00, 0x00, 0xff},
 }
 
-// drawAnnotations draws each box and its ref number onto an encoded image (seed
-// 000's visual context: a box and a label of the same colour, the label at the
-// box's top right) and re-encodes it in format. origin is the image's top-left
-// in viewport CSS pixels and cssWidth the width it shows, in CSS pixels.
+// Mark is an element's numbered box on a picture, in the picture's pixels:
+// what Annotate draws (seed 000's visual context: a box and a label of the
+// same colour, the label at the box's top right). Color is the box's, as
+// "#rrggbb".
+type Mark struct {
+	Ref   int    `json:"ref"`
+	X     int    `json:"x"`
+	Y     int    `json:"y"`
+	W     int    `json:"w"`
+	H     int    `json:"h"`
+	Color string `json:"color"`
+}
+
+// marks places boxes on an image of size bounds whose top-left is origin in
+// viewport CSS pixels and which shows cssWidth CSS pixels across; those off
+// the image are left out.
+func marks(boxes []pagemodel.Box, bounds image.Rectangle, origin point, cssWidth float64) []Mark {
+	scale := 1.0
+	if cssWidth > 0 {
+		scale = float64(bounds.Dx()) / cssWidth
+	}
+	var out []Mark
+	for _, b := range boxes {
+		r := image.Rect(int((b.X-origin.X)*scale), int((b.Y-origin.Y)*scale),
+			int((b.X-origin.X+b.W)*scale), int((b.Y-origin.Y+b.H)*scale))
+		if !r.Overlaps(bounds) {
+			continue
+		}
+		c := markColor(b.Ref)
+		out = append(out, Mark{Ref: b.Ref, X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(),
+			Color: fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)})
+	}
+	return out
+}
+
+func markColor(ref int) color.RGBA { return annotationColors[ref%len(annotationColors)] }
+
+// drawAnnotations draws each box and its ref number onto an encoded image and
+// re-encodes it in format. origin is the image's top-left in viewport CSS
+// pixels and cssWidth the width it shows, in CSS pixels.
 func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.Box, origin point, cssWidth float64) ([]byte, error) {
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode screenshot: %w", err)
-	}
-	scale := 1.0
-	if cssWidth > 0 {
-		scale = float64(src.Bounds().Dx()) / cssWidth
 	}
 	// A JPEG is drawn on as it decodes, in its own planes (copying it to
 	// RGBA first and encoding that back was a third of the time).
@@ -46,15 +78,10 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 		draw.Draw(rgba, rgba.Bounds(), src, src.Bounds().Min, draw.Src)
 		canvas, img = rgbaPainter{rgba}, rgba
 	}
-	for _, b := range boxes {
-		c := annotationColors[b.Ref%len(annotationColors)]
-		r := image.Rect(int((b.X-origin.X)*scale), int((b.Y-origin.Y)*scale),
-			int((b.X-origin.X+b.W)*scale), int((b.Y-origin.Y+b.H)*scale))
-		if !r.Overlaps(img.Bounds()) {
-			continue
-		}
+	for _, m := range marks(boxes, img.Bounds(), origin, cssWidth) {
+		r, c := image.Rect(m.X, m.Y, m.X+m.W, m.Y+m.H), markColor(m.Ref)
 		outline(canvas, r, c, 2)
-		label(canvas, r, strconv.Itoa(b.Ref), c)
+		label(canvas, r, strconv.Itoa(m.Ref), c)
 	}
 	var out bytes.Buffer
 	if format == "jpeg" {

@@ -13,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/google/go-cmp/cmp"
 	"github.com/mafredri/cdp"
 )
 
@@ -64,6 +65,20 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 				t.Errorf("%s: ref %d at (%v,%v): colour %v, want %v", path, b.Ref, b.X, b.Y+b.H/2, got, want)
 			}
 		}
+		// The marks of a picture left undrawn are where the boxes are drawn.
+		pic, err := ScreenshotMarked(ctx, p, ScreenshotOptions{})
+		if err != nil || len(pic.Marks) != len(boxes) {
+			t.Fatalf("%s: %d marks for %d boxes, %v", path, len(pic.Marks), len(boxes), err)
+		}
+		for _, m := range pic.Marks {
+			want := annotationColors[m.Ref%len(annotationColors)]
+			if got := color.RGBAModel.Convert(img.At(m.X, m.Y+m.H/2)).(color.RGBA); got != want {
+				t.Errorf("%s: mark %+v: drawn colour %v there, want %v", path, m, got, want)
+			}
+		}
+		if after := cdptest.Eval(t, ctx, p, countNodes); after != before {
+			t.Errorf("%s: the page changed: %s → %s", path, before, after)
+		}
 	}
 }
 
@@ -82,6 +97,11 @@ func TestDrawAnnotationsScalesToTheImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := annotationColors[7%len(annotationColors)]
+	// The marks a caller draws itself are where these were drawn.
+	got := marks([]pagemodel.Box{{Ref: 7, X: 20, Y: 20, W: 30, H: 20}}, img.Bounds(), point{X: 10, Y: 10}, 100)
+	if d := cmp.Diff([]Mark{{Ref: 7, X: 20, Y: 20, W: 60, H: 40, Color: "#800000"}}, got); d != "" {
+		t.Errorf("marks (-want +got):\n%s", d)
+	}
 	if got := color.RGBAModel.Convert(img.At(20, 30)).(color.RGBA); got != want {
 		t.Errorf("left border at (20,30) = %v, want %v", got, want)
 	}

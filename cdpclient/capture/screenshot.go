@@ -1,8 +1,10 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"math"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -47,6 +49,56 @@ type ScreenshotOptions struct {
 // Screenshot captures the viewport, the full page or one element and returns the
 // encoded image and its MIME type.
 func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) ([]byte, string, error) {
+	r, err := shoot(ctx, p, opts)
+	if err == nil && opts.Annotate {
+		// Drawn once the page is free again: decoding, drawing and encoding
+		// the picture needs nothing of it.
+		endDraw := spans.Start(ctx, "draw")
+		r.data, err = drawAnnotations(r.data, r.format, r.quality, r.boxes, r.origin, r.width)
+		endDraw()
+	}
+	return r.data, "image/" + r.format, err
+}
+
+// Picture is a screenshot and the marks Annotate would draw on it.
+type Picture struct {
+	Data  []byte
+	MIME  string
+	Marks []Mark
+}
+
+// ScreenshotMarked takes the picture Screenshot takes with Annotate, and
+// returns the marks beside it rather than drawn on it, for a caller that
+// shows them another way (an HTML report, over the image): the decoding,
+// drawing and encoding, some 17 ms of CPU for an 800×600 JPEG, are saved.
+func ScreenshotMarked(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (Picture, error) {
+	opts.Annotate = true
+	r, err := shoot(ctx, p, opts)
+	if err != nil {
+		return Picture{}, err
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(r.data))
+	if err != nil {
+		return Picture{}, fmt.Errorf("decode screenshot: %w", err)
+	}
+	return Picture{Data: r.data, MIME: "image/" + r.format,
+		Marks: marks(r.boxes, image.Rect(0, 0, cfg.Width, cfg.Height), r.origin, r.width)}, nil
+}
+
+// shot is a picture as the browser took it, and the boxes to mark on it:
+// origin is its top-left in viewport CSS pixels and width the CSS pixels it
+// shows across.
+type shot struct {
+	data    []byte
+	format  string
+	quality int
+	boxes   []pagemodel.Box
+	origin  point
+	width   float64
+}
+
+// shoot has the browser take the picture opts ask for.
+func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot, error) {
 	format := opts.Format
 	switch format {
 	case "", "png":
@@ -54,19 +106,19 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 	case "jpeg", "jpg":
 		format = "jpeg"
 	default:
-		return nil, "", cdpclient.ArgErrorf("use png or jpeg", "format %q is not png or jpeg", opts.Format)
+		return shot{}, cdpclient.ArgErrorf("use png or jpeg", "format %q is not png or jpeg", opts.Format)
 	}
 	if opts.Quality < 0 || opts.Quality > 100 {
-		return nil, "", cdpclient.ArgErrorf("quality is 0 to 100", "quality %d is out of range", opts.Quality)
+		return shot{}, cdpclient.ArgErrorf("quality is 0 to 100", "quality %d is out of range", opts.Quality)
 	}
 	if opts.FullPage && !opts.Target.IsZero() {
-		return nil, "", cdpclient.ArgErrorf("pass fullPage or a target, not both", "fullPage and an element target exclude each other")
+		return shot{}, cdpclient.ArgErrorf("pass fullPage or a target, not both", "fullPage and an element target exclude each other")
 	}
 	if err := checkSize(opts); err != nil {
-		return nil, "", err
+		return shot{}, err
 	}
 	if opts.Before != nil && !opts.Target.IsZero() {
-		return nil, "", fmt.Errorf("capture: Before with a target")
+		return shot{}, fmt.Errorf("capture: Before with a target")
 	}
 	var data []byte
 	d := p.Door()
@@ -143,14 +195,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		data, err = take(ctx, c, args)
 		return err
 	})
-	if err == nil && opts.Annotate {
-		// Drawn once the page is free again: decoding, drawing and encoding
-		// the picture needs nothing of it.
-		endDraw := spans.Start(ctx, "draw")
-		data, err = drawAnnotations(data, format, quality, boxes, origin, width)
-		endDraw()
-	}
-	return data, "image/" + format, err
+	return shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width}, err
 }
 
 // take has the browser take the picture.
