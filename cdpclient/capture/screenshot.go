@@ -142,6 +142,16 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		if format == "jpeg" {
 			args.SetQuality(quality)
 		}
+		if !opts.FullPage && opts.Target.IsZero() && opts.MaxWidth == 0 && opts.Scale != "css" {
+			var err error
+			if opts.Annotate && opts.Before == nil {
+				if boxes, err = latestBoxes(ctx, p, false); err != nil {
+					return err
+				}
+			}
+			data, width, err = viewport(ctx, c, args, opts.Annotate)
+			return err
+		}
 		m, err := c.Page.GetLayoutMetrics(ctx)
 		if err != nil {
 			return fmt.Errorf("layout metrics: %w", err)
@@ -184,18 +194,54 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 			args.SetClip(*clip)
 		}
 		if opts.Annotate && opts.Before == nil {
-			// The refs of the latest snapshot's element lines: what the
-			// model can act on (not text blocks, frames or summarised groups).
-			lines, err := pagemodel.Latest(ctx, p)
-			if err != nil {
+			if boxes, err = latestBoxes(ctx, p, opts.FullPage); err != nil {
 				return err
 			}
-			boxes = refBoxes(ctx, d, snapshot.ElementRefs(lines), opts.FullPage)
 		}
 		data, err = take(ctx, c, args)
 		return err
 	})
 	return shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width}, err
+}
+
+// latestBoxes are the boxes of the refs of the latest snapshot's element
+// lines: what the model can act on (not text blocks, frames or summarised
+// groups), in the viewport or, whole, anywhere on the page.
+func latestBoxes(ctx context.Context, p *cdpclient.Page, whole bool) ([]pagemodel.Box, error) {
+	lines, err := pagemodel.Latest(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return refBoxes(ctx, p.Door(), snapshot.ElementRefs(lines), whole), nil
+}
+
+// viewport takes the viewport as it is, at the device's scale: the capture
+// needs no layout metrics, so the CSS width the picture shows, which marks
+// are placed by, is read beside it (measured is false: width is not read).
+func viewport(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs, measured bool) (data []byte, width float64, err error) {
+	type metrics struct {
+		width float64
+		err   error
+	}
+	read := make(chan metrics, 1)
+	if measured {
+		go func() {
+			m, err := c.Page.GetLayoutMetrics(ctx)
+			if err != nil {
+				read <- metrics{err: fmt.Errorf("layout metrics: %w", err)}
+				return
+			}
+			read <- metrics{width: float64(m.CSSLayoutViewport.ClientWidth)}
+		}()
+	}
+	data, err = take(ctx, c, args)
+	if measured {
+		m := <-read
+		if err == nil {
+			width, err = m.width, m.err
+		}
+	}
+	return data, width, err
 }
 
 // take has the browser take the picture.
