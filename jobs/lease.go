@@ -101,21 +101,19 @@ func (q *Queue) keepLeases() {
 	tick := time.NewTicker(q.cfg.Lease / 3)
 	defer tick.Stop()
 	for {
+		ticked := false
 		select {
 		case <-q.ctx.Done():
 			return
 		case <-tick.C:
-		case <-q.renewNow:
-			if !q.cfg.SubmitOnly {
-				q.renew()
-			}
-			continue
+			ticked = true
+		case <-q.renewNow: // a renewal alone (renewSoon)
 		}
 		if !q.cfg.SubmitOnly {
 			// A process that runs no jobs holds no lease: it is no worker.
 			q.renew()
 		}
-		if q.store.Shared() {
+		if ticked && q.store.Shared() {
 			ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease)
 			if err := q.reap(ctx); err != nil && q.ctx.Err() == nil {
 				slog.Warn("could not take up the jobs of workers that went away", "err", err)
