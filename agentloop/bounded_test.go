@@ -96,7 +96,7 @@ func trimElems(user string) string {
 
 // BenchmarkAgentStep reports cdpmcp's own time in run_browser_agent, the
 // medians over the 9 steps of scripted runs, on a small page, a corpus
-// article, a Wikipedia article and with the annotated screenshot:
+// article, a Wikipedia article, without and with the annotated screenshot:
 // server-ms/step is a step's time without the model's (reading the page,
 // the prompt, the answer's parsing, not the actions); between-ms is the
 // time from the model's answer to the loop's next request, as the model
@@ -118,6 +118,9 @@ func BenchmarkAgentStep(b *testing.B) {
 	for _, tc := range boundedCases {
 		runs = append(runs, run{tc.page, tc.vision, 0})
 	}
+	// With vision the picture is the next request's: the small page and
+	// the long article too.
+	runs = append(runs, run{"/agent/list.html", true, 0}, run{"/corpus/wikipedia.html", true, 0})
 	for _, tc := range boundedCases {
 		if !tc.vision {
 			runs = append(runs, run{tc.page, false, 300 * time.Millisecond})

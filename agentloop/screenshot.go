@@ -29,16 +29,18 @@ type picture struct {
 	marks []capture.Mark
 }
 
-// look reads the page's element list and then takes its picture, the
-// viewport with every element's index drawn on it (seed 000 §3.1 VISUAL
-// CONTEXT), under one hold of the page: no action runs between the two, so
-// the picture shows the page the list describes, and the walk that read
-// the list measured the boxes drawn. It returns once the list is read; the
-// picture is taken while the prompt is built and the model thinks, and the
-// step's actions wait for it (the record waits for it; with vision, the
-// step). Without vision it is not drawn on (the record keeps the marks).
-// ctx bounds both: the picture has a bound of its own, since the
-// step may end before it is taken.
+// look reads the page's element list and takes its picture, the viewport
+// with every element's index drawn on it (seed 000 §3.1 VISUAL CONTEXT),
+// under one hold of the page: no action runs between the two, so the
+// picture shows the page the list describes, and the walk that read the
+// list measured the boxes drawn. It returns once the list is read.
+// Without vision the picture is asked for after the walk and taken while
+// the prompt is built and the model thinks; the step's actions wait for it
+// (the record needs it), and it is not drawn on (the record keeps the
+// marks). With vision the step waits for the picture before it asks the
+// model, so the picture is asked for first and the walk runs beside it
+// (capture.ScreenshotOptions.Beside). ctx bounds both: the picture has a
+// bound of its own, since the step may end before it is taken.
 func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, error) {
 	s := &shot{ch: make(chan *picture, 1)}
 	type read struct {
@@ -50,13 +52,16 @@ func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, er
 		ctx, cancel := context.WithTimeout(ctx, observeTimeout)
 		defer cancel()
 		listed := false
-		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality,
-			Before: func(ctx context.Context) ([]pagemodel.Box, error) {
-				text, boxes, err := pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
-				list <- read{text, err}
-				listed = true
-				return boxes, err
-			}}
+		walk := func(ctx context.Context) ([]pagemodel.Box, error) {
+			text, boxes, err := pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
+			list <- read{text, err}
+			listed = true
+			return boxes, err
+		}
+		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Before: walk}
+		if r.cfg.Vision {
+			opts.Before, opts.Beside = nil, walk
+		}
 		pic, err := r.shoot(ctx, p, opts)
 		if !listed {
 			// Refused before it held the page (a dialog is open): the

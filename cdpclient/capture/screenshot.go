@@ -33,11 +33,18 @@ type ScreenshotOptions struct {
 	// them, so both see the page as it is): the snapshot's walk, say. With
 	// Annotate the boxes it returns are those drawn, rather than measured
 	// again; its error is the screenshot's. Not with a Target, which may
-	// scroll. (Taking the picture while it runs saves nothing: the browser
-	// renders the picture on the page's main thread, which the walk holds,
-	// and the two compete for the cores, so a large page's walk takes
-	// longer.)
+	// scroll. Before returns as soon as it has read the page, and the
+	// picture is asked for then: for a caller that goes on with what Before
+	// read and wants the picture later.
 	Before func(ctx context.Context) ([]pagemodel.Box, error)
+	// Beside is Before run beside the capture: the browser is asked for the
+	// picture first, and Beside runs once the page has drawn its next frame
+	// (the browser draws the picture's frame on the page's main thread,
+	// which a walk would hold, and the two would compete for the cores), so
+	// part of the capture's time is the walk's. For a caller that waits for
+	// both. Only for the viewport as it is (no clip, no full page, no
+	// scaling) and not with Before.
+	Beside func(ctx context.Context) ([]pagemodel.Box, error)
 	// MaxWidth, if not 0, is the widest the image may be, in pixels: a wider
 	// capture is rendered smaller (by the browser, so text stays sharp).
 	MaxWidth int
@@ -120,6 +127,10 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 	if opts.Before != nil && !opts.Target.IsZero() {
 		return shot{}, fmt.Errorf("capture: Before with a target")
 	}
+	asIs := !opts.FullPage && opts.Target.IsZero() && opts.MaxWidth == 0 && opts.Scale != "css"
+	if opts.Beside != nil && (!asIs || opts.Before != nil) {
+		return shot{}, fmt.Errorf("capture: Beside with a clip or with Before")
+	}
 	var data []byte
 	d := p.Door()
 	quality := opts.Quality
@@ -142,7 +153,12 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		if format == "jpeg" {
 			args.SetQuality(quality)
 		}
-		if !opts.FullPage && opts.Target.IsZero() && opts.MaxWidth == 0 && opts.Scale != "css" {
+		if asIs && opts.Beside != nil {
+			var err error
+			data, width, boxes, err = viewportBeside(ctx, p, c, args, opts.Annotate, opts.Beside)
+			return err
+		}
+		if asIs {
 			var err error
 			if opts.Annotate && opts.Before == nil {
 				if boxes, err = latestBoxes(ctx, p, false); err != nil {
@@ -213,43 +229,4 @@ func latestBoxes(ctx context.Context, p *cdpclient.Page, whole bool) ([]pagemode
 		return nil, err
 	}
 	return refBoxes(ctx, p.Door(), snapshot.ElementRefs(lines), whole), nil
-}
-
-// viewport takes the viewport as it is, at the device's scale: the capture
-// needs no layout metrics, so the CSS width the picture shows, which marks
-// are placed by, is read beside it (measured is false: width is not read).
-func viewport(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs, measured bool) (data []byte, width float64, err error) {
-	type metrics struct {
-		width float64
-		err   error
-	}
-	read := make(chan metrics, 1)
-	if measured {
-		go func() {
-			m, err := c.Page.GetLayoutMetrics(ctx)
-			if err != nil {
-				read <- metrics{err: fmt.Errorf("layout metrics: %w", err)}
-				return
-			}
-			read <- metrics{width: float64(m.CSSLayoutViewport.ClientWidth)}
-		}()
-	}
-	data, err = take(ctx, c, args)
-	if measured {
-		m := <-read
-		if err == nil {
-			width, err = m.width, m.err
-		}
-	}
-	return data, width, err
-}
-
-// take has the browser take the picture.
-func take(ctx context.Context, c *cdp.Client, args *page.CaptureScreenshotArgs) ([]byte, error) {
-	defer spans.Start(ctx, "capture")()
-	r, err := c.Page.CaptureScreenshot(ctx, args)
-	if err != nil {
-		return nil, fmt.Errorf("capture screenshot: %w", err)
-	}
-	return r.Data, nil
 }
