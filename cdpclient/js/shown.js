@@ -1,6 +1,7 @@
 // What a person sees of an element: the one rule the page model's walk
 // (walk.js) and getContent's reading (cdpclient/content) read a page by, so
-// that the two agree. shownRules() returns seen(el, style, hidden, clip):
+// that the two agree. shownRules() returns seen(el, style, hidden, clip,
+// display), display the style's if the caller read it already:
 // null when nothing of el shows (display: none, opacity 0, hidden until
 // found, a collapsed or clipped-away box such as screen-reader-only text or
 // a closed panel, a carousel's slide beside the box it sits in, aria-hidden
@@ -15,14 +16,14 @@ function shownRules() {
   const CLIP_DEPTH = 4;
   const WORDS = /[\p{L}\p{N}]/u;
   const ACTIVE = 'a[href],button,input,select,textarea,[tabindex],[role=button],[role=link]';
+  const REPLACED = new Set(['img', 'video', 'canvas', 'iframe', 'embed', 'object', 'input', 'select', 'textarea', 'button', 'svg', 'audio', 'meter', 'progress']);
 
   function visibleBox(el) {
     const r = el.getBoundingClientRect();
     return r.width > 1 && r.height > 1;
   }
 
-  function seen(el, style, hidden, clip) {
-    const display = style.display;
+  function seen(el, style, hidden, clip, display = style.display) {
     if (display === 'none' || style.opacity === '0' || el.getAttribute('hidden') === 'until-found') return null;
     if (el.getAttribute('aria-hidden') === 'true' && !WORDS.test(el.textContent) && !el.matches(ACTIVE) && !el.querySelector(ACTIVE)) return null;
     const vis = style.visibility;
@@ -31,8 +32,12 @@ function shownRules() {
       // Collapsed or clipped-away boxes (screen-reader-only text, closed
       // panels) show nothing; measuring every box would be slow, so only the
       // ones that can hide their content are measured.
-      const pos = style.position;
-      const ov = style.overflow; // "hidden", or "hidden visible" when x and y differ
+      // An inline box that is not replaced is neither positioned out of
+      // the flow (that makes it a block) nor clips its content: its
+      // position and overflow are not read.
+      const flowing = display === 'inline' && !REPLACED.has(el.localName);
+      const pos = flowing ? 'static' : style.position;
+      const ov = flowing ? 'visible' : style.overflow; // "hidden", or "hidden visible" when x and y differ
       if ((ov === 'hidden' || ov === 'clip' || pos === 'absolute' || pos === 'fixed') && !visibleBox(el)) return null;
       if (clip) {
         // A box wholly beside the clipping box it sits in (a carousel's other

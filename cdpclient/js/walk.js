@@ -72,7 +72,7 @@ function walker(h, rd, tg, refs) {
       const style = getComputedStyle(el);
       const display = style.display;
       // What a person sees of it: the rule getContent reads by too (shown.js).
-      const shown = seen(el, style, cx.hidden, cx.clip);
+      const shown = seen(el, style, cx.hidden, cx.clip, display);
       if (!shown) return;
       const hidden = shown.hidden;
       if (shown.clip !== cx.clip) cx = { ...cx, clip: shown.clip };
