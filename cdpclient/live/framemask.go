@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/internal/fastjpeg"
 )
 
 // maskColour paints over secret fields in recorded frames.
@@ -58,7 +59,7 @@ func MaskSecrets(ctx context.Context, p *cdpclient.Page, f Frame) (Frame, error)
 		draw.Draw(rgba, r, image.NewUniform(maskColour), image.Point{}, draw.Src)
 	}
 	var out bytes.Buffer
-	if err := jpeg.Encode(&out, rgba, &jpeg.Options{Quality: 75}); err != nil {
+	if err := fastjpeg.Encode(&out, rgba, 75); err != nil {
 		return f, err
 	}
 	f.Data = out.Bytes()
