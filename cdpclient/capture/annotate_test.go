@@ -58,13 +58,7 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		if err != nil || len(boxes) == 0 {
 			t.Fatalf("%s: boxes %v, %v (snapshot %s)", path, boxes, err, s)
 		}
-		for _, b := range boxes {
-			want := annotationColors[b.Ref%len(annotationColors)]
-			// The left border, halfway down, has the box's colour.
-			if got := color.RGBAModel.Convert(img.At(int(b.X), int(b.Y+b.H/2))).(color.RGBA); got != want {
-				t.Errorf("%s: ref %d at (%v,%v): colour %v, want %v", path, b.Ref, b.X, b.Y+b.H/2, got, want)
-			}
-		}
+		checkDrawn(t, path, img, boxes)
 		// The marks of a picture left undrawn are where the boxes are drawn.
 		pic, err := ScreenshotMarked(ctx, p, ScreenshotOptions{})
 		if err != nil || len(pic.Marks) != len(boxes) {
@@ -78,6 +72,18 @@ func TestAnnotatedScreenshotLeavesThePageAlone(t *testing.T) {
 		}
 		if after := cdptest.Eval(t, ctx, p, countNodes); after != before {
 			t.Errorf("%s: the page changed: %s → %s", path, before, after)
+		}
+	}
+}
+
+// checkDrawn checks that each box is drawn on img: its left border, halfway
+// down, has the box's colour.
+func checkDrawn(t *testing.T, name string, img image.Image, boxes []pagemodel.Box) {
+	t.Helper()
+	for _, b := range boxes {
+		want := annotationColors[b.Ref%len(annotationColors)]
+		if got := color.RGBAModel.Convert(img.At(int(b.X), int(b.Y+b.H/2))).(color.RGBA); got != want {
+			t.Errorf("%s: ref %d at (%v,%v): colour %v, want %v", name, b.Ref, b.X, b.Y+b.H/2, got, want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"image/color"
 	"image/png"
 	"testing"
 
@@ -41,12 +40,7 @@ func TestWalkBesideTheCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range boxes {
-		want := annotationColors[b.Ref%len(annotationColors)]
-		if got := color.RGBAModel.Convert(img.At(int(b.X), int(b.Y+b.H/2))).(color.RGBA); got != want {
-			t.Errorf("ref %d at (%v,%v): colour %v, want %v", b.Ref, b.X, b.Y+b.H/2, got, want)
-		}
-	}
+	checkDrawn(t, "beside", img, boxes)
 	if after := cdptest.Eval(t, ctx, p, countNodes); after != before {
 		t.Errorf("the page changed: %s → %s", before, after)
 	}
