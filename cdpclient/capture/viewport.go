@@ -56,24 +56,20 @@ func viewportBeside(ctx context.Context, p *cdpclient.Page, c *cdp.Client, args 
 		data, width, err := viewport(ctx, c, args, measured)
 		taken <- picture{data, width, err}
 	}()
-	drawn := p.Door().Frames().In(ctx, cdpclient.Frame{}, func(w *cdpclient.World) error {
+	// A page that draws no frame within frameWait, or cannot be asked, is
+	// read at once: the walk says what is wrong with it.
+	_ = p.Door().Frames().In(ctx, cdpclient.Frame{}, func(w *cdpclient.World) error {
 		fctx, cancel := context.WithTimeout(ctx, frameWait)
 		defer cancel()
 		_, err := w.Eval(fctx, "new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))", true)
 		return err
 	})
-	if drawn != nil && ctx.Err() == nil {
-		drawn = nil // no frame came (a page that does not render): read it now
-	}
-	if drawn == nil {
+	if err = ctx.Err(); err == nil {
 		boxes, err = beside(ctx)
 	}
 	pic := <-taken
 	if err == nil {
 		err = pic.err
-	}
-	if err == nil {
-		err = drawn
 	}
 	return pic.data, pic.width, boxes, err
 }
