@@ -36,6 +36,16 @@ type Mark struct {
 	Color string `json:"color"`
 }
 
+// marksOn places boxes on an encoded picture (its size read from its header):
+// marks.
+func marksOn(data []byte, boxes []pagemodel.Box, origin point, cssWidth float64) ([]Mark, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("decode screenshot: %w", err)
+	}
+	return marks(boxes, image.Rect(0, 0, cfg.Width, cfg.Height), origin, cssWidth), nil
+}
+
 // marks places boxes on an image of size bounds whose top-left is origin in
 // viewport CSS pixels and which shows cssWidth CSS pixels across; those off
 // the image are left out.
@@ -64,6 +74,13 @@ func markColor(ref int) color.RGBA { return annotationColors[ref%len(annotationC
 // re-encodes it in format. origin is the image's top-left in viewport CSS
 // pixels and cssWidth the width it shows, in CSS pixels.
 func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.Box, origin point, cssWidth float64) ([]byte, error) {
+	shown, err := marksOn(data, boxes, origin, cssWidth)
+	if err != nil {
+		return nil, err
+	}
+	if len(shown) == 0 {
+		return data, nil // nothing to draw: the picture as the browser encoded it
+	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode screenshot: %w", err)
@@ -79,7 +96,7 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 		draw.Draw(rgba, rgba.Bounds(), src, src.Bounds().Min, draw.Src)
 		canvas, img = rgbaPainter{rgba}, rgba
 	}
-	for _, m := range marks(boxes, img.Bounds(), origin, cssWidth) {
+	for _, m := range shown {
 		r, c := image.Rect(m.X, m.Y, m.X+m.W, m.Y+m.H), markColor(m.Ref)
 		outline(canvas, r, c, 2)
 		label(canvas, r, strconv.Itoa(m.Ref), c)

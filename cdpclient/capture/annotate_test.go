@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"testing"
 
@@ -113,5 +114,15 @@ func TestDrawAnnotationsScalesToTheImage(t *testing.T) {
 	}
 	if got := color.RGBAModel.Convert(img.At(40, 30)).(color.RGBA); got == want {
 		t.Errorf("inside the box is painted")
+	}
+	// A box off the picture (scrolled out of view) draws nothing: the
+	// picture is the browser's, not encoded again.
+	var shot bytes.Buffer
+	if err := jpeg.Encode(&shot, image.NewRGBA(image.Rect(0, 0, 200, 100)), &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	same, err := drawAnnotations(shot.Bytes(), "jpeg", 70, []pagemodel.Box{{Ref: 7, X: 20, Y: 200, W: 30, H: 20}}, point{X: 10, Y: 10}, 100)
+	if err != nil || !bytes.Equal(same, shot.Bytes()) {
+		t.Errorf("nothing to draw: %d bytes back for %d, %v", len(same), shot.Len(), err)
 	}
 }

@@ -1,10 +1,8 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
 	"math"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -84,12 +82,11 @@ func ScreenshotMarked(ctx context.Context, p *cdpclient.Page, opts ScreenshotOpt
 	if err != nil {
 		return Picture{}, err
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(r.data))
+	m, err := marksOn(r.data, r.boxes, r.origin, r.width)
 	if err != nil {
-		return Picture{}, fmt.Errorf("decode screenshot: %w", err)
+		return Picture{}, err
 	}
-	return Picture{Data: r.data, MIME: "image/" + r.format,
-		Marks: marks(r.boxes, image.Rect(0, 0, cfg.Width, cfg.Height), r.origin, r.width)}, nil
+	return Picture{Data: r.data, MIME: "image/" + r.format, Marks: m}, nil
 }
 
 // shot is a picture as the browser took it, and the boxes to mark on it:
