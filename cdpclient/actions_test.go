@@ -12,12 +12,7 @@ import (
 
 func openActions(t *testing.T) (*Page, context.Context) {
 	t.Helper()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/actions.html"), WaitLoad)); err != nil {
-		t.Fatalf("Navigate: %v", err)
-	}
-	return p, ctx
+	return openPage(t, "/actions.html")
 }
 
 // evalString evaluates expr and returns its value as a Go string.
@@ -165,11 +160,7 @@ func TestActOnBackgroundTab(t *testing.T) {
 // without it (the benchmark BenchmarkFeedbackFollow measures both).
 func TestFollowOnlyWhatTheActionStarted(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/behave/late-effects.html?ms=300"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := openPage(t, "/behave/late-effects.html?ms=300")
 	fb, err := p.Click(ctx, Target{Selector: "#dead"}, ClickOptions{})
 	if err := outcome(fb, err); err != nil || fb.Followed || fb.Delta != nil {
 		t.Errorf("a click that starts nothing: %v, followed %v, %s", err, fb.Followed, fb.JSON())

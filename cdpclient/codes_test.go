@@ -117,11 +117,7 @@ func TestCode3Obscured(t *testing.T) {
 // banner, with a hint to close it.
 func TestClickCoveredByRef(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/snapshot.html"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := openPage(t, "/snapshot.html")
 	err := outcome(p.Click(ctx, Target{Ref: refOf(t, modelLines(t, ctx, p), "Under the banner")}, ClickOptions{}))
 	wantCode(t, err, CodeObscured)
 	var e *Error

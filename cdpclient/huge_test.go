@@ -21,11 +21,7 @@ func call(t *testing.T) context.Context {
 // work, not a stuck page: it runs to its end within the call's time.
 func TestEvaluateLongScript(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, _ := openPage(t, "/home.html")
 	got, err := evaluate(call(t), p, "(() => { const t = Date.now(); while (Date.now() - t < 3500) {} return 'done'; })()")
 	if err != nil || got != `"done"` {
 		t.Errorf("a 3.5 s expression: %s %v", got, err)

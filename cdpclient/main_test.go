@@ -48,6 +48,18 @@ func runTests(m *testing.M) int {
 	return code
 }
 
+// openPage returns a new page (newTestPage) showing the test site's path,
+// loaded, and the test's context.
+func openPage(t testing.TB, path string) (*Page, context.Context) {
+	t.Helper()
+	p := newTestPage(t)
+	ctx := testContext(t)
+	if err := outcome(p.Navigate(ctx, testSite.URL(path), WaitLoad)); err != nil {
+		t.Fatalf("Navigate %s: %v", path, err)
+	}
+	return p, ctx
+}
+
 // newTestPage returns a blank page in a fresh browser context, closed when the
 // test ends.
 func newTestPage(t testing.TB) *Page {

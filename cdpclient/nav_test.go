@@ -11,11 +11,7 @@ import (
 
 func TestNavigate(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/home.html"), WaitLoad)); err != nil {
-		t.Fatalf("Navigate: %v", err)
-	}
+	p, ctx := openPage(t, "/home.html")
 	if got, want := p.URL(), testSite.URL("/home.html"); got != want {
 		t.Errorf("URL() = %q, want %q", got, want)
 	}
@@ -43,11 +39,7 @@ func TestNavigate(t *testing.T) {
 // the page went, not the hop on the way (a navigate keeps it: tools tests).
 func TestClickThroughRedirect(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/post-redirect.html"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := openPage(t, "/post-redirect.html")
 	tg := Target{Ref: refOf(t, modelLines(t, ctx, p), "Sign in")}
 	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, `"url":"/second.html"`)
@@ -87,11 +79,7 @@ func TestCloseRightAfterNavigating(t *testing.T) {
 // watched (leavesDocument).
 func TestNavigateToFragment(t *testing.T) {
 	t.Parallel()
-	p := newTestPage(t)
-	ctx := testContext(t)
-	if err := outcome(p.Navigate(ctx, testSite.URL("/hash.html"), WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := openPage(t, "/hash.html")
 	fb, err := p.Navigate(ctx, testSite.URL("/hash.html#details"), WaitLoad)
 	if err := outcome(fb, err); err != nil {
 		t.Fatal(err)
