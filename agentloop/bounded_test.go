@@ -100,7 +100,10 @@ func trimElems(user string) string {
 // server-ms/step is a step's time without the model's (reading the page,
 // the prompt, the answer's parsing, not the actions); between-ms is the
 // time from the model's answer to the loop's next request, as the model
-// server sees it (the actions, reading the page again, the prompt).
+// server sees it (the actions, reading the page again, the prompt);
+// floor-ms is the same steps over raw CDP (readingFloor): the wheel, the
+// page read in one script and, with vision, its picture, what between-ms
+// cannot go below on this browser.
 //
 // The scripted model answers at once, so the step's actions also wait for
 // the record's screenshot, which a model's own time hides without vision
@@ -132,7 +135,7 @@ func BenchmarkAgentStep(b *testing.B) {
 			name += fmt.Sprintf(" model=%v", tc.think)
 		}
 		b.Run(name, func(b *testing.B) {
-			var server, between []int64
+			var server, between, floor []int64
 			for b.Loop() {
 				steps, gaps := readingRun(b, tc.page, tc.vision, tc.think)
 				for _, s := range steps {
@@ -141,9 +144,13 @@ func BenchmarkAgentStep(b *testing.B) {
 				for _, g := range gaps {
 					between = append(between, g.Microseconds())
 				}
+				for _, d := range readingFloor(b, tc.page, tc.vision, tc.think) {
+					floor = append(floor, d.Microseconds())
+				}
 			}
 			b.ReportMetric(float64(median(server)), "server-ms/step")
 			b.ReportMetric(float64(median(between))/1000, "between-ms")
+			b.ReportMetric(float64(median(floor))/1000, "floor-ms")
 		})
 	}
 }

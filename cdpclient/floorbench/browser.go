@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/floorbench/floorsteps"
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/devtool"
-	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/rpcc"
 )
 
@@ -98,29 +98,10 @@ func (b *browser) close() {
 // loaded starts listening for the next load event: call it before the action
 // that loads a document, then wait on what it returns.
 func (b *browser) loaded(ctx context.Context) (wait func() error, err error) {
-	ev, err := b.c.Page.LoadEventFired(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return func() error {
-		defer ev.Close()
-		_, err := ev.Recv()
-		return err
-	}, nil
+	return floorsteps.Loaded(ctx, b.c)
 }
 
 // navigate loads url and waits for its load event.
 func (b *browser) navigate(ctx context.Context, url string) error {
-	wait, err := b.loaded(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := b.c.Page.Navigate(ctx, page.NewNavigateArgs(url))
-	if err == nil && r.ErrorText != nil {
-		err = fmt.Errorf("navigate %s: %s", url, *r.ErrorText)
-	}
-	if err != nil {
-		return err
-	}
-	return wait()
+	return floorsteps.Navigate(ctx, b.c, url)
 }
