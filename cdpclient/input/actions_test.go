@@ -101,6 +101,28 @@ func TestSelectUploadHoverScroll(t *testing.T) {
 	}
 }
 
+// A page's wheel scroll of the default amount goes most of a viewport, in
+// quirks mode too (where the root element's client size is not the
+// viewport's), and says where it stopped.
+func TestScrollDefaultAmountInQuirksMode(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/quirks.html")
+	if got := evalString(t, ctx, p, "document.compatMode"); got != "BackCompat" {
+		t.Fatalf("compatMode = %q, want BackCompat", got)
+	}
+	fb, err := Scroll(ctx, p, "down", 0, cdpclient.Target{})
+	if err != nil || !fb.OK {
+		t.Fatalf("Scroll = %s, %v", fb.JSON(), err)
+	}
+	want := evalString(t, ctx, p, "String(Math.round(innerHeight * 0.8))")
+	if got := evalString(t, ctx, p, "String(scrollY)"); got != want {
+		t.Errorf("scrollY = %s, want %s (80%% of the viewport)", got, want)
+	}
+	if fb.Delta == nil || !strings.HasPrefix(fb.Delta.Value, "y="+want+" ") {
+		t.Errorf("Scroll = %s, want y=%s", fb.JSON(), want)
+	}
+}
+
 // fill and type are seen by a framework that owns the field's value (React's
 // controlled inputs only change through their onChange).
 func TestFillReactControlledInputs(t *testing.T) {

@@ -23,6 +23,10 @@ type ScrollState struct {
 	Below int `json:"below"`
 	Left  int `json:"left"`
 	Right int `json:"right"`
+	// VW and VH are the size of the viewport of the document read, CSS
+	// pixels without scroll bars: where a page's wheel goes.
+	VW float64 `json:"vw"`
+	VH float64 `json:"vh"`
 }
 
 // Scroll scrolls the page (or, with a target, the area under the target) by
@@ -69,19 +73,30 @@ func (p *tab) scroll(ctx context.Context, direction string, amount int, e *cdpcl
 		cdpclient.Dispatched(ctx)
 		return st, p.readScroll(ctx, nil, &st)
 	}
-	vp, err := p.c.Page.GetLayoutMetrics(ctx)
-	if err != nil {
-		return st, err
-	}
-	w, h := float64(vp.CSSLayoutViewport.ClientWidth), float64(vp.CSSLayoutViewport.ClientHeight)
-	at := cdpclient.Point{X: w / 2, Y: h / 2}
-	if e != nil {
+	// The page's own wheel goes to the middle of its viewport, which the
+	// read of where it is scrolled says; an element's, to its middle, and
+	// the default amount is most of the top viewport.
+	var before ScrollState
+	var at cdpclient.Point
+	var w, h float64
+	if e == nil {
+		if err := p.readScroll(ctx, nil, &before); err != nil {
+			return st, err
+		}
+		w, h = before.VW, before.VH
+		at = cdpclient.Point{X: w / 2, Y: h / 2}
+	} else {
+		vp, err := p.c.Page.GetLayoutMetrics(ctx)
+		if err != nil {
+			return st, err
+		}
+		w, h = float64(vp.CSSLayoutViewport.ClientWidth), float64(vp.CSSLayoutViewport.ClientHeight)
 		if at, err = e.VisiblePoint(ctx); err != nil {
 			return st, err
 		}
+		before = p.docScroll(ctx, e)
 	}
 	dx, dy := wheelDelta(direction, float64(amount), w, h)
-	before := p.docScroll(ctx, e)
 	if err := p.mouseWheel(ctx, at.X, at.Y, dx, dy); err != nil {
 		return st, err
 	}

@@ -108,7 +108,9 @@ function selectOptions(wanted) {
 }
 
 // scrollState reports the scroll position of the element's nearest scrollable
-// ancestor (or the page) and how much lies beyond the viewport in each direction.
+// ancestor (or the page) and how much lies beyond the viewport in each
+// direction, and the size of the viewport (without its scroll bars: the
+// scrolling element's client size is the viewport's, in quirks mode too).
 function scrollState() {
   let s = document.scrollingElement || document.documentElement;
   for (let e = (this && this.nodeType === 1) ? this : null; e; e = e.parentElement || (e.getRootNode().host || null)) {
@@ -120,6 +122,8 @@ function scrollState() {
     x: Math.round(s.scrollLeft), y: Math.round(s.scrollTop),
     above: Math.round(s.scrollTop), below: Math.max(0, Math.round(s.scrollHeight - s.clientHeight - s.scrollTop)),
     left: Math.round(s.scrollLeft), right: Math.max(0, Math.round(s.scrollWidth - s.clientWidth - s.scrollLeft)),
+    vw: (document.scrollingElement || document.documentElement).clientWidth,
+    vh: (document.scrollingElement || document.documentElement).clientHeight,
   };
 }
 
