@@ -211,10 +211,19 @@ func (b *Browser) Launched() bool { return b.proc != nil }
 // Done is closed when the browser connection is gone.
 func (b *Browser) Done() <-chan struct{} { return b.m.Done() }
 
-// Alive reports whether the connection to the browser is still up.
+// Alive reports whether the connection to the browser is still up and, for
+// a browser cdpmcp launched, its process has not exited: a killed browser's
+// connection can outlive its process by a moment, and a call sent on it then
+// fails where a new browser would have answered.
 func (b *Browser) Alive() bool {
+	var exited <-chan struct{}
+	if b.proc != nil {
+		exited = b.proc.Exited()
+	}
 	select {
 	case <-b.m.Done():
+		return false
+	case <-exited:
 		return false
 	default:
 		return true

@@ -160,18 +160,21 @@ func TestBrowserKilledDuringCall(t *testing.T) {
 	// Killed as calls arrive.
 	for i := range 4 {
 		mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+		killed := m.Current()
 		pid := kill()
 		for _, tool := range []string{"snapshot", "getUrl", "screenshot"} {
 			wantGoneOrDone(fmt.Sprintf("round %d, %s as the browser dies", i, tool), callTool(t, c, tool, nil))
 		}
-		// The next round's navigate must work once cdpmcp can know the browser
-		// died: its process reaped. Before that (a few milliseconds after the
-		// kill, more on a loaded machine) a call may still go to the dying
-		// browser and answer BROWSER_GONE, "call again", which is true too.
+		// The next round's navigate must work once cdpmcp knows the browser
+		// died: its process reaped and its exit seen. Before that (a few
+		// milliseconds after the kill, more on a loaded machine) a call may
+		// still go to the dying browser and answer BROWSER_GONE, "call
+		// again", which is true too.
 		testbound.Until(t, "the killed browser to be reaped", func() bool {
 			_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
 			return err != nil
 		})
+		testbound.Until(t, "cdpmcp to see the killed browser gone", func() bool { return !killed.Alive() })
 	}
 	var r result
 	testbound.Until(t, "a navigation to work in a new browser", func() bool {
