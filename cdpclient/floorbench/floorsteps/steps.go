@@ -167,6 +167,9 @@ func Wheel(ctx context.Context, c *cdp.Client, dy float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if r.ExceptionDetails != nil {
+		return 0, fmt.Errorf("wheel: %s", r.ExceptionDetails.Error())
+	}
 	if err := json.Unmarshal(r.Result.Value, &at); err != nil {
 		return 0, err
 	}
