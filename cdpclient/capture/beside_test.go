@@ -7,10 +7,8 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/internal/cdptest"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
-	"github.com/cdpmcp/cdpmcp/internal/testbound"
 )
 
 // A walk run beside the capture (the agent's step with vision): its boxes
@@ -19,11 +17,7 @@ import (
 // clipped or scaled, since the capture then needs the page's metrics first.
 func TestWalkBesideTheCapture(t *testing.T) {
 	t.Parallel()
-	p := cdptest.NewPage(t)
-	ctx := testbound.Context(t)
-	if err := cdpclient.Outcome(p.Navigate(ctx, cdptest.Site.URL("/behave/xframe.html"), cdpclient.WaitLoad)); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := cdptest.Open(t, "/behave/xframe.html")
 	before := cdptest.Eval(t, ctx, p, countNodes)
 	var boxes []pagemodel.Box
 	walked := 0
