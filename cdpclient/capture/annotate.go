@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagemodel"
 	"github.com/cdpmcp/cdpmcp/internal/fastjpeg"
+	"github.com/cdpmcp/cdpmcp/internal/jpegblocks"
 )
 
 // point is a position in CSS pixels.
@@ -81,6 +82,13 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 	if len(shown) == 0 {
 		return data, nil // nothing to draw: the picture as the browser encoded it
 	}
+	if format == "jpeg" {
+		// Only the blocks the marks touch are decoded and coded again; a
+		// layout jpegblocks does not read is decoded whole, below.
+		if out, err := drawOnBlocks(data, shown); err == nil {
+			return out, nil
+		}
+	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode screenshot: %w", err)
@@ -96,11 +104,7 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 		draw.Draw(rgba, rgba.Bounds(), src, src.Bounds().Min, draw.Src)
 		canvas, img = rgbaPainter{rgba}, rgba
 	}
-	for _, m := range shown {
-		r, c := image.Rect(m.X, m.Y, m.X+m.W, m.Y+m.H), markColor(m.Ref)
-		outline(canvas, r, c, 2)
-		label(canvas, r, strconv.Itoa(m.Ref), c)
-	}
+	drawMarks(canvas, shown)
 	var out bytes.Buffer
 	if format == "jpeg" {
 		err = fastjpeg.Encode(&out, img, quality) // on two cores: 11-13 ms is 6-7
@@ -108,6 +112,15 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 		err = png.Encode(&out, img)
 	}
 	return out.Bytes(), err
+}
+
+// drawMarks draws each mark's box and its number.
+func drawMarks(canvas painter, shown []Mark) {
+	for _, m := range shown {
+		r, c := image.Rect(m.X, m.Y, m.X+m.W, m.Y+m.H), markColor(m.Ref)
+		outline(canvas, r, c, 2)
+		label(canvas, r, strconv.Itoa(m.Ref), c)
+	}
 }
 
 // painter fills rectangles of an image in one colour.
@@ -124,23 +137,10 @@ func (p rgbaPainter) fill(r image.Rectangle, c color.RGBA) {
 
 func (p rgbaPainter) bounds() image.Rectangle { return p.img.Bounds() }
 
-// yccPainter fills in a YCbCr image's planes: luma a pixel each, chroma a
-// sample each, shared by neighbouring pixels as the image subsamples it (a
-// line's colour reaches a pixel past it at most; the label's white text is
-// in the luma, sharp).
+// yccPainter fills in a YCbCr image's planes (jpegblocks.Fill).
 type yccPainter struct{ img *image.YCbCr }
 
-func (p yccPainter) fill(r image.Rectangle, c color.RGBA) {
-	r = r.Intersect(p.img.Bounds())
-	y, cb, cr := color.RGBToYCbCr(c.R, c.G, c.B)
-	for py := r.Min.Y; py < r.Max.Y; py++ {
-		for px := r.Min.X; px < r.Max.X; px++ {
-			p.img.Y[p.img.YOffset(px, py)] = y
-			i := p.img.COffset(px, py)
-			p.img.Cb[i], p.img.Cr[i] = cb, cr
-		}
-	}
-}
+func (p yccPainter) fill(r image.Rectangle, c color.RGBA) { jpegblocks.Fill(p.img, r, c) }
 
 func (p yccPainter) bounds() image.Rectangle { return p.img.Bounds() }
 
