@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/fastjpeg"
+	"github.com/cdpmcp/cdpmcp/internal/jpegblocks"
 )
 
 // maskColour paints over secret fields in recorded frames.
@@ -31,17 +32,11 @@ func MaskSecrets(ctx context.Context, p *cdpclient.Page, f Frame) (Frame, error)
 	if err != nil || len(boxes) == 0 {
 		return f, err
 	}
-	img, err := jpeg.Decode(bytes.NewReader(f.Data))
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(f.Data))
 	if err != nil {
 		return f, err
 	}
-	b := img.Bounds()
-	rgba, ok := img.(draw.Image)
-	if !ok {
-		c := image.NewRGBA(b)
-		draw.Draw(c, b, img, b.Min, draw.Src)
-		rgba = c
-	}
+	b := image.Rect(0, 0, cfg.Width, cfg.Height)
 	m := f.Meta
 	scale := 1.0
 	if m.DeviceWidth > 0 {
@@ -51,17 +46,48 @@ func MaskSecrets(ctx context.Context, p *cdpclient.Page, f Frame) (Frame, error)
 	if zoom <= 0 {
 		zoom = 1
 	}
+	var masks []image.Rectangle
 	for _, box := range boxes {
 		x := (box.X + sx - m.ScrollX) * zoom * scale
 		y := ((box.Y+sy-m.ScrollY)*zoom + m.OffsetTop) * scale
-		r := image.Rect(int(math.Floor(x))-maskPad, int(math.Floor(y))-maskPad,
-			int(math.Ceil(x+box.W*zoom*scale))+maskPad, int(math.Ceil(y+box.H*zoom*scale))+maskPad).Intersect(b)
+		masks = append(masks, image.Rect(int(math.Floor(x))-maskPad, int(math.Floor(y))-maskPad,
+			int(math.Ceil(x+box.W*zoom*scale))+maskPad, int(math.Ceil(y+box.H*zoom*scale))+maskPad).Intersect(b))
+	}
+	// Only the blocks under the masks are decoded and coded again (see
+	// jpegblocks); a frame in another layout is decoded whole.
+	data, err := jpegblocks.Redraw(f.Data, jpegblocks.MCUs(masks...), func(img *image.YCbCr) {
+		for _, r := range masks {
+			jpegblocks.Fill(img, r, maskColour)
+		}
+	})
+	if err != nil {
+		if data, err = maskWhole(f.Data, masks); err != nil {
+			return f, err
+		}
+	}
+	f.Data = data
+	return f, nil
+}
+
+// maskWhole paints the masks on a JPEG decoded whole and encodes it again.
+func maskWhole(data []byte, masks []image.Rectangle) ([]byte, error) {
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	b := img.Bounds()
+	rgba, ok := img.(draw.Image)
+	if !ok {
+		c := image.NewRGBA(b)
+		draw.Draw(c, b, img, b.Min, draw.Src)
+		rgba = c
+	}
+	for _, r := range masks {
 		draw.Draw(rgba, r, image.NewUniform(maskColour), image.Point{}, draw.Src)
 	}
 	var out bytes.Buffer
 	if err := fastjpeg.Encode(&out, rgba, 75); err != nil {
-		return f, err
+		return nil, err
 	}
-	f.Data = out.Bytes()
-	return f, nil
+	return out.Bytes(), nil
 }
