@@ -53,9 +53,13 @@ func MaskSecrets(ctx context.Context, p *cdpclient.Page, f Frame) (Frame, error)
 		masks = append(masks, image.Rect(int(math.Floor(x))-maskPad, int(math.Floor(y))-maskPad,
 			int(math.Ceil(x+box.W*zoom*scale))+maskPad, int(math.Ceil(y+box.H*zoom*scale))+maskPad).Intersect(b))
 	}
+	touched := jpegblocks.MCUs(masks...)
+	if len(touched) == 0 {
+		return f, nil // every secret field is out of the frame
+	}
 	// Only the blocks under the masks are decoded and coded again (see
 	// jpegblocks); a frame in another layout is decoded whole.
-	data, err := jpegblocks.Redraw(f.Data, jpegblocks.MCUs(masks...), func(img *image.YCbCr) {
+	data, err := jpegblocks.Redraw(f.Data, touched, func(img *image.YCbCr) {
 		for _, r := range masks {
 			jpegblocks.Fill(img, r, maskColour)
 		}

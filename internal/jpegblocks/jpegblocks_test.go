@@ -208,7 +208,8 @@ func TestReadRefusesOtherLayouts(t *testing.T) {
 	}
 }
 
-// Whatever the bytes, Redraw returns: no panic, no endless loop.
+// Whatever the bytes, Redraw returns (no panic, no endless loop), and what
+// it does not refuse it writes as a JPEG that decodes.
 func FuzzRead(f *testing.F) {
 	full := chromium(f)
 	f.Add(full)
@@ -219,10 +220,15 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add(small.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := Redraw(data, []image.Point{{0, 0}, {1, 1}, {3, 0}}, func(img *image.YCbCr) {
+		out, err := Redraw(data, []image.Point{{0, 0}, {1, 1}, {3, 0}}, func(img *image.YCbCr) {
 			Fill(img, image.Rect(2, 2, 40, 30), color.RGBA{0xff, 0, 0, 0xff})
-		}); err == nil {
+		})
+		if err != nil {
 			return
+		}
+		// What it takes, it writes as a JPEG a decoder reads.
+		if _, derr := jpeg.Decode(bytes.NewReader(out)); derr != nil {
+			t.Fatalf("Redraw's output does not decode: %v", derr)
 		}
 	})
 }

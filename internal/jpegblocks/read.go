@@ -9,8 +9,9 @@
 // a screenshot touch a fifth of its blocks on most pages.
 //
 // Only the layout Chromium gives its JPEG screenshots is taken: baseline,
-// 8-bit, three components Y, Cb, Cr at 4:2:0, no restart interval. Anything
-// else is refused (ErrLayout) and the caller decodes it whole.
+// 8-bit, three components Y, Cb, Cr at 4:2:0, no restart interval (so not
+// this package's own output, which has one). Anything else is refused
+// (ErrLayout) and the caller decodes it whole.
 package jpegblocks
 
 import (
@@ -197,6 +198,12 @@ func (r *bitReader) block(b *block, dc, ac *huffDecoder, pred *int32) error {
 		return ErrLayout
 	}
 	*pred += extend(r.bits(int(s)), int(s))
+	// What 8-bit samples can give (T.81 F.1.2.1.3): a DC value in
+	// [-1024, 1023] and AC ones of at most 10 bits, so that every
+	// difference and value Write codes has a code in Annex K's tables.
+	if *pred < -1024 || *pred > 1023 {
+		return ErrLayout
+	}
 	b[0] = int16(*pred)
 	for k := 1; k < 64; {
 		rs, err := ac.decode(r)
@@ -212,7 +219,7 @@ func (r *bitReader) block(b *block, dc, ac *huffDecoder, pred *int32) error {
 			continue
 		}
 		k += run
-		if k > 63 {
+		if k > 63 || size > 10 {
 			return ErrLayout
 		}
 		b[k] = int16(extend(r.bits(size), size))
