@@ -33,14 +33,15 @@ func main() {
 	mcpbench := flag.String("mcpbench", "", "an mcpbench result `FILE` (JSON) to compare with")
 	out := flag.String("md", "", "also write the table to `FILE`")
 	js := flag.String("json", "", "also write the floor's medians to `FILE` as JSON: {scenario: {step: ms, \"all\": ms}}")
+	oursBin := flag.String("ours", "", "cdpmcp's `BINARY`: measure it here too, a repetition of it and one of the floor in turn (its column then comes from this run, not from -mcpbench)")
 	flag.Parse()
-	if err := run(*siteDir, *chromium, *reps, *warmup, strings.Split(*only, ","), *read, *mcpbench, *out, *js); err != nil {
+	if err := run(*siteDir, *chromium, *reps, *warmup, strings.Split(*only, ","), *read, *mcpbench, *out, *js, *oursBin); err != nil {
 		fmt.Fprintln(os.Stderr, "floorbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpbench, out, js string) error {
+func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpbench, out, js, oursBin string) error {
 	dir, err := filepath.Abs(siteDir)
 	if err != nil {
 		return err
@@ -65,19 +66,33 @@ func run(siteDir, chromium string, reps, warmup int, only []string, read, mcpben
 		return err
 	}
 	defer b.close()
-	var floor []timing
+	var o *ours
+	if oursBin != "" {
+		if o, err = startOurs(ctx, oursBin, chromium); err != nil {
+			return err
+		}
+		defer o.close()
+	}
+	var floor, paired []timing
 	for _, sc := range scenarios(read) {
 		if !slices.Contains(only, sc.name) {
 			continue
 		}
-		t, err := measure(ctx, b, s.base, sc, reps, warmup)
+		t, ot, err := measure(ctx, b, o, s.base, sc, reps, warmup)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 		slog.Info("floor", "scenario", sc.name, "median ms", ms(t.total))
 		floor = append(floor, t)
+		if o != nil {
+			slog.Info("ours", "scenario", sc.name, "median ms", ms(ot.total))
+			paired = append(paired, ot)
+		}
 	}
-	md := table(floor, servers, reps)
+	if o != nil {
+		servers = withOurs(servers, paired)
+	}
+	md := table(floor, servers, reps, o != nil)
 	fmt.Println(md)
 	if out != "" {
 		if err := os.WriteFile(out, []byte(md+"\n"), 0o644); err != nil {
@@ -100,38 +115,70 @@ type timing struct {
 }
 
 // measure runs a scenario warmup+reps times, each step bounded by 20 s as
-// mcpbench bounds a call, and checks its outcome after every repetition.
-func measure(ctx context.Context, b *browser, base string, sc scenario, reps, warmup int) (timing, error) {
-	t := timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
+// mcpbench bounds a call, and checks its outcome after every repetition;
+// with o, cdpmcp's repetitions too, one of each in turn (which goes first
+// alternates).
+func measure(ctx context.Context, b *browser, o *ours, base string, sc scenario, reps, warmup int) (floor, paired timing, err error) {
+	floor = timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
+	paired = timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
 	for _, st := range sc.steps {
-		t.steps = append(t.steps, st.name)
+		floor.steps = append(floor.steps, st.name)
+		paired.steps = append(paired.steps, st.name)
+	}
+	floorRep := func(i int) error {
+		return repeat(ctx, sc, &floor, i >= warmup, b, func(ctx context.Context, st step) error { return st.run(ctx, b, base) })
+	}
+	oursRep := func(i int) error {
+		return repeat(ctx, sc, &paired, i >= warmup, o, func(ctx context.Context, st step) error { return st.ours(ctx, o, base) })
 	}
 	for i := 0; i < warmup+reps; i++ {
-		var sum time.Duration
-		for _, st := range sc.steps {
-			sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-			start := time.Now()
-			err := st.run(sctx, b, base)
-			d := time.Since(start)
-			cancel()
-			if err != nil {
-				return t, fmt.Errorf("%s: %w", st.name, err)
+		if o == nil {
+			if err := floorRep(i); err != nil {
+				return floor, paired, err
 			}
-			if i >= warmup {
-				t.byStep[st.name] = append(t.byStep[st.name], d)
-			}
-			sum += d
+			continue
 		}
-		if sc.verify != nil {
-			if err := sc.verify(ctx, b); err != nil {
-				return t, fmt.Errorf("verify: %w", err)
-			}
+		first, second := floorRep, oursRep
+		if i%2 == 1 {
+			first, second = oursRep, floorRep
 		}
-		if i >= warmup {
-			t.total = append(t.total, sum)
+		if err := first(i); err != nil {
+			return floor, paired, err
+		}
+		if err := second(i); err != nil {
+			return floor, paired, err
 		}
 	}
-	return t, nil
+	return floor, paired, nil
+}
+
+// repeat does a scenario's steps once with do, recording their times into t
+// when measured, and checks the outcome with e.
+func repeat(ctx context.Context, sc scenario, t *timing, measured bool, e evaluator, do func(context.Context, step) error) error {
+	var sum time.Duration
+	for _, st := range sc.steps {
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		start := time.Now()
+		err := do(sctx, st)
+		d := time.Since(start)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("%s: %w", st.name, err)
+		}
+		if measured {
+			t.byStep[st.name] = append(t.byStep[st.name], d)
+		}
+		sum += d
+	}
+	if sc.verify != nil {
+		if err := sc.verify(ctx, e); err != nil {
+			return fmt.Errorf("verify: %w", err)
+		}
+	}
+	if measured {
+		t.total = append(t.total, sum)
+	}
+	return nil
 }
 
 // ms is the median of ds in milliseconds.

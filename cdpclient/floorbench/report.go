@@ -50,9 +50,30 @@ func loadMCPBench(path string) ([]server, error) {
 	return out, nil
 }
 
+// withOurs is servers with cdpmcp's column taken from timings measured here
+// rather than from the mcpbench file.
+func withOurs(servers []server, paired []timing) []server {
+	s := server{name: "ours", scenarios: map[string]float64{}, steps: map[string]map[string]float64{}}
+	for _, t := range paired {
+		s.scenarios[t.scenario] = ms(t.total)
+		s.steps[t.scenario] = map[string]float64{}
+		for _, st := range t.steps {
+			s.steps[t.scenario][st] = ms(t.byStep[st])
+		}
+	}
+	out := []server{s}
+	for _, p := range servers {
+		if p.name != "ours" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // table is the floor beside the servers: a row per step and one per scenario
 // (the median repetition), with ours ÷ floor and the fastest peer ÷ ours.
-func table(floor []timing, servers []server, reps int) string {
+// paired says ours was measured in turn with the floor.
+func table(floor []timing, servers []server, reps int, paired bool) string {
 	var ours *server
 	var peers []server
 	for i, s := range servers {
@@ -64,6 +85,9 @@ func table(floor []timing, servers []server, reps int) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### The floor: raw CDP (mafredri/cdp), medians of %d repetitions, ms\n\n", reps)
+	if paired {
+		b.WriteString("ours is measured here, a repetition of it and one of the floor in turn, through its MCP tools over stdio (the peers come from mcpbench, run before).\n\n")
+	}
 	head := "| scenario | step | floor |"
 	rule := "|---|---|---|"
 	if ours != nil {
