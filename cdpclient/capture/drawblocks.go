@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -21,12 +22,23 @@ func drawOnBlocks(data []byte, shown []Mark) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Width*cfg.Height > maxBlockPixels {
+		return nil, errTooLarge
+	}
 	// The drawing is done twice: once to learn which MCUs it touches, then
 	// on them.
 	touch := &rectPainter{b: image.Rect(0, 0, cfg.Width, cfg.Height)}
 	drawMarks(touch, shown)
 	return jpegblocks.Redraw(data, jpegblocks.MCUs(touch.rects...), func(img *image.YCbCr) { drawMarks(yccPainter{img}, shown) })
 }
+
+// maxBlockPixels is the largest picture drawn on in its blocks: they take
+// three times the memory of its pixels (a long page's full capture, 1280 ×
+// 16,384, would hold some 95 MB), so a larger one, rare and not an agent
+// step's, is decoded whole.
+const maxBlockPixels = 3840 * 2160
+
+var errTooLarge = errors.New("capture: a picture this large is drawn on whole")
 
 // rectPainter paints nothing: it lists the rectangles a drawing fills.
 type rectPainter struct {

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -74,4 +75,38 @@ func decodeYCbCr(t *testing.T, data []byte) *image.YCbCr {
 		t.Fatalf("decoded as %T", img)
 	}
 	return ycc
+}
+
+// A picture too large to hold as blocks (a long page's full capture) is
+// drawn on whole, and drawn on all the same.
+func TestLargePictureDrawnWhole(t *testing.T) {
+	var big bytes.Buffer
+	if err := jpeg.Encode(&big, image.NewGray(image.Rect(0, 0, 1280, 7000)), &jpeg.Options{Quality: 70}); err != nil {
+		t.Fatal(err)
+	}
+	// Gray is one component: a layout jpegblocks refuses anyway; the size
+	// is checked first.
+	box := []pagemodel.Box{{Ref: 3, X: 100, Y: 6000, W: 200, H: 40}}
+	if _, err := drawOnBlocks(big.Bytes(), marks(box, image.Rect(0, 0, 1280, 7000), point{}, 1280)); !errors.Is(err, errTooLarge) {
+		t.Errorf("drawOnBlocks: %v, want errTooLarge", err)
+	}
+	out, err := drawAnnotations(big.Bytes(), "jpeg", 70, box, point{}, 1280)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decodeAny(t, out)
+	want := annotationColors[3%len(annotationColors)]
+	y, _, _ := color.RGBToYCbCr(want.R, want.G, want.B)
+	if got := color.GrayModel.Convert(img.At(100, 6020)).(color.Gray).Y; max(got, y)-min(got, y) > 24 {
+		t.Errorf("the box's left border: luma %d, want about %d", got, y)
+	}
+}
+
+func decodeAny(t *testing.T, data []byte) image.Image {
+	t.Helper()
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
