@@ -97,10 +97,15 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 	// RGBA first and encoding that back was a third of the time).
 	var canvas painter
 	var img image.Image
-	if ycc, ok := src.(*image.YCbCr); ok && format == "jpeg" {
+	ycc, isYCC := src.(*image.YCbCr)
+	rgba, isRGBA := src.(*image.RGBA) // the browser's PNG decodes so
+	switch {
+	case isYCC && format == "jpeg":
 		canvas, img = yccPainter{ycc}, ycc
-	} else {
-		rgba := image.NewRGBA(src.Bounds())
+	case isRGBA:
+		canvas, img = rgbaPainter{rgba}, rgba
+	default:
+		rgba = image.NewRGBA(src.Bounds())
 		draw.Draw(rgba, rgba.Bounds(), src, src.Bounds().Min, draw.Src)
 		canvas, img = rgbaPainter{rgba}, rgba
 	}
@@ -109,10 +114,16 @@ func drawAnnotations(data []byte, format string, quality int, boxes []pagemodel.
 	if format == "jpeg" {
 		err = fastjpeg.Encode(&out, img, quality) // on two cores: 11-13 ms is 6-7
 	} else {
-		err = png.Encode(&out, img)
+		err = pngEncoder.Encode(&out, img)
 	}
 	return out.Bytes(), err
 }
+
+// pngEncoder encodes for speed, as the browser encodes the screenshots it
+// is asked for (optimizeForSpeed): an 800×600 screenshot of an article with
+// 30 marks drawn in 22–25 ms against 26–34 at the default compression, 36.8
+// KB against 34.9.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // drawMarks draws each mark's box and its number.
 func drawMarks(canvas painter, shown []Mark) {
