@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -27,6 +28,15 @@ type ours struct {
 }
 
 func startOurs(ctx context.Context, bin, chromium string) (*ours, error) {
+	// It runs in a scratch directory, as the adapter runs it: a path
+	// relative to this one is made whole first.
+	bin, err := exec.LookPath(bin)
+	if err == nil {
+		bin, err = filepath.Abs(bin)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-ours: %w", err)
+	}
 	profile, err := os.MkdirTemp("", "floorbench-ours-")
 	if err != nil {
 		return nil, err
