@@ -66,10 +66,7 @@ func TestAnnotatedJPEGKeepsTheBrowsersBlocks(t *testing.T) {
 
 func decodeYCbCr(t *testing.T, data []byte) *image.YCbCr {
 	t.Helper()
-	img, err := jpeg.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := decodeAny(t, data)
 	ycc, ok := img.(*image.YCbCr)
 	if !ok {
 		t.Fatalf("decoded as %T", img)

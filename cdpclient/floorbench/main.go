@@ -119,12 +119,7 @@ type timing struct {
 // with o, cdpmcp's repetitions too, one of each in turn (which goes first
 // alternates).
 func measure(ctx context.Context, b *browser, o *ours, base string, sc scenario, reps, warmup int) (floor, paired timing, err error) {
-	floor = timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
-	paired = timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
-	for _, st := range sc.steps {
-		floor.steps = append(floor.steps, st.name)
-		paired.steps = append(paired.steps, st.name)
-	}
+	floor, paired = newTiming(sc), newTiming(sc)
 	floorRep := func(i int) error {
 		return repeat(ctx, sc, &floor, i >= warmup, b, func(ctx context.Context, st step) error { return st.run(ctx, b, base) })
 	}
@@ -132,24 +127,29 @@ func measure(ctx context.Context, b *browser, o *ours, base string, sc scenario,
 		return repeat(ctx, sc, &paired, i >= warmup, o, func(ctx context.Context, st step) error { return st.ours(ctx, o, base) })
 	}
 	for i := 0; i < warmup+reps; i++ {
-		if o == nil {
-			if err := floorRep(i); err != nil {
+		turns := []func(int) error{floorRep, oursRep}
+		switch {
+		case o == nil:
+			turns = turns[:1]
+		case i%2 == 1:
+			turns[0], turns[1] = oursRep, floorRep
+		}
+		for _, turn := range turns {
+			if err := turn(i); err != nil {
 				return floor, paired, err
 			}
-			continue
-		}
-		first, second := floorRep, oursRep
-		if i%2 == 1 {
-			first, second = oursRep, floorRep
-		}
-		if err := first(i); err != nil {
-			return floor, paired, err
-		}
-		if err := second(i); err != nil {
-			return floor, paired, err
 		}
 	}
 	return floor, paired, nil
+}
+
+// newTiming is an empty timing of sc's steps.
+func newTiming(sc scenario) timing {
+	t := timing{scenario: sc.name, byStep: map[string][]time.Duration{}}
+	for _, st := range sc.steps {
+		t.steps = append(t.steps, st.name)
+	}
+	return t
 }
 
 // repeat does a scenario's steps once with do, recording their times into t
