@@ -108,7 +108,9 @@ func trimElems(user string) string {
 // The scripted model answers at once, so the step's actions also wait for
 // the record's screenshot, which a model's own time hides without vision
 // (the picture is taken while the model thinks): the model=300ms runs show
-// between-ms then.
+// between-ms then. A model that answers faster than the picture is taken
+// has it asked for before the walk from its second step (captureFirst),
+// which moves the walk's time from between-ms to server-ms/step.
 //
 //	go test -run '^$' -bench AgentStep -benchtime 3x ./agentloop
 func BenchmarkAgentStep(b *testing.B) {

@@ -30,6 +30,7 @@ type runner struct {
 	prev      *prevStep
 	failures  int
 	lastErr   string
+	pace      pace
 }
 
 // Run performs a task: observe, ask the model, act, until the model says done
@@ -159,6 +160,7 @@ func (r *runner) step(ctx context.Context, n int) *Outcome {
 	endModel := spans.Start(ctx, "model")
 	ans, err := r.model.Complete(ctx, prompt)
 	endModel()
+	r.pace.model.Store(int64(time.Since(t)))
 	sr.ModelMs = time.Since(t).Milliseconds()
 	if err != nil {
 		sr.Error = err.Error()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // paintPage turns the whole page red when its button is clicked.
@@ -123,3 +124,28 @@ func checkMarks(t *testing.T, out *Outcome, steps []StepRecord, vision bool, pai
 }
 
 func abs(v int) int { return max(v, -v) }
+
+// Without vision a step's picture is asked for first (the walk beside it)
+// only when the last model answered sooner than the last picture took, so
+// that the actions wait less for it; a model that thinks gets its list first.
+func TestCaptureFirstFollowsThePace(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		vision         bool
+		model, capture time.Duration
+		want           bool
+	}{
+		{vision: true, want: true},
+		{want: false}, // the first step: nothing measured yet
+		{model: 2 * time.Millisecond, capture: 35 * time.Millisecond, want: true},
+		{model: 800 * time.Millisecond, capture: 35 * time.Millisecond, want: false},
+		{vision: true, model: 800 * time.Millisecond, capture: 35 * time.Millisecond, want: true},
+	} {
+		r := &runner{cfg: Config{Vision: tc.vision}}
+		r.pace.model.Store(int64(tc.model))
+		r.pace.capture.Store(int64(tc.capture))
+		if got := r.captureFirst(); got != tc.want {
+			t.Errorf("vision %t, model %v, picture %v: captureFirst = %t, want %t", tc.vision, tc.model, tc.capture, got, tc.want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
@@ -29,18 +31,35 @@ type picture struct {
 	marks []capture.Mark
 }
 
+// pace is what the last step's model and picture took: whether a step's
+// picture is asked for before its walk (captureFirst).
+type pace struct {
+	model   atomic.Int64 // the last answer's wait, a time.Duration
+	capture atomic.Int64 // the last picture's, without the walk
+}
+
+// captureFirst says whether the step's picture is asked for first, the
+// walk running beside it (capture.ScreenshotOptions.Beside), rather than
+// after the walk. With vision it always is: the model waits for both.
+// Without, the list goes to the model first and the picture is taken while
+// it thinks, unless the model answered the last step sooner than the last
+// picture took: then the step's actions would wait for the picture (the
+// record needs it), and starting it first shortens that wait by the walk.
+func (r *runner) captureFirst() bool {
+	model := r.pace.model.Load()
+	return r.cfg.Vision || (model > 0 && model < r.pace.capture.Load())
+}
+
 // look reads the page's element list and takes its picture, the viewport
 // with every element's index drawn on it (seed 000 §3.1 VISUAL CONTEXT),
 // under one hold of the page: no action runs between the two, so the
 // picture shows the page the list describes, and the walk that read the
 // list measured the boxes drawn. It returns once the list is read.
-// Without vision the picture is asked for after the walk and taken while
-// the prompt is built and the model thinks; the step's actions wait for it
-// (the record needs it), and it is not drawn on (the record keeps the
-// marks). With vision the step waits for the picture before it asks the
-// model, so the picture is asked for first and the walk runs beside it
-// (capture.ScreenshotOptions.Beside). ctx bounds both: the picture has a
-// bound of its own, since the step may end before it is taken.
+// Without vision the picture is not drawn on (the record keeps the marks)
+// and the step's actions wait for it (the record needs it); it is asked
+// for first or after the walk as captureFirst says. ctx bounds both: the
+// picture has a bound of its own, since the step may end before it is
+// taken.
 func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, error) {
 	s := &shot{ch: make(chan *picture, 1)}
 	type read struct {
@@ -52,17 +71,25 @@ func (r *runner) look(ctx context.Context, p *cdpclient.Page) (string, *shot, er
 		ctx, cancel := context.WithTimeout(ctx, observeTimeout)
 		defer cancel()
 		listed := false
+		first := r.captureFirst()
+		start := time.Now()
 		walk := func(ctx context.Context) ([]pagemodel.Box, error) {
 			text, boxes, err := pagemodel.SnapshotBoxes(ctx, p, pagemodel.Options{})
 			list <- read{text, err}
 			listed = true
+			if !first {
+				start = time.Now() // the picture is asked for now
+			}
 			return boxes, err
 		}
 		opts := capture.ScreenshotOptions{Format: "jpeg", Quality: screenshotQuality, Before: walk}
-		if r.cfg.Vision {
+		if first {
 			opts.Before, opts.Beside = nil, walk
 		}
 		pic, err := r.shoot(ctx, p, opts)
+		if err == nil {
+			r.pace.capture.Store(int64(time.Since(start)))
+		}
 		if !listed {
 			// Refused before it held the page (a dialog is open): the
 			// snapshot says why.
