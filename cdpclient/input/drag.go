@@ -58,14 +58,20 @@ func Drag(ctx context.Context, page *cdpclient.Page, from cdpclient.Target, to D
 		if err != nil {
 			return err
 		}
+		// The drop target is found before the button goes down: a drag
+		// to nothing does not start. Its box is read once the button is
+		// down (dragPath).
+		var te *cdpclient.Element
+		if to.AtPoint {
+			if err := p.inViewport(ctx, point{X: to.X, Y: to.Y}); err != nil {
+				return err
+			}
+		} else if te, err = p.page.Resolve(ctx, to.Target); err != nil {
+			return err
+		}
 		dest := func(ctx context.Context) (point, error) {
 			if to.AtPoint {
-				pt := point{X: to.X, Y: to.Y}
-				return pt, p.inViewport(ctx, pt)
-			}
-			te, err := p.page.Resolve(ctx, to.Target)
-			if err != nil {
-				return point{}, err
+				return point{X: to.X, Y: to.Y}, nil
 			}
 			box, err := te.ViewBox(ctx)
 			return dropPoint(start, box), err

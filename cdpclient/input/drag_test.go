@@ -49,3 +49,26 @@ func TestDragPointerSortable(t *testing.T) {
 		t.Errorf("feedback = %s", fb.JSON())
 	}
 }
+
+// A drag to a drop target that is not on the page does not start: the answer
+// is NOT_FOUND (ok false) and nothing moved.
+func TestDragToNothingDoesNotStart(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	p := newTestPage(t)
+	if err := outcome(p.Navigate(ctx, cdptest.Site.URL("/parity/kanban.html"), cdpclient.WaitLoad)); err != nil {
+		t.Fatal(err)
+	}
+	for _, to := range []cdpclient.Target{{Ref: "99999"}, {Selector: "#no-such-column"}} {
+		fb, err := Drag(ctx, p, cdpclient.Target{Selector: "#c2"}, DragEnd{Target: to})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fb.OK || fb.Code != int(cdpclient.CodeNotFound) {
+			t.Errorf("drag to %+v: feedback %s, want ok false NOT_FOUND", to, fb.JSON())
+		}
+	}
+	if got := pageText(t, ctx, p, "#log"); got != "no drops" {
+		t.Errorf("log = %q after drags to nothing, want nothing moved", got)
+	}
+}
