@@ -81,6 +81,9 @@ type actState struct {
 	// inputMark is the page log's mark when input first reached the page,
 	// plus one (0: not yet): the calls the action made start after it.
 	inputMark atomic.Int64
+	// typed is set once the action added typed text to a field: a retry
+	// would add it again (Typed).
+	typed atomic.Bool
 }
 
 type actStateKey struct{}
@@ -210,6 +213,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		return nil, ctx.Err() // the caller gave up: no feedback to give
 	}
 	err = o.happened(st, err)
+	o.typed = st.typed.Load()
 	o.callsFrom = o.mark
 	if m := st.inputMark.Load(); m > 0 {
 		o.callsFrom = int(m - 1)

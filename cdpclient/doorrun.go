@@ -225,3 +225,12 @@ func ReportValue(ctx context.Context, value string) {
 // Dispatched records that input of the running action reached the page:
 // from then on the action happened, whatever follows.
 func Dispatched(ctx context.Context) { markDispatched(ctx) }
+
+// Typed records that the running action added typed text to a field, which
+// a retry would add again: a submit the browser's validation then refuses
+// leaves the action ok, with the refusal as its error (observation.validation).
+func Typed(ctx context.Context) {
+	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
+		st.typed.Store(true)
+	}
+}

@@ -37,6 +37,7 @@ type observation struct {
 	ws     watchSet
 	signal chan bool
 	title  titleRead // a navigation's new document's, read as settle's round trip
+	typed  bool      // the action added typed text to a field (Typed)
 
 	mu           sync.Mutex
 	dialogClosed *feedback.Dialog // a dialog the server answered itself
@@ -178,7 +179,10 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 			Hint: "this server only lets the browser reach the allowed origins; stay on them"}
 	}
 	if err == nil && o.kind == actInput {
-		err = o.validation()
+		if err = o.validation(); errors.As(err, &inc) {
+			fb.Errors = append(fb.Errors, inc.Msg)
+			fb.Hint, fb.Incomplete, err = inc.Hint, inc.Msg, nil
+		}
 	}
 	if err != nil {
 		c := Classify(err)
@@ -202,15 +206,20 @@ func (p *Page) mainDocument(e pagelog.NetworkEntry) bool {
 }
 
 // validation is the browser's form validation refusing a submit the action
-// made: the form was not sent.
+// made: the form was not sent. An action that typed text (type with
+// submit) happened all the same, since the text is in its field: it is
+// *Incomplete, so that the caller does not type the text again.
 func (o *observation) validation() error {
 	if len(o.dom.Invalid) == 0 || o.p.hist.Mark().Docs != o.nav.Docs {
 		return nil
 	}
 	v := o.dom.Invalid[0]
-	return &Error{Code: CodeValidation,
-		Msg:  fmt.Sprintf("the form was not submitted: %s[:]%s: %s", v[0], v[1], v[2]),
-		Hint: fmt.Sprintf("fill %s as it asks, then submit again", v[0])}
+	msg := fmt.Sprintf("the form was not submitted: %s[:]%s: %s", v[0], v[1], v[2])
+	hint := fmt.Sprintf("fill %s as it asks, then submit again", v[0])
+	if o.typed {
+		return &Incomplete{Msg: "the text was typed, but " + msg, Hint: hint + " (the text typed is in its field: do not type it again)"}
+	}
+	return &Error{Code: CodeValidation, Msg: msg, Hint: hint}
 }
 
 // Outcome turns an action's answer into an error for callers that only need to

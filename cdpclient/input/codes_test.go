@@ -58,3 +58,17 @@ func TestTypeIntoAPageThatLeaves(t *testing.T) {
 	fb := act(t, "type")(Type(ctx, p, q, "abcdefghijklmnop", false, false))
 	wantInFeedback(t, fb, "navigated away after", "/second.html")
 }
+
+// Typing with submit into a form the browser's validation refuses: the text
+// went in, so the answer is ok (a retry would type it twice), with the
+// refusal as its error and the form not sent.
+func TestTypeSubmitRefusedKeepsTheText(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/codes/validation.html")
+	email := refOf(t, snapshot(t, ctx, p, pagemodel.Options{}), "Email")
+	fb := act(t, "type")(Type(ctx, p, cdpclient.Target{Ref: email}, "bob", false, true))
+	wantInFeedback(t, fb, "the text was typed, but the form was not submitted: "+email+"[:]", "do not type it again")
+	if got := evalString(t, ctx, p, "document.getElementById('email').value + '|' + location.pathname"); got != "bob|/codes/validation.html" {
+		t.Errorf("value|path = %q, want the text once and the form not sent", got)
+	}
+}

@@ -43,6 +43,9 @@ func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text st
 		if err := p.typeText(ctx, text); err != nil {
 			return err
 		}
+		if text != "" {
+			cdpclient.Typed(ctx)
+		}
 		p.noteFieldValue(ctx, st, e)
 		if submit {
 			return p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
