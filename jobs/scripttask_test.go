@@ -398,3 +398,23 @@ func TestScriptJobNeverClicksOnAGuess(t *testing.T) {
 		t.Errorf("the Edit button of invoice 1002: %s %q", done.State, done.Error)
 	}
 }
+
+// A replayed step that happened only in part is where the replay stops: text
+// typed with submit into a form the browser's validation refuses is ok for
+// a caller (the text is in its field), but not the step the script learned.
+func TestScriptJobStopsAtARefusedSubmit(t *testing.T) {
+	t.Parallel()
+	url := site.URL("/codes/validation.html")
+	script := []byte(`{"format":"cdpmcp-script","version":1,"source":{"from":"record","created":"2026-01-01T00:00:00Z"},
+"steps":[{"action":"navigate","url":"` + url + `"},
+{"action":"type","target":{"tag":"input","type":"email","name":"Email"},"value":"not-an-email","submit":true}]}`)
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	j := q.submit(t, jobs.SubmitRequest{CorrelationID: t.Name(), URL: url, Task: jobs.Task{Type: jobs.TaskScript, Script: script}})
+	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Failed || !strings.Contains(done.Error, "step 2") || !strings.Contains(done.Error, "not submitted") {
+		t.Fatalf("%s %q %s", done.State, done.Error, done.Result)
+	}
+	if site.Hits("/echo") != 0 {
+		t.Error("the invalid form was sent")
+	}
+}

@@ -49,8 +49,14 @@ func (r *replayer) step(ctx context.Context, st *learned.Step) (text string, mis
 	if err != nil {
 		return "", &mismatch{looked: "to " + st.Describe(), found: cdpclient.Classify(err).Msg, hard: hardFailure(err)}, nil
 	}
-	if fb := res.Feedback; fb != nil && !fb.OK {
+	// A step that happened only in part (typed text whose submit the
+	// browser refused, a page left mid-way) did not go as it did when the
+	// script was learned: a step is learned only when it went whole.
+	if fb := res.Feedback; fb != nil && (!fb.OK || fb.Incomplete != "") {
 		found := fb.Msg
+		if fb.OK {
+			found = fb.Incomplete
+		}
 		if fb.Hint != "" {
 			found += " (" + fb.Hint + ")"
 		}
