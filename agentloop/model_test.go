@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +127,33 @@ func TestOpenAIRequestAndAnswerShapes(t *testing.T) {
 	}
 	if _, err := parseCompletion([]byte(`{"choices":[]}`)); err == nil {
 		t.Error("an answer without choices was accepted")
+	}
+}
+
+// A provider that echoes the API key it refused does not put the key in the
+// run's outcome, record or report.
+func TestModelErrorEchoingTheKey(t *testing.T) {
+	t.Parallel()
+	const key = "sekrit-key-1234567890"
+	env := newEnv(t)
+	m := newScriptedModel(t, turn{status: http.StatusUnauthorized, reply: "Incorrect API key provided: " + key + "."})
+	llm := m.openAI()
+	llm.APIKey = key
+	out, err := Run(testCtx(t), env, llm, Config{RunDir: runDir(t)}, Task{Task: "say ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Stop != StopModelError || !strings.Contains(out.Reason, "Incorrect API key provided: [api key].") {
+		t.Errorf("outcome %+v", out)
+	}
+	files, err := os.ReadDir(out.RunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(out.RunDir, f.Name()))
+		if err == nil && strings.Contains(string(data), "1234567890") {
+			t.Errorf("%s holds the key", f.Name())
+		}
 	}
 }

@@ -123,7 +123,7 @@ func (o *OpenAI) attempt(ctx context.Context, body []byte) (ans *Answer, status 
 		return nil, resp.StatusCode, 0, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		err := fmt.Errorf("HTTP %d: %s", resp.StatusCode, bodyText(data))
+		err := fmt.Errorf("HTTP %d: %s", resp.StatusCode, maskKey(bodyText(data), o.APIKey))
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 			return nil, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After")), err
 		}

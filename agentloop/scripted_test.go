@@ -41,7 +41,8 @@ type turn struct {
 	// reply is the answer's text; replyFn computes it from the request.
 	reply   string
 	replyFn func(r *modelReq) string
-	// status, when not 0 or 200, answers with that HTTP error.
+	// status, when not 0 or 200, answers with that HTTP error (reply, if
+	// set, as its message).
 	status int
 	// hang never answers; the request's end is recorded in r.gone.
 	hang bool
@@ -115,7 +116,11 @@ func (m *scriptedModel) serve(w http.ResponseWriter, r *http.Request) {
 	case tn.status != 0 && tn.status != http.StatusOK:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(tn.status)
-		fmt.Fprintf(w, `{"error":{"message":"scripted %d"}}`, tn.status)
+		msg := fmt.Sprintf("scripted %d", tn.status)
+		if tn.reply != "" {
+			msg = tn.reply // the error's message
+		}
+		fmt.Fprintf(w, `{"error":{"message":%q}}`, msg)
 		return
 	}
 	time.Sleep(m.think)
