@@ -4,11 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/liveview"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -17,6 +17,10 @@ import (
 // defaultHandoffTimeout bounds a wait for a person when Config.HandoffTimeout
 // is not set.
 const defaultHandoffTimeout = 30 * time.Minute
+
+// withoutPerson is the hint when no person took the tab or gave it back
+// done: a page's or a person's matter, not cdpmcp's.
+const withoutPerson = "no person did it: go on without one if the task allows, or finish and say what needs a person"
 
 // askHuman returns run_browser_agent's ask_human for this request: it hands
 // the agent's tab to a person through the live view, asks the client to open
@@ -94,7 +98,7 @@ func (s *Server) askHuman(ctx context.Context, req mcp.CallToolRequest, step fun
 					if hb.why == "" {
 						hb.why = "no reason given"
 					}
-					return "", fmt.Errorf("the person gave up: %s", hb.why)
+					return "", &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "the person gave up: " + hb.why, Hint: withoutPerson}
 				}
 				return "", nil
 			case action, ok := <-answered:
@@ -102,12 +106,12 @@ func (s *Server) askHuman(ctx context.Context, req mcp.CallToolRequest, step fun
 				if !ok {
 					tell() // the client could not be asked after all
 				} else if action != mcp.ElicitationResponseActionAccept {
-					return "", errors.New("the user declined to take over the tab")
+					return "", &cdpclient.Error{Code: cdpclient.CodePermission, Msg: "the user declined to take over the tab", Hint: withoutPerson}
 				}
 			case <-ctx.Done():
 				return "", ctx.Err()
 			case <-wait.C:
-				return "", fmt.Errorf("no one handed the tab back within %s", timeout)
+				return "", &cdpclient.Error{Code: cdpclient.CodeTimeout, Msg: fmt.Sprintf("no one handed the tab back within %s", timeout), Hint: withoutPerson}
 			}
 		}
 	}

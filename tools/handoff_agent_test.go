@@ -101,3 +101,28 @@ func TestAgentWithoutAPersonHasNoAskHuman(t *testing.T) {
 		t.Errorf("outcome %+v; the third prompt: %q", out, chat.users[len(chat.users)-1])
 	}
 }
+
+// No one taking the tab within the handoff's time is told to the model as a
+// timeout with what to do without a person, not as cdpmcp's own failure.
+func TestAgentAskNoOneCame(t *testing.T) {
+	t.Parallel()
+	chat := newChatServer(t,
+		agentAnswer("open", `{"go_to_url": {"url": "`+site.URL("/handoff/signin")+`"}}`),
+		agentAnswer("a CAPTCHA", `{"ask_human": {"reason": "solve the CAPTCHA"}}`),
+		agentAnswer("report", `{"done": {"result": "no one came"}}`))
+	s := New(Config{IsolateSessions: true, Timeout: callTimeout, LiveView: newLiveView(t), HandoffTimeout: time.Second,
+		Agent: AgentConfig{LLM: agentloop.OpenAI{BaseURL: chat.srv.URL + "/v1", Timeout: callTimeout},
+			Loop: agentloop.Config{MaxSteps: 5, RunDir: t.TempDir()}}}, mgr)
+	t.Cleanup(s.Close)
+	c := newClient(t, s)
+	_, out := agentOutcome(t, testCtx(t), c, "Sign in", true)
+	chat.mu.Lock()
+	defer chat.mu.Unlock()
+	if out.Steps != 3 || len(chat.users) != 3 {
+		t.Fatalf("outcome %+v after %d prompts", out, len(chat.users))
+	}
+	third := chat.users[2]
+	if !strings.Contains(third, "no one handed the tab back within 1s") || !strings.Contains(third, "no person did it") || strings.Contains(third, "INTERNAL") || strings.Contains(third, "call again") {
+		t.Errorf("the third prompt: %q", third)
+	}
+}
