@@ -62,9 +62,12 @@ func (p *Page) startObservation(kind actKind) *observation {
 // took effect: nil or an *Incomplete when it did, the failure otherwise.
 func (o *observation) happened(st *actState, err error) error {
 	var inc *Incomplete
+	var nd notDone
 	switch {
 	case err == nil, errors.As(err, &inc):
 		return err
+	case errors.As(err, &nd):
+		return nd.err // what the action was for did not come about
 	case isDialogErr(err) && !o.dialogBefore && (o.kind != actNavigation || o.p.hist.Mark().Docs > o.nav.Docs):
 		// The action opened a dialog, which stopped the page mid-way; a
 		// navigation happened only if a document arrived.

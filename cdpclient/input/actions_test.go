@@ -159,3 +159,27 @@ func TestFillReactControlledInputs(t *testing.T) {
 		t.Errorf("after a second fill = %q", got)
 	}
 }
+
+// uploadFile into what is not a file input does not upload: a text field is
+// refused before anything is clicked; a button that opens no file chooser is
+// clicked (the delta says what the click did) but the answer is ok false.
+func TestUploadToWhatTakesNoFile(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/actions.html")
+	f := filepath.Join(t.TempDir(), "a.txt")
+	if err := os.WriteFile(f, []byte("hi"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fb, err := UploadFile(ctx, p, cdpclient.Target{Selector: "#name"}, []string{f})
+	if err != nil || fb.OK || fb.Code != int(cdpclient.CodeNotFound) || !strings.Contains(fb.Msg, "<input type=text>, not a file input") {
+		t.Errorf("upload into a text field = %s, %v", fb.JSON(), err)
+	}
+	before := evalString(t, ctx, p, "count.textContent")
+	fb, err = UploadFile(ctx, p, cdpclient.Target{Selector: "#inc"}, []string{f})
+	if err != nil || fb.OK || fb.Code != int(cdpclient.CodeNotFound) || !strings.Contains(fb.Msg, "opened no file chooser: no file was uploaded") {
+		t.Errorf("upload through a button that opens no chooser = %s, %v", fb.JSON(), err)
+	}
+	if after := evalString(t, ctx, p, "count.textContent"); after == before || fb.Delta == nil || len(fb.Delta.Text) == 0 {
+		t.Errorf("the click's effect %q → %q not in the answer: %s", before, after, fb.JSON())
+	}
+}

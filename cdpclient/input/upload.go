@@ -35,9 +35,14 @@ func UploadFile(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, p
 		e := cdpclient.ActionElement(ctx)
 		var in struct {
 			File, Multiple bool
+			Field          string
 		}
 		if err := call(ctx, e, "fileInput", &in); err != nil {
 			return err
+		}
+		if in.Field != "" {
+			return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "the target is a " + in.Field + ", not a file input: no file was uploaded",
+				Hint: "target the <input type=file> itself (selector input[type=file]) or the button that opens the file chooser"}
 		}
 		if !in.File {
 			return p.uploadThroughChooser(ctx, e, abs)
@@ -92,8 +97,10 @@ func (p *tab) uploadThroughChooser(ctx context.Context, e *cdpclient.Element, pa
 	case err != nil:
 		return err
 	case fc == nil:
-		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "clicking the element opened no file chooser",
-			Hint: "target the <input type=file> itself (selector input[type=file]) or the button that opens the chooser"}
+		// The click reached the page (delta says what it did there), but
+		// no file went in: the upload did not happen.
+		return cdpclient.NotDone(&cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "clicking the element opened no file chooser: no file was uploaded",
+			Hint: "target the <input type=file> itself (selector input[type=file]) or the button that opens the chooser; delta says what the click did"})
 	case len(paths) > 1 && !fc.Multiple:
 		return &cdpclient.Error{Code: cdpclient.CodeValidation, Msg: fmt.Sprintf("the file chooser takes one file, not %d", len(paths)),
 			Hint: "upload one file"}

@@ -164,10 +164,13 @@ function scrollWait(want, before, stillMs, maxMs) {
 
 // fileInput says whether the element is a file input (or the label of one), and
 // whether it takes several files.
+// field names another kind of form field (an <input> of another type, a
+// <textarea>, a <select>): clicking one never opens a file chooser.
 function fileInput() {
   const el = this.localName === 'label' && this.control ? this.control : this;
   const file = el.localName === 'input' && el.type === 'file';
-  return { file, multiple: file && el.multiple };
+  const other = !file && ['input', 'textarea', 'select'].includes(el.localName);
+  return { file, multiple: file && el.multiple, field: other ? '<' + el.localName + (el.localName === 'input' ? ' type=' + el.type : '') + '>' : '' };
 }
 
 // fileControl is the file input the element stands for: itself, or the control
