@@ -139,6 +139,9 @@ func TestCode4Timeout(t *testing.T) {
 	defer cancel()
 	fb := act(t, "navigate")(p.Navigate(ctx, testSite.URL("/slow?ms=30000"), WaitLoad))
 	wantFeedback(t, fb, CodeTimeout, "did not answer in time")
+	if fb.Delta != nil && (fb.Delta.URL != "" || fb.Delta.Title != "") {
+		t.Errorf("a navigation that left the tab where it was names a place: %s", fb.JSON())
+	}
 	p = newTestPage(t)
 	ctx, cancel = context.WithTimeout(testContext(t), testbound.Scale(5*time.Second)) // the document arrives within it, its image never
 	defer cancel()

@@ -131,7 +131,11 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	origin := feedback.Origin(url)
 	delta := o.dom.Delta()
 	doc := feedback.Document(p.logs.Network(o.mark), p.mainDocument)
-	if url != o.url || o.kind == actNavigation {
+	// A navigation says where the tab is, the same URL too (a reload), unless
+	// it failed with the tab where it was: nothing new to name.
+	var inc *Incomplete
+	stayed := err != nil && !errors.As(err, &inc) && p.hist.Mark().Docs == o.nav.Docs
+	if url != o.url || (o.kind == actNavigation && !stayed) {
 		delta.URL = url
 		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
 			delta.URL = feedback.RelURL(url, origin) // relative while on the same site
@@ -141,7 +145,6 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 			delta.Status = doc.Status
 		}
 	}
-	var inc *Incomplete
 	if errors.As(err, &inc) {
 		fb.Errors = append(fb.Errors, inc.Msg)
 		fb.Hint, fb.Incomplete = inc.Hint, inc.Msg
