@@ -17,8 +17,8 @@ import (
 // markdown converts a tree to Markdown with html-to-markdown: CommonMark,
 // tables as pipe tables, images as their alt text (their addresses cost many
 // tokens and say little to a reader), links kept as [text](url) with the
-// addresses made absolute.
-func markdown(n *html.Node, u *url.URL) (string, error) {
+// addresses made absolute against baseURL, the document's base URL.
+func markdown(n *html.Node, baseURL *url.URL) (string, error) {
 	conv := converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(),
@@ -26,9 +26,14 @@ func markdown(n *html.Node, u *url.URL) (string, error) {
 		strikethrough.NewStrikethroughPlugin(),
 		imagesAsText{},
 	))
+	// The converter's "domain" is any absolute URL: it resolves each address
+	// against it with url.ResolveReference (converter/url.go), so the whole
+	// base URL, not its origin alone, puts "other.html", "../x", "#frag" and
+	// "?q=1" where the browser does. One with no host (file:, about:) is not
+	// taken, and the addresses stay as written.
 	domain := ""
-	if u != nil && u.Host != "" {
-		domain = u.Scheme + "://" + u.Host
+	if baseURL != nil && baseURL.Host != "" {
+		domain = baseURL.String()
 	}
 	out, err := conv.ConvertNode(n, converter.WithDomain(domain))
 	if err != nil {

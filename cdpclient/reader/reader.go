@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/JohannesKaufmann/dom"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -34,7 +35,9 @@ const minArticle = 200
 // format: the article Readability finds, else the page's own region (its
 // main, or its one article), else the body; the page's navigation, and its
 // header and footer (not an article's own), are left out. With whole it is
-// all of the body, those included, with no extraction.
+// all of the body, those included, with no extraction. Relative link
+// addresses are made absolute against the document's base URL: its <base>
+// element's, else pageURL.
 func Read(doc, pageURL string, format Format, whole bool) (string, error) {
 	u, err := url.Parse(pageURL)
 	if err != nil {
@@ -44,6 +47,7 @@ func Read(doc, pageURL string, format Format, whole bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reader: parse: %w", err)
 	}
+	u = documentBase(root, u)
 	title := documentTitle(root)
 	body := find(root, "body")
 	if body == nil {
@@ -67,12 +71,13 @@ func Read(doc, pageURL string, format Format, whole bool) (string, error) {
 	return render(title, byline, body, u, format)
 }
 
-// ReadFragment returns an element's HTML (from pageURL) in format, all of it:
-// no extraction.
-func ReadFragment(fragment, pageURL string, format Format) (string, error) {
-	u, err := url.Parse(pageURL)
+// ReadFragment returns an element's HTML in format, all of it: no
+// extraction. Relative link addresses are made absolute against baseURL, the
+// base URL of the element's document (its <base> element's, else its URL).
+func ReadFragment(fragment, baseURL string, format Format) (string, error) {
+	u, err := url.Parse(baseURL)
 	if err != nil {
-		return "", fmt.Errorf("reader: page URL: %w", err)
+		return "", fmt.Errorf("reader: base URL: %w", err)
 	}
 	ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
 	nodes, err := html.ParseFragment(strings.NewReader(fragment), ctx)
@@ -121,6 +126,25 @@ func documentTitle(root *html.Node) string {
 		return oneLine(t.FirstChild.Data)
 	}
 	return ""
+}
+
+// documentBase is the base URL of a document from pageURL: the address of
+// its first <base> element with an href, made absolute against pageURL, as a
+// browser takes it; else pageURL.
+func documentBase(root *html.Node, pageURL *url.URL) *url.URL {
+	base := dom.FindFirstNode(root, func(n *html.Node) bool {
+		_, ok := dom.GetAttribute(n, "href")
+		return n.Type == html.ElementNode && n.DataAtom == atom.Base && ok
+	})
+	if base == nil {
+		return pageURL
+	}
+	href, _ := dom.GetAttribute(base, "href")
+	ref, err := url.Parse(strings.TrimSpace(href))
+	if err != nil {
+		return pageURL
+	}
+	return pageURL.ResolveReference(ref)
 }
 
 // find returns the first element named tag, depth first.
