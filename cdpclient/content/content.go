@@ -26,9 +26,11 @@ type Options struct {
 // Get returns p's page, or the first element matching selector, in format:
 //   - "html" (the default): the HTML as it is now, scripts' changes included;
 //   - "markdown": the main content as Markdown (title, byline, headings, lists,
-//     tables, links as [text](url)), found by Readability, else the page's
-//     own region (main, or its one article); without the page's navigation,
-//     header and footer; with a selector, all of the element;
+//     tables, links as [text](url), each url the address the browser's a.href
+//     gives, a fragment of the page as the page's address and the fragment),
+//     found by Readability, else the page's own region (main, or its one
+//     article); without the page's navigation, header and footer; with a
+//     selector, all of the element;
 //   - "text": the same content as plain text.
 //
 // Markdown and text hold what a person sees: what is not rendered or not seen
@@ -81,6 +83,9 @@ func Read(ctx context.Context, p *cdpclient.Page, o Options) (string, error) {
 	if raw == "html" {
 		return *out, nil
 	}
+	// The page wrote each link's address as the browser resolves it
+	// (absoluteLinks), so the reader's own base URL has nothing left to
+	// resolve: the page's address serves.
 	var text string
 	if selector == "" {
 		text, err = reader.Read(*out, p.URL(), reader.Format(format), o.Whole)

@@ -1,7 +1,8 @@
 // content returns the document, or the first element matching selector (searched
 // through open shadow roots too), as format: 'html', its HTML as it is;
 // 'shown', its HTML with only what a person sees (shownRules, the page
-// model's rule) and the words of separate boxes kept apart, for reading as
+// model's rule) and the words of separate boxes kept apart, and each link's
+// address as the browser resolves it (absoluteLinks), for reading as
 // Markdown or text. null if nothing matches.
 function content(selector, format) {
   let el = document.documentElement;
@@ -24,6 +25,7 @@ function shownHTML(el) {
   const INLINE = new Set(['inline', 'contents']);
   const RAW = new Set(['pre', 'code', 'textarea', 'kbd', 'samp']);
   const copy = el.cloneNode(true);
+  absoluteLinks(copy);
   const top = el.localName === 'html' ? el.querySelector('body') : el;
   if (!top) return copy.outerHTML;
   const topCopy = top === el ? copy : copy.querySelector('body');
@@ -63,4 +65,15 @@ function shownHTML(el) {
       d = next;
     }
   }
+}
+
+// absoluteLinks writes on a copy each link's address as the browser resolves
+// it (a.href: against the base URL of the document the copy came from, its
+// <base> element's included), so that the reader, which sees only the HTML,
+// need not work it out. A copy is of its document still, so its links resolve
+// as the page's do. An <a> of SVG (its href is no string) is left as it is.
+function absoluteLinks(copy) {
+  const links = [...copy.querySelectorAll('a[href]')];
+  if (copy.matches('a[href]')) links.push(copy);
+  for (const a of links) if (typeof a.href === 'string') a.setAttribute('href', a.href);
 }
