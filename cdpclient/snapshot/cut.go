@@ -40,7 +40,10 @@ func (f *fitter) elideOutsideMain(budget int) {
 }
 
 // cutTail keeps lines from the start while they fit, and the lines on screen
-// wherever they are, and says where each run left out continues.
+// wherever they are, and says where each run left out continues. The first
+// line is kept whatever it costs, so that a marker's {from} always moves on:
+// a budget smaller than one line would otherwise send a reader back to the
+// line it started from, again and again.
 func (f *fitter) cutTail(budget int) {
 	reserve := 30 // for the closing line
 	screen := f.screenCost()
@@ -51,15 +54,18 @@ func (f *fitter) cutTail(budget int) {
 		reserve = 30 * min(1+len(f.m.View), 5) // a marker before each run on screen, one after
 	}
 	onScreen := func(i int) bool { return keepView && f.m.inView(i) }
+	shown := false
 	for i := f.from; i < len(f.m.Lines); i++ {
 		if m, ok := f.marker[i]; ok {
 			used += lineCost(m)
 		}
 		if f.drop[i] || onScreen(i) {
+			shown = shown || onScreen(i)
 			continue
 		}
 		used += f.cost[i]
-		if used <= budget-reserve {
+		if used <= budget-reserve || !shown {
+			shown = true
 			continue
 		}
 		f.cutFrom(i, onScreen)

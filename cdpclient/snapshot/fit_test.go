@@ -214,3 +214,32 @@ func lineTokens(lines []string) int {
 	}
 	return n
 }
+
+// A budget smaller than one line still shows a line, so that following the
+// continuations reaches the end of the page: a marker never sends the reader
+// back to where it started.
+func TestFitTinyBudgetMovesOn(t *testing.T) {
+	m := page(20, 0)
+	for _, summarise := range []bool{false, true} {
+		from, pages := 0, 0
+		for ; pages < 400; pages++ {
+			out := Fit(m, Budget{Tokens: 5, Summarise: summarise, From: from})
+			next := -1
+			for _, l := range out {
+				if n, ok := fromOf(l); ok && strings.Contains(l, "follow") {
+					next = n
+				}
+			}
+			if next < 0 {
+				break
+			}
+			if next <= from {
+				t.Fatalf("summarise %t: from %d continues from %d: %q", summarise, from, next, out)
+			}
+			from = next
+		}
+		if pages == 400 {
+			t.Errorf("summarise %t: 400 continuations did not reach the end", summarise)
+		}
+	}
+}
