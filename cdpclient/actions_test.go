@@ -128,6 +128,18 @@ func TestDialogs(t *testing.T) {
 	if got := evalString(t, ctx, p, "count.textContent"); got != "prompt:Bob" {
 		t.Errorf("prompt result = %q", got)
 	}
+	// Accepted with no text, a prompt answers its default, as OK does for a
+	// person; the feedback that reported it said what the default was.
+	fb, err := p.Click(ctx, Target{Selector: "#prompt"}, ClickOptions{})
+	if err != nil || fb.Dialog == nil || fb.Dialog.Default != "def" {
+		t.Errorf("the prompt's report = %s, %v", fb.JSON(), err)
+	}
+	if err := outcome(p.HandleDialog(ctx, true, "")); err != nil {
+		t.Fatalf("HandleDialog prompt with no text: %v", err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got != "prompt:def" {
+		t.Errorf("prompt accepted with no text = %q, want its default", got)
+	}
 	wantCode(t, outcome(p.HandleDialog(ctx, true, "")), CodeNotFound)
 }
 

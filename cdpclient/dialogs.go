@@ -80,11 +80,15 @@ func (p *Page) answerBlockingDialog(ctx context.Context) (*feedback.Dialog, erro
 }
 
 // answerDialog presses OK (accept) or Cancel on the open dialog, with text for a
-// prompt, in the session that reported it.
+// prompt, in the session that reported it. A prompt accepted with no text
+// answers its default text, as OK does for a person.
 func (p *Page) answerDialog(ctx context.Context, accept bool, promptText string) error {
 	answered, c := p.dialogs.Reported()
 	if c == nil {
 		c = p.c
+	}
+	if d := p.Dialog(); accept && promptText == "" && d != nil {
+		promptText = d.DefaultPrompt
 	}
 	args := page.NewHandleJavaScriptDialogArgs(accept)
 	if promptText != "" {

@@ -170,7 +170,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		}
 	}
 	if d := p.Dialog(); d != nil {
-		fb.Dialog = &feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160)}
+		fb.Dialog = &feedback.Dialog{Type: d.Type, Msg: feedback.Truncate(d.Message, 160), Default: feedback.Truncate(d.DefaultPrompt, 160)}
 		if !o.dialogBefore {
 			fb.Hint = "the page opened a dialog (" + d.Type + "); answer it with handleDialog (accept true or false)"
 		}

@@ -101,6 +101,8 @@ type Download struct {
 type Dialog struct {
 	Type string `json:"type"`
 	Msg  string `json:"msg"`
+	// Default is a prompt's default text, what OK answers with no text given.
+	Default string `json:"default,omitempty"`
 	// Closed says how the server answered a dialog no one else did
 	// ("dismissed", "accepted"): by the dialog policy, or because a
 	// navigation left the page as a person would.
