@@ -78,6 +78,9 @@ func (p *Page) navigation(ctx context.Context, newDocument bool, run func(contex
 func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 	mark := p.hist.Mark()
 	r, err := p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
+	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" && strings.HasPrefix(strings.ToLower(rawURL), "javascript:") {
+		return nil // the script ran in the page, which stays (asked again, it would run twice)
+	}
 	if err == nil && r.ErrorText != nil && *r.ErrorText == "net::ERR_ABORTED" && p.abortedSeen(ctx) {
 		return nil // the URL answered with a file (a download), the page stays
 	}

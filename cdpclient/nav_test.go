@@ -116,3 +116,18 @@ func TestLeavesDocument(t *testing.T) {
 		}
 	}
 }
+
+// A javascript: URL runs once in the page, which stays: the answer is ok and
+// says what the script changed (the browser answers such a navigation as
+// aborted, which is no network failure).
+func TestNavigateToScriptURL(t *testing.T) {
+	t.Parallel()
+	p, ctx := openPage(t, "/actions.html")
+	fb, err := p.Navigate(ctx, "javascript:count.textContent = +count.textContent + 1; void 0", WaitLoad)
+	if err != nil || !fb.OK || fb.Delta == nil || len(fb.Delta.Text) == 0 {
+		t.Fatalf("Navigate(javascript:) = %s, %v", fb.JSON(), err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent + '|' + location.pathname"); got != "1|/actions.html" {
+		t.Errorf("count|path = %q, want the script run once and the page kept", got)
+	}
+}
