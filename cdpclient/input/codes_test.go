@@ -72,3 +72,28 @@ func TestTypeSubmitRefusedKeepsTheText(t *testing.T) {
 		t.Errorf("value|path = %q, want the text once and the form not sent", got)
 	}
 }
+
+// A field that refuses what is put in it says so: a number field given
+// letters is left empty (ok, with the error that it took nothing), and one
+// that keeps part of it (a maxlength) says what it holds.
+func TestFieldsThatRefuseInput(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/codes/refused-input.html")
+	age := cdpclient.Target{Selector: "#age"}
+	for name, fb := range map[string]*feedback.Feedback{
+		"fill": act(t, "fill")(Fill(ctx, p, age, "abc")),
+		"type": act(t, "type")(Type(ctx, p, age, "abc", true, false)),
+	} {
+		if fb.Incomplete == "" || !strings.Contains(fb.Incomplete, "did not take the") {
+			t.Errorf("%s letters into a number field: %s", name, fb.JSON())
+		}
+	}
+	fb := act(t, "type")(Type(ctx, p, cdpclient.Target{Selector: "#code"}, "abcdef", false, false))
+	if fb.Delta == nil || fb.Delta.Value != "abc" {
+		t.Errorf("typing past a maxlength: %s, want delta.value abc", fb.JSON())
+	}
+	fb = act(t, "fill")(Fill(ctx, p, age, "42"))
+	if fb.Incomplete != "" || (fb.Delta != nil && fb.Delta.Value != "") {
+		t.Errorf("a number into a number field: %s", fb.JSON())
+	}
+}

@@ -47,12 +47,41 @@ func Type(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, text st
 			cdpclient.Typed(ctx)
 		}
 		p.noteFieldValue(ctx, st, e)
+		if err := p.typedShows(ctx, e, st, text); err != nil {
+			return err // not submitted: the field does not hold what was typed
+		}
 		if submit {
 			return p.keyDownUp(ctx, namedKeys["Enter"], 0, nil)
 		}
 		return nil
 	})
 	return withSecretHint(fb, err, secret.Load())
+}
+
+// typedShows checks that an <input> or <textarea> (not a secret one, whose
+// value is not said) holds the text typed into it: when it holds none of
+// it (a number field given letters, a maxlength, a script that rejects
+// keys), delta.value says what it holds, and an empty field is an
+// *cdpclient.Incomplete: the keys went in, the text did not.
+func (p *tab) typedShows(ctx context.Context, e *cdpclient.Element, st cdpclient.ElementState, text string) error {
+	if text == "" || st.Secret || (st.Tag != "input" && st.Tag != "textarea") {
+		return nil
+	}
+	var got string
+	if call(ctx, e, "fieldValue", &got) != nil || strings.Contains(got, text) {
+		return nil
+	}
+	if got == "" {
+		return notTaken("text")
+	}
+	cdpclient.ReportValue(ctx, got)
+	return nil
+}
+
+// notTaken is the answer for a field left empty by what was put in it.
+func notTaken(what string) error {
+	return &cdpclient.Incomplete{Msg: "the field did not take the " + what + ": it is empty",
+		Hint: "the field refuses what was given (a number field takes only a number; a pattern, a mask or a script may reject it): give a value it takes"}
 }
 
 var focusIfEditableJS = funcs.With("focusIfEditable", "state", "focusForInput", "oldText")
@@ -115,6 +144,9 @@ func Fill(ctx context.Context, page *cdpclient.Page, t cdpclient.Target, value s
 	fb, err := p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t, NeedTarget: true}), func(ctx context.Context, _ *cdp.Client) error {
 		e := cdpclient.ActionElement(ctx)
 		got, err := p.fill(ctx, e, value, &secret)
+		if err == nil && got == "" && value != "" {
+			return notTaken("value")
+		}
 		if got == value {
 			got = "" // only worth saying when the field changed what was filled
 		}

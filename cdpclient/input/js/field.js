@@ -81,6 +81,11 @@ function setValue(value) {
 
 // committed fires change after text was inserted, as leaving the field would, and
 // returns the resulting value.
+// fieldValue is what an <input> or <textarea> holds, read with no event.
+function fieldValue() {
+  return this.value;
+}
+
 function committed() {
   const el = this;
   el.dispatchEvent(new Event('change', { bubbles: true }));
