@@ -154,12 +154,17 @@ var Screenshot = define("screenshot", "An image of the viewport, the whole page 
 		if a.Scale == "" {
 			a.Scale = env.Screenshot.Scale
 		}
-		data, mime, err := capture.Screenshot(ctx, p, capture.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
+		shot, err := capture.Take(ctx, p, capture.ScreenshotOptions{FullPage: a.FullPage, Target: a.target(), Format: a.Format, Quality: a.Quality,
 			Annotate: a.Annotate, InPlace: env.ReadOnly, MaxWidth: a.MaxWidth, Scale: a.Scale})
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Image: &Image{Data: data, MIME: mime}}, nil
+		res := &Result{Image: &Image{Data: shot.Data, MIME: shot.MIME}}
+		if shot.LeftBelow > 0 {
+			res.Text = fmt.Sprintf("The picture is the page's first %d CSS pixels: %d more lie below it. Scroll there and take the viewport, or read them with snapshot or getContent.",
+				capture.FullPageMax, shot.LeftBelow)
+		}
+		return res, nil
 	})
 
 // capText cuts a long answer and says how much was left out and how to get it.

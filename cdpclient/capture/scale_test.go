@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -57,5 +58,29 @@ func TestScreenshotSize(t *testing.T) {
 		if _, _, err := Screenshot(ctx, p, bad); !errors.As(err, &ae) {
 			t.Errorf("%+v: %v, want an argument error", bad, err)
 		}
+	}
+}
+
+// A full page taller than FullPageMax is cut there, and the picture says how
+// much of the page lies below it; a shorter one leaves nothing out.
+func TestFullPageCutSaysWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	p, ctx := cdptest.Open(t, "/snapshot.html")
+	shot, err := Take(ctx, p, ScreenshotOptions{FullPage: true, Format: "jpeg", Scale: "css"})
+	if err != nil || shot.LeftBelow != 0 {
+		t.Fatalf("a short page: left below %d, %v", shot.LeftBelow, err)
+	}
+	cdptest.Eval(t, ctx, p, "document.body.style.height = '20000px'")
+	h := cdptest.Eval(t, ctx, p, "String(document.documentElement.scrollHeight)")
+	shot, err = Take(ctx, p, ScreenshotOptions{FullPage: true, Format: "jpeg", Scale: "css"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(shot.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Height != FullPageMax || shot.LeftBelow < 20000-FullPageMax || fmt.Sprint(shot.LeftBelow+FullPageMax) != h {
+		t.Errorf("a %s px page: a picture %d px high, %d px left below", h, cfg.Height, shot.LeftBelow)
 	}
 }

@@ -54,6 +54,26 @@ type ScreenshotOptions struct {
 // Screenshot captures the viewport, the full page or one element and returns the
 // encoded image and its MIME type.
 func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) ([]byte, string, error) {
+	t, err := Take(ctx, p, opts)
+	return t.Data, t.MIME, err
+}
+
+// FullPageMax is the height, in CSS pixels, past which a full-page picture
+// is cut: longer ones are more than a browser captures in one piece or
+// most clients show.
+const FullPageMax = 16384
+
+// Taken is a screenshot and what of the page it leaves out.
+type Taken struct {
+	Data []byte
+	MIME string
+	// LeftBelow is how many CSS pixels of a full page lie below the
+	// picture, cut at FullPageMax (0: none).
+	LeftBelow int
+}
+
+// Take is Screenshot, saying what a full-page picture left out.
+func Take(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (Taken, error) {
 	r, err := shoot(ctx, p, opts)
 	if err == nil && opts.Annotate {
 		// Drawn once the page is free again: decoding, drawing and encoding
@@ -62,7 +82,7 @@ func Screenshot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) 
 		r.data, err = drawAnnotations(r.data, r.format, r.quality, r.boxes, r.origin, r.width)
 		endDraw()
 	}
-	return r.data, "image/" + r.format, err
+	return Taken{Data: r.data, MIME: "image/" + r.format, LeftBelow: r.leftBelow}, err
 }
 
 // Picture is a screenshot and the marks Annotate would draw on it.
@@ -93,12 +113,13 @@ func ScreenshotMarked(ctx context.Context, p *cdpclient.Page, opts ScreenshotOpt
 // origin is its top-left in viewport CSS pixels and width the CSS pixels it
 // shows across.
 type shot struct {
-	data    []byte
-	format  string
-	quality int
-	boxes   []pagemodel.Box
-	origin  point
-	width   float64
+	data      []byte
+	format    string
+	quality   int
+	boxes     []pagemodel.Box
+	origin    point
+	width     float64
+	leftBelow int // CSS pixels of a full page below a picture cut at FullPageMax
 }
 
 // shoot has the browser take the picture opts ask for.
@@ -137,6 +158,7 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 	var boxes []pagemodel.Box
 	var origin point
 	var width float64
+	leftBelow := 0
 	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		if opts.Before != nil {
 			var err error
@@ -176,7 +198,8 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		switch {
 		case opts.FullPage:
 			w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
-			clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), 16384), Scale: 1}
+			clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), FullPageMax), Scale: 1}
+			leftBelow = max(int(math.Ceil(h))-FullPageMax, 0)
 			args.SetCaptureBeyondViewport(true)
 			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
 		case !opts.Target.IsZero():
@@ -214,7 +237,7 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		data, err = take(ctx, c, args)
 		return err
 	})
-	return shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width}, err
+	return shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width, leftBelow: leftBelow}, err
 }
 
 // latestBoxes are the boxes of the refs of the latest snapshot's element
