@@ -68,9 +68,20 @@ func cdpMethod(domain, method string) (string, error) {
 	case dotted:
 		return d + "." + m, nil
 	case domain == "":
-		return "", argErr(fmt.Sprintf(`name the domain in the method, e.g. {"method":"Page.%s"}`, method), "method %q names no domain", method)
+		return "", argErr(fmt.Sprintf(`name the domain in the method, e.g. {"method":%q}`, withDomain(method)), "method %q names no domain", method)
 	}
 	return domain + "." + method, nil
+}
+
+// withDomain is method with the domain of an allowed method of that name
+// (getVersion: Browser.getVersion), or Page's.
+func withDomain(method string) string {
+	for _, m := range cdppolicy.Methods() {
+		if _, name, _ := strings.Cut(m, "."); strings.EqualFold(name, method) {
+			return m
+		}
+	}
+	return "Page." + method
 }
 
 // sendRaw sends a confined raw call to the browser (page "browser": the

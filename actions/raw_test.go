@@ -20,7 +20,9 @@ func TestCDPMethodName(t *testing.T) {
 		{"Browser", "Browser.getVersion", "Browser.getVersion", "", ""},
 		{"page", "Page.reload", "Page.reload", "", ""},
 		{"DOM", "Page.reload", "", `method "Page.reload" is not in domain "DOM"`, `{"method":"Page.reload"}, or {"domain":"DOM","method":"reload"}`},
-		{"", "getVersion", "", `method "getVersion" names no domain`, `{"method":"Page.getVersion"}`},
+		{"", "getVersion", "", `method "getVersion" names no domain`, `{"method":"Browser.getVersion"}`},
+		{"", "getLayoutMetrics", "", `method "getLayoutMetrics" names no domain`, `{"method":"Page.getLayoutMetrics"}`},
+		{"", "frobnicate", "", `method "frobnicate" names no domain`, `{"method":"Page.frobnicate"}`},
 		{"Page", "", "", `argument "method" is required`, `{"method":"Page.getLayoutMetrics"}`},
 	} {
 		got, err := cdpMethod(c.domain, c.method)

@@ -252,7 +252,10 @@ func (e *Element) actionable(ctx context.Context, n need) (ElementState, error) 
 		case n.enabled && st.Disabled:
 			last = &Error{Code: CodeDisabled, Msg: st.describe() + " is disabled",
 				Hint: "fill in what the form requires first, or wait until it is enabled (waitFor)"}
-		case n.editable && (!st.Editable || st.Readonly):
+		case n.editable && st.Readonly:
+			last = &Error{Code: CodeDisabled, Msg: st.describe() + " is read-only: it takes no typed text",
+				Hint: "a read-only field is set by the page; find the control that changes it, or the field to type in"}
+		case n.editable && !st.Editable:
 			last = &Error{Code: CodeDisabled, Msg: st.describe() + " does not take typed text",
 				Hint: "target an input, textarea or contenteditable element (selectOption for <select>)"}
 		default:

@@ -36,11 +36,18 @@ func rawCall(ctx context.Context, conn *rpcc.Conn, method string, params json.Ra
 	err := rpcc.Invoke(ctx, method, args, &reply, conn)
 	var re *rpcc.ResponseError
 	if errors.As(err, &re) {
-		hint := "check the method name and its parameters in the DevTools protocol reference"
-		if re.Code == -32601 {
-			hint = "the method does not exist in this browser's protocol; check the domain and method names (e.g. Page.reload)"
+		msg := fmt.Sprintf("%s: %s", method, re.Message)
+		if re.Data != "" {
+			msg += " (" + re.Data + ")"
 		}
-		return nil, &Error{Code: CodeNotFound, Msg: fmt.Sprintf("%s: %s", method, re.Message), Hint: hint, Err: err}
+		switch re.Code {
+		case -32602: // the parameters: the caller's to fix
+			return nil, ArgErrorf("check the parameters' names and types for "+method+" in the DevTools protocol reference", "%s", msg)
+		case -32601:
+			return nil, &Error{Code: CodeNotFound, Msg: msg, Err: err,
+				Hint: "the method does not exist in this browser's protocol; check the domain and method names (e.g. Page.reload)"}
+		}
+		return nil, &Error{Code: CodeNotFound, Msg: msg, Hint: "check the method name and its parameters in the DevTools protocol reference", Err: err}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)

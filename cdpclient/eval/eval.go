@@ -147,7 +147,7 @@ func evalOnElement(ctx context.Context, p *cdpclient.Page, group, expr string, o
 
 func evalException(exc *runtime.ExceptionDetails, opts Options) error {
 	msg := cdpclient.ExceptionText(exc)
-	if !opts.Target.IsZero() && strings.HasPrefix(msg, "SyntaxError") {
+	if !opts.Target.IsZero() && (strings.HasPrefix(msg, "SyntaxError") || strings.HasPrefix(msg, "ReferenceError") || strings.Contains(msg, "is not a function")) {
 		return &cdpclient.Error{Code: cdpclient.CodeJSError, Msg: msg,
 			Hint: "with ref or selector, pass a function that takes the element, e.g. (el) => el.textContent"}
 	}

@@ -41,6 +41,12 @@ func TestEvaluateErrors(t *testing.T) {
 	if _, err := eval.Evaluate(ctx, p, "  ", eval.Options{}); !errors.As(err, &ae) {
 		t.Errorf("an empty expression: %v", err)
 	}
+	// With an element, an expression that is no function of it says how to
+	// write one.
+	_, err = eval.Evaluate(ctx, p, "el.textContent", eval.Options{Target: cdpclient.Target{Selector: "#p"}})
+	if e := cdptest.WantCode(t, err, cdpclient.CodeJSError); e != nil && !strings.Contains(e.Hint, "(el) => el.textContent") {
+		t.Errorf("an element's expression that is no function: hint %q", e.Hint)
+	}
 }
 
 // With a ref, the expression is a function of the element, called in the

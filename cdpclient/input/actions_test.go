@@ -183,3 +183,14 @@ func TestUploadToWhatTakesNoFile(t *testing.T) {
 		t.Errorf("the click's effect %q → %q not in the answer: %s", before, after, fb.JSON())
 	}
 }
+
+// Scrolling sideways says where it stopped sideways.
+func TestScrollSidewaysSaysX(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/actions.html")
+	evalString(t, ctx, p, "document.body.style.width = '5000px'; 'wide'")
+	fb, err := Scroll(ctx, p, "right", 300, cdpclient.Target{})
+	if err != nil || fb.Delta == nil || !strings.HasPrefix(fb.Delta.Value, "x=300 left=300 right=") {
+		t.Errorf("Scroll right = %s, %v", fb.JSON(), err)
+	}
+}

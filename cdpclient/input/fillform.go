@@ -172,11 +172,5 @@ func (p *tab) selectValues(ctx context.Context, e *cdpclient.Element, values []s
 	if err := call(ctx, e, "selectOptions", &res, values); err != nil {
 		return err
 	}
-	switch {
-	case res.Error != "":
-		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + res.Error, Hint: "target the <select> element itself"}
-	case len(res.Missing) > 0:
-		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: fmt.Sprintf("no option %q", res.Missing), Hint: fmt.Sprintf("the options are %q", res.Options)}
-	}
-	return nil
+	return notSelected(res.Error, res.Missing, res.Options)
 }

@@ -33,7 +33,8 @@ type ScrollState struct {
 // amount CSS pixels in direction up, down, left or right with mouse-wheel events,
 // or brings the target into view with "to_element", and reports what happened
 // (content loaded as it came into view, too). amount 0 means most of a viewport.
-// delta.value says where it stopped: "y=… above=… below=…".
+// delta.value says where it stopped: "y=… above=… below=…" ("x=… left=…
+// right=…" scrolling sideways).
 func Scroll(ctx context.Context, page *cdpclient.Page, direction string, amount int, t cdpclient.Target) (*feedback.Feedback, error) {
 	if err := checkScroll(direction, amount, t); err != nil {
 		return nil, err
@@ -42,7 +43,11 @@ func Scroll(ctx context.Context, page *cdpclient.Page, direction string, amount 
 	return p.d.Run(ctx, cdpclient.ModeAct(cdpclient.InputAction{Target: t}), func(ctx context.Context, _ *cdp.Client) error {
 		e := cdpclient.ActionElement(ctx)
 		st, err := p.scroll(ctx, direction, amount, e)
-		cdpclient.ReportValue(ctx, fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below))
+		if direction == "left" || direction == "right" {
+			cdpclient.ReportValue(ctx, fmt.Sprintf("x=%d left=%d right=%d", st.X, st.Left, st.Right))
+		} else {
+			cdpclient.ReportValue(ctx, fmt.Sprintf("y=%d above=%d below=%d", st.Y, st.Above, st.Below))
+		}
 		return err
 	})
 }

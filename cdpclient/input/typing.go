@@ -248,15 +248,29 @@ func SelectOption(ctx context.Context, page *cdpclient.Page, t cdpclient.Target,
 		if err := call(ctx, e, "selectOptions", &res, values); err != nil {
 			return err
 		}
-		switch {
-		case res.Error != "":
-			return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + res.Error, Hint: "target the <select> element itself"}
-		case len(res.Missing) > 0:
-			return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: fmt.Sprintf("no option %q", res.Missing),
-				Hint: fmt.Sprintf("the options are %q", res.Options)}
+		if err := notSelected(res.Error, res.Missing, res.Options); err != nil {
+			return err
 		}
 		cdpclient.Dispatched(ctx)
 		cdpclient.ReportValue(ctx, strings.Join(res.Selected, ","))
 		return nil
 	})
 }
+
+// notSelected is the error of a selection selectOptions (js/field.js)
+// refused: errText, options missing from the <select>, or nil.
+func notSelected(errText string, missing, options []string) error {
+	switch {
+	case errText == oneValue:
+		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + errText, Hint: "give one value: this <select> allows one choice"}
+	case errText != "":
+		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + errText, Hint: "target the <select> element itself"}
+	case len(missing) > 0:
+		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: fmt.Sprintf("no option %q", missing), Hint: fmt.Sprintf("the options are %q", options)}
+	}
+	return nil
+}
+
+// oneValue is selectOptions' refusal of several values for a <select>
+// without multiple.
+const oneValue = "the <select> takes one value"
