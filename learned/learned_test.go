@@ -198,3 +198,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A run's values go back into a text as their params: the longest first,
+// never inside a {{param}} the text names already, and not a short value or
+// a skipped one.
+func TestTemplate(t *testing.T) {
+	v := Values{"query": "teapot", "q2": "tea", "color": "teapot blue", "name": "search", "pin": "1234"}
+	got := v.Template("Results for teapot blue, teapot and {{search}}: 1234", func(n string) bool { return n == "pin" })
+	if want := "Results for {{color}}, {{query}} and {{search}}: 1234"; got != want {
+		t.Errorf("Template = %q, want %q", got, want)
+	}
+}

@@ -96,6 +96,53 @@ func (v Values) Expand(text string) string {
 	})
 }
 
+// Template puts the values back into text as their {{param}}s: each of
+// at least minTemplated characters, the longest first (a value inside
+// another does not split it), outside the {{param}}s text names already.
+// skip leaves a param out (a secret, whose value no text may hold anyway).
+func (v Values) Template(text string, skip func(name string) bool) string {
+	names := make([]string, 0, len(v))
+	for name, val := range v {
+		if (skip == nil || !skip(name)) && len([]rune(val)) >= minTemplated && !strings.Contains(val, "{{") {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 || text == "" {
+		return text
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if a, b := len(v[names[i]]), len(v[names[j]]); a != b {
+			return a > b
+		}
+		return names[i] < names[j]
+	})
+	var b strings.Builder
+	last := 0
+	for _, ref := range append(paramRef.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
+		lit := text[last:ref[0]]
+		for _, name := range names {
+			lit = replaceOutside(lit, v[name], "{{"+name+"}}")
+		}
+		b.WriteString(lit)
+		b.WriteString(text[ref[0]:ref[1]])
+		last = ref[1]
+	}
+	return b.String()
+}
+
+// replaceOutside replaces old by repl in s except inside the {{param}}s an
+// earlier replacement wrote.
+func replaceOutside(s, old, repl string) string {
+	var b strings.Builder
+	last := 0
+	for _, ref := range append(paramRef.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		b.WriteString(strings.ReplaceAll(s[last:ref[0]], old, repl))
+		b.WriteString(s[ref[0]:ref[1]])
+		last = ref[1]
+	}
+	return b.String()
+}
+
 // slug makes a param name of a field's name: "E-mail address" → e_mail_address.
 func slug(s string) string {
 	var b strings.Builder

@@ -130,12 +130,7 @@ func (r *Recorder) templateLocked(s string) string {
 		return s
 	}
 	s = strings.ReplaceAll(s, "{{", "{ {") // a page's own braces are not params
-	for name, v := range r.values {
-		if len([]rune(v)) >= minTemplated && !strings.Contains(v, "{{") {
-			s = strings.ReplaceAll(s, v, "{{"+name+"}}")
-		}
-	}
-	return s
+	return Values(r.values).Template(s, nil)
 }
 
 // Script returns the script so far, or nil when no step was learned.

@@ -118,8 +118,10 @@ func (r *replayer) adopt(s *learned.Script, startURL string, st learned.Step) ([
 			a.Values[j] = renameRefs(a.Values[j], rename)
 		}
 		if a.Expect != nil {
+			// The agent's texts hold this run's values where the script's
+			// params belong: a later run with other values checks for its own.
 			e := *a.Expect
-			e.Text = renameRefs(e.Text, rename)
+			e.Text = r.v.Template(renameRefs(e.Text, rename), func(name string) bool { return r.script.Params[name].Secret })
 			a.Expect = &e
 		}
 		out = append(out, a)

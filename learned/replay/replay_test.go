@@ -54,3 +54,14 @@ func TestFoundText(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+// A step the agent's repair brings keeps this run's values out of its check:
+// they become the script's params there, so a later run checks for its own.
+func TestAdoptTemplatesTheRunsValues(t *testing.T) {
+	r := &replayer{v: learned.Values{"query": "teapot"}, script: &learned.Script{Params: map[string]learned.Param{"query": {Default: "kettle"}}}}
+	agent := &learned.Script{Steps: []learned.Step{{Action: learned.Click, Expect: &learned.Expect{Text: "Results for teapot"}}}}
+	steps, err := r.adopt(agent, "http://x/", learned.Step{Action: learned.Click})
+	if err != nil || len(steps) != 1 || steps[0].Expect == nil || steps[0].Expect.Text != "Results for {{query}}" {
+		t.Fatalf("adopt = %+v, %v", steps, err)
+	}
+}
