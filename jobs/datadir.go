@@ -169,6 +169,18 @@ func lockFile(f *os.File) error {
 	return err
 }
 
+// Served reports whether a server (cdpmcp serve or worker) holds data dir
+// dir now, for a front door that queues jobs there without taking it: a
+// job waits until one does. Asking takes the lock for an instant.
+func Served(dir string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|safefs.NoFollow, 0)
+	if err != nil {
+		return false // no server ever held it
+	}
+	defer f.Close() // closing drops the lock, had we taken it
+	return tryLock(f) != nil
+}
+
 // DBPath is the job store's file in data dir dir, for readers that do not
 // take the directory (cdpmcp jobs).
 func DBPath(dir string) string { return filepath.Join(dir, "jobs.db") }

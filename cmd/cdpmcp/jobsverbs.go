@@ -230,7 +230,11 @@ func ownedJob(ctx context.Context, q *jobs.Queue, in []byte) (*jobs.Job, verbArg
 }
 
 // waitFor waits for job id within --timeout and answers with its status.
+// With no server on --data-dir it says first that the job waits for one.
 func waitFor(ctx context.Context, c *cli.Context, q *jobs.Queue, id string) (any, int, error) {
+	if dir := c.String("data-dir"); c.String("jobs-db") == "" && !jobs.Served(dir) {
+		fmt.Fprintf(c.App.ErrWriter, "cdpmcp jobs: no cdpmcp serve or worker runs on %s: the job waits until one starts there (--timeout bounds the wait)\n", dir)
+	}
 	if d := c.Duration("timeout"); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)

@@ -156,3 +156,16 @@ func TestJobVerbsInAScript(t *testing.T) {
 		})
 	}
 }
+
+// A wait on a data dir no server runs on says so at once, rather than
+// waiting in silence: the job is queued and runs once a server starts.
+func TestJobWaitWithoutAServerSaysSo(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	r := runCLI(t, tmp, "jobs", "submit", "--data-dir", data, "--wait", "--timeout", "1s",
+		`{"correlationId":"lonely","url":"http://127.0.0.1:1/","task":{"type":"navigate"}}`)
+	if r.code != 6 || !strings.Contains(r.stderr, "no cdpmcp serve or worker runs on "+data) || !strings.Contains(r.stdout, `"status":"QUEUED"`) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
