@@ -119,7 +119,11 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 		release(nil)
 		return nil, &unavailableError{what: fmt.Sprintf("start the browser of profile %q", profile), err: err}
 	}
-	return &lease{bc: b.Default(), done: release}, nil
+	pb.cookiesBack(b)
+	return &lease{bc: b.Default(), done: func(keep *cdpclient.Page) {
+		pb.cookiesKept(b)
+		release(keep)
+	}}, nil
 }
 
 func (f *fleet) anonContext(ctx context.Context, tenant string) (*lease, error) {

@@ -21,7 +21,8 @@ import (
 // What a named profile may hold: what sites stored for themselves.
 var profileMayHold = []string{"Default", "Default/Network", "Default/Network/Cookies", "Default/Network/Cookies-journal",
 	"Default/Cookies", "Default/Cookies-journal", "Default/Local Storage", "Default/IndexedDB", "Default/WebStorage",
-	"Default/File System", "Default/databases"}
+	"Default/File System", "Default/databases",
+	"Default/cdpmcp-cookies.json"} // the cookies as its last job left them (profilecookies.go)
 
 // What it must never hold, by name: where the browser went, what was
 // typed, what the browser keeps for itself.

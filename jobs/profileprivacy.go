@@ -37,6 +37,7 @@ var profileKeeps = []string{
 	"Default/Network/Cookies", "Default/Network/Cookies-journal",
 	"Default/Cookies", "Default/Cookies-journal", // where older Chromium kept them
 	"Default/Local Storage", "Default/IndexedDB", "Default/WebStorage", "Default/File System", "Default/databases",
+	cookieFile, // the cookies at the last job's end (profilecookies.go)
 }
 
 // kept says whether rel (slash-separated, under a profile's folder) is kept:

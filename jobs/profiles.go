@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -33,6 +34,36 @@ type profileBrowser struct {
 	idle     *time.Timer
 	closing  chan struct{} // closed once it has shut down
 	killed   bool          // its last browser had to be killed: see shutdown
+
+	cookiesMu  sync.Mutex
+	cookiesFor *cdpclient.Browser // the browser given the saved cookies (profilecookies.go)
+}
+
+// cookiesBack gives b, the profile's browser, the cookies its last job left,
+// once: before the first job in it.
+func (pb *profileBrowser) cookiesBack(b *cdpclient.Browser) {
+	pb.cookiesMu.Lock()
+	defer pb.cookiesMu.Unlock()
+	if pb.cookiesFor == b {
+		return
+	}
+	pb.cookiesFor = b
+	if err := restoreCookies(b, pb.dir); err != nil {
+		slog.Warn("could not give a profile's browser the cookies its last job left", "profile", pb.name, "err", err)
+	}
+}
+
+// cookiesKept saves the cookies of b, the profile's browser, as a job in it
+// ends (profilecookies.go).
+func (pb *profileBrowser) cookiesKept(b *cdpclient.Browser) {
+	if !b.Alive() {
+		return
+	}
+	pb.cookiesMu.Lock()
+	defer pb.cookiesMu.Unlock()
+	if err := saveCookies(b, pb.dir); err != nil {
+		slog.Warn("could not save a profile's cookies as its job ended", "profile", pb.name, "err", err)
+	}
 }
 
 // idleTime is how long an unused profile browser stays up.
