@@ -414,7 +414,7 @@ func TestScriptJobStopsAtARefusedSubmit(t *testing.T) {
 	if done.State != jobs.Failed || !strings.Contains(done.Error, "step 2") || !strings.Contains(done.Error, "not submitted") {
 		t.Fatalf("%s %q %s", done.State, done.Error, done.Result)
 	}
-	if site.Hits("/echo") != 0 {
-		t.Error("the invalid form was sent")
+	if !strings.HasSuffix(done.FinalURL, "/codes/validation.html") {
+		t.Errorf("the invalid form was sent: the job ended at %s", done.FinalURL)
 	}
 }
