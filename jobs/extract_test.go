@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +95,19 @@ func TestExtractNeverLoading(t *testing.T) {
 	nd, _ := q.wait(t, n.ID, jobs.Succeeded, jobs.Failed)
 	if nd.State != jobs.Failed || nd.Error == "" {
 		t.Errorf("navigate on a page that never loads: %s %q", nd.State, nd.Error)
+	}
+}
+
+// An extract job whose page never arrived (the server had not answered
+// when its time to load ran out) reads nothing: it fails with the timeout,
+// as a navigate job does, and has no result to pass off as the page's.
+func TestExtractPageNeverArrived(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	j := q.submit(t, jobs.SubmitRequest{URL: site.URL("/jobs/slowpage?ms=8000"),
+		Task: jobs.Task{Type: jobs.TaskExtract, TimeoutMs: 2000, Extract: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)}})
+	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Failed || !strings.HasPrefix(done.Error, "TIMEOUT: ") || len(done.Result) > 0 {
+		t.Errorf("extract from a page that never arrived: %s %q result %s summary %q", done.State, done.Error, done.Result, done.Summary)
 	}
 }

@@ -67,12 +67,13 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	}
 	defer closeTab(page) //nolint:errcheck // best effort: the context goes too
 	var notes []string
-	if err := loaded(page.Navigate(ctx, req.URL, cdpclient.WaitLoad)); err != nil {
-		var ce *cdpclient.Error
-		if !errors.As(err, &ce) || ce.Code != cdpclient.CodeTimeout || ctx.Err() != nil {
-			return nil, err
-		}
-		notes = append(notes, "the page had not finished loading; read what was there")
+	fb, err := page.Navigate(ctx, req.URL, cdpclient.WaitLoad)
+	err = loaded(fb, err)
+	if err := readAnyway(ctx, err); err != nil {
+		return nil, err
+	}
+	if err != nil {
+		notes = append(notes, stillLoadingNote)
 	}
 	res, err := readStructured(ctx, page, nil, req.Schema, q.cfg.Model)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
-	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -68,15 +67,6 @@ func (t *taskRun) open(ctx context.Context) error {
 	return err
 }
 
-// loaded is a navigation's outcome for a job, which succeeds on load: a page
-// that arrived but did not load in time is a timeout.
-func loaded(fb *feedback.Feedback, err error) error {
-	if err == nil && fb.OK && fb.Incomplete != "" {
-		return &cdpclient.Error{Code: cdpclient.CodeTimeout, Msg: fb.Incomplete, Hint: fb.Hint}
-	}
-	return cdpclient.Outcome(fb, err)
-}
-
 func (t *taskRun) loadedSummary(ctx context.Context) string {
 	s := fmt.Sprintf("loaded %s", t.page.URL())
 	if title := t.page.DocumentTitle(ctx); title != "" {
@@ -110,13 +100,11 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 	lctx, cancel := context.WithTimeout(ctx, t.loadWait)
 	err := t.open(lctx)
 	cancel()
+	if err := readAnyway(ctx, err); err != nil {
+		return outcome{err: t.notArrived(ctx, err)}
+	}
 	if err != nil {
-		// A page that never finishes loading still has a DOM to read.
-		var ce *cdpclient.Error
-		if !errors.As(err, &ce) || ce.Code != cdpclient.CodeTimeout || ctx.Err() != nil {
-			return outcome{err: err}
-		}
-		notes = append(notes, "the page had not finished loading; read what was there")
+		notes = append(notes, stillLoadingNote)
 	}
 	if err := t.pastCaptcha(ctx); err != nil {
 		return outcome{err: err}
@@ -133,6 +121,17 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 		summary += fmt.Sprintf(": %d field(s) found, %d not on the page", len(res.Sources), len(res.Missing))
 	}
 	return outcome{summary: summary, result: res, finalURL: t.page.URL()}
+}
+
+// notArrived words the timeout of an extract job whose page did not arrive
+// within loadWait, which is half of the job's time (run.go).
+func (t *taskRun) notArrived(ctx context.Context, err error) error {
+	var ce *cdpclient.Error
+	if ctx.Err() != nil || !errors.As(err, &ce) || ce.Code != cdpclient.CodeTimeout {
+		return err
+	}
+	return &cdpclient.Error{Code: cdpclient.CodeTimeout, Err: err, Hint: ce.Hint,
+		Msg: fmt.Sprintf("no page arrived from %s within %s, half of the job's time (the other half is kept to read a page that arrives but does not finish loading); nothing was read", t.job.URL, t.loadWait)}
 }
 
 // readStructured reads the selectors' texts and fills the schema (either may
