@@ -2,10 +2,12 @@ package jobs_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/google/go-cmp/cmp"
@@ -109,5 +111,29 @@ func TestExtractPageNeverArrived(t *testing.T) {
 	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
 	if done.State != jobs.Failed || !strings.HasPrefix(done.Error, "TIMEOUT: ") || len(done.Result) > 0 {
 		t.Errorf("extract from a page that never arrived: %s %q result %s summary %q", done.State, done.Error, done.Result, done.Summary)
+	}
+}
+
+// A page the server answered with an HTTP error is its error page, not the
+// page asked for: an extract job fails saying which status (NETWORK_ERROR,
+// as for a navigation that brought no document of the page), and
+// extract_structured answers that error with a hint; neither reads the
+// error page's heading as data.
+func TestExtractErrorPage(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, jobs.Config{MaxTabs: 2})
+	schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)
+	for _, code := range []int{404, 500} {
+		url := site.URL(fmt.Sprintf("/status/%d", code))
+		j := q.submit(t, jobs.SubmitRequest{URL: url, Task: jobs.Task{Type: jobs.TaskExtract, Extract: schema}})
+		done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+		if want := fmt.Sprintf("NETWORK_ERROR: the server answered HTTP %d", code); done.State != jobs.Failed || !strings.HasPrefix(done.Error, want) || len(done.Result) > 0 {
+			t.Errorf("extract job on HTTP %d: %s %q result %s; want FAILED %q…", code, done.State, done.Error, done.Result, want)
+		}
+		x, err := q.Extract(testCtx(t), jobs.ExtractRequest{CorrelationID: "e", URL: url, Schema: schema})
+		c := cdpclient.Classify(err)
+		if err == nil || c.Code != cdpclient.CodeNetworkError || !strings.Contains(c.Msg, fmt.Sprintf("HTTP %d", code)) || c.Hint == "" {
+			t.Errorf("extract_structured on HTTP %d: %+v %v", code, x, err)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
@@ -38,4 +40,38 @@ func readAnyway(ctx context.Context, err error) error {
 		return nil
 	}
 	return err
+}
+
+// errorPage is the failure of a reader whose page's document the server
+// answered with an HTTP error (status >= 400, nil below): what the tab shows
+// is the server's error page, not the page asked for, so nothing is read
+// from it. Its code is NETWORK_ERROR, as for a navigation that brought no
+// document of the page: the server, not the page's content, a selector or
+// cdpmcp, is what to look at.
+func errorPage(url string, status int) error {
+	if status < 400 {
+		return nil
+	}
+	var hint string
+	switch status {
+	case http.StatusNotFound, http.StatusGone:
+		hint = "check the URL: the server has no such page"
+	case http.StatusUnauthorized, http.StatusForbidden:
+		hint = "the server refused the page: it may need a sign-in (a login job in the same profile first), or refuse this client"
+	case http.StatusRequestTimeout, http.StatusTooManyRequests:
+		hint = "the server is busy: try again later"
+	default:
+		hint = "check the URL; if it is right, the server is failing: try again later"
+	}
+	return &cdpclient.Error{Code: cdpclient.CodeNetworkError, Hint: hint,
+		Msg: fmt.Sprintf("the server answered HTTP %d for %s: the page shows the server's error page, and nothing was read from it", status, url)}
+}
+
+// documentStatus is the HTTP status of the document a navigation's feedback
+// reports, when it is an error (0 otherwise).
+func documentStatus(fb *feedback.Feedback) int {
+	if fb == nil || fb.Delta == nil {
+		return 0
+	}
+	return fb.Delta.Status
 }

@@ -75,6 +75,9 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	if err != nil {
 		notes = append(notes, stillLoadingNote)
 	}
+	if err := errorPage(page.URL(), documentStatus(fb)); err != nil {
+		return nil, err
+	}
 	res, err := readStructured(ctx, page, nil, req.Schema, q.cfg.Model)
 	if err != nil {
 		return nil, err

@@ -109,6 +109,10 @@ func (t *taskRun) extract(ctx context.Context) outcome {
 	if err := t.pastCaptcha(ctx); err != nil {
 		return outcome{err: err}
 	}
+	// After the CAPTCHA: a challenge page answers 403 until it is passed.
+	if err := errorPage(t.page.URL(), t.rec.DocumentStatus()); err != nil {
+		return outcome{err: err}
+	}
 	t.r.progress(0.6, "reading the page")
 	res, err := readStructured(ctx, t.page, t.job.Task.Selectors, t.job.Task.Extract, t.q.cfg.Model)
 	if err != nil {
