@@ -15,8 +15,10 @@ type Result struct {
 	Data map[string]any `json:"data"`
 	// Sources says where each field came from, by path ("price",
 	// "offers.price"): json-ld, microdata, x-selector, table, dl, table-row
-	// (a two-column table), text ("Label: value"), meta, or model (named by a
-	// model and stated in the page's text).
+	// (a two-column table), text ("Label: value"), meta (a meta tag),
+	// heading (the main heading, for a title or name), title (the
+	// document's title, for one), or model (named by a model and stated in
+	// the page's text).
 	Sources map[string]string `json:"sources,omitempty"`
 	// Missing lists the fields the page does not state; they are absent
 	// from Data, never guessed.
@@ -165,9 +167,9 @@ func (f *filler) value(s *Schema, name, path string, ld []map[string]any) (any, 
 			}
 		}
 	}
-	if v, ok := f.meta(keys); ok {
+	if v, src, ok := f.meta(keys); ok {
 		if out, ok := f.coerce(v, s, path); ok {
-			return out, "meta", true
+			return out, src, true
 		}
 	}
 	return nil, "", false
@@ -228,30 +230,6 @@ func microFind(props map[string][]any, keys []string) []any {
 		}
 	}
 	return nil
-}
-
-// meta finds a field in the page's meta tags, title and main heading.
-func (f *filler) meta(keys []string) (string, bool) {
-	for k, v := range f.facts.Meta {
-		last := k
-		if i := strings.LastIndexByte(k, ':'); i >= 0 {
-			last = k[i+1:]
-		}
-		if k != "h1" && v != "" && (slices.Contains(keys, norm(k)) || slices.Contains(keys, norm(last))) {
-			return v, true
-		}
-	}
-	for _, k := range []string{"title", "headline", "name"} {
-		if slices.Contains(keys, k) {
-			if h := f.facts.Meta["h1"]; h != "" {
-				return h, true
-			}
-			if f.facts.Title != "" {
-				return f.facts.Title, true
-			}
-		}
-	}
-	return "", false
 }
 
 // labels are the normalised names a field may go by on the page: its name,

@@ -70,7 +70,22 @@ func TestFill(t *testing.T) {
 			schema:      `{"type":"object","properties":{"title":{"type":"string"},"description":{"type":"string"},"author":{"type":"string"}}}`,
 			facts:       pagefacts.Facts{Title: "Doc title", Meta: map[string]string{"h1": "Main heading", "og:description": "About it", "author": "Bo"}},
 			wantData:    map[string]any{"title": "Main heading", "description": "About it", "author": "Bo"},
-			wantSources: map[string]string{"title": "meta", "description": "meta", "author": "meta"},
+			wantSources: map[string]string{"title": "heading", "description": "meta", "author": "meta"},
+		},
+		{
+			name:        "a name from the document's title, without a main heading",
+			schema:      `{"type":"object","properties":{"name":{"type":"string"}}}`,
+			facts:       pagefacts.Facts{Title: "Doc title", Meta: map[string]string{}},
+			wantData:    map[string]any{"name": "Doc title"},
+			wantSources: map[string]string{"name": "title"},
+		},
+		{
+			name:   "of several meta tags that match, the one named as the field, then Open Graph's, then Twitter's",
+			schema: `{"type":"object","properties":{"description":{"type":"string"},"title":{"type":"string"},"image":{"type":"string"}}}`,
+			facts: pagefacts.Facts{Meta: map[string]string{"twitter:description": "tw", "og:description": "og", "description": "plain", "dc:description": "dc",
+				"twitter:title": "tw title", "og:title": "og title", "dc:title": "dc title", "dc:image": "dc.png", "twitter:image": "tw.png", "h1": "Heading"}},
+			wantData:    map[string]any{"description": "plain", "title": "og title", "image": "tw.png"},
+			wantSources: map[string]string{"description": "meta", "title": "meta", "image": "meta"},
 		},
 		{
 			name:   "schema.org names of a field: an offer's priceCurrency, an aggregate rating's ratingValue",
@@ -93,6 +108,13 @@ func TestFill(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := fill(t, c.schema, &c.facts)
+			// The same page gives the same answer, whatever order Go's
+			// maps of the facts come in.
+			for range 20 {
+				if again := fill(t, c.schema, &c.facts); !cmp.Equal(r, again) {
+					t.Fatalf("another fill of the same facts differs (-first +again):\n%s", cmp.Diff(r, again))
+				}
+			}
 			if d := cmp.Diff(c.wantData, r.Data); d != "" {
 				t.Errorf("data (-want +got):\n%s", d)
 			}
