@@ -23,3 +23,7 @@ func (q *Queue) SpareTabs() int { return q.fleet.spareTabs() }
 func RetryBrowser(cfg *Config, tries int, backoff time.Duration) {
 	cfg.browserRetry = browserRetry{tries: tries, backoff: backoff}
 }
+
+// ReplayFailure is a replay's failed step as a job's failure; Describe is
+// how a job's status words a failure.
+var ReplayFailure, Describe = replayFailure, describe

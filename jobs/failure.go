@@ -33,6 +33,14 @@ func describe(err error) string {
 	return s
 }
 
+// prefixed is err with what it meant for the job before its message, its
+// code and hint kept (a wrap with %w would keep the code, and lose the words
+// from the message a status gives).
+func prefixed(prefix string, err error) error {
+	c := cdpclient.Classify(err)
+	return &cdpclient.Error{Code: c.Code, Msg: prefix + c.Msg, Hint: c.Hint, Ref: c.Ref, Err: err}
+}
+
 // pageTools are words of hints meant for a caller who drives a page.
 var pageTools = regexp.MustCompile(`\b(snapshot|listPages|closePage|switchPage|newPage|handleDialog|waitFor|ref)\b`)
 
@@ -46,6 +54,9 @@ func jobHint(c *cdpclient.Error) string {
 		return "submit it again with a new correlationId"
 	}
 	if pageTools.MatchString(c.Hint) {
+		if c.Code == cdpclient.CodeNotFound {
+			return "check task.selectors against the page (the job's screenshot shows it as the job left it)"
+		}
 		return ""
 	}
 	return c.Hint

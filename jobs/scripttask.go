@@ -107,7 +107,7 @@ func (t *taskRun) script(ctx context.Context) outcome {
 		res.Script = path
 	}
 	if !rep.OK {
-		return outcome{err: rep.Failed, result: res}
+		return outcome{err: replayFailure(rep.Failed), result: res}
 	}
 	summary := fmt.Sprintf("replayed %d steps on %s", rep.Steps, rep.FinalURL)
 	if n := len(rep.Repaired); n > 0 {

@@ -207,7 +207,7 @@ func (t *taskRun) message(ctx context.Context) outcome {
 		return outcome{err: fmt.Errorf("not sent: %w", err)}
 	}
 	if err := t.act(ctx, actions.Click, send, nil); err != nil {
-		return outcome{err: fmt.Errorf("the send button was not clicked: %w", err)}
+		return outcome{err: prefixed("the send button was not clicked: ", err)}
 	}
 	return outcome{summary: fmt.Sprintf("sent the message on %s", t.page.URL()), finalURL: t.page.URL()}
 }
@@ -235,11 +235,9 @@ func (t *taskRun) act(ctx context.Context, a *actions.Action, selector string, a
 	fb := res.Feedback
 	t.rec.Action(a.Name, map[string]any{"selector": selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
 	if !fb.OK {
-		msg := fmt.Sprintf("%s %s failed: %s", a.Name, selector, fb.Msg)
-		if fb.Hint != "" {
-			msg += " (" + fb.Hint + ")"
-		}
-		return errors.New(msg)
+		// The action's own code: a selector that matches nothing is the
+		// submitter's to fix (NOT_FOUND), not cdpmcp's failure.
+		return &cdpclient.Error{Code: cdpclient.Code(fb.Code), Msg: fmt.Sprintf("%s %s failed: %s", a.Name, selector, fb.Msg), Hint: fb.Hint, Ref: fb.Ref}
 	}
 	return nil
 }
