@@ -37,17 +37,17 @@ func (t *taskRun) login(ctx context.Context) outcome {
 	}
 	t.r.progress(0.6, "signing in")
 	if user := sel(0, state.User); t.job.Task.Username != "" && user != "" {
-		if err := t.act(ctx, actions.Type, user, map[string]any{"text": t.job.Task.Username, "clear": true}); err != nil {
+		if _, err := t.act(ctx, actions.Type, user, map[string]any{"text": t.job.Task.Username, "clear": true}); err != nil {
 			return outcome{err: err}
 		}
 	}
 	submit := sel(2, "")
 	from := t.page.URL()
-	if err := t.act(ctx, actions.Type, sel(1, "input[type=password]"), map[string]any{"text": t.secret, "clear": true, "submit": submit == ""}); err != nil {
+	if _, err := t.act(ctx, actions.Type, sel(1, "input[type=password]"), map[string]any{"text": t.secret, "clear": true, "submit": submit == ""}); err != nil {
 		return outcome{err: err}
 	}
 	if submit != "" {
-		if err := t.act(ctx, actions.Click, submit, nil); err != nil {
+		if _, err := t.act(ctx, actions.Click, submit, nil); err != nil {
 			return outcome{err: err}
 		}
 	}

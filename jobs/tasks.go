@@ -10,6 +10,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/pagefacts"
 	"github.com/cdpmcp/cdpmcp/jobs/extract"
 )
@@ -186,43 +187,18 @@ func readStructured(ctx context.Context, page *cdpclient.Page, selectors []strin
 	return res, nil
 }
 
-// message types task.text into selectors[0] and clicks selectors[1], once:
-// the job is marked as having had effects before the click, so it is never
-// run again, whatever happens after.
-func (t *taskRun) message(ctx context.Context) outcome {
-	if err := t.open(ctx); err != nil {
-		return outcome{err: err}
-	}
-	if err := t.pastCaptcha(ctx); err != nil {
-		return outcome{err: err}
-	}
-	field, send := t.job.Task.Selectors[0], t.job.Task.Selectors[1]
-	t.r.progress(0.6, "typing the message")
-	if err := t.act(ctx, actions.Type, field, map[string]any{"text": t.job.Task.Text, "clear": true}); err != nil {
-		return outcome{err: err}
-	}
-	if _, err := t.r.update(ctx, []State{Running}, func(j *Job) {
-		j.Effects, j.Progress, j.Summary = true, 0.8, "sending the message"
-	}); err != nil {
-		return outcome{err: fmt.Errorf("not sent: %w", err)}
-	}
-	if err := t.act(ctx, actions.Click, send, nil); err != nil {
-		return outcome{err: prefixed("the send button was not clicked: ", err)}
-	}
-	return outcome{summary: fmt.Sprintf("sent the message on %s", t.page.URL()), finalURL: t.page.URL()}
-}
-
 // act runs one of the catalogue's actions on the job's tab by selector, as a
 // tool call runs it (one road: the same checks, the same feedback), with its
-// feedback recorded in the trace; an action that did not happen is an error.
-func (t *taskRun) act(ctx context.Context, a *actions.Action, selector string, args map[string]any) error {
+// feedback recorded in the trace and returned; an action that did not
+// happen is an error.
+func (t *taskRun) act(ctx context.Context, a *actions.Action, selector string, args map[string]any) (*feedback.Feedback, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
 	args["selector"], args["page"] = selector, t.page.ID
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res, err := a.Run(ctx, tabEnv(t.page, t.q.cfg.ReadOnly, t.q.cfg.Origins), raw)
 	if err == nil && (res == nil || res.Feedback == nil) {
@@ -230,16 +206,16 @@ func (t *taskRun) act(ctx context.Context, a *actions.Action, selector string, a
 	}
 	if err != nil {
 		t.rec.Action(a.Name, map[string]any{"selector": selector, "ok": false, "error": err.Error()})
-		return err
+		return nil, err
 	}
 	fb := res.Feedback
 	t.rec.Action(a.Name, map[string]any{"selector": selector, "ok": fb.OK, "feedback": json.RawMessage(fb.JSON())})
 	if !fb.OK {
 		// The action's own code: a selector that matches nothing is the
 		// submitter's to fix (NOT_FOUND), not cdpmcp's failure.
-		return &cdpclient.Error{Code: cdpclient.Code(fb.Code), Msg: fmt.Sprintf("%s %s failed: %s", a.Name, selector, fb.Msg), Hint: fb.Hint, Ref: fb.Ref}
+		return fb, &cdpclient.Error{Code: cdpclient.Code(fb.Code), Msg: fmt.Sprintf("%s %s failed: %s", a.Name, selector, fb.Msg), Hint: fb.Hint, Ref: fb.Ref}
 	}
-	return nil
+	return fb, nil
 }
 
 // custom runs task.instructions with the agent on the job's tab.
