@@ -91,7 +91,7 @@ func (s *Server) jobTools() []toolDef {
 		def("browser.snapshot.extract_structured", "extract_structured",
 			"Open url and fill schema (a JSON schema) with what the page states: JSON-LD, microdata, x-selector properties, tables (arrays of "+
 				"objects keyed by headers), label/value pairs. Fields not on the page are left out and listed in missing, never guessed.",
-			true, false, true, true, extractStructured),
+			true, false, true, true, s.extractStructured),
 	}
 }
 

@@ -180,7 +180,10 @@ type extractAnswer struct {
 	Notes         []string          `json:"notes,omitempty"`
 }
 
-func extractStructured(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
+// extractStructured answers with what the page states and, as job status
+// links a job's artifacts, a resource_link to its screenshot: a client
+// over HTTP cannot read the server's path.
+func (s *Server) extractStructured(ctx context.Context, q *jobs.Queue, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var req jobs.ExtractRequest
 	if err := decodeArgs(raw, &req); err != nil {
 		return nil, err
@@ -194,7 +197,11 @@ func extractStructured(ctx context.Context, q *jobs.Queue, raw json.RawMessage) 
 	if x.Screenshot != "" {
 		a.Artifacts["screenshot"] = x.Screenshot
 	}
-	return structured(a)
+	res, err := structured(a)
+	if err == nil && x.Screenshot != "" {
+		res.Content = append(res.Content, s.links.offer(ctx, x.Screenshot))
+	}
+	return res, err
 }
 
 func stamp(t time.Time) string {
