@@ -29,8 +29,9 @@ var replayCodes = []struct {
 }
 
 // replayFailure is a replay's failed step as the job's failure, with a code
-// that says whose it is (replayCodes) rather than cdpmcp's own (INTERNAL),
-// and a hint for whoever submitted the job.
+// that says whose it is rather than cdpmcp's own (INTERNAL): the failed
+// action's own code when the report has one, else replayCodes'; and a hint
+// for whoever submitted the job.
 func replayFailure(f *replay.Failure) error {
 	code := cdpclient.CodeNotFound
 	hint := "the page no longer matches the script at this step: record the script again, or run the job where the server has a model (--llm-base-url), which redoes such a step"
@@ -45,6 +46,9 @@ func replayFailure(f *replay.Failure) error {
 			}
 			break
 		}
+	}
+	if own := cdpclient.Code(f.Code); own != cdpclient.CodeOK && own != cdpclient.CodeInternal && own != code {
+		code = own // the action's own word; the hint stays the script's
 	}
 	return &cdpclient.Error{Code: code, Msg: f.Error(), Hint: hint, Err: f}
 }

@@ -95,6 +95,10 @@ type Failure struct {
 	Found  string `json:"found"`
 	// Repair says why the agent did not fix it, when it was asked.
 	Repair string `json:"repair,omitempty"`
+	// Code is the outcome code of the step's action when it was the action
+	// that failed (cdpclient's codes: NOT_FOUND, PERMISSION…), 0 when the
+	// step found the page other than the script knew it.
+	Code int `json:"code,omitempty"`
 }
 
 func (f *Failure) Error() string {
@@ -231,6 +235,7 @@ func (r *replayer) trace(i int, st learned.Step, miss *mismatch, took time.Durat
 // what it found; acted says its action happened (the outcome differed).
 type mismatch struct {
 	looked, found string
+	code          cdpclient.Code // the failed action's, if one failed
 	acted         bool
 	// hard is a failure no agent can fix (a navigation refused by the
 	// origin rules, a browser gone).
@@ -238,7 +243,7 @@ type mismatch struct {
 }
 
 func (m *mismatch) failure(i int, st learned.Step) *Failure {
-	return &Failure{Step: i + 1, Action: st.Action, Intent: st.Describe(), Looked: m.looked, Found: m.found}
+	return &Failure{Step: i + 1, Action: st.Action, Intent: st.Describe(), Looked: m.looked, Found: m.found, Code: int(m.code)}
 }
 
 // repairable reports whether the agent may redo a step: never a navigation

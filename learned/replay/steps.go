@@ -47,7 +47,8 @@ func (r *replayer) step(ctx context.Context, st *learned.Step) (text string, mis
 		return "", nil, ctx.Err()
 	}
 	if err != nil {
-		return "", &mismatch{looked: "to " + st.Describe(), found: cdpclient.Classify(err).Msg, hard: hardFailure(err)}, nil
+		c := cdpclient.Classify(err)
+		return "", &mismatch{looked: "to " + st.Describe(), found: c.Msg, code: c.Code, hard: hardFailure(err)}, nil
 	}
 	// A step that happened only in part (typed text whose submit the
 	// browser refused, a page left mid-way) did not go as it did when the
@@ -60,7 +61,7 @@ func (r *replayer) step(ctx context.Context, st *learned.Step) (text string, mis
 		if fb.Hint != "" {
 			found += " (" + fb.Hint + ")"
 		}
-		return "", &mismatch{looked: "to " + st.Describe(), found: found, hard: fb.Code == int(cdpclient.CodePermission)}, nil
+		return "", &mismatch{looked: "to " + st.Describe(), found: found, code: cdpclient.Code(fb.Code), hard: fb.Code == int(cdpclient.CodePermission)}, nil
 	}
 	if st.Expect != nil {
 		if miss := r.expect(ctx, p, st.Expect); miss != nil {
@@ -184,7 +185,8 @@ func (r *replayer) find(ctx context.Context, p *cdpclient.Page, d locate.Descrip
 	case last != nil:
 		return "", last.Count == 0, &mismatch{looked: d.String(), found: foundText(last)}
 	case other != nil:
-		return "", false, &mismatch{looked: d.String(), found: cdpclient.Classify(other).Msg, hard: hardFailure(other)}
+		c := cdpclient.Classify(other)
+		return "", false, &mismatch{looked: d.String(), found: c.Msg, code: c.Code, hard: hardFailure(other)}
 	}
 	return "", false, &mismatch{looked: d.String(), found: "nothing before the step's time ran out"}
 }
