@@ -194,3 +194,24 @@ func TestScrollSidewaysSaysX(t *testing.T) {
 		t.Errorf("Scroll right = %s, %v", fb.JSON(), err)
 	}
 }
+
+// A <select> whose option labels and values cross (one option shows what
+// another sends) refuses a name that could mean either, rather than
+// guessing; the label of an option with its own value works.
+func TestSelectAmbiguousOption(t *testing.T) {
+	t.Parallel()
+	p, ctx := open(t, "/actions.html")
+	evalString(t, ctx, p, `document.body.insertAdjacentHTML('beforeend', '<select id="land"><option value="x">None</option><option value="Germany">France</option><option value="France">Germany</option><option value="it">Italy</option></select>'); 'ok'`)
+	land := cdpclient.Target{Selector: "#land"}
+	fb, err := SelectOption(ctx, p, land, []string{"Germany"})
+	if err != nil || fb.OK || !strings.Contains(fb.Msg, `"Germany" is the label of "Germany" (value "France") and the value of "France" (value "Germany")`) {
+		t.Errorf("an ambiguous name = %s, %v", fb.JSON(), err)
+	}
+	if got := evalString(t, ctx, p, "land.value"); got != "x" {
+		t.Errorf("the refused selection changed the select to %q", got)
+	}
+	fb, err = SelectOption(ctx, p, land, []string{"Italy"})
+	if err != nil || !fb.OK || evalString(t, ctx, p, "land.value") != "it" {
+		t.Errorf("a plain label = %s, %v", fb.JSON(), err)
+	}
+}

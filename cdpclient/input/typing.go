@@ -263,6 +263,9 @@ func notSelected(errText string, missing, options []string) error {
 	switch {
 	case errText == oneValue:
 		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + errText, Hint: "give one value: this <select> allows one choice"}
+	case strings.Contains(errText, " is the label of "):
+		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + errText,
+			Hint: "name the option unmistakably: the value of the one you mean, or the label of the one whose value is not another's label"}
 	case errText != "":
 		return &cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "cannot select: " + errText, Hint: "target the <select> element itself"}
 	case len(missing) > 0:

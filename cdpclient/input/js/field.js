@@ -100,8 +100,14 @@ function selectOptions(wanted) {
   const picked = [];
   const missing = [];
   for (const w of wanted) {
-    const o = opts.find((o) => o.value === w) || opts.find((o) => o.label.trim() === w.trim()) ||
-      opts.find((o) => o.label.trim().toLowerCase() === w.trim().toLowerCase());
+    const byValue = opts.find((o) => o.value === w);
+    const byLabel = opts.find((o) => o.label.trim() === w.trim());
+    if (byValue && byLabel && byValue !== byLabel) {
+      // One option shows it, another sends it: which was meant is a guess.
+      const say = (o) => '"' + o.label.trim() + '" (value "' + o.value + '")';
+      return { error: '"' + w + '" is the label of ' + say(byLabel) + ' and the value of ' + say(byValue), ambiguous: true };
+    }
+    const o = byValue || byLabel || opts.find((o) => o.label.trim().toLowerCase() === w.trim().toLowerCase());
     if (o) picked.push(o); else missing.push(w);
   }
   if (missing.length) return { missing, options: opts.slice(0, 30).map((o) => o.label.trim() || o.value) };
