@@ -19,7 +19,8 @@ type logArgs struct {
 }
 
 // answer renders the newest of a page's log lines, lines(page, page's origin)
-// giving them all, oldest first.
+// giving them all, oldest first; empty is what it says when there are none
+// (when a filter took them all: that none match).
 func (a logArgs) answer(ctx context.Context, env *Env, empty string, lines func(*cdpclient.Page, string) []string) (*Result, error) {
 	limit := defaultLogLimit
 	switch {
@@ -48,11 +49,24 @@ var Console = define("console", "Recent console messages and uncaught errors, ol
 		if !ok {
 			return nil, argErr("use error, warning or all", "level %q is not a log level", a.Level)
 		}
-		return a.answer(ctx, env, "no console messages", func(p *cdpclient.Page, origin string) []string {
+		empty := "no console messages"
+		if min > 0 || a.Contains != "" {
+			empty = "no console messages match"
+		}
+		return a.answer(ctx, env, empty, func(p *cdpclient.Page, origin string) []string {
 			var lines []string
+			// Which page a message came from: a line for each page the tab
+			// went to since the oldest message shown.
+			docs := p.DocumentEntries()
 			for _, e := range p.ConsoleEntries() {
-				if logRank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text, a.Contains)) {
+				if logRank[e.Level] < min || (a.Contains != "" && !strings.Contains(e.Text+" "+e.Source, a.Contains)) {
 					continue
+				}
+				for len(docs) > 0 && !docs[0].Time.After(e.Time) {
+					if len(lines) > 0 {
+						lines = append(lines, "— then the tab went to "+feedback.RelURL(docs[0].URL, origin)+" —")
+					}
+					docs = docs[1:]
 				}
 				line := e.Level + " " + feedback.Truncate(strings.ReplaceAll(e.Text, "\n", " ⏎ "), 500)
 				if e.Source != "" {
@@ -80,7 +94,11 @@ var Network = define("network", "Recent requests: method, status, URL, type, ms;
 		if !ok {
 			return nil, argErr("use all, failed, api or document", "filter %q is not known", a.Filter)
 		}
-		return a.answer(ctx, env, "no requests", func(p *cdpclient.Page, origin string) []string {
+		empty := "no requests"
+		if (a.Filter != "" && a.Filter != "all") || a.Contains != "" {
+			empty = "no requests match"
+		}
+		return a.answer(ctx, env, empty, func(p *cdpclient.Page, origin string) []string {
 			var lines []string
 			for _, e := range p.NetworkEntries() {
 				if keep(e) && (a.Contains == "" || strings.Contains(e.URL, a.Contains)) {

@@ -152,6 +152,18 @@ func (p *Page) ConsoleEntries() []pagelog.ConsoleEntry { return p.logs.Console(0
 // NetworkEntries returns the page's recent requests, oldest first.
 func (p *Page) NetworkEntries() []pagelog.NetworkEntry { return p.logs.Network(0) }
 
+// DocumentEntries returns the requests of the main frame's documents among
+// the page's recent requests, oldest first: where each page it showed began.
+func (p *Page) DocumentEntries() []pagelog.NetworkEntry {
+	var out []pagelog.NetworkEntry
+	for _, e := range p.logs.Network(0) {
+		if p.mainDocument(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // TargetID is the browser's id for the page's target.
 func (p *Page) TargetID() string { return string(p.targetID) }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -195,10 +196,23 @@ func TestPagesAndLogs(t *testing.T) {
 	if !strings.Contains(r.text, "late error for the console tool") {
 		t.Errorf("console = %q", r.text)
 	}
+	if r := callTool(t, c, "console", map[string]any{"contains": "no such message"}); r.text != "no console messages match" {
+		t.Errorf("console with a filter that matches nothing = %q", r.text)
+	}
 	r = callTool(t, c, "network", map[string]any{"filter": "failed"})
 	if !strings.Contains(r.text, "404 /status/404") {
 		t.Errorf("network failed = %q", r.text)
 	}
+	// Messages of an earlier page are set apart from the next page's.
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/second.html")}))
+	mustOK(t, callTool(t, c, "evaluate", map[string]any{"expression": "console.error('second page error'), 1"}))
+	r = callTool(t, c, "console", map[string]any{"level": "error"})
+	if !regexp.MustCompile(`(?s)late error for the console tool.*
+— then the tab went to /second.html —
+.*second page error`).MatchString(r.text) {
+		t.Errorf("console across a navigation = %q", r.text)
+	}
+	mustOK(t, callTool(t, c, "goBack", nil))
 	r = callTool(t, c, "closePage", map[string]any{"page": "p2"})
 	mustOK(t, r)
 	if strings.Contains(r.text, "p2 Second") {
