@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -220,5 +221,17 @@ func TestFollowOnASlowRenderer(t *testing.T) {
 		if err := p.c.Emulation.SetCPUThrottlingRate(ctx, emulation.NewSetCPUThrottlingRateArgs(1)); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Hovering what a CSS :hover rule opens (no attribute changes, no node is
+// added) says what appeared, with refs to act on.
+func TestHoverShowsACSSMenu(t *testing.T) {
+	t.Parallel()
+	p, ctx := openPage(t, "/actions.html")
+	evalString(t, ctx, p, `document.body.insertAdjacentHTML('afterbegin', '<style>.m{display:none}.wrap:hover .m{display:block}</style><div class="wrap"><span id="menu">Menu</span><div class="m"><a href="#a">CSS item</a></div></div>'); 'ok'`)
+	fb, err := p.Hover(ctx, Target{Selector: "#menu"})
+	if err != nil || !fb.OK || fb.Delta == nil || !strings.Contains(fmt.Sprint(fb.Delta.Added), "<a>CSS item</a>") {
+		t.Errorf("hover over a :hover menu = %s, %v", fb.JSON(), err)
 	}
 }

@@ -24,10 +24,29 @@ function installWatch() {
   const SHOWING = new Set(['class', 'style', 'hidden', 'open', 'aria-hidden', 'popover']);
   const { stateOf, controlState, nameOf, holderOf, inside, visible } = watchParts(m);
 
+  // CONTROLS are what a menu holds: what hiddenNear looks for.
+  const CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=menuitem],[role=button],[role=link],[role=option],[tabindex]';
+
+  // hiddenNear lists the controls around the target that do not show now:
+  // a menu that a :hover or :focus-within rule shows changes no attribute
+  // and adds no node, so only comparing afterwards finds it. It looks in the
+  // target's parent and up to two more ancestors while they hold few
+  // controls (not the whole page).
+  function hiddenNear(t) {
+    const out = new Set();
+    for (let a = t && t.parentElement, i = 0; a && a !== document.body && a !== document.documentElement && i < 3; a = a.parentElement, i++) {
+      const els = a.querySelectorAll(CONTROLS);
+      if (els.length > 200) break;
+      for (const e of els) if (!out.has(e) && !visible(e)) out.add(e);
+    }
+    return out;
+  }
+
   function watch(target) {
     stop();
     const st = { records: [], invalid: [], last: 0, count: 0, flash: [] };
     st.target = target && target.nodeType === 1 ? target : null;
+    st.hiddenNear = hiddenNear(st.target);
     st.before = stateOf(st.target);
     st.name = nameOf(st.target);
     // Scripts can check a box or set a value without any event or mutation:
@@ -168,6 +187,8 @@ function installWatch() {
       if (m.refOf(e) !== undefined && !visible(e)) hidden.push(m.refOf(e));
       if (!refd && visible(e) && /\S/.test(e.innerText || '')) added.add(e);
     }
+    // Controls near the target that show now and did not (a :hover menu).
+    for (const e of w.hiddenNear) if (visible(e)) added.add(e);
     // Added subtrees: the outermost added elements still on the page and visible.
     const roots = [...added].filter((n) => n.isConnected && !inside(n.parentNode, added) && visible(n));
     const addedSet = new Set(roots);
