@@ -235,3 +235,18 @@ func TestHoverShowsACSSMenu(t *testing.T) {
 		t.Errorf("hover over a :hover menu = %s, %v", fb.JSON(), err)
 	}
 }
+
+// An element its style places off the page, beyond where the page scrolls,
+// is no click target: the answer says where it is, not that the page moved.
+func TestClickOffThePage(t *testing.T) {
+	t.Parallel()
+	p, ctx := openPage(t, "/actions.html")
+	evalString(t, ctx, p, `document.body.insertAdjacentHTML('afterbegin', '<button id="away" style="transform:translateX(-5000px)" onclick="count.textContent = \'away\'">Offscreen</button>'); 'ok'`)
+	fb, err := p.Click(ctx, Target{Selector: "#away"}, ClickOptions{})
+	if err != nil || fb.OK || fb.Code != int(CodeNotFound) || !strings.Contains(fb.Msg, "lies outside the page") {
+		t.Errorf("click off the page = %s, %v", fb.JSON(), err)
+	}
+	if got := evalString(t, ctx, p, "count.textContent"); got == "away" {
+		t.Error("the button off the page was clicked")
+	}
+}

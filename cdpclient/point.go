@@ -20,9 +20,9 @@ import (
 // (and covered elements, to name the cover) take the CDP path.
 func (e *Element) clickablePoint(ctx context.Context) (Point, error) {
 	var r struct {
-		X, Y             float64
-		OK, Gone, Hidden bool
-		Frame            bool
+		X, Y                      float64
+		OK, Gone, Hidden, Outside bool
+		Frame                     bool
 	}
 	if err := e.call(ctx, "clickPoint", &r); err != nil {
 		return Point{}, err
@@ -32,6 +32,13 @@ func (e *Element) clickablePoint(ctx context.Context) (Point, error) {
 		return Point{}, e.gone()
 	case r.Hidden:
 		return Point{}, e.notVisible()
+	case r.Outside:
+		what := "the element"
+		if e.ref != "" {
+			what = "ref " + e.ref
+		}
+		return Point{}, &Error{Code: CodeNotFound, Msg: fmt.Sprintf("%s lies outside the page (at %.0f,%.0f, beyond where it scrolls): no one can click it there", what, r.X, r.Y),
+			Hint: "the page keeps it off screen (a slide not shown, an item moved away); use what the page shows to bring it in, or another element"}
 	case !r.Frame && r.OK:
 		return Point{X: r.X, Y: r.Y}, nil
 	}

@@ -57,6 +57,11 @@ function clickPoint() {
   if (!rect) return { hidden: true };
   const doc = el.ownerDocument;
   const win = doc.defaultView;
+  // Scrolled to, and still wholly beside the viewport: placed off the page
+  // (a transform, a negative margin), where no one can click it.
+  if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= win.innerWidth || rect.top >= win.innerHeight) {
+    return { outside: true, x: Math.round(rect.left), y: Math.round(rect.top) };
+  }
   const x = Math.min(Math.max(rect.left + rect.width / 2, 1), win.innerWidth - 2);
   const y = Math.min(Math.max(rect.top + rect.height / 2, 1), win.innerHeight - 2);
   let hit = doc.elementFromPoint(x, y);
