@@ -25,6 +25,9 @@ type AgentHooks struct {
 	// MaxSteps, when above 0, bounds the run's model calls below the
 	// agent's own limit (a script job's redo of one step).
 	MaxSteps int
+	// RunDir, when set, is where the run leaves its record, report and
+	// learned script: the job's own artifacts folder, its tenant's.
+	RunDir string
 }
 
 // AgentResult is what an agent answers.

@@ -37,6 +37,9 @@ func (a *LoopAgent) Run(ctx context.Context, tab *cdpclient.Page, instructions s
 	if hooks.MaxSteps > 0 && (cfg.MaxSteps <= 0 || hooks.MaxSteps < cfg.MaxSteps) {
 		cfg.MaxSteps = hooks.MaxSteps
 	}
+	if hooks.RunDir != "" {
+		cfg.RunDir = hooks.RunDir
+	}
 	out, err := agentloop.Run(ctx, env, a.Model, cfg, agentloop.Task{Task: instructions})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package jobs_test
 
 import (
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,5 +33,10 @@ func TestCustomJobRunsTheAgent(t *testing.T) {
 	}
 	if calls.Load() == 0 {
 		t.Error("the model was never asked")
+	}
+	// The run's record and report are the job's, beside its other artifacts.
+	reports, _ := filepath.Glob(filepath.Join(filepath.Dir(done.Artifacts.Trace), "*", "report.html"))
+	if done.Artifacts.Trace == "" || len(reports) != 1 || !strings.Contains(done.Summary, reports[0]) {
+		t.Errorf("the run's report %v is not in the job's folder (trace %s); summary %q", reports, done.Artifacts.Trace, done.Summary)
 	}
 }

@@ -229,7 +229,7 @@ func (t *taskRun) custom(ctx context.Context) outcome {
 	hooks := AgentHooks{Progress: func(f float64, s string) {
 		t.r.progress(0.5+f*0.45, s)
 		t.rec.Action("agent-step", map[string]any{"summary": s, "progress": f})
-	}}
+	}, RunDir: t.rec.dir}
 	if t.job.Handoff {
 		hooks.AskHuman = t.waitForHuman
 	}
