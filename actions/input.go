@@ -175,7 +175,7 @@ var UploadFile = define("uploadFile", "Set the files of an <input type=file> (pa
 
 type handleDialogArgs struct {
 	Accept     *bool  `json:"accept" required:"true" desc:"true: OK, false: cancel"`
-	PromptText string `json:"promptText" desc:"answer for a prompt (accepted without it, a prompt answers its default, as OK does)"`
+	PromptText string `json:"promptText" desc:"answer for a prompt (default: its default)"`
 	Page       string `json:"page"`
 }
 

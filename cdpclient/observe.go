@@ -132,9 +132,11 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	delta := o.dom.Delta()
 	doc := feedback.Document(p.logs.Network(o.mark), p.mainDocument)
 	// A navigation says where the tab is, the same URL too (a reload), unless
-	// it failed with the tab where it was: nothing new to name.
+	// it failed with the tab where it was (a timeout, no history to go to):
+	// nothing new to name. One the network refused shows the browser's error
+	// page for its URL.
 	var inc *Incomplete
-	stayed := err != nil && !errors.As(err, &inc) && p.hist.Mark().Docs == o.nav.Docs
+	stayed := err != nil && !errors.As(err, &inc) && p.hist.Mark().Docs == o.nav.Docs && Classify(err).Code != CodeNetworkError
 	if url != o.url || (o.kind == actNavigation && !stayed) {
 		delta.URL = url
 		if prev := feedback.Origin(o.url); prev != "" && prev == origin {
