@@ -418,3 +418,18 @@ func TestScriptJobStopsAtARefusedSubmit(t *testing.T) {
 		t.Errorf("the invalid form was sent: the job ended at %s", done.FinalURL)
 	}
 }
+
+// A script whose page the server answers with an error stops there, saying
+// so, rather than at the next step, on the error page.
+func TestScriptJobStopsAtAnErrorPage(t *testing.T) {
+	t.Parallel()
+	url := site.URL("/status/404")
+	script := []byte(`{"format":"cdpmcp-script","version":1,"source":{"from":"record","created":"2026-01-01T00:00:00Z"},
+"steps":[{"action":"navigate","url":"` + url + `"},{"action":"click","target":{"role":"button","name":"Go"}}]}`)
+	q := newQueue(t, jobs.Config{MaxTabs: 1})
+	j := q.submit(t, jobs.SubmitRequest{CorrelationID: t.Name(), URL: url, Task: jobs.Task{Type: jobs.TaskScript, Script: script}})
+	done, _ := q.wait(t, j.ID, jobs.Succeeded, jobs.Failed)
+	if done.State != jobs.Failed || !strings.Contains(done.Error, "HTTP 404") || !strings.HasPrefix(done.Error, "NETWORK_ERROR") {
+		t.Fatalf("%s %q", done.State, done.Error)
+	}
+}

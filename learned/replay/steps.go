@@ -63,6 +63,12 @@ func (r *replayer) step(ctx context.Context, st *learned.Step) (text string, mis
 		}
 		return "", &mismatch{looked: "to " + st.Describe(), found: found, code: cdpclient.Code(fb.Code), hard: fb.Code == int(cdpclient.CodePermission)}, nil
 	}
+	// A page the server answered with an error is not the page the script
+	// was learned on: what follows would fail on its error page.
+	if fb := res.Feedback; st.Action == learned.Navigate && fb != nil && fb.Delta != nil && fb.Delta.Status >= 400 {
+		return "", &mismatch{looked: "to " + st.Describe(), found: fmt.Sprintf("the server answered HTTP %d (its error page)", fb.Delta.Status),
+			code: cdpclient.CodeNetworkError}, nil
+	}
 	if st.Expect != nil {
 		if miss := r.expect(ctx, p, st.Expect); miss != nil {
 			miss.acted = true
