@@ -102,6 +102,13 @@ func (f *filler) object(s *Schema, path string, ld []map[string]any) map[string]
 			f.res.Missing = append(f.res.Missing, p)
 		}
 	}
+	// A required field the schema gives no properties for is not looked for,
+	// and the page does not state it either: it is missing too.
+	for _, name := range s.Required {
+		if _, described := s.Properties[name]; !described {
+			f.res.Missing = append(f.res.Missing, join(path, name))
+		}
+	}
 	return out
 }
 

@@ -104,6 +104,14 @@ func TestFill(t *testing.T) {
 			wantMissing: []string{"sku"},
 			noteHas:     `x-selector ".sku" matched nothing`,
 		},
+		{
+			name:        "a required field with no properties is missing",
+			schema:      `{"type":"object","properties":{"name":{"type":"string"}},"required":["name","sku"]}`,
+			facts:       pagefacts.Facts{JSONLD: []json.RawMessage{ld}},
+			wantData:    map[string]any{"name": "Soup"},
+			wantSources: map[string]string{"name": "json-ld"},
+			wantMissing: []string{"sku"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
