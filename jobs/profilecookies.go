@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/state"
 )
 
 // A profile's browser writes its cookies to disk every 30 seconds or so, and
@@ -26,43 +27,18 @@ const cookieFile = "Default/cdpmcp-cookies.json"
 // cookieCallTimeout bounds the save and the restore.
 const cookieCallTimeout = 5 * time.Second
 
-// savedCookie is what Storage.getCookies says of a cookie that
-// Storage.setCookies takes back.
-type savedCookie struct {
-	Name         string          `json:"name"`
-	Value        string          `json:"value"`
-	Domain       string          `json:"domain"`
-	Path         string          `json:"path"`
-	Expires      float64         `json:"expires"`
-	HTTPOnly     bool            `json:"httpOnly"`
-	Secure       bool            `json:"secure"`
-	Session      bool            `json:"session,omitempty"`
-	SameSite     string          `json:"sameSite,omitempty"`
-	Priority     string          `json:"priority,omitempty"`
-	SourceScheme string          `json:"sourceScheme,omitempty"`
-	SourcePort   int             `json:"sourcePort,omitempty"`
-	PartitionKey json.RawMessage `json:"partitionKey,omitempty"`
-}
-
 // saveCookies writes the cookies of the profile's browser b that outlive a
 // restart to the profile's cookieFile.
 func saveCookies(b *cdpclient.Browser, dir string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cookieCallTimeout)
 	defer cancel()
-	raw, err := b.Raw(ctx, "Storage.getCookies", nil)
+	all, err := state.Cookies(ctx, b.Default())
 	if err != nil {
 		return err
 	}
-	var got struct {
-		Cookies []savedCookie `json:"cookies"`
-	}
-	if err := json.Unmarshal(raw, &got); err != nil {
-		return fmt.Errorf("Storage.getCookies: %w", err)
-	}
-	kept := []savedCookie{}
-	for _, c := range got.Cookies {
-		if !c.Session {
-			c.Session = false
+	kept := []state.Cookie{}
+	for _, c := range all {
+		if c.Expires > 0 { // a session cookie's is -1
 			kept = append(kept, c)
 		}
 	}
@@ -90,29 +66,25 @@ func restoreCookies(b *cdpclient.Browser, dir string) error {
 	if err != nil {
 		return err
 	}
-	var saved []savedCookie
+	var saved []state.Cookie
 	if err := json.Unmarshal(data, &saved); err != nil {
 		return fmt.Errorf("%s: %w", cookieFile, err)
 	}
 	now := float64(time.Now().Unix())
-	live := make([]savedCookie, 0, len(saved))
+	live := make([]state.Cookie, 0, len(saved))
 	for _, c := range saved {
-		if c.Expires > now {
+		if c.Expires > now && c.Domain != "" {
 			live = append(live, c)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cookieCallTimeout)
 	defer cancel()
-	if _, err := b.Raw(ctx, "Storage.clearCookies", nil); err != nil {
+	bc := b.Default()
+	if _, err := state.DeleteCookies(ctx, bc, "", ""); err != nil {
 		return err
 	}
 	if len(live) == 0 {
 		return nil
 	}
-	params, err := json.Marshal(map[string]any{"cookies": live})
-	if err != nil {
-		return err
-	}
-	_, err = b.Raw(ctx, "Storage.setCookies", params)
-	return err
+	return state.SetCookies(ctx, bc, live, "")
 }
