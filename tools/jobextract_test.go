@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -21,10 +20,7 @@ func TestExtractStructuredLinksItsScreenshot(t *testing.T) {
 	t.Parallel()
 	s, _ := newJobServer(t)
 	url := serveHTTP(t, s)
-	as := func(who string) transport.StreamableHTTPCOption {
-		return transport.WithHTTPHeaders(map[string]string{"X-Test-Tenant": who})
-	}
-	alice, bob := taskClient(t, url, as("alice")), taskClient(t, url, as("bob"))
+	alice, bob := taskClient(t, url, asTenant("alice")), taskClient(t, url, asTenant("bob"))
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = "browser.snapshot.extract_structured", map[string]any{"correlationId": "x-1", "url": site.URL("/jobs/product.html"),
 		"schema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -29,10 +28,7 @@ func TestJobWaitAsATask(t *testing.T) {
 	t.Parallel()
 	s, _ := newJobServer(t)
 	url := serveHTTP(t, s)
-	as := func(who string) transport.StreamableHTTPCOption {
-		return transport.WithHTTPHeaders(map[string]string{"X-Test-Tenant": who})
-	}
-	alice, bob := taskClient(t, url, as("alice")), taskClient(t, url, as("bob"))
+	alice, bob := taskClient(t, url, asTenant("alice")), taskClient(t, url, asTenant("bob"))
 	call := func(tool string, args map[string]any) map[string]any {
 		t.Helper()
 		req := mcp.CallToolRequest{}
@@ -80,7 +76,7 @@ func TestJobWaitAsATask(t *testing.T) {
 		t.Errorf("the task's first answer does not say how to wait again: %q", said)
 	}
 	// The client comes back in a new session: the task is not there, the job is.
-	again := taskClient(t, url, as("alice"))
+	again := taskClient(t, url, asTenant("alice"))
 	if _, err := again.GetTask(testCtx(t), mcp.GetTaskRequest{Params: mcp.GetTaskParams{TaskId: first.Task.TaskId}}); err == nil {
 		t.Error("a new session reads the task of another")
 	}

@@ -82,6 +82,12 @@ func serveHTTP(t *testing.T, s *Server) string {
 	return hs.URL + "/mcp"
 }
 
+// asTenant makes a test client's requests act for tenant who (the test
+// server's X-Test-Tenant header).
+func asTenant(who string) transport.StreamableHTTPCOption {
+	return transport.WithHTTPHeaders(map[string]string{"X-Test-Tenant": who})
+}
+
 // taskClient is an mcp-go client over HTTP that says it can run tool calls
 // as tasks.
 func taskClient(t *testing.T, url string, opts ...transport.StreamableHTTPCOption) *client.Client {
