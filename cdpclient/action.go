@@ -3,7 +3,6 @@ package cdpclient
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
@@ -57,52 +56,6 @@ type action struct {
 	// run does the action. value, when not empty, is reported as delta.value
 	// (the value a field ended up with, where a scroll stopped).
 	run func(ctx context.Context, e *Element) (value string, err error)
-}
-
-// Incomplete is returned by an action that happened but did not finish: its
-// input reached the page, which then got stuck or is still loading. Feedback
-// reports it as done (ok), with Msg among the errors and Hint as the hint, so a
-// model does not repeat an action that already took effect.
-type Incomplete struct {
-	Msg, Hint string
-	Err       error
-}
-
-func (e *Incomplete) Error() string { return e.Msg }
-func (e *Incomplete) Unwrap() error { return e.Err }
-
-// actState is the running action's state, reachable from its context.
-type actState struct {
-	p *Page
-	o *observation // an action's (perform), nil for an operation
-	// dispatched is set once input was sent to the page: from then on the
-	// action has happened, whatever follows.
-	dispatched atomic.Bool
-	// inputMark is the page log's mark when input first reached the page,
-	// plus one (0: not yet): the calls the action made start after it.
-	inputMark atomic.Int64
-	// typed is set once the action added typed text to a field: a retry
-	// would add it again (Typed).
-	typed atomic.Bool
-}
-
-type actStateKey struct{}
-
-// stateOf returns the running action's state, or nil outside an action on p.
-func stateOf(ctx context.Context, p *Page) *actState {
-	st, _ := ctx.Value(actStateKey{}).(*actState)
-	if st == nil || st.p != p {
-		return nil
-	}
-	return st
-}
-
-// markDispatched records that input of the running action reached the page.
-func markDispatched(ctx context.Context) {
-	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
-		st.dispatched.Store(true)
-		st.inputMark.CompareAndSwap(0, int64(st.p.logs.Mark())+1)
-	}
 }
 
 // beginAction takes the page's action lock and starts an object group for the

@@ -137,14 +137,6 @@ func (p *Page) clickGuarded(ctx context.Context, e *Element, ready *Point, butto
 	}
 }
 
-// unmarkDispatched records that the running action's input, stopped before the
-// page saw it (a click guard's), did not happen after all.
-func unmarkDispatched(ctx context.Context) {
-	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
-		st.dispatched.Store(false)
-	}
-}
-
 // MouseButton names a mouse button: left, right or middle.
 type MouseButton string
 

@@ -225,23 +225,3 @@ func ReportValue(ctx context.Context, value string) {
 // Dispatched records that input of the running action reached the page:
 // from then on the action happened, whatever follows.
 func Dispatched(ctx context.Context) { markDispatched(ctx) }
-
-// NotDone marks err, returned by an action after its input reached the
-// page, as the action not having happened all the same: what it was for did
-// not come about (uploadFile's click opened no file chooser). The answer is
-// ok false with err's code, and its delta says what the input did.
-func NotDone(err error) error { return notDone{err} }
-
-type notDone struct{ err error }
-
-func (n notDone) Error() string { return n.err.Error() }
-func (n notDone) Unwrap() error { return n.err }
-
-// Typed records that the running action added typed text to a field, which
-// a retry would add again: a submit the browser's validation then refuses
-// leaves the action ok, with the refusal as its error (observation.validation).
-func Typed(ctx context.Context) {
-	if st, _ := ctx.Value(actStateKey{}).(*actState); st != nil {
-		st.typed.Store(true)
-	}
-}
