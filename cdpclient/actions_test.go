@@ -250,3 +250,18 @@ func TestClickOffThePage(t *testing.T) {
 		t.Error("the button off the page was clicked")
 	}
 }
+
+// An action named by a selector that matches several elements says so: the
+// first that shows was acted on.
+func TestSelectorOfManySaysSo(t *testing.T) {
+	t.Parallel()
+	p, ctx := openPage(t, "/actions.html")
+	fb, err := p.Click(ctx, Target{Selector: "button"}, ClickOptions{})
+	if err != nil || !fb.OK || !strings.Contains(fb.Hint, "the selector matched") {
+		t.Errorf("a click on one of many = %s, %v", fb.JSON(), err)
+	}
+	fb, err = p.Click(ctx, Target{Selector: "#inc"}, ClickOptions{})
+	if err != nil || !fb.OK || strings.Contains(fb.Hint, "matched") {
+		t.Errorf("a click on the one match = %s, %v", fb.JSON(), err)
+	}
+}

@@ -198,6 +198,9 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	} else if doc != nil && doc.Status >= 400 && delta.Status != 0 && fb.Hint == "" {
 		fb.Hint = fmt.Sprintf("the server answered %d; the page shows its error page", doc.Status)
 	}
+	if fb.OK && fb.Hint == "" && o.dom.Matches > 1 {
+		fb.Hint = fmt.Sprintf("the selector matched %d elements: the action went to the first that shows (a ref from snapshot names one)", o.dom.Matches)
+	}
 	if !delta.Empty() {
 		fb.Delta = delta
 	}

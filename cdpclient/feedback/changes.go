@@ -12,6 +12,9 @@ type Changes struct {
 	Invalid [][3]string `json:"invalid"` // ref, element, validation message
 	More    int         `json:"more"`
 	Last    int         `json:"last"`
+	// Matches is how many elements the selector that named the target
+	// matched, when more than one (the first that shows was acted on).
+	Matches int `json:"matches,omitempty"`
 }
 
 // Add adds one frame's changes to c (all but Last: the highest ref a frame
@@ -24,6 +27,7 @@ func (c *Changes) Add(f Changes) {
 	c.Flash = append(c.Flash, f.Flash...)
 	c.Invalid = append(c.Invalid, f.Invalid...)
 	c.More += f.More
+	c.Matches = max(c.Matches, f.Matches)
 }
 
 // Delta is the changes as an answer's delta says them.

@@ -1,6 +1,7 @@
 // query(selector, all) finds elements matching a CSS selector in the document and,
 // recursively, inside open shadow roots. It returns the first visible match (or the
-// first match) and a count; an invalid selector throws a SyntaxError.
+// first match), noting on it how many matched; an invalid selector throws a
+// SyntaxError.
 function query(selector, pickVisible) {
   const roots = [document];
   const matches = [];
@@ -14,12 +15,16 @@ function query(selector, pickVisible) {
     }
   }
   if (matches.length === 0) return null;
+  let found = matches[0];
   if (pickVisible) {
     for (const el of matches) {
       const r = el.getBoundingClientRect();
       const s = getComputedStyle(el);
-      if (r.width > 0 && r.height > 0 && s.visibility !== 'hidden') return el;
+      if (r.width > 0 && r.height > 0 && s.visibility !== 'hidden') { found = el; break; }
     }
   }
-  return matches[0];
+  // How many matched, for the action's answer (watch.js): on the element's
+  // wrapper in cdpmcp's world, which the page cannot see.
+  found[Symbol.for('cdpmcp.matches')] = matches.length;
+  return found;
 }

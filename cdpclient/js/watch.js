@@ -46,6 +46,11 @@ function installWatch() {
     stop();
     const st = { records: [], invalid: [], last: 0, count: 0, flash: [] };
     st.target = target && target.nodeType === 1 ? target : null;
+    // How many elements the selector that found the target matched
+    // (query.js), once: a later action by ref is another lookup.
+    const matched = Symbol.for('cdpmcp.matches');
+    st.matches = (st.target && st.target[matched]) || 0;
+    if (st.target) delete st.target[matched];
     st.hiddenNear = hiddenNear(st.target);
     st.before = stateOf(st.target);
     st.name = nameOf(st.target);
@@ -255,6 +260,7 @@ function installWatch() {
     cap(out.removed, 10);
     cap(out.flash, 3);
     out.last = st.last;
+    if (w.matches > 1) out.matches = w.matches;
     w = null;
     return out;
 
