@@ -91,12 +91,15 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 		r, err = p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	}
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		if ctx.Err() != nil {
 			// Left to run, it would change the tab later, behind this
-			// answer, and hold the page's next calls until it did.
+			// answer (or after the caller gave up), and hold the page's
+			// next calls until it did.
 			sctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 			_ = p.c.Page.StopLoading(sctx)
 			cancel()
+		}
+		if ctx.Err() == context.DeadlineExceeded {
 			return &Error{Code: CodeTimeout, Err: err, Msg: fmt.Sprintf("%s did not answer in time: no page arrived (the navigation was stopped; the tab stays where it was)", rawURL),
 				Hint: "the server may be slow or down: retry with a larger timeoutMs, or check the URL"}
 		}

@@ -1,10 +1,12 @@
 package cdpclient
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mafredri/cdp/protocol/page"
 )
@@ -129,5 +131,19 @@ func TestNavigateToScriptURL(t *testing.T) {
 	}
 	if got := evalString(t, ctx, p, "count.textContent + '|' + location.pathname"); got != "1|/actions.html" {
 		t.Errorf("count|path = %q, want the script run once and the page kept", got)
+	}
+}
+
+// A navigation its caller gives up on (a client's cancel) is stopped, as one
+// that runs out of time is: the tab does not move behind the caller's back.
+func TestCancelledNavigationIsStopped(t *testing.T) {
+	t.Parallel()
+	p, ctx := openPage(t, "/home.html")
+	cctx, cancel := context.WithCancel(ctx)
+	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	_, _ = p.Navigate(cctx, testSite.URL("/slow?ms=2000"), WaitLoad)
+	time.Sleep(2500 * time.Millisecond) // the server has answered by now
+	if got := evalString(t, ctx, p, "location.pathname"); got != "/home.html" {
+		t.Errorf("after a cancelled navigation the tab is at %s", got)
 	}
 }
