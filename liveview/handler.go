@@ -86,6 +86,12 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, of *offer, to
 		refuse(w, http.StatusNotFound)
 		return
 	}
+	if r.Method == http.MethodHead {
+		// A link preview or a mail scanner asking what is there: the
+		// link stays the person's to open.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		return
+	}
 	set, ok := of.claim(cookieOf(r))
 	if !ok {
 		refuse(w, http.StatusGone)

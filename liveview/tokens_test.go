@@ -72,10 +72,15 @@ func TestTokensRefused(t *testing.T) {
 	}{
 		{"wrong token", get(t, a, "GET", lv.BaseURL()+"/live/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", ""), false},
 		{"a token of the wrong length", get(t, a, "GET", url+"x", ""), false},
+		{"a link preview's HEAD", get(t, b, "HEAD", url, ""), false},
 		{"first opening", get(t, a, "GET", url, ""), true},
 		{"a reload in the same browser", get(t, a, "GET", url, ""), true},
 		{"another browser", get(t, b, "GET", url, ""), false},
 	}
+	if head := cases[2].ans; head.code != http.StatusOK || head.body != "" {
+		t.Errorf("a HEAD: %d %q, want 200 and no body, the link unclaimed", head.code, head.body)
+	}
+	cases = append(cases[:2], cases[3:]...)
 	for _, c := range cases {
 		if got := c.ans.code == http.StatusOK && strings.Contains(c.ans.body, `id="screen"`); got != c.ok || (!c.ok && !refused(c.ans)) {
 			t.Errorf("%s: %d %q", c.name, c.ans.code, c.ans.body)
