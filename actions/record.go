@@ -197,6 +197,7 @@ func (r *activeRecording) stop() (string, []string) {
 		b.WriteString("\nscript: none (no step a script repeats was taken)")
 	default:
 		fmt.Fprintf(&b, "\nscript: %s (%d steps; replay it with a script job or cdpmcp script run)", path, steps)
+		paths = append(paths, path)
 	}
 	if r.video {
 		switch path, frames, err := r.rec.EncodeVideo(); {

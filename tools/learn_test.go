@@ -122,10 +122,20 @@ func TestRecordWritesAScriptAJobReplays(t *testing.T) {
 	mustOK(t, callTool(t, c, "fill", map[string]any{"ref": r["Full name"], "value": "Ada Lovelace"}))
 	mustOK(t, callTool(t, c, "selectOption", map[string]any{"ref": r["Delivery"], "values": []string{"express"}}))
 	mustOK(t, callTool(t, c, "click", map[string]any{"ref": r["Place order"]}))
-	stop := callTool(t, c, "record", map[string]any{"op": "stop"})
-	m := regexp.MustCompile(`(?m)^script: (\S+) \(7 steps;`).FindStringSubmatch(stop.text)
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "record", map[string]any{"op": "stop"}
+	stopRes, err := c.CallTool(testCtx(t), req)
+	if err != nil || stopRes.IsError || len(stopRes.Content) == 0 {
+		t.Fatalf("record stop: %v %+v", err, stopRes)
+	}
+	stopText, _ := stopRes.Content[0].(mcp.TextContent)
+	m := regexp.MustCompile(`(?m)^script: (\S+) \(7 steps;`).FindStringSubmatch(stopText.Text)
 	if m == nil {
-		t.Fatalf("stop names no script of 7 steps:\n%s", stop.text)
+		t.Fatalf("stop names no script of 7 steps:\n%s", stopText.Text)
+	}
+	// A client that cannot read the server's disk gets the script as a file.
+	if link := resourceLink(t, stopRes.Content, "script.json"); !strings.HasPrefix(link.URI, "cdpmcp://files/") {
+		t.Errorf("the script's link: %+v", link)
 	}
 	raw, err := os.ReadFile(m[1])
 	if err != nil {
