@@ -40,7 +40,7 @@ func guardHTTP(next http.Handler, p principals) http.Handler {
 			return
 		}
 		if !p.empty() {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			got, ok := bearerToken(r.Header.Get("Authorization"))
 			name, known := p.lookup(got)
 			if !ok || !known {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="cdpmcp"`)
@@ -51,6 +51,16 @@ func guardHTTP(next http.Handler, p principals) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken is the token of an Authorization header of the Bearer scheme,
+// whose name is case-insensitive (RFC 7235): "bearer TOKEN" too.
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
 }
 
 func allowedOrigin(origin, host string) bool {

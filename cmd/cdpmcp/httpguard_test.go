@@ -45,6 +45,13 @@ func TestHTTPGuard(t *testing.T) {
 	if code := post(t, s.url, auth); code != http.StatusOK {
 		t.Errorf("right token: %d, want 200", code)
 	}
+	// The scheme's name is case-insensitive (RFC 7235); the token is not.
+	if code := post(t, s.url, map[string]string{"Authorization": "bearer s3cret-token"}); code != http.StatusOK {
+		t.Errorf("right token, scheme in lower case: %d, want 200", code)
+	}
+	if code := post(t, s.url, map[string]string{"Authorization": "Bearer S3CRET-TOKEN"}); code != http.StatusUnauthorized {
+		t.Errorf("token in other case: %d, want 401", code)
+	}
 	auth["Origin"] = "https://evil.example"
 	if code := post(t, s.url, auth); code != http.StatusForbidden {
 		t.Errorf("foreign Origin: %d, want 403", code)
