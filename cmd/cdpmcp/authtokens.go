@@ -64,16 +64,18 @@ func parseAuthTokens(values []string, file string) (principals, []string, error)
 				return fmt.Errorf("%s: %w", where, err)
 			}
 		}
-		if names[name] {
+		// A tenant's name is a folder's too (tenants/NAME): names equal
+		// but for case would share one on a case-insensitive disk.
+		if names[strings.ToLower(name)] {
 			if name == tenant.Local {
 				return fmt.Errorf("%s: more than one token without a name; name them (NAME=TOKEN), each name is a tenant of its own", where)
 			}
-			return fmt.Errorf("%s: the name %q is given twice", where, name)
+			return fmt.Errorf("%s: the name %q is given twice (names differing only in case are one: each tenant has a folder of that name)", where, name)
 		}
 		if tokens[token] {
 			return fmt.Errorf("%s: the same token is given twice; each tenant needs a token of its own", where)
 		}
-		names[name], tokens[token] = true, true
+		names[strings.ToLower(name)], tokens[token] = true, true
 		p.tokens = append(p.tokens, namedToken{tenant: name, sum: sha256.Sum256([]byte(token))})
 		raw = append(raw, token)
 		return nil

@@ -158,6 +158,7 @@ func TestParseAuthTokens(t *testing.T) {
 		{values: []string{"a", "b"}, err: "more than one token without a name"},
 		{values: []string{"x=same", "y=same"}, err: "same token is given twice"},
 		{values: []string{"x=t1", "x=t2"}, err: `"x" is given twice`},
+		{values: []string{"Alice=t1", "alice=t2"}, err: `"alice" is given twice (names differing only in case`},
 		{values: []string{"x="}, want: map[string]string{"x=": ""}},
 		{values: []string{"x=has space"}, err: "cannot hold spaces"},
 		{file: write("open", "alice tok-a\n", 0o644), err: "chmod 600"},
