@@ -56,6 +56,9 @@ func refusalHint(err error) string {
 	if ok {
 		return "use " + tool
 	}
+	if r.Why == cdppolicy.ReadOnlyRefusal {
+		return "allowed in read-only mode: getters of " + readOnlyDomains + " (docs/security.md lists them)"
+	}
 	return "allowed: " + allowedSummary + " (docs/security.md lists them)"
 }
 

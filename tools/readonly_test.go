@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,11 @@ func TestReadOnlyMode(t *testing.T) {
 	r = callTool(t, c, "cdp", map[string]any{"domain": "Runtime", "method": "evaluate", "params": map[string]any{"expression": "1"}})
 	if fb := feedbackOf(t, r); !r.isError || fb["code"].(float64) != 8 || !strings.Contains(r.text, "Runtime.evaluate") {
 		t.Errorf("cdp Runtime.evaluate in read-only mode: %s", r.text)
+	}
+	// Its hint names what read-only mode lets through, not the whole list.
+	r = callTool(t, c, "cdp", map[string]any{"method": "DOM.setAttributeValue", "params": map[string]any{"nodeId": 1, "name": "x", "value": "y"}})
+	if fb := feedbackOf(t, r); !r.isError || !strings.Contains(fmt.Sprint(fb["hint"]), "allowed in read-only mode: getters of") {
+		t.Errorf("cdp DOM.setAttributeValue in read-only mode: %s", r.text)
 	}
 	if r := callTool(t, c, "cdp", map[string]any{"domain": "Page", "method": "getLayoutMetrics"}); r.isError {
 		t.Errorf("read-only cdp getter refused: %s", r.text)

@@ -53,6 +53,9 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return r.Method + " is refused: " + r.Why }
 
+// ReadOnlyRefusal is why read-only mode refuses an allowed method.
+const ReadOnlyRefusal = "read-only mode allows only methods that read"
+
 // rule is one method's entry.
 type rule struct {
 	scope   Scope
@@ -71,7 +74,7 @@ func Check(method string, level Level, readOnly bool, params json.RawMessage) (S
 		return Free, &Refusal{Method: method, Why: "it is not allowed at browser level (send it to a page, or leave page out)"}
 	}
 	if readOnly && !r.read {
-		return Free, &Refusal{Method: method, Why: "read-only mode allows only methods that read"}
+		return Free, &Refusal{Method: method, Why: ReadOnlyRefusal}
 	}
 	if readOnly && method == "Page.captureScreenshot" && paramTrue(params, "captureBeyondViewport") {
 		return Free, &Refusal{Method: method, Why: "captureBeyondViewport resizes the page, which read-only mode does not allow"}
