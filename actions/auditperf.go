@@ -191,7 +191,16 @@ var AuditLinks = auditGroup(define("auditLinks",
 		}
 		env.keepAudit(ctx, &auditRecord{Kind: "links", URL: rep.Start, Findings: rep.Findings, Artifact: path})
 		var b strings.Builder
-		fmt.Fprintf(&b, "links from %s: %d pages opened, %d links checked, %d broken, %d redirected", rep.Start, len(rep.Pages), rep.Checked, len(rep.Broken), len(rep.Redirected))
+		// Broken holds the pages opened that failed and the links checked
+		// that did: each count says its own.
+		brokenPages := 0
+		for _, pg := range rep.Pages {
+			if pg.Status >= 400 || pg.Error != "" {
+				brokenPages++
+			}
+		}
+		fmt.Fprintf(&b, "links from %s: %d pages opened (%d broken), %d other links checked (%d broken), %d redirected", rep.Start,
+			len(rep.Pages), brokenPages, rep.Checked, max(len(rep.Broken)-brokenPages, 0), len(rep.Redirected))
 		if len(rep.Outside) > 0 {
 			fmt.Fprintf(&b, ", %d outside the allowed origins (not requested)", len(rep.Outside))
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -149,6 +150,11 @@ func TestAuditsThroughMCP(t *testing.T) {
 	if !strings.Contains(text, "5 pages opened") || !strings.Contains(text, "stopped: page limit of 5 reached") {
 		t.Errorf("auditLinks: %s", text)
 	}
+	// The broken pages opened and the broken links checked are counted
+	// apart, each beside what it is a part of.
+	if m := regexp.MustCompile(`(\d+) pages opened \((\d+) broken\), (\d+) other links checked \((\d+) broken\)`).FindStringSubmatch(text); m == nil || atoi(m[2]) > atoi(m[1]) || atoi(m[4]) > atoi(m[3]) {
+		t.Errorf("auditLinks counts: %s", text)
+	}
 	want := "[1/5 2/5 3/5 4/5 5/5]"
 	if got := eventually(func() any { mu.Lock(); defer mu.Unlock(); return fmt.Sprint(progress) }, want); got != want {
 		t.Errorf("progress %v, want %s", got, want)
@@ -265,4 +271,10 @@ func TestAuditsWithAllowedOrigins(t *testing.T) {
 	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": own.URL("/audit/a11y-good.html")}))
 	wantIn(t, callTool(t, c, "auditAccessibility", nil), "no findings")
 	wantIn(t, callToolCtx(t, ctx, c, "auditPerformance", map[string]any{"url": own.URL("/audit/perf-good.html")}), "(trace, throttle none)")
+}
+
+// atoi is the number a test read from an answer (0 when none).
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
