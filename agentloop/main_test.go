@@ -9,6 +9,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/actions"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
@@ -24,7 +25,12 @@ var (
 )
 
 // The features' listeners and hooks are set up first, as cmd/cdpmcp does.
-func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(runTests(m)) }
+func TestMain(m *testing.M) {
+	network.Register()
+	webmcp.Register()
+	input.Register()
+	os.Exit(runTests(m))
+}
 
 func runTests(m *testing.M) int {
 	var err error

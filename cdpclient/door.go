@@ -36,9 +36,9 @@ const CallTimeout = cdpCallTimeout
 //     called in cdpmcp's world; the running operation's object group.
 //   - Logs: the page's requests and console messages from a mark, and which
 //     requests were the main frame's documents.
-//   - Input (doorinput.go, doorupload.go): what an input action needs of
-//     the page: the tab to the front, whether it started to leave, the
-//     document, what is under a point, the file chooser.
+//   - Input (doorinput.go): what an input action needs of the page: the
+//     tab to the front, whether it started to leave, the document, what is
+//     under a point.
 //   - Slot, Sessions, Session (doorhooks.go, doornet.go): the feature's
 //     own state on the page; each session hosting the page's documents; the
 //     session a PageListener named.

@@ -28,7 +28,7 @@ const LateFrame = lateFrame
 
 // InputDoor is what the door gives the input actions (Door.Input), inside
 // a ModeAct fn: the tab brought to the front, whether the page started to
-// leave, the document, what is under a point, the file chooser.
+// leave, the document, what is under a point.
 type InputDoor struct{ p *Page }
 
 // Input is the door's part for the input actions.

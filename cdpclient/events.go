@@ -58,8 +58,6 @@ func (p *Page) onSessionEvent(session string, c *cdp.Client, method string, para
 		p.bc.b.guard.OnAuthRequired(c, params)
 	case "Page.javascriptDialogOpening", "Page.javascriptDialogClosed":
 		p.dialogs.OnEvent(c, method, params)
-	case "Page.fileChooserOpened":
-		p.onFileChooser(c, params)
 	case "Runtime.bindingCalled":
 		if !p.busy.OnBinding(params) {
 			p.bc.onBinding(params)

@@ -62,7 +62,6 @@ type Page struct {
 	listeners []PageListener // features' listeners to its events (doornet.go)
 
 	children children           // out-of-process frames and workers (frames.go)
-	chooser  chooserWait        // where a file chooser goes while an upload waits for one (doorupload.go)
 	slots    featureslots.Slots // features' state on the page (Door.Slot, doorhooks.go)
 
 	ready   chan struct{}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
 	"github.com/cdpmcp/cdpmcp/fixtures"
@@ -46,7 +47,7 @@ var testBrowserArgs = []string{"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 1
 // TestMain runs every test, the store's tests on both stores
 // (onBothStores); then the benchmarks again with the jobs in PostgreSQL.
 // The features' listeners and hooks are set up first, as cmd/cdpmcp does.
-func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(run(m)) }
+func TestMain(m *testing.M) { network.Register(); webmcp.Register(); input.Register(); os.Exit(run(m)) }
 
 func run(m *testing.M) int {
 	var err error

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
@@ -28,7 +29,7 @@ var (
 )
 
 // The features' listeners and hooks are set up first, as cmd/cdpmcp does.
-func TestMain(m *testing.M) { network.Register(); webmcp.Register(); os.Exit(run(m)) }
+func TestMain(m *testing.M) { network.Register(); webmcp.Register(); input.Register(); os.Exit(run(m)) }
 
 func run(m *testing.M) int {
 	var err error

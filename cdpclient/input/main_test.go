@@ -15,7 +15,7 @@ import (
 
 // One browser and one fixtures server per test binary (cdptest); each test
 // gets a fresh page in its own browser context so tests can run in parallel.
-func TestMain(m *testing.M) { os.Exit(cdptest.Main(m)) }
+func TestMain(m *testing.M) { Register(); os.Exit(cdptest.Main(m)) }
 
 // newTestPage returns a blank page in a fresh browser context, closed when the
 // test ends.

@@ -92,7 +92,7 @@ func setFiles(ctx context.Context, e *cdpclient.Element, paths []string) error {
 // uploadThroughChooser clicks the element with the page's file chooser
 // intercepted and answers the chooser it opens with the files.
 func (p *tab) uploadThroughChooser(ctx context.Context, e *cdpclient.Element, paths []string) error {
-	fc, err := p.d.Input().OpenFileChooser(ctx, e, chooserWait, e.Click)
+	fc, err := p.openFileChooser(ctx, e, chooserWait, e.Click)
 	switch {
 	case err != nil:
 		return err
@@ -101,9 +101,9 @@ func (p *tab) uploadThroughChooser(ctx context.Context, e *cdpclient.Element, pa
 		// no file went in: the upload did not happen.
 		return cdpclient.NotDone(&cdpclient.Error{Code: cdpclient.CodeNotFound, Msg: "clicking the element opened no file chooser: no file was uploaded",
 			Hint: "target the <input type=file> itself (selector input[type=file]) or the button that opens the chooser; delta says what the click did"})
-	case len(paths) > 1 && !fc.Multiple:
+	case len(paths) > 1 && !fc.multiple:
 		return &cdpclient.Error{Code: cdpclient.CodeValidation, Msg: fmt.Sprintf("the file chooser takes one file, not %d", len(paths)),
 			Hint: "upload one file"}
 	}
-	return fc.SetFiles(ctx, paths)
+	return fc.setFiles(ctx, p.d, paths)
 }

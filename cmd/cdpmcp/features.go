@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/cdpmcp/cdpmcp/cdpclient/input"
 	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/webmcp"
 )
@@ -8,8 +9,10 @@ import (
 // registerFeatures sets up, before any browser starts, the features that
 // watch every page and context of it (the core never imports them): the
 // network feature (requests, documents' responses, posted history entries,
-// downloads) and WebMCP (the tools pages register). main calls it first.
+// downloads), WebMCP (the tools pages register) and uploads through a file
+// chooser. main calls it first.
 func registerFeatures() {
 	network.Register()
 	webmcp.Register()
+	input.Register()
 }
