@@ -20,7 +20,8 @@ const cookieName = "cdpmcp_live"
 // Handler serves the live view under /live/: the page at /live/TOKEN, its
 // frame stream, input and buttons below it, and its script and style at
 // /live/static/. It needs no other authentication: the token is the key,
-// and only the browser that opened it first gets in.
+// and only the browser whose page asked for the tab first gets in
+// (claim.go).
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secure(w)
@@ -39,12 +40,12 @@ func (s *Server) Handler() http.Handler {
 			s.servePage(w, r, of, token)
 			return
 		}
-		if of == nil || !of.holds(cookieOf(r)) {
-			plainError(w, http.StatusGone, "this live view is closed or not yours")
-			return
-		}
 		if r.Method == http.MethodPost && !s.sameOrigin(r) {
 			plainError(w, http.StatusForbidden, "cross-origin request refused")
+			return
+		}
+		if of == nil || !of.admit(cookieOf(r)) {
+			plainError(w, http.StatusGone, "this live view is closed or not yours")
 			return
 		}
 		switch {
@@ -74,9 +75,10 @@ func secure(w http.ResponseWriter) {
 	h.Set("Cache-Control", "no-store")
 }
 
-// servePage serves the view to the browser that opens the URL first (and to
-// it again on a reload); any other request gets the refusal page, which shows
-// nothing of the tab.
+// servePage serves the view, which shows nothing of the tab until its script
+// asks for the frames, to any browser until one has claimed the offer (a
+// link preview that fetches it takes nothing), then to that browser only (a
+// reload); any other request gets the refusal page.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, of *offer, token string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		plainError(w, http.StatusMethodNotAllowed, "GET only")
@@ -92,7 +94,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, of *offer, to
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		return
 	}
-	set, ok := of.claim(cookieOf(r))
+	set, ok := of.open(cookieOf(r))
 	if !ok {
 		refuse(w, http.StatusGone)
 		return

@@ -3,9 +3,6 @@ package liveview
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"log/slog"
 	"sync"
@@ -35,10 +32,9 @@ type offer struct {
 
 	mu      sync.Mutex
 	timer   *time.Timer
-	claimed bool
-	cookie  [32]byte // SHA-256 of the claiming browser's cookie
-	why     string   // why it ended, once it did
-	leaving string   // what ends it when the Done or GiveUp under way returns
+	claim   claim  // who holds it (claim.go)
+	why     string // why it ended, once it did
+	leaving string // what ends it when the Done or GiveUp under way returns
 	input   sync.Mutex
 	typed   *typedText
 	resized bool // the tab's viewport follows the viewer: reset at the end
@@ -50,32 +46,6 @@ func newOffer(s *Server, o Offer, token [32]byte) *offer {
 	of := &offer{Offer: o, srv: s, id: hex.EncodeToString(id), token: token, ended: make(chan struct{})}
 	of.typed = &typedText{reg: o.Secrets, owner: "liveview:" + of.id}
 	return of
-}
-
-// claim gives the offer to the browser that first opens its URL: it returns
-// the cookie value that browser keeps, or "" when another browser has it.
-// A browser that has it (cookie) opens it again.
-func (of *offer) claim(cookie string) (set string, ok bool) {
-	of.mu.Lock()
-	defer of.mu.Unlock()
-	if of.claimed {
-		h := sha256.Sum256([]byte(cookie))
-		return "", cookie != "" && subtle.ConstantTimeCompare(h[:], of.cookie[:]) == 1
-	}
-	raw := make([]byte, 32)
-	_, _ = rand.Read(raw)
-	set = base64.RawURLEncoding.EncodeToString(raw)
-	of.claimed, of.cookie = true, sha256.Sum256([]byte(set))
-	slog.Info("a person opened the live view", "offer", of.id, "key", of.Key)
-	return set, true
-}
-
-// holds reports whether cookie is the one of the browser that claimed it.
-func (of *offer) holds(cookie string) bool {
-	of.mu.Lock()
-	defer of.mu.Unlock()
-	h := sha256.Sum256([]byte(cookie))
-	return of.claimed && cookie != "" && subtle.ConstantTimeCompare(h[:], of.cookie[:]) == 1
 }
 
 // end closes the offer once, for why: its URL is refused from then on and its

@@ -42,8 +42,9 @@ func browserClient() *http.Client {
 	return &http.Client{Jar: jar, Timeout: testbound.Bound()}
 }
 
-// A live view URL holds 256 random bits and works once: in the client that
-// opens it first (and there again, a reload), never in another; a wrong,
+// A live view URL holds 256 random bits and works once: in the browser
+// whose page first asks for the tab (and there again, a reload), never in
+// another; a link preview that fetches the page takes nothing. A wrong,
 // expired or withdrawn token gets a page that says so and shows nothing of
 // the tab. Calls come only from the view's own origin.
 func TestTokensRefused(t *testing.T) {
@@ -60,11 +61,13 @@ func TestTokensRefused(t *testing.T) {
 	if other == url {
 		t.Fatal("two offers got the same URL")
 	}
-	a, b := browserClient(), browserClient()
+	a, b, preview := browserClient(), browserClient(), browserClient()
 	refused := func(ans answer) bool {
 		return (ans.code == http.StatusNotFound || ans.code == http.StatusGone) && strings.Contains(ans.body, "This link cannot be opened") &&
 			!strings.Contains(ans.body, "screen") && !strings.Contains(ans.body, "view.js")
 	}
+	served := func(ans answer) bool { return ans.code == http.StatusOK && strings.Contains(ans.body, `id="screen"`) }
+	move := `[{"t":"m","e":"move","x":10,"y":10}]`
 	cases := []struct {
 		name string
 		ans  answer
@@ -72,27 +75,43 @@ func TestTokensRefused(t *testing.T) {
 	}{
 		{"wrong token", get(t, a, "GET", lv.BaseURL()+"/live/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", ""), false},
 		{"a token of the wrong length", get(t, a, "GET", url+"x", ""), false},
-		{"a link preview's HEAD", get(t, b, "HEAD", url, ""), false},
+		{"a link preview's GET", get(t, preview, "GET", url, ""), true},
 		{"first opening", get(t, a, "GET", url, ""), true},
 		{"a reload in the same browser", get(t, a, "GET", url, ""), true},
-		{"another browser", get(t, b, "GET", url, ""), false},
+		{"another browser, before the view asked for the tab", get(t, b, "GET", url, ""), true},
 	}
-	if head := cases[2].ans; head.code != http.StatusOK || head.body != "" {
+	if head := get(t, b, "HEAD", url, ""); head.code != http.StatusOK || head.body != "" {
 		t.Errorf("a HEAD: %d %q, want 200 and no body, the link unclaimed", head.code, head.body)
 	}
-	cases = append(cases[:2], cases[3:]...)
 	for _, c := range cases {
-		if got := c.ans.code == http.StatusOK && strings.Contains(c.ans.body, `id="screen"`); got != c.ok || (!c.ok && !refused(c.ans)) {
+		if got := served(c.ans); got != c.ok || (!c.ok && !refused(c.ans)) {
 			t.Errorf("%s: %d %q", c.name, c.ans.code, c.ans.body)
 		}
 	}
-	page := cases[2].ans
+	page := cases[3].ans
 	if csp := page.hdr.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "script-src 'self'") ||
 		strings.Contains(csp, "unsafe") || page.hdr.Get("Referrer-Policy") != "no-referrer" || page.hdr.Get("Cache-Control") != "no-store" {
 		t.Errorf("headers: %v", page.hdr)
 	}
 	if sc := page.hdr.Get("Set-Cookie"); !strings.Contains(sc, "HttpOnly") || !strings.Contains(sc, "SameSite=Strict") || !strings.Contains(sc, "Path=/live/") {
 		t.Errorf("cookie %q", sc)
+	}
+	if reload := cases[4].ans; reload.hdr.Get("Set-Cookie") != "" {
+		t.Errorf("a reload got another cookie: %q", reload.hdr.Get("Set-Cookie"))
+	}
+	// The first browser whose page acts claims the view; the others, the
+	// preview among them, are refused from then on.
+	if ans := get(t, a, "POST", url+"/input", move); ans.code != http.StatusOK {
+		t.Fatalf("the first page to act: %d %q", ans.code, ans.body)
+	}
+	if ans := get(t, b, "GET", url, ""); !refused(ans) {
+		t.Errorf("another browser after the claim: %d %q", ans.code, ans.body)
+	}
+	if ans := get(t, preview, "GET", url+"/frames", ""); ans.code != http.StatusGone {
+		t.Errorf("the preview's cookie after the claim: %d", ans.code)
+	}
+	if ans := get(t, a, "GET", url, ""); !served(ans) {
+		t.Errorf("a reload after the claim: %d %q", ans.code, ans.body)
 	}
 	for _, c := range []struct {
 		name   string
@@ -106,7 +125,7 @@ func TestTokensRefused(t *testing.T) {
 		{"input that is not events", a, `{"t":"m"}`, nil, http.StatusBadRequest},
 		{"an unknown event", a, `[{"t":"x"}]`, nil, http.StatusBadRequest},
 		{"a coordinate out of range", a, `[{"t":"m","e":"move","x":1e9,"y":0}]`, nil, http.StatusBadRequest},
-		{"input from the browser that opened it", a, `[{"t":"m","e":"move","x":10,"y":10}]`, nil, http.StatusOK},
+		{"input from the browser that opened it", a, move, nil, http.StatusOK},
 	} {
 		if ans := get(t, c.client, "POST", url+"/input", c.body, c.hdr...); ans.code != c.want {
 			t.Errorf("%s: %d %q, want %d", c.name, ans.code, ans.body, c.want)
