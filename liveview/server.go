@@ -2,8 +2,9 @@
 // browser and hand it back: a page served by cdpmcp that shows the tab live
 // (its screencast) and passes the person's mouse, touch, keyboard and window
 // size to it as the browser's own, trusted input. Each offer of a tab is
-// reached by a URL holding a single-use random token; the first browser that
-// opens it keeps it, and no other can.
+// reached by a URL holding a single-use random token; the first browser whose
+// view asks for the tab keeps it (a link preview that only fetches the URL
+// does not), and no other can.
 package liveview
 
 import (
