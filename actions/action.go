@@ -151,6 +151,10 @@ type Env struct {
 	// SharedBrowser says several clients' sessions share the browser (over
 	// HTTP), and with it its clipboard.
 	SharedBrowser bool
+	// Remote says the client may be on another machine (over HTTP): a file
+	// the call writes is offered by its resource link, never as a file://
+	// URL the client could not open.
+	Remote bool
 	// Learn, if set, learns a script from the actions run (learn.go): an
 	// agent run's. Without it, a recording of the browser context learns.
 	Learn *learned.Recorder

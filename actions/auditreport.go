@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		return template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b))
 	},
 	"fileURL": func(p string) template.URL { return template.URL("file://" + p) },
+	"base":    filepath.Base,
 	"ms": func(v *float64) string {
 		if v == nil {
 			return "–"
@@ -42,7 +44,7 @@ type auditReportArgs struct {
 
 // AuditReport renders this session's audits as one HTML file.
 var AuditReport = auditGroup(define("auditReport",
-	"Write this session's audit findings as one self-contained HTML report (summary, findings by severity with element pictures, performance timeline) and return its path. Run the audits first.",
+	"Write this session's audit findings as one self-contained HTML report (summary, findings by severity with element pictures, performance timeline); answers its path and a resource_link to read it. Run the audits first.",
 	ClassRead, Hints{ReadOnly: true, OpenWorld: false},
 	func(ctx context.Context, env *Env, a auditReportArgs) (*Result, error) {
 		bc, err := env.Context(ctx)
@@ -57,7 +59,7 @@ var AuditReport = auditGroup(define("auditReport",
 		if title == "" {
 			title = "Audit report"
 		}
-		html, err := renderReport(title, recs)
+		html, err := renderReport(title, recs, !env.Remote)
 		if err != nil {
 			return nil, err
 		}
@@ -69,8 +71,22 @@ var AuditReport = auditGroup(define("auditReport",
 		for _, r := range recs {
 			all = append(all, r.Findings...)
 		}
-		return &Result{Text: fmt.Sprintf("report of %d audits, %s: %s\nopen it in a browser: file://%s", len(recs), countBySeverity(all), path, path), Files: []string{path}}, nil
+		head := fmt.Sprintf("report of %s, %s: %s\n", plural(len(recs), "audit"), countBySeverity(all), path)
+		if env.Remote {
+			// Over HTTP the path is the server's: the client reads the file
+			// through the link.
+			return &Result{Text: head + "that path is on the server: read the report through this answer's resource_link (resources/read), then open it in a browser", Files: []string{path}}, nil
+		}
+		return &Result{Text: head + "open it in a browser: file://" + path, Files: []string{path}}, nil
 	}))
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
 
 // reportData is what the template renders.
 type reportData struct {
@@ -83,6 +99,9 @@ type reportData struct {
 	// Pages says the findings come from more than one page: the findings
 	// tables then name each finding's page (a ref alone is ambiguous).
 	Pages bool
+	// Local says the reader is on the server's machine: the audits' data
+	// files are linked as file:// URLs; otherwise only named.
+	Local bool
 }
 
 type reportAudit struct {
@@ -108,8 +127,8 @@ type reportPerf struct {
 }
 
 // renderReport lays the session's audits out as HTML.
-func renderReport(title string, recs []*auditRecord) ([]byte, error) {
-	d := reportData{Title: title, Generated: time.Now().Format("2006-01-02 15:04:05 MST")}
+func renderReport(title string, recs []*auditRecord, local bool) ([]byte, error) {
+	d := reportData{Title: title, Generated: time.Now().Format("2006-01-02 15:04:05 MST"), Local: local}
 	bySev := map[string][]reportFinding{}
 	for _, r := range recs {
 		ra := reportAudit{Kind: r.Kind, URL: r.URL, Time: r.Time.Format("15:04:05"), Artifact: r.Artifact, Counts: map[string]int{}, Findings: len(r.Findings)}

@@ -93,3 +93,38 @@ func filesOf(t *testing.T, res *mcp.CallToolResult) []map[string]string {
 	}
 	return out.Files
 }
+
+// auditReport tells a client where its report is in terms it can use: over
+// HTTP (the client may be on another machine) it points to the resource_link,
+// which reads the report, and names no file:// URL, in the answer or in the
+// report's links; over stdio the client is local and gets the file:// URL.
+func TestAuditReportWhereTheClientIs(t *testing.T) {
+	t.Parallel()
+	for _, remote := range []bool{true, false} {
+		s := New(Config{IsolateSessions: remote, Timeout: callTimeout, Caps: []string{"audit"}, Artifacts: t.TempDir()}, mgr)
+		t.Cleanup(s.Close)
+		c := newClient(t, s)
+		if remote {
+			c = taskClient(t, serveHTTP(t, s), asTenant("alice"))
+		}
+		mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/audit/a11y-bad.html")}))
+		mustOK(t, callTool(t, c, "auditAccessibility", nil))
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "auditReport"
+		res, err := c.CallTool(testCtx(t), req)
+		if err != nil || res.IsError || len(res.Content) == 0 {
+			t.Fatalf("auditReport: %v %+v", err, res)
+		}
+		text := res.Content[0].(mcp.TextContent).Text
+		report := readText(t, c, resourceLink(t, res.Content, ".html").URI)
+		if !strings.Contains(report, "<h1>Audit report</h1>") {
+			t.Errorf("the resource_link does not read the report: %.200s", report)
+		}
+		if remote && (strings.Contains(text, "file://") || !strings.Contains(text, "resource_link") || strings.Contains(report, "file://")) {
+			t.Errorf("over HTTP the answer or the report names a file:// URL, or the answer does not point to the resource_link:\n%s", text)
+		}
+		if !remote && (!strings.Contains(text, "open it in a browser: file:///") || !strings.Contains(report, `href="file:///`)) {
+			t.Errorf("over stdio the answer or the report lacks the file:// URL:\n%s", text)
+		}
+	}
+}

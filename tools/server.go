@@ -121,7 +121,8 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	s.sessions = newSessions(mgr, cfg.IsolateSessions, s.secrets)
 	s.env = &actions.Env{Context: s.sessions.context, ReadOnly: cfg.ReadOnly, Origins: cfg.Origins,
 		Contexts: sessionContexts{s.sessions}, Artifacts: cfg.Artifacts, Secrets: s.secrets,
-		NavTimeout: cfg.Timeout, Screenshot: cfg.Screenshot, ClipboardRead: cfg.ClipboardRead, SharedBrowser: cfg.IsolateSessions}
+		NavTimeout: cfg.Timeout, Screenshot: cfg.Screenshot, ClipboardRead: cfg.ClipboardRead, SharedBrowser: cfg.IsolateSessions,
+		Remote: cfg.IsolateSessions}
 	hooks, taskHooks := &server.Hooks{}, &server.TaskHooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.tasks.endSession(cs.SessionID())
