@@ -70,3 +70,15 @@ func allowedOrigin(origin, host string) bool {
 	}
 	return browserproc.IsLoopbackHost(u.Hostname()) || strings.EqualFold(u.Host, host)
 }
+
+// connectHint is what the start-up log tells a user to connect with: the
+// URL and a command to copy, which sends the Authorization header when tokens
+// are required (a client without it gets 401). A token's value is never
+// printed: TOKEN stands for it.
+func connectHint(url string, p principals) []any {
+	if p.empty() {
+		return []any{"url", url, "connect", "claude mcp add --transport http cdpmcp " + url}
+	}
+	return []any{"url", url, "connect", "claude mcp add --transport http cdpmcp " + url + ` --header "Authorization: Bearer TOKEN"`,
+		"auth", "every request needs the header Authorization: Bearer TOKEN, TOKEN one given with --auth-token or in --auth-tokens-file"}
+}

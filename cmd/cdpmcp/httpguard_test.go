@@ -35,6 +35,12 @@ func post(t *testing.T, url string, header map[string]string) int {
 func TestHTTPGuard(t *testing.T) {
 	t.Parallel()
 	s := startHTTP(t, "guard", "--auth-token", "s3cret-token")
+	// The start-up line to copy sends the header (without it: 401), never
+	// the token itself.
+	if log := s.stderr.String(); !strings.Contains(log, `--header \"Authorization: Bearer TOKEN\"`) ||
+		!strings.Contains(log, "auth=\"every request needs the header Authorization: Bearer TOKEN") || strings.Contains(log, "s3cret") {
+		t.Errorf("the connect line does not say the Authorization header is needed, or shows the token:\n%s", log)
+	}
 	if code := post(t, s.url, nil); code != http.StatusUnauthorized {
 		t.Errorf("no token: %d, want 401", code)
 	}

@@ -154,7 +154,7 @@ func serveHTTP(ctx context.Context, cfg config, st *stack, ln net.Listener) erro
 	hs := newHTTPServer(mux, cfg.requests)
 	// Said once the port is bound, never before.
 	url := "http://" + ln.Addr().String() + "/mcp"
-	slog.Info("serving MCP over streamable HTTP", "url", url, "connect", "claude mcp add --transport http cdpmcp "+url, "stop", "Ctrl-C")
+	slog.Info("serving MCP over streamable HTTP", append(connectHint(url, cfg.principals), "stop", "Ctrl-C")...)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
