@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
@@ -18,6 +20,24 @@ import (
 // is the local user's.
 type principals struct {
 	tokens []namedToken
+	// short are the tenants whose token is shorter than guessableToken
+	// (tenant.Label's names), warned about at start.
+	short []string
+}
+
+// guessableToken is the length under which a token is warned about: whoever
+// guesses one acts as its tenant, and `openssl rand -hex 16` gives 32.
+const guessableToken = 16
+
+// warnShort warns, once logging is set up, of each token short enough to be
+// guessed, by its tenant's name, never its value. Not refused: the operator
+// chose it (on loopback a short one may be enough), as a short --secret-env
+// value is warned about (secretsetup.go).
+func (p principals) warnShort() {
+	for _, name := range p.short {
+		slog.Warn("an auth token is short: whoever guesses it acts as its tenant; use a long random one, e.g. openssl rand -hex 16 (see docs/security.md)",
+			"tenant", name, "minimum", guessableToken)
+	}
 }
 
 type namedToken struct {
@@ -77,6 +97,9 @@ func parseAuthTokens(values []string, file string) (principals, []string, error)
 		}
 		names[strings.ToLower(name)], tokens[token] = true, true
 		p.tokens = append(p.tokens, namedToken{tenant: name, sum: sha256.Sum256([]byte(token))})
+		if utf8.RuneCountInString(token) < guessableToken {
+			p.short = append(p.short, tenant.Label(name))
+		}
 		raw = append(raw, token)
 		return nil
 	}

@@ -149,6 +149,7 @@ func configFrom(c *cli.Context) (config, error) {
 	if err := setupLogging(cfg.logLevel, cfg.secrets); err != nil {
 		return cfg, err
 	}
+	cfg.principals.warnShort()
 	agent, err := agentConfigFrom(c)
 	if err != nil {
 		return cfg, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,10 @@ func TestHTTPGuard(t *testing.T) {
 	if log := s.stderr.String(); !strings.Contains(log, `--header \"Authorization: Bearer TOKEN\"`) ||
 		!strings.Contains(log, "auth=\"every request needs the header Authorization: Bearer TOKEN") || strings.Contains(log, "s3cret") {
 		t.Errorf("the connect line does not say the Authorization header is needed, or shows the token:\n%s", log)
+	}
+	// A token of 12 characters is warned about, by its tenant's name.
+	if log := s.stderr.String(); !regexp.MustCompile(`level=WARN msg="an auth token is short: .*" tenant=local minimum=16`).MatchString(log) {
+		t.Errorf("no warning of the short token:\n%s", log)
 	}
 	if code := post(t, s.url, nil); code != http.StatusUnauthorized {
 		t.Errorf("no token: %d, want 401", code)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,11 +150,13 @@ func TestParseAuthTokens(t *testing.T) {
 		values []string
 		file   string
 		want   map[string]string // token → tenant; "" the local user
+		short  []string          // tenants warned of: their token is short
 		err    string
 	}{
-		{values: []string{"plain-token"}, want: map[string]string{"plain-token": ""}},
+		{values: []string{"plain-token"}, want: map[string]string{"plain-token": ""}, short: []string{"local"}},
+		{values: []string{"dave=0123456789abcdef", "erin=0123456789abcde"}, want: map[string]string{"0123456789abcdef": "dave", "0123456789abcde": "erin"}, short: []string{"erin"}},
 		{values: []string{"YWJjZA=="}, want: map[string]string{"YWJjZA==": ""}},
-		{values: []string{"carol=tok-c"}, file: good, want: map[string]string{"tok-c": "carol", "tok-a": "alice", "tok-b": "bob"}},
+		{values: []string{"carol=tok-c"}, file: good, want: map[string]string{"tok-c": "carol", "tok-a": "alice", "tok-b": "bob"}, short: []string{"carol", "alice", "bob"}},
 		{values: []string{"owner-token", "carol=tok-c"}, want: map[string]string{"owner-token": "", "tok-c": "carol"}},
 		{values: []string{"a", "b"}, err: "more than one token without a name"},
 		{values: []string{"x=same", "y=same"}, err: "same token is given twice"},
@@ -181,6 +184,9 @@ func TestParseAuthTokens(t *testing.T) {
 			if got, ok := p.lookup(tok); !ok || got != want {
 				t.Errorf("%v %s: token %s is tenant %q (%v), want %q", c.values, c.file, tok, got, ok, want)
 			}
+		}
+		if c.short != nil && !slices.Equal(p.short, c.short) {
+			t.Errorf("%v %s: short tokens of %v, want %v", c.values, c.file, p.short, c.short)
 		}
 		if _, ok := p.lookup("wrong"); ok {
 			t.Errorf("%v: a wrong token was taken", c.values)
