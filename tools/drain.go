@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // ShutdownError is the cause of a call stopped because the server shuts down.
@@ -24,7 +25,17 @@ type drain struct {
 	idle     chan struct{} // closed when the last call in flight leaves while closing
 }
 
-type flight struct{ cancel context.CancelCauseFunc }
+type flight struct {
+	cancel  context.CancelCauseFunc
+	session string // the MCP session it came in, "" none
+}
+
+// SessionEndedError is the cause of a call stopped because its MCP session
+// ended while it ran (the client's DELETE, or the server ended the session):
+// its browser context is closed under it.
+type SessionEndedError struct{}
+
+func (*SessionEndedError) Error() string { return "this call's MCP session ended while it ran" }
 
 // enter registers a call. It returns the call's context (cancelled, with a
 // *ShutdownError as its cause, when the server stops it) and the function to
@@ -37,6 +48,9 @@ func (d *drain) enter(ctx context.Context) (context.Context, func(), *ShutdownEr
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	f := &flight{cancel: cancel}
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		f.session = cs.SessionID()
+	}
 	if d.inflight == nil {
 		d.inflight = map[*flight]bool{}
 	}
@@ -90,6 +104,36 @@ func (d *drain) shutdown(grace time.Duration, reason string) {
 	case <-idle:
 	case <-time.After(2 * time.Second):
 	}
+}
+
+// endSession stops the calls in flight of an MCP session that ended, before
+// its browser context closes: they answer that the session ended, not that
+// their page went away.
+func (d *drain) endSession(session string) {
+	if session == "" {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for f := range d.inflight {
+		if f.session == session {
+			f.cancel(&SessionEndedError{})
+		}
+	}
+}
+
+// sessionEndedResult is the answer of a call whose session ended under it.
+// Its client may still read it (a DELETE does not cut the call's stream).
+func sessionEndedResult() *mcp.CallToolResult {
+	return mcp.NewToolResultError("this call's MCP session ended while it ran (the client closed it with DELETE, or the server ended it): " +
+		"its tabs and browser context are closed, so what the call did to the page is unknown" +
+		"\nhint: start a new session (initialize without Mcp-Session-Id) and open the page again")
+}
+
+// stoppedBySessionEnd reports whether ctx ended because its session did.
+func stoppedBySessionEnd(ctx context.Context) bool {
+	var se *SessionEndedError
+	return errors.As(context.Cause(ctx), &se)
 }
 
 // shutdownResult is the answer of a call refused or stopped by a shutdown.

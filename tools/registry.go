@@ -152,6 +152,8 @@ func (s *Server) wrap(t toolDef) func(context.Context, mcp.CallToolRequest) (*mc
 		}
 		if sd := stoppedByShutdown(ctx); sd != nil && (err != nil || res == nil || res.IsError) {
 			res, err = shutdownResult(sd, true), nil
+		} else if stoppedBySessionEnd(ctx) && (err != nil || res == nil || res.IsError) {
+			res, err = sessionEndedResult(), nil
 		}
 		if note := s.sessions.takeNote(ctx); note != "" && res != nil {
 			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)

@@ -126,6 +126,7 @@ func New(cfg Config, mgr *cdpclient.Manager) *Server {
 	hooks, taskHooks := &server.Hooks{}, &server.TaskHooks{}
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs server.ClientSession) {
 		s.tasks.endSession(cs.SessionID())
+		s.drain.endSession(cs.SessionID()) // before its context closes under its calls
 		s.sessions.drop(cs.SessionID())
 		s.submitters.drop(cs.SessionID())
 	})
