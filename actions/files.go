@@ -61,7 +61,7 @@ var PDF = define("pdf", "Save the page as a PDF file (print layout) and answer i
 		}
 		path, ok := env.ownPath(a.Path)
 		if !ok {
-			return nil, notFound("pdf", a.Path)
+			return nil, notOwn("pdf", a.Path, env.homeHint("page.pdf", "the PDF is saved in"))
 		}
 		if err := env.homeReady(); err != nil {
 			return nil, err

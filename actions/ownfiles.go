@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,12 +14,25 @@ import (
 // HTTP), the files a call names (storageState's path, uploadFile's paths)
 // are looked for in the tenant's folder (a relative path is taken from
 // there) and, for uploads, in the download folder of its session; any other
-// path, another tenant's folder included, is answered exactly as a file that
-// does not exist. The local user (Home empty) names any file of the machine.
+// path, another tenant's folder included, is answered as not the caller's
+// by the path alone, whether a file is there or not, so nothing is learnt of
+// it. The local user (Home empty) names any file of the machine.
 
-// notFound is the error of a file the caller has no file by.
-func notFound(what, path string) error {
-	return argErr("give the name of a file in your own folder, e.g. \"state.json\"", "%s %q: no such file", what, path)
+// notOwn is the error of a path outside the caller's folders. It depends on
+// the path alone, never on what is there.
+func notOwn(what, path, hint string) error {
+	return argErr(hint, "%s %q: not in your folder: a tenant names only its own files", what, path)
+}
+
+// noSuchFile is the error of a name in the caller's folders with no file.
+func noSuchFile(what, path, hint string) error {
+	return argErr(hint, "%s %q: no such file in your folder", what, path)
+}
+
+// homeHint tells the caller what to give and where its files are: does is
+// what the call does with them, e.g. "the PDF is saved in".
+func (e *Env) homeHint(example, does string) string {
+	return fmt.Sprintf("give a name, e.g. %q: %s your folder on the server, %s", example, does, e.Home)
 }
 
 // ownPath resolves path as the caller may name a file; more are folders the
@@ -87,13 +101,14 @@ func (e *Env) uploadPaths(ctx context.Context, paths []string) ([]string, error)
 		return nil, err
 	}
 	out := make([]string, len(paths))
+	hint := e.homeHint("form.pdf", "files are uploaded from") + ", or the path of a file this session downloaded (its download's answer gives it)"
 	for i, p := range paths {
 		own, ok := e.ownPath(p, network.DownloadDir(bc))
 		if !ok {
-			return nil, notFound("upload", p)
+			return nil, notOwn("upload", p, hint)
 		}
 		if _, err := os.Stat(own); err != nil {
-			return nil, notFound("upload", p)
+			return nil, noSuchFile("upload", p, hint)
 		}
 		out[i] = own
 	}

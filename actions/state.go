@@ -173,9 +173,10 @@ var StorageState = define("storageState", "Save this session's cookies and local
 		if !strings.EqualFold(filepath.Ext(a.Path), ".json") {
 			return nil, argErr("give a path ending in .json", "%q is not a .json file", a.Path)
 		}
+		hint := env.homeHint("state.json", "states are saved in and loaded from")
 		path, ok := env.ownPath(a.Path)
 		if !ok {
-			return nil, notFound("storage state", a.Path)
+			return nil, notOwn("storage state", a.Path, hint)
 		}
 		bc, err := env.Context(ctx)
 		if err != nil {
@@ -192,7 +193,7 @@ var StorageState = define("storageState", "Save this session's cookies and local
 			}
 			if err := state.WriteFile(path, st); err != nil {
 				if env.Home != "" {
-					return nil, notFound("storage state", a.Path)
+					return nil, argErr(hint, "storage state %q: cannot be written in your folder: %v", a.Path, err)
 				}
 				return nil, &cdpclient.ArgError{Msg: err.Error(), Hint: "give a path in a folder that exists and can be written"}
 			}
@@ -204,7 +205,7 @@ var StorageState = define("storageState", "Save this session's cookies and local
 			st, err := state.ReadFile(path)
 			if err != nil {
 				if env.Home != "" && errors.Is(err, fs.ErrNotExist) {
-					return nil, notFound("storage state", a.Path)
+					return nil, noSuchFile("storage state", a.Path, hint)
 				}
 				return nil, &cdpclient.ArgError{Msg: err.Error(), Hint: "give the path of a file storageState saved"}
 			}

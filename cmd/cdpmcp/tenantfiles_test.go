@@ -12,8 +12,9 @@ import (
 // Over HTTP with named tokens a tenant's files are its own: alice's saved
 // storage state (her sign-in) is in her folder; bob cannot load it, write
 // over it, upload it or her downloads to a page, nor write a PDF there:
-// each of her paths answers exactly as a path where there is no file. Alice
-// loads her own by its name.
+// each of her paths answers exactly as one of hers where there is no file,
+// that it is not in his folder, and the hint names his folder. A name in his
+// own folder with no file says so. Alice loads her own by its name.
 func TestTenantFilesAreTheirOwn(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -43,7 +44,8 @@ func TestTenantFilesAreTheirOwn(t *testing.T) {
 		t.Fatalf("alice's download (%q) from %s: %v", download, out, err)
 	}
 
-	missing := filepath.Join(artifacts, "tenants", "bob", "none.json")
+	missing := filepath.Join(artifacts, "tenants", "alice", "none.json")
+	bobs := filepath.Join(artifacts, "tenants", "bob")
 	answer := func(c string, args map[string]any) string {
 		text, isErr := callTool(t, ctx, bob, c, args)
 		if !isErr {
@@ -57,8 +59,14 @@ func TestTenantFilesAreTheirOwn(t *testing.T) {
 			t.Errorf("%s: another tenant's file answers unlike a missing one:\n%s\n%s", what, got, want)
 		}
 	}
-	same("load", answer("storageState", map[string]any{"op": "load", "path": state}),
-		answer("storageState", map[string]any{"op": "load", "path": missing}), state, missing)
+	load := answer("storageState", map[string]any{"op": "load", "path": state})
+	if !strings.Contains(load, "not in your folder") || !strings.Contains(load, "your folder on the server, "+bobs) {
+		t.Errorf("bob's load of alice's state does not say it is not his, or where his files are: %s", load)
+	}
+	if got := answer("storageState", map[string]any{"op": "load", "path": "none.json"}); !strings.Contains(got, `"none.json": no such file in your folder`) || !strings.Contains(got, bobs) {
+		t.Errorf("a name in bob's folder with no file: %s", got)
+	}
+	same("load", load, answer("storageState", map[string]any{"op": "load", "path": missing}), state, missing)
 	same("load by name", answer("storageState", map[string]any{"op": "load", "path": "mine.json"}),
 		answer("storageState", map[string]any{"op": "load", "path": "none.json"}), "mine.json", "none.json")
 	same("save over", answer("storageState", map[string]any{"op": "save", "path": state}),
