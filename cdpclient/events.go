@@ -15,7 +15,7 @@ func (p *Page) onEvent(method string, params json.RawMessage) {
 	switch method {
 	case "Page.lifecycleEvent", "Page.frameNavigated", "Page.navigatedWithinDocument",
 		"Page.frameStartedLoading", "Page.frameStoppedLoading", "Page.frameRequestedNavigation",
-		"Page.windowOpen":
+		"Page.frameStartedNavigating", "Page.windowOpen":
 		p.hist.OnEvent(method, params)
 	case "Inspector.targetCrashed":
 		// Stopped on purpose to leave dialogs without end, it is no crash: a

@@ -28,6 +28,7 @@ type State struct {
 	loading     bool            // the main frame is loading (between started and stopped)
 	sameDoc     int             // same-document navigations (history API, fragment)
 	windowOpens int             // tabs and windows the page asked to open
+	pending     Pending         // the main frame's navigation not yet committed or ended (pending.go)
 }
 
 // New is the state of a tab whose target info is info; notify is called
@@ -153,6 +154,7 @@ func (h *State) OnEvent(method string, params json.RawMessage) {
 		var ev page.FrameNavigatedReply
 		if json.Unmarshal(params, &ev) == nil && ev.Frame.ParentID == nil {
 			h.change(func() bool {
+				h.pending = Pending{} // committed
 				h.mainFrame = ev.Frame.ID
 				h.info.URL = ev.Frame.URL
 				if ev.Frame.URLFragment != nil {
@@ -183,9 +185,15 @@ func (h *State) OnEvent(method string, params json.RawMessage) {
 		var ev struct {
 			FrameID     page.FrameID `json:"frameId"`
 			Disposition string       `json:"disposition"`
+			URL         string       `json:"url"`
 		}
 		if json.Unmarshal(params, &ev) == nil {
-			h.change(func() bool { return ev.FrameID == h.mainFrame && h.onLoading(method, ev.Disposition) })
+			h.change(func() bool { return ev.FrameID == h.mainFrame && h.onLoading(method, ev.Disposition, ev.URL) })
+		}
+	case "Page.frameStartedNavigating":
+		var ev startedNavigating
+		if json.Unmarshal(params, &ev) == nil {
+			h.change(func() bool { return ev.FrameID == h.mainFrame && h.onStartedNavigating(ev) })
 		}
 	case "Page.windowOpen":
 		h.change(func() bool { h.windowOpens++; return true })
@@ -195,17 +203,19 @@ func (h *State) OnEvent(method string, params json.RawMessage) {
 // onLoading counts a main-frame load starting or stopping, or a navigation
 // the page asked for in its own tab. h.mu is held. It reports true: the
 // page's waits are woken for any of them.
-func (h *State) onLoading(method, disposition string) bool {
+func (h *State) onLoading(method, disposition, url string) bool {
 	switch method {
 	case "Page.frameStartedLoading":
 		h.loads++
 		h.loading = true
 	case "Page.frameStoppedLoading":
 		h.loading = false
+		h.pending = Pending{} // ended without a document (stopped, failed, a download)
 	default:
 		if disposition == "" || disposition == "currentTab" {
 			h.requested++
 			h.loading = true
+			h.requestedNavigation(url)
 		}
 	}
 	return true

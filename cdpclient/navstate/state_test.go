@@ -42,3 +42,50 @@ func TestStateFollowsEvents(t *testing.T) {
 		t.Error("no change was notified")
 	}
 }
+
+// A navigation of the main frame is pending from its start until it commits
+// or stops; the page's own request for one counts only while the frame loads
+// (a "leave site?" prompt may stop it before it starts); same-document
+// navigations and child frames' are never pending.
+func TestPendingNavigation(t *testing.T) {
+	type step struct{ method, params, want string } // want: the pending URL, "" for none
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"committed", []step{
+			{"Page.frameRequestedNavigation", `{"frameId":"T1","reason":"anchorClick","url":"http://a.test/slow","disposition":"currentTab"}`, "http://a.test/slow"},
+			{"Page.frameStartedNavigating", `{"frameId":"T1","url":"http://a.test/slow","loaderId":"L2","navigationType":"differentDocument"}`, "http://a.test/slow"},
+			{"Page.frameStartedLoading", `{"frameId":"T1"}`, "http://a.test/slow"},
+			{"Page.frameNavigated", `{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/slow","securityOrigin":"","mimeType":"text/html"},"type":"Navigation"}`, ""},
+		}},
+		{"stopped", []step{
+			{"Page.frameStartedNavigating", `{"frameId":"T1","url":"http://a.test/slow","loaderId":"L2","navigationType":"differentDocument"}`, ""},
+			{"Page.frameStartedLoading", `{"frameId":"T1"}`, "http://a.test/slow"},
+			{"Page.frameStoppedLoading", `{"frameId":"T1"}`, ""},
+			{"Page.frameStartedLoading", `{"frameId":"T1"}`, ""},
+		}},
+		{"refused by a prompt", []step{
+			{"Page.frameRequestedNavigation", `{"frameId":"T1","reason":"anchorClick","url":"http://a.test/x","disposition":"currentTab"}`, "http://a.test/x"},
+			{"Page.frameStoppedLoading", `{"frameId":"T1"}`, ""},
+		}},
+		{"same document, child frame, new tab", []step{
+			{"Page.frameStartedLoading", `{"frameId":"T1"}`, ""},
+			{"Page.frameStartedNavigating", `{"frameId":"T1","url":"http://a.test/#b","loaderId":"L1","navigationType":"sameDocument"}`, ""},
+			{"Page.frameStartedNavigating", `{"frameId":"CHILD","url":"http://b.test/","loaderId":"L3","navigationType":"differentDocument"}`, ""},
+			{"Page.frameRequestedNavigation", `{"frameId":"T1","reason":"anchorClick","url":"http://a.test/new","disposition":"newTab"}`, ""},
+		}},
+	} {
+		s := New(target.Info{TargetID: "T1", URL: "about:blank"}, func() {})
+		for i, st := range tc.steps {
+			s.OnEvent(st.method, []byte(st.params))
+			got, ok := s.Pending()
+			if !ok {
+				got.URL = ""
+			}
+			if got.URL != st.want {
+				t.Errorf("%s, step %d (%s): pending %q, want %q", tc.name, i, st.method, got.URL, st.want)
+			}
+		}
+	}
+}

@@ -134,6 +134,22 @@ func (l *Log) Pending(since int) int {
 	return n
 }
 
+// Answered reports whether request id has had its response (or has ended):
+// false while it waits for its server, and for a request not seen.
+func (l *Log) Answered(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.open[id]; e != nil {
+		return !e.Answered.IsZero()
+	}
+	for i := len(l.net) - 1; i >= 0; i-- {
+		if l.net[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // Calls is what became of the page's own calls (fetch and XMLHttpRequest)
 // that started after a mark (Log.Calls).
 type Calls struct {

@@ -173,3 +173,28 @@ func TestCalls(t *testing.T) {
 		t.Errorf("the end of the body is not the last word: %v then %v", c.LastAnswer, d.LastAnswer)
 	}
 }
+
+// A request is answered once its response came (or it ended); one that was
+// redirected waits again for the next server.
+func TestAnswered(t *testing.T) {
+	l := New()
+	if l.Answered("L1") {
+		t.Error("a request not seen is answered")
+	}
+	feed(l, `{"method":"Network.requestWillBeSent","params":{"requestId":"L1","loaderId":"L1","type":"Document","request":{"url":"http://a.test/slow","method":"GET"}}}`)
+	if l.Answered("L1") {
+		t.Error("a request with no response is answered")
+	}
+	feed(l, `{"method":"Network.requestWillBeSent","params":{"requestId":"L1","loaderId":"L1","type":"Document","request":{"url":"http://a.test/next","method":"GET"},"redirectResponse":{"status":302}}}`)
+	if l.Answered("L1") {
+		t.Error("a redirected request is answered before the next server answered")
+	}
+	feed(l, `{"method":"Network.responseReceived","params":{"requestId":"L1","response":{"status":200,"mimeType":"text/html"}}}`)
+	if !l.Answered("L1") {
+		t.Error("a request with its response is not answered")
+	}
+	feed(l, `{"method":"Network.loadingFinished","params":{"requestId":"L1"}}`)
+	if !l.Answered("L1") {
+		t.Error("a finished request is not answered")
+	}
+}
