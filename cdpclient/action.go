@@ -118,7 +118,11 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 		}
 	}
 	var ws watchSet
-	if !o.revived && !a.newDocument { // a crashed renderer answers nothing: there is no DOM to watch
+	// A crashed renderer answers nothing: there is no DOM to watch. Nor
+	// does the page of a tab waiting for a navigation's server, which a
+	// navigation (goBack) leaves for good.
+	awaited := a.kind == actNavigation && p.pendingNavigation() != nil
+	if !o.revived && !a.newDocument && !awaited {
 		// A dialog opening meanwhile holds the renderer: the watch gives way.
 		wctx, cancel := p.guard(ctx)
 		endWatch := spans.Start(ctx, "watch")
@@ -207,7 +211,8 @@ func isArgErr(err error) bool {
 }
 
 // gate checks that the page can take an action now: it is open, a dialog does
-// not block it (or the dialog policy answers it), and no script keeps it busy.
+// not block it (or the dialog policy answers it), no script keeps it busy,
+// and, for input and reads, its tab is not waiting for a navigation's server.
 func (p *Page) gate(ctx context.Context, o *observation) error {
 	if err := p.life.Err(); err != nil {
 		// A navigation (reload, navigate) is how a crashed tab comes back:
@@ -237,7 +242,10 @@ func (p *Page) gate(ctx context.Context, o *observation) error {
 		p.busy.StopStuck()
 		return nil
 	}
-	return p.busy.Check()
+	if err := p.busy.Check(); err != nil || o.kind != actInput {
+		return err // a wait outlasts a navigation; a dialog's answer is the browser's
+	}
+	return p.busy.CheckNavigation()
 }
 
 // requireTarget refuses an element action that names no element.

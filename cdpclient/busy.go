@@ -2,7 +2,9 @@ package cdpclient
 
 import (
 	"context"
+	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
@@ -27,6 +29,26 @@ func (b busyProbe) BrowserAnswer(ctx context.Context) error {
 }
 
 func (b busyProbe) DialogOpen() bool { return b.p.Dialog() != nil }
+
+// pendingNavigation is the navigation whose server the tab waits for, or nil.
+func (p *Page) pendingNavigation() *busy.Navigating {
+	url, since, ok := busyProbe{p}.Navigating()
+	if !ok {
+		return nil
+	}
+	return &busy.Navigating{URL: url, Since: since}
+}
+
+// Navigating is the main frame's pending navigation (navstate.Pending) while
+// its document's request has no response: once the server answered, a page
+// that still does not answer is the renderer's doing.
+func (b busyProbe) Navigating() (string, time.Time, bool) {
+	nav, ok := b.p.hist.Pending()
+	if !ok || nav.Loader != "" && b.p.logs.Answered(nav.Loader) {
+		return "", time.Time{}, false
+	}
+	return nav.URL, nav.Since, true
+}
 
 func (b busyProbe) Terminate(ctx context.Context) error {
 	return b.p.c.Runtime.TerminateExecution(ctx)

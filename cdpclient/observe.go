@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/busy"
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
@@ -81,6 +82,10 @@ func (o *observation) happened(st *actState, err error) error {
 		// Input reached the page: the action happened, whatever went wrong after.
 		c := Classify(err)
 		var stuck *busy.Error
+		var nav *busy.Navigating
+		if errors.As(err, &nav) {
+			return nil // it set off a navigation, whose server the feedback says the tab waits for
+		}
 		if errors.As(err, &stuck) {
 			return &Incomplete{Msg: stuck.Error(), Hint: busy.Hint, Err: err}
 		}
@@ -197,6 +202,9 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.OK, fb.Code, fb.Msg, fb.Hint = false, int(c.Code), c.Msg, c.Hint
 	} else if doc != nil && doc.Status >= 400 && delta.Status != 0 && fb.Hint == "" {
 		fb.Hint = fmt.Sprintf("the server answered %d; the page shows its error page", doc.Status)
+	}
+	if nav := p.pendingNavigation(); fb.OK && fb.Hint == "" && nav != nil {
+		fb.Hint = fmt.Sprintf("the tab is still waiting for %s to answer (%.0f s): %s", nav.URL, time.Since(nav.Since).Seconds(), busy.NavHint)
 	}
 	if fb.OK && fb.Hint == "" && o.dom.Matches > 1 {
 		fb.Hint = fmt.Sprintf("the selector matched %d elements: the action went to the first that shows (a ref from snapshot names one)", o.dom.Matches)

@@ -39,10 +39,12 @@ func (p *Page) beginRead(ctx context.Context) (context.Context, func(), error) {
 	return ctx, end, p.gate(ctx, &observation{p: p, kind: actInput, dialogBefore: true})
 }
 
-// doScript is do for running a caller's script (evaluate): no watchdog, since
-// a script of ours keeps the page from answering probes as a stuck one does;
-// instead the script may run until shortly before ctx's deadline and is then
-// stopped (see busy.ScriptDeadline), with a *busy.ScriptTimeout saying so.
+// doScript is do for running a caller's script (evaluate): no stuck-script
+// watchdog, since a script of ours keeps the page from answering probes as a
+// stuck one does, only busy.GuardNavigation's for a tab waiting for a
+// navigation's server; the script may run until shortly before ctx's
+// deadline and is then stopped (see busy.ScriptDeadline), with a
+// *busy.ScriptTimeout saying so.
 func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) error {
 	if stateOf(ctx, p) != nil {
 		return p.do(ctx, fn)
@@ -56,8 +58,10 @@ func (p *Page) doScript(ctx context.Context, fn func(context.Context) error) err
 	defer cancel()
 	sctx, stop := busy.ScriptDeadline(gctx)
 	defer stop()
+	wctx, unwatch := p.busy.GuardNavigation(sctx)
+	defer unwatch()
 	start := time.Now()
-	err = cause(gctx, fn(sctx))
+	err = cause(wctx, cause(gctx, fn(wctx)))
 	if err != nil && sctx.Err() != nil && gctx.Err() == nil {
 		return p.busy.StopScript(start)
 	}

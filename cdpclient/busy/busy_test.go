@@ -97,3 +97,10 @@ func TestMessages(t *testing.T) {
 		t.Errorf("unsettled promise: %q", s)
 	}
 }
+
+func TestNavigatingMessage(t *testing.T) {
+	e := &Navigating{URL: "http://a.test/slow", Since: time.Now().Add(-12 * time.Second)}
+	if s := e.Error(); !strings.HasPrefix(s, "the tab is waiting for http://a.test/slow to answer (12 s)") || strings.Contains(s, "script") {
+		t.Errorf("navigating: %q", s)
+	}
+}

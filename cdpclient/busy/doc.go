@@ -7,13 +7,18 @@
 // browser answers at once, is stuck: the call ends with an *Error and the
 // page is marked busy, so later calls answer at once (Watch.Check) until it
 // answers again or its script is stopped (Watch.StopStuck, before a
-// navigation or closing). A caller's own script (evaluate) runs without the
-// watchdog, under ScriptDeadline, and is stopped when it runs out of time
-// (Watch.StopScript, a *ScriptTimeout).
+// navigation or closing). A page that does not answer because its tab
+// waits for a navigation's server is not stuck: Chromium holds every call to
+// a tab's renderer from a navigation's start until it commits or ends, so
+// such a call ends with a *Navigating (Watch.Guard, Watch.CheckNavigation)
+// and the page is not marked. A caller's own script (evaluate) runs without
+// the stuck-script watchdog (Watch.GuardNavigation only), under
+// ScriptDeadline, and is stopped when it runs out of time (Watch.StopScript,
+// a *ScriptTimeout).
 //
 // It is a library the core (cdpclient) imports, like cdpclient/cdpconn and
 // cdpclient/pagelog: it imports only the standard library, never cdpclient,
 // and sends nothing to the browser itself: the core hands it a Page, whose
-// few calls (a trivial evaluation, the browser's version, the dialog, stopping
-// the script) are the core's.
+// few calls (a trivial evaluation, the browser's version, the dialog, the
+// pending navigation, stopping the script) are the core's.
 package busy

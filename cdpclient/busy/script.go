@@ -45,10 +45,15 @@ func ScriptDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // StopScript ends a caller's script that ran out of time (it began at
 // since): when the page does not answer, its main thread is still in the
-// script, which is terminated. It returns the *ScriptTimeout that says so.
+// script, which is terminated. It returns the *ScriptTimeout that says so,
+// or a *Navigating when the page does not answer because its tab waits for
+// a navigation's server (nothing is stopped then).
 func (w *Watch) StopScript(since time.Time) error {
 	e := &ScriptTimeout{After: time.Since(since)}
 	if !w.responsive(busyProbe) {
+		if nav := w.navigating(); nav != nil {
+			return nav // the browser holds the script's call: nothing runs
+		}
 		w.terminate()
 		e.Stopped = true
 	}

@@ -45,6 +45,11 @@ type Page interface {
 	// DialogOpen reports whether a JavaScript dialog holds the page: a
 	// dialog blocks it, not a script.
 	DialogOpen() bool
+	// Navigating reports a navigation of the page under way whose server
+	// has not answered yet: where to, and since when. Until it commits or
+	// ends, the browser holds every call to the page's renderer, so the
+	// page answers nothing though no script keeps it.
+	Navigating() (url string, since time.Time, ok bool)
 	// Terminate stops the script running in the page's main world.
 	Terminate(ctx context.Context) error
 	// Name names the page in logs.
@@ -105,8 +110,24 @@ func (w *Watch) machineSlow() bool {
 // Guard derives a context that is cancelled, with an *Error as its cause,
 // when an operation under it has run busyAfter and the page then does not
 // answer a probe: a script keeps it busy. The page is marked busy so later
-// calls answer at once (Check). stop ends the watch.
+// calls answer at once (Check). A page that does not answer because its
+// tab waits for a navigation's server (Page.Navigating) is not stuck: the
+// context is cancelled with a *Navigating as its cause, and the page is not
+// marked. stop ends the watch.
 func (w *Watch) Guard(ctx context.Context) (_ context.Context, stop func()) {
+	return w.guard(ctx, true)
+}
+
+// GuardNavigation is Guard for a caller's own script (evaluate), which keeps
+// the page from answering probes as a stuck one does: it cancels the context
+// only for a tab waiting for a navigation's server (a *Navigating), probing
+// only then.
+func (w *Watch) GuardNavigation(ctx context.Context) (_ context.Context, stop func()) {
+	return w.guard(ctx, false)
+}
+
+// guard is Guard, or with scripts false GuardNavigation.
+func (w *Watch) guard(ctx context.Context, scripts bool) (_ context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	start := time.Now()
@@ -122,8 +143,18 @@ func (w *Watch) Guard(ctx context.Context) (_ context.Context, stop func()) {
 				return
 			case <-t.C:
 			}
+			if !scripts && w.navigating() == nil {
+				continue
+			}
 			if w.page.DialogOpen() || w.responsive(probeTimeout) || w.progressed(start, busyAfter+probeTimeout) {
 				continue // a dialog blocks the page, not a script; or the page model's walk does
+			}
+			if nav := w.navigating(); nav != nil {
+				cancel(nav) // the browser holds the probe, not a script
+				return
+			}
+			if !scripts {
+				continue // the caller's own script keeps the page
 			}
 			// A page that misses one probe may only be on a slow machine:
 			// the browser, which needs no renderer to answer, is slow too
@@ -132,11 +163,25 @@ func (w *Watch) Guard(ctx context.Context) (_ context.Context, stop func()) {
 			if w.machineSlow() || w.responsive(secondProbe(ctx)) || w.page.DialogOpen() || w.progressed(start, busyAfter+3*probeTimeout) {
 				continue
 			}
+			if nav := w.navigating(); nav != nil {
+				cancel(nav) // one that began meanwhile holds the probes
+				return
+			}
 			cancel(w.mark(start))
 			return
 		}
 	}()
 	return ctx, func() { close(done); cancel(nil) }
+}
+
+// navigating is the *Navigating error of a tab waiting for a navigation's
+// server, or nil.
+func (w *Watch) navigating() *Navigating {
+	url, since, ok := w.page.Navigating()
+	if !ok {
+		return nil
+	}
+	return &Navigating{URL: url, Since: since}
 }
 
 // nextProbe is when the watchdog probes next: after busyAfter, or sooner when
@@ -190,6 +235,18 @@ func (w *Watch) Check() error {
 		return nil
 	}
 	return &Error{Since: since}
+}
+
+// CheckNavigation answers at once for a tab that has waited busyAfter or
+// more for a navigation's server and does not answer: a *Navigating. A
+// navigation that began less than busyAfter ago is left to the call's
+// Guard, within which a quick server answers.
+func (w *Watch) CheckNavigation() error {
+	nav := w.navigating()
+	if nav == nil || time.Since(nav.Since) < busyAfter || w.responsive(busyProbe) {
+		return nil
+	}
+	return nav
 }
 
 // Clear marks the page as not stuck (it answers, or is loaded anew in a new

@@ -22,6 +22,7 @@ func Classify(err error) *Error {
 		e   *Error
 		d   *jsdialog.OpenError
 		b   *busy.Error
+		nav *busy.Navigating
 		c   *cdpconn.ConnectionError
 		le  *browserproc.LaunchError
 		se  *browserproc.SetupError
@@ -38,6 +39,8 @@ func Classify(err error) *Error {
 		return &Error{Code: CodeObscured, Msg: d.Error(), Hint: "answer it with handleDialog (accept true or false) first", Err: err}
 	case errors.As(err, &b):
 		return &Error{Code: CodeTimeout, Msg: b.Error(), Hint: busy.Hint, Err: err}
+	case errors.As(err, &nav):
+		return &Error{Code: CodeTimeout, Msg: nav.Error(), Hint: busy.NavHint, Err: err}
 	case errors.As(err, &c): // before the set-up errors a failed reconnect wraps
 		return &Error{Code: CodeBrowserGone, Msg: c.Error(), Hint: connectionHint(c), Err: err}
 	case errors.As(err, &le):

@@ -32,6 +32,7 @@ func TestClassify(t *testing.T) {
 		{"dialog", &jsdialog.OpenError{Dialog: jsdialog.Dialog{Type: "alert", Message: "hi"}}, CodeObscured},
 		{"deadline", context.DeadlineExceeded, CodeTimeout},
 		{"busy", &busy.Error{Since: time.Now()}, CodeTimeout},
+		{"waiting for a server", fmt.Errorf("snapshot: %w", &busy.Navigating{URL: "http://a.test/slow", Since: time.Now()}), CodeTimeout},
 		{"closed", ErrPageClosed, CodeNavigation},
 		{"crashed", fmt.Errorf("click: %w", ErrPageCrashed), CodeNavigation},
 		{"context gone", fmt.Errorf("evaluate: %w", &rpcc.ResponseError{Code: -32000, Message: "Execution context was destroyed."}), CodeNavigation},
