@@ -47,6 +47,36 @@ func TestInfiniteLoopRecovered(t *testing.T) {
 	}
 }
 
+// A click on a link whose server is slow to answer: the tab waits for it, and
+// Chromium lets no call reach the page meanwhile. The click happened and says
+// so; the next snapshot, evaluate and click say the tab waits for that URL,
+// not that a script keeps the page busy; reload stops the wait, and the tab
+// is on its page again.
+func TestSlowServerIsNotBusy(t *testing.T) {
+	t.Parallel()
+	s := New(Config{IsolateSessions: true, Timeout: 4 * time.Second}, mgr)
+	defer s.Close()
+	c := newClient(t, s)
+	long := testbound.Scale(30 * time.Second).Milliseconds()
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html"), "timeoutMs": long}))
+	mustOK(t, callTool(t, c, "evaluate", map[string]any{"expression": `document.body.insertAdjacentHTML("beforeend", '<a id="slowlink" href="/slow?ms=20000">slow</a>')`}))
+	slow := site.URL("/slow?ms=20000")
+	r := callTool(t, c, "click", map[string]any{"selector": "#slowlink"})
+	mustOK(t, r)
+	wantIn(t, r, "waiting for "+slow)
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{{"snapshot", nil}, {"evaluate", map[string]any{"expression": "1"}}, {"click", map[string]any{"selector": "#slowlink"}}} {
+		r := callTool(t, c, call.name, call.args)
+		if !r.isError || !strings.Contains(r.text, "waiting for "+slow) || strings.Contains(r.text, "busy") {
+			t.Errorf("%s while the tab waits for the server: %s", call.name, r.text)
+		}
+	}
+	mustOK(t, callTool(t, c, "reload", map[string]any{"timeoutMs": long}))
+	wantIn(t, callTool(t, c, "snapshot", nil), "Hello from fixtures")
+}
+
 // An endless evaluate is the expression's own doing: it is stopped before the
 // call's deadline, and the next evaluate on that page answers. The deadline is
 // scaled: the page that was just stopped must answer within what is left of
