@@ -48,6 +48,9 @@ const (
 	StopModelError  = "model_error"
 	StopBrowser     = "browser_error"
 	StopCancelled   = "cancelled"
+	// StopInterrupted is a run whose process ended before the run did (a
+	// kill, a crash): only a report RecoverReports made says it.
+	StopInterrupted = "interrupted"
 )
 
 // Outcome is how a run ended.

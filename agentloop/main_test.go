@@ -24,11 +24,20 @@ var (
 	browser *cdpclient.Browser
 )
 
+// childMain, when set and its process was started as a child (see
+// killed_test.go), runs instead of the tests.
+var childMain func() (int, bool)
+
 // The features' listeners and hooks are set up first, as cmd/cdpmcp does.
 func TestMain(m *testing.M) {
 	network.Register()
 	webmcp.Register()
 	input.Register()
+	if childMain != nil {
+		if code, ok := childMain(); ok {
+			os.Exit(code)
+		}
+	}
 	os.Exit(runTests(m))
 }
 

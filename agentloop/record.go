@@ -56,7 +56,8 @@ type StepRecord struct {
 func DefaultRunDir() string { return filepath.Join(statedir.Dir(), "runs") }
 
 // recorder writes a run's record: record.jsonl (a start line, one line a
-// step, an end line), a screenshot a step and, at the end, report.html. Files
+// step, an end line), a screenshot a step and, at the end, report.html (or
+// RecoverReports does, for a run whose process died first). Files
 // are readable by their owner only, and hold no secret the registry knows
 // (prompts show pages, which can echo what was typed).
 type recorder struct {
@@ -83,6 +84,11 @@ func newRecorder(parent string, r *runner) (*recorder, error) {
 	f, err := safefs.Create(filepath.Join(dir, "record.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the run record: %w", err)
+	}
+	// The lock says the run is alive while its process is: RecoverReports
+	// leaves a locked record alone, and reports on one whose process died.
+	if err := tryLock(f); err != nil {
+		slog.Warn("agent run record: lock", "dir", dir, "err", err)
 	}
 	rc := &recorder{dir: dir, f: f, r: r, start: start, written: make(chan struct{})}
 	close(rc.written)
@@ -124,15 +130,24 @@ func (rc *recorder) writeStep(sr *StepRecord) {
 }
 
 // finish writes the end of the record and the HTML report, and returns the
-// report's path ("" if it could not be written).
+// report's path ("" if it could not be written). The record stays open, and
+// so locked, until the report is written: RecoverReports never races it.
 func (rc *recorder) finish(out *Outcome) string {
 	<-rc.written
 	rc.write(map[string]any{"type": "end", "time": time.Now(), "outcome": out, "state": rc.r.state})
-	if err := rc.f.Close(); err != nil {
-		slog.Warn("agent run record", "err", err)
+	defer func() {
+		if err := rc.f.Close(); err != nil {
+			slog.Warn("agent run record", "err", err)
+		}
+	}()
+	page, err := renderReport(rc.dir, reportData{State: rc.r.state, Outcome: out, System: rc.r.system, Start: rc.start,
+		Took: time.Since(rc.start).Round(time.Second).String()}, rc.steps)
+	if err != nil {
+		slog.Warn("agent run report", "err", err)
+		return ""
 	}
-	path := filepath.Join(rc.dir, "report.html")
-	if err := writeReport(path, rc, out); err != nil {
+	path, err := placeReport(rc.dir, rc.r.env.Secrets.RedactBytes(page))
+	if err != nil {
 		slog.Warn("agent run report", "err", err)
 		return ""
 	}

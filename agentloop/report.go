@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"embed"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"image"
 	_ "image/jpeg" // the steps' screenshots
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +19,9 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 	"github.com/cdpmcp/cdpmcp/internal/safefs"
 )
+
+// reportName is the report's file in a run's directory.
+const reportName = "report.html"
 
 //go:embed report.html.tmpl
 var reportFS embed.FS
@@ -60,26 +65,31 @@ func reportMarks(marks []capture.Mark, w, h int) []reportMark {
 	return out
 }
 
-// writeReport writes a self-contained HTML page of the run: the task, how it
-// ended, and every step with its screenshot, the model's reasoning, the
-// actions and their results. Page text is escaped; the page runs no script.
-func writeReport(path string, rc *recorder, out *Outcome) error {
-	data := struct {
-		State          State
-		Outcome        *Outcome
-		System         string
-		Start          time.Time
-		Took           string
-		Steps          []reportStep
-		MedianServerMs int64
-		ModelMs        int64
-	}{State: rc.r.state, Outcome: out, System: rc.r.system, Start: rc.start,
-		Took: time.Since(rc.start).Round(time.Second).String()}
+// reportData is what the report shows: how the run ended and its steps.
+type reportData struct {
+	State   State
+	Outcome *Outcome
+	System  string
+	Start   time.Time
+	Took    string
+	// Rebuilt, when set, is when the report was made from the run's record
+	// after the run (a run cut short by the server's end left none).
+	Rebuilt        time.Time
+	Steps          []reportStep
+	MedianServerMs int64
+	ModelMs        int64
+}
+
+// renderReport renders a self-contained HTML page of the run in dir: the
+// task, how it ended, and every step with its screenshot, the model's
+// reasoning, the actions and their results. Page text is escaped; the page
+// runs no script.
+func renderReport(dir string, data reportData, steps []*StepRecord) ([]byte, error) {
 	var server []int64
-	for _, s := range rc.steps {
+	for _, s := range steps {
 		rs := reportStep{StepRecord: s}
 		if s.Screenshot != "" {
-			if img, err := os.ReadFile(filepath.Join(rc.dir, s.Screenshot)); err == nil {
+			if img, err := os.ReadFile(filepath.Join(dir, s.Screenshot)); err == nil {
 				mime := "image/" + strings.TrimPrefix(filepath.Ext(s.Screenshot), ".")
 				rs.Image = template.URL("data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img))
 				if cfg, _, err := image.DecodeConfig(bytes.NewReader(img)); err == nil {
@@ -94,9 +104,39 @@ func writeReport(path string, rc *recorder, out *Outcome) error {
 	data.MedianServerMs = median(server)
 	var b bytes.Buffer
 	if err := reportTmpl.Execute(&b, data); err != nil {
-		return err
+		return nil, err
 	}
-	return safefs.WriteFile(path, rc.r.env.Secrets.RedactBytes(b.Bytes()))
+	return b.Bytes(), nil
+}
+
+// errReportExists says a run already has its report: it is never replaced.
+var errReportExists = errors.New("the run has its report already")
+
+// placeReport writes page as dir's report.html and returns its path. The
+// caller holds the run's lock (no one else writes its report meanwhile). The
+// page goes to a side file first and is renamed into place: a server killed
+// while writing leaves no half report, which would hide the run from
+// RecoverReports. An existing report is kept (errReportExists).
+func placeReport(dir string, page []byte) (string, error) {
+	path := filepath.Join(dir, reportName)
+	if _, err := os.Lstat(path); err == nil {
+		return path, errReportExists
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	part := filepath.Join(dir, ".report.html.part")
+	// What a writer killed earlier left; the lock says it is gone.
+	if err := os.Remove(part); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if err := safefs.WriteFile(part, page); err != nil {
+		return "", err
+	}
+	if err := os.Rename(part, path); err != nil {
+		_ = os.Remove(part)
+		return "", err
+	}
+	return path, nil
 }
 
 // median of a list of durations, 0 for none.
