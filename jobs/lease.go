@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 )
 
@@ -63,6 +64,13 @@ func (q *Queue) reap(ctx context.Context) error {
 			slog.Info("job taken up after its holder went away", "job", j.ID, "state", j.State, "worker", j.Worker)
 		} else {
 			reason := q.interrupted(j)
+			if j.Task.Type == TaskCustom {
+				// The agent's run died with its holder: its report is made
+				// from its record, and the job says where.
+				if made := agentloop.RecoverReports(q.artifactDir(j.Tenant, j.ID)); len(made) > 0 {
+					reason += "; the agent's report of what it did until then: " + made[len(made)-1]
+				}
+			}
 			slog.Info("job failed after its holder went away", "job", j.ID, "state", j.State, "worker", j.Worker)
 			change = func(j *Job) {
 				j.State, j.Error, j.Summary, j.Finished, j.HandoffURL, j.Lease = Failed, reason, reason, time.Now(), "", time.Time{}

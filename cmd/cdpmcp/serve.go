@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/agentloop"
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/internal/prom"
 	"github.com/cdpmcp/cdpmcp/jobs"
@@ -114,6 +116,9 @@ func serve(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer st.close()
+	// Runs a server killed earlier left with a record and no report get
+	// theirs, in the background: the server does not wait for them.
+	go agentloop.RecoverReports(cmp.Or(cfg.tools.Agent.Loop.RunDir, agentloop.DefaultRunDir()))
 	// ctx ends on SIGINT or SIGTERM (see main).
 	if ln != nil {
 		return serveHTTP(ctx, cfg, st, ln)
