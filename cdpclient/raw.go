@@ -3,8 +3,8 @@ package cdpclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
+
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 
 	"github.com/mafredri/cdp/rpcc"
 )
@@ -34,23 +34,8 @@ func rawCall(ctx context.Context, conn *rpcc.Conn, method string, params json.Ra
 	}
 	var reply json.RawMessage
 	err := rpcc.Invoke(ctx, method, args, &reply, conn)
-	var re *rpcc.ResponseError
-	if errors.As(err, &re) {
-		msg := fmt.Sprintf("%s: %s", method, re.Message)
-		if re.Data != "" {
-			msg += " (" + re.Data + ")"
-		}
-		switch re.Code {
-		case -32602: // the parameters: the caller's to fix
-			return nil, ArgErrorf("check the parameters' names and types for "+method+" in the DevTools protocol reference", "%s", msg)
-		case -32601:
-			return nil, &Error{Code: CodeNotFound, Msg: msg, Err: err,
-				Hint: "the method does not exist in this browser's protocol; check the domain and method names (e.g. Page.reload)"}
-		}
-		return nil, &Error{Code: CodeNotFound, Msg: msg, Hint: "check the method name and its parameters in the DevTools protocol reference", Err: err}
-	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, failure.RawCallError(method, err)
 	}
 	return reply, nil
 }

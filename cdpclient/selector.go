@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"github.com/cdpmcp/cdpmcp/cdpclient/failure"
 
 	"github.com/mafredri/cdp/protocol/runtime"
 )
@@ -12,16 +12,9 @@ import (
 // Elements found by CSS selector (in open shadow roots too), in the main frame.
 
 // SelectorError is the argument error for an exception the page function
-// query (PageFunc) threw because selector is not valid CSS; nil for any
-// other exception.
-func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
-	msg := ExceptionText(exc)
-	if !strings.Contains(msg, "SyntaxError") && !strings.Contains(msg, "not a valid selector") {
-		return nil
-	}
-	return ArgErrorf("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
-		"%q is not a valid CSS selector", selector)
-}
+// query (PageFunc) threw because selector is not valid CSS; nil for any other
+// exception.
+var SelectorError = failure.SelectorError
 
 // resolveSelector finds the first element matching selector in the main frame.
 func (p *Page) resolveSelector(ctx context.Context, selector string) (*Element, error) {

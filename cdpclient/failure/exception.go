@@ -18,3 +18,15 @@ func ExceptionText(d *runtime.ExceptionDetails) string {
 	}
 	return d.Text
 }
+
+// SelectorError is the argument error for an exception the page function
+// query threw because selector is not valid CSS; nil for any other
+// exception.
+func SelectorError(selector string, exc *runtime.ExceptionDetails) error {
+	msg := ExceptionText(exc)
+	if !strings.Contains(msg, "SyntaxError") && !strings.Contains(msg, "not a valid selector") {
+		return nil
+	}
+	return ArgErrorf("use a CSS selector such as #id, .class, button[type=submit] or form input[name=q]",
+		"%q is not a valid CSS selector", selector)
+}
