@@ -37,7 +37,8 @@ func browserLike() *http.Client {
 // reached: over --http on the same listener under /live/ (no bearer token
 // needed there: the token in the link is the key), serving stdio on a
 // loopback listener of its own (--live-view-addr). The link opens once, in
-// one browser, and no more when the job no longer waits.
+// the browser whose view first asks for the tab, and no more when the job no
+// longer waits.
 func TestLiveViewLinks(t *testing.T) {
 	t.Parallel()
 	captchaJob := map[string]any{"correlationId": "live", "url": site.URL("/jobs/captcha.html"), "handoffAllowed": true,
@@ -51,12 +52,24 @@ func TestLiveViewLinks(t *testing.T) {
 			t.Fatalf("status %v, want a handoffUrl under %s", st, wantPrefix)
 		}
 		person, other := browserLike(), browserLike()
+		if code, view := openLink(t, person, link); code != 200 || !view {
+			t.Errorf("the person: %d, view %t", code, view)
+		}
+		// The person's view asks for the tab: the link is theirs from then on.
+		res, err := person.Post(link+"/input", "application/json", strings.NewReader("[]"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("the person's view: %d", res.StatusCode)
+		}
 		for _, c := range []struct {
 			name   string
 			client *http.Client
 			code   int
 			view   bool
-		}{{"the person", person, 200, true}, {"the person again", person, 200, true}, {"someone else", other, 410, false}} {
+		}{{"the person again", person, 200, true}, {"someone else", other, 410, false}} {
 			if code, view := openLink(t, c.client, link); code != c.code || view != c.view {
 				t.Errorf("%s: %d, view %t", c.name, code, view)
 			}
