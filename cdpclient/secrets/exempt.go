@@ -26,6 +26,27 @@ import (
 // it names) and the keys of its JSON answers, when the word is one of
 // cdpmcp's vocabulary (markupWords); a page cannot put other words there.
 
+// A short value ("test", "2024", "Admin") is a piece of many words and
+// numbers: "contest", "Latest", an order number whose hex holds it. Masked
+// inside them it would rewrite the page a model reads and point at the
+// value besides. So a value shorter than wholeWordLen characters is found
+// only where it stands whole in the text given out (no letter or digit
+// glued to either side), however it was encoded there; a longer one, which
+// no page holds by chance, wherever it shows.
+const wholeWordLen = 8
+
+// short reports whether n's value is found only where it stands whole.
+func (n *needle) short() bool { return utf8.RuneCount(n.whole) < wholeWordLen }
+
+// glued reports whether a letter or a digit touches b[a:end) on either side.
+func glued(b []byte, a, end int) bool {
+	if r, _ := utf8.DecodeLastRune(b[:a]); a > 0 && wordRune(r) {
+		return true
+	}
+	r, _ := utf8.DecodeRune(b[end:])
+	return end < len(b) && wordRune(r)
+}
+
 // neighbours are the words nearest a value on each side ("" for none).
 type neighbours struct{ before, after string }
 

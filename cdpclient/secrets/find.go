@@ -97,7 +97,7 @@ func (m *matcher) find(text []byte) []span {
 	m.binaryRuns(text, c.add)
 	m.cutsIn(text, c.add)
 	for _, r := range m.regions(text) {
-		m.walk(&view{b: text[r.a:r.b]}, 0, map[uint64]bool{}, func(s span, k kind) { c.add(span{s.a + r.a, s.b + r.a}, k) })
+		m.walk(&view{b: text[r.a:r.b], words: true}, 0, map[uint64]bool{}, func(s span, k kind) { c.add(span{s.a + r.a, s.b + r.a}, k) })
 	}
 	return c.spans()
 }

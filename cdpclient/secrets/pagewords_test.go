@@ -54,3 +54,29 @@ func TestPageWordsStay(t *testing.T) {
 		t.Errorf("a value that is a word of cdpmcp's markup: %q", got)
 	}
 }
+
+// A short value is a piece of many words and numbers: it is masked where it
+// stands whole, never inside "contest" or a longer number; a long one is
+// masked wherever it shows.
+func TestShortValuesStandWhole(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.Add("test")
+	r.Add("2024")
+	r.Add("hunter2pass9")
+	for text, want := range map[string]string{
+		"contest, Latest, attestation, testing":   "contest, Latest, attestation, testing",
+		"Order 120245 of 20241 items":             "Order 120245 of 20241 items",
+		"you typed test.":                         "you typed [secret].",
+		"PIN: 2024 (Test!)":                       "PIN: [secret] ([secret]!)",
+		`{"p":"test","q":"2024"}`:                 `{"p":"[secret]","q":"[secret]"}`,
+		"/login?user=ann&pw=test&next=/":          "/login?user=ann&pw=[secret]&next=/",
+		"user_test":                               "user_[secret]",
+		"xhunter2pass9y, %74est, con%74est":       "x[secret]y, [secret], con%74est",
+		"contest in base64: " + "dGVzdA== is one": "contest in base64: [secret] is one",
+	} {
+		if got := r.Redact(text); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -94,6 +94,7 @@ func (m *matcher) search(v *view, f found) {
 	c := canonicalInto(v, canonViews.Get().(*view))
 	defer func() { c.parent = nil; canonViews.Put(c) }()
 	var tags tagCursor
+	root := v.root()
 	for _, h := range hits {
 		n := &m.needles[h.needle]
 		start, end := h.end-len(n.canon), h.end
@@ -102,6 +103,9 @@ func (m *matcher) search(v *view, f found) {
 		}
 		a, b := c.parentRange(start, end)
 		ra, rb := v.origin(a, b)
+		if n.short() && root.words && glued(root.b, ra, rb) {
+			continue // a short value inside a longer word or number is not it
+		}
 		f(span{ra, rb}, classify(v.b, a, b, n, &tags))
 	}
 }

@@ -13,6 +13,10 @@ type view struct {
 	b      []byte
 	segs   []seg
 	parent *view
+	// words: the view is text given out as it is (not what a run of
+	// base64 or hex decodes to), where a short value is found only whole
+	// (exempt.go).
+	words bool
 }
 
 // seg maps the view's bytes from at up to the next seg's at: a copied run
@@ -50,6 +54,14 @@ func (v *view) origin(a, b int) (int, int) {
 		a, b = x.parentRange(a, b)
 	}
 	return a, b
+}
+
+// root is the view the text given out is: the first of its parents.
+func (v *view) root() *view {
+	for v.parent != nil {
+		v = v.parent
+	}
+	return v
 }
 
 // builder makes a child view of its parent's text src; with bytesOnly,
