@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/agentloop"
@@ -14,9 +15,15 @@ import (
 
 // takeOver ends the holds of processes that went away before this one
 // starts: on a store of its own every other holder is gone (the data dir's
-// lock says so); on a shared one, a previous process with this worker name.
+// lock says so); on a shared one, a previous process with this worker name,
+// once it is sure that one is gone (namesake.go).
 func (q *Queue) takeOver(ctx context.Context) error {
 	gone := []string{q.cfg.Worker}
+	if q.store.Shared() && !q.cfg.SubmitOnly {
+		if err := q.waitOutNamesake(ctx); err != nil {
+			return err
+		}
+	}
 	if !q.store.Shared() {
 		ws, err := q.store.Workers(ctx, 100*365*24*time.Hour)
 		if err != nil {
@@ -59,11 +66,18 @@ func (q *Queue) reap(ctx context.Context) error {
 		if j.HasSecret {
 			rerun = false // its password was in the lost holder's memory
 		}
+		// A page that brings down each process that runs it would otherwise
+		// go round the fleet for ever, as one that kills its browser would
+		// (maxRuns, afterBrowserDeath).
+		tooMany := rerun && j.State == Running && j.Attempt >= maxRuns
 		change := func(j *Job) { j.Lease = time.Time{} }
-		if rerun {
+		if rerun && !tooMany {
 			slog.Info("job taken up after its holder went away", "job", j.ID, "state", j.State, "worker", j.Worker)
 		} else {
 			reason := q.interrupted(j)
+			if tooMany {
+				reason = q.interruptedEachRun(j)
+			}
 			if j.Task.Type == TaskCustom {
 				// The agent's run died with its holder: its report is made
 				// from its record, and the job says where.
@@ -79,7 +93,7 @@ func (q *Queue) reap(ctx context.Context) error {
 		if _, err := q.store.UpdateExpired(ctx, j.ID, j.Worker, change); err != nil && !errors.Is(err, jobstore.ErrNotHeld) {
 			return err
 		}
-		if !rerun {
+		if !rerun || tooMany {
 			q.metrics.interrupted.Add(1)
 		}
 	}
@@ -101,6 +115,17 @@ func (q *Queue) interrupted(j *Job) string {
 	return "interrupted: " + who + " while the job ran; a " + j.Task.Type + " job is not run twice because it may already have had effects; submit it again with a new correlationId if it should"
 }
 
+// interruptedEachRun says why a job whose holder went away in each of its
+// maxRuns runs failed.
+func (q *Queue) interruptedEachRun(j *Job) string {
+	who := "the server stopped"
+	if q.store.Shared() {
+		who = "its worker stopped (its lease ran out)"
+	}
+	return fmt.Sprintf("interrupted: %s while it ran, in each of its %d runs (the last on %s); it is not run again, in case the page is what brings them down; submit it again with a new correlationId if it should run",
+		who, j.Attempt, j.Worker)
+}
+
 // keepLeases renews this process's leases every third of their length,
 // stops the runs it lost (cancelled elsewhere, or taken up by another
 // process after a renewal failed), and on a shared store takes up the jobs of
@@ -108,6 +133,7 @@ func (q *Queue) interrupted(j *Job) string {
 func (q *Queue) keepLeases() {
 	tick := time.NewTicker(q.cfg.Lease / 3)
 	defer tick.Stop()
+	up := storeUp{since: time.Now()}
 	for {
 		ticked := false
 		select {
@@ -119,12 +145,19 @@ func (q *Queue) keepLeases() {
 		}
 		if !q.cfg.SubmitOnly {
 			// A process that runs no jobs holds no lease: it is no worker.
-			q.renew()
+			q.noteStore(&up, q.renew())
 		}
 		if ticked && q.store.Shared() {
 			ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease)
-			if err := q.reap(ctx); err != nil && q.ctx.Err() == nil {
-				slog.Warn("could not take up the jobs of workers that went away", "err", err)
+			if up.steady(q.cfg.Lease) {
+				err := q.reap(ctx)
+				if err != nil && q.ctx.Err() == nil {
+					slog.Warn("could not take up the jobs of workers that went away", "err", err)
+				}
+				q.noteStore(&up, err)
+			} else {
+				_, err := q.store.Workers(ctx, q.cfg.Lease) // does it answer?
+				q.noteStore(&up, err)
 			}
 			cancel()
 			q.poke() // a job released, or a profile: try to claim
@@ -141,8 +174,18 @@ func (q *Queue) renewSoon() {
 	}
 }
 
+// noteStore notes a lease call's outcome in up, and logs the wait when the
+// store comes back after failing.
+func (q *Queue) noteStore(up *storeUp, err error) {
+	if up.answered(err) && q.store.Shared() && !up.waited {
+		up.waited = true
+		slog.Info("the job store answers again: the jobs of workers that went away are taken up once it has answered for a whole lease, so that live workers renew theirs first",
+			"lease", q.cfg.Lease)
+	}
+}
+
 // renew extends the leases and reconciles the runs with what the store says.
-func (q *Queue) renew() {
+func (q *Queue) renew() error {
 	// Late is still in time while the lease lasts; the next tick tries again.
 	ctx, cancel := context.WithTimeout(q.ctx, q.cfg.Lease/2)
 	defer cancel()
@@ -155,7 +198,7 @@ func (q *Queue) renew() {
 		if q.ctx.Err() == nil {
 			slog.Warn("could not renew the job leases", "err", err)
 		}
-		return
+		return err
 	}
 	q.mu.Lock()
 	var lost []*run
@@ -171,6 +214,12 @@ func (q *Queue) renew() {
 		j, err := q.store.Get(ctx, r.job.ID)
 		if err != nil || j.State.Terminal() || r.ctx.Err() != nil {
 			if err == nil && j.State.Terminal() && r.ctx.Err() == nil {
+				if j.State == Failed && strings.HasPrefix(j.Error, "interrupted: ") {
+					// Ended by another process, which took this one for gone.
+					slog.Warn("lost the lease of a running job: another process ended it as interrupted", "job", j.ID)
+					q.metrics.leaseLosses.Add(1)
+					r.lost.Store(true)
+				}
 				r.stop(700 * time.Millisecond) // cancelled or given up elsewhere
 			}
 			continue
@@ -182,6 +231,7 @@ func (q *Queue) renew() {
 			r.stop(700 * time.Millisecond)
 		}
 	}
+	return nil
 }
 
 // watch acts on the store's events: a job to claim wakes the dispatcher; a

@@ -11,8 +11,9 @@ import (
 )
 
 // Jobs a dead server left unfinished are taken up by the next: queued and
-// dispatched ones run, running navigate/extract ones run again, running
-// jobs that may have had effects end FAILED "interrupted", finished ones stay.
+// dispatched ones run, running navigate/extract ones run again (up to their
+// third run), running jobs that may have had effects end FAILED
+// "interrupted", finished ones stay.
 func TestRecoverAfterCrash(t *testing.T) {
 	onBothStores(t, testRecoverAfterCrash)
 }
@@ -32,6 +33,7 @@ func testRecoverAfterCrash(t *testing.T) {
 		"dispatched":    {State: jobs.Dispatched, Task: jobs.Task{Type: jobs.TaskMessage, Selectors: []string{"#message", "#send"}, Text: "x"}},
 		"running-nav":   {State: jobs.Running, Attempt: 1, Task: jobs.Task{Type: jobs.TaskNavigate}},
 		"running-ext":   {State: jobs.Running, Attempt: 1, Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"h1"}}},
+		"running-third": {State: jobs.Running, Attempt: 3, Task: jobs.Task{Type: jobs.TaskExtract, Selectors: []string{"h1"}}},
 		"running-msg":   {State: jobs.Running, Attempt: 1, Task: jobs.Task{Type: jobs.TaskMessage, Selectors: []string{"#m", "#s"}, Text: "x"}},
 		"waiting-login": {State: jobs.WaitingForHuman, Attempt: 1, Task: jobs.Task{Type: jobs.TaskLogin}},
 		"queued-secret": {State: jobs.Queued, HasSecret: true, Task: jobs.Task{Type: jobs.TaskLogin}},
@@ -56,6 +58,7 @@ func testRecoverAfterCrash(t *testing.T) {
 	want := map[string]jobs.State{
 		"queued": jobs.Succeeded, "dispatched": jobs.Succeeded, "running-nav": jobs.Succeeded, "running-ext": jobs.Succeeded,
 		"running-msg": jobs.Failed, "waiting-login": jobs.Failed, "queued-secret": jobs.Failed, "done": jobs.Succeeded,
+		"running-third": jobs.Failed,
 	}
 	for name, st := range want {
 		j, _ := q.wait(t, ids[name], jobs.Succeeded, jobs.Failed, jobs.Cancelled)
@@ -67,6 +70,9 @@ func testRecoverAfterCrash(t *testing.T) {
 		}
 		if name == "running-nav" && (j.Attempt != 2 || j.Artifacts.Screenshot == "") {
 			t.Errorf("re-run job: attempt %d, artifacts %+v", j.Attempt, j.Artifacts)
+		}
+		if name == "running-third" && !strings.Contains(j.Error, "in each of its 3 runs") {
+			t.Errorf("a job whose holder died in each of its runs: %q", j.Error)
 		}
 		if name == "done" && j.Attempt != 1 {
 			t.Errorf("a finished job ran again: attempt %d", j.Attempt)
