@@ -31,9 +31,11 @@ type Server struct {
 	bin  string
 	cred *syscall.Credential
 	cmd  *exec.Cmd
-	lock *os.File
-	log  *bytes.Buffer
-	dbs  atomic.Int64
+	// exited is closed once cmd has exited (nil before Up).
+	exited chan struct{}
+	lock   *os.File
+	log    *bytes.Buffer
+	dbs    atomic.Int64
 }
 
 // superuser is the role initdb creates.
@@ -93,25 +95,65 @@ func Start() (*Server, error) {
 		s.Stop()
 		return nil, fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
 	}
-	s.cmd = s.command("postgres", "-D", filepath.Join(dir, "data"), "-k", dir, "-c", "listen_addresses=",
+	if err := s.Up(); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Up starts the server on its data, as Start did, and returns once it takes
+// connections: after Down, the same databases are back.
+func (s *Server) Up() error {
+	s.cmd = s.command("postgres", "-D", filepath.Join(s.Dir, "data"), "-k", s.Dir, "-c", "listen_addresses=",
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	s.cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL // the test binary died: so does the server
 	if err := s.cmd.Start(); err != nil {
-		s.Stop()
-		return nil, fmt.Errorf("pgtest: start postgres: %w", err)
+		return fmt.Errorf("pgtest: start postgres: %w", err)
 	}
+	exited := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(exited) }()
+	s.exited = exited
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if s.command("pg_isready", "-q", "-h", dir, "-U", superuser).Run() == nil {
-			return s, nil
+		if s.command("pg_isready", "-q", "-h", s.Dir, "-U", superuser).Run() == nil {
+			return nil
 		}
-		if time.Now().After(deadline) || s.cmd.ProcessState != nil {
-			s.Stop()
-			return nil, fmt.Errorf("pgtest: postgres did not start within 60 s:\n%s", s.log.String())
+		select {
+		case <-exited:
+			return fmt.Errorf("pgtest: postgres exited at start:\n%s", s.log.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pgtest: postgres did not start within 60 s:\n%s", s.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Down stops the server as an administrator's fast shutdown does (pg_ctl -m
+// fast stop): open sessions end with "terminating connection due to
+// administrator command" (SQLSTATE 57P01), new ones are refused, and the data
+// stays for Up. It returns once the server has exited.
+func (s *Server) Down() error {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return errors.New("pgtest: the server is not running")
+	}
+	select {
+	case <-s.exited:
+		return errors.New("pgtest: the server is not running")
+	default:
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		return fmt.Errorf("pgtest: stop postgres: %w", err)
+	}
+	select {
+	case <-s.exited:
+		return nil
+	case <-time.After(30 * time.Second):
+		return errors.New("pgtest: postgres did not stop within 30 s of a fast shutdown")
 	}
 }
 
@@ -157,16 +199,18 @@ func (s *Server) NewDatabase(prefix string) (string, error) {
 // Stop ends the server at once (its data is thrown away) and removes its
 // directory. It is safe to call more than once.
 func (s *Server) Stop() {
-	if s.cmd != nil && s.cmd.Process != nil && s.cmd.ProcessState == nil {
-		// SIGQUIT is PostgreSQL's immediate shutdown; its backends follow.
-		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
-		done := make(chan struct{})
-		go func() { _ = s.cmd.Wait(); close(done) }()
+	if s.exited != nil {
 		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-			<-done
+		case <-s.exited:
+		default:
+			// SIGQUIT is PostgreSQL's immediate shutdown; its backends follow.
+			_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+			select {
+			case <-s.exited:
+			case <-time.After(10 * time.Second):
+				_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+				<-s.exited
+			}
 		}
 	}
 	if s.lock != nil {
