@@ -85,6 +85,10 @@ func (g storeGuard) fail(op string, err error) error {
 	switch {
 	case err == nil, errors.Is(err, jobstore.ErrNotFound), errors.Is(err, jobstore.ErrNotHeld), errors.As(err, &se), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
+	case jobstore.Unreachable(err):
+		return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,
+			Msg:  fmt.Sprintf("the job store %s could not be reached: %v", g.name, err),
+			Hint: unreachableHint}
 	case diskFull(err):
 		return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,
 			Msg:  fmt.Sprintf("the job store %s could not be written: the disk is full (%v)", g.name, err),
@@ -94,6 +98,11 @@ func (g storeGuard) fail(op string, err error) error {
 		Msg:  fmt.Sprintf("the job store %s could not be %s: %v", g.name, map[string]string{"read": "read", "write": "written"}[op], err),
 		Hint: "the store's file may be damaged or unreadable: check it (cdpmcp leaves it untouched); the server log has more"}
 }
+
+// unreachableHint says what to do when the store's database did not answer.
+const unreachableHint = "the job database did not answer (stopped, restarting, failing over, or cut off from this host): " +
+	"check that it runs and that this host reaches it (pg_isready); the jobs stored are kept. " +
+	"Calling again is safe: a submit retried with the same correlationId makes one job, never two"
 
 // diskFull reports whether err says the disk is full: the operating
 // system's ENOSPC or a database's own code for it (SQLite's SQLITE_FULL).

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -76,4 +77,47 @@ func TestBadURL(t *testing.T) {
 func BenchmarkClaimLatency(b *testing.B) {
 	url := database(b)
 	storetest.BenchClaimLatency(b, func() (jobstore.Store, error) { return postgres.Open(context.Background(), url) })
+}
+
+// A database that is down, restarting or refusing connections for now is
+// unreachable (jobstore.Unreachable: try again); a wrong user or database
+// is not.
+func TestUnreachable(t *testing.T) {
+	srv, err := pgtest.Start() // its own: it goes down
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	url, err := srv.NewDatabase("down")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, bad := range []string{srv.URL("nosuchdb"), url + "&user=nosuchrole"} {
+		if _, err := postgres.Open(ctx, bad); err == nil || jobstore.Unreachable(err) {
+			t.Errorf("Open(%s): %v, unreachable %v; want a refusal that is not unreachable", bad, err, jobstore.Unreachable(err))
+		}
+	}
+	if err := srv.Down(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // a pooled connection the server ended, then a new one refused
+		if _, err := s.Get(ctx, "job-x"); !jobstore.Unreachable(err) {
+			t.Errorf("Get %d with the database down: %v, want unreachable", i+1, err)
+		}
+	}
+	if _, err := postgres.Open(ctx, url); !jobstore.Unreachable(err) {
+		t.Errorf("Open with the database down: %v, want unreachable", err)
+	}
+	if err := srv.Up(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "job-x"); !errors.Is(err, jobstore.ErrNotFound) {
+		t.Errorf("Get once the database is back: %v, want %v", err, jobstore.ErrNotFound)
+	}
 }
