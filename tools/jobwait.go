@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -47,7 +48,12 @@ func (s *Server) waitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage
 	case a.TimeoutMs > 0:
 		wait = time.Duration(a.TimeoutMs) * time.Millisecond
 	}
-	if _, err := ownJob(ctx, q, a.idArgs); err != nil {
+	// A store that does not answer now may by the wait's end: the wait
+	// checks the correlationId on the job it gets.
+	checked := true
+	if _, err := ownJob(ctx, q, a.idArgs); jobstore.Unreachable(err) {
+		checked = false
+	} else if err != nil {
 		return nil, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
@@ -55,6 +61,11 @@ func (s *Server) waitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage
 	j, err := q.Wait(wctx, a.JobID)
 	if err != nil && !(j != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {
 		return nil, err
+	}
+	if !checked {
+		if _, err := ownJob(ctx, q, a.idArgs); err != nil {
+			return nil, err
+		}
 	}
 	return statusResult(j)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sort"
 	"strings"
@@ -110,22 +111,26 @@ func printJobs(ctx context.Context, w io.Writer, store jobs.Store, states []jobs
 	if !follow {
 		return nil
 	}
-	tick := time.NewTicker(300 * time.Millisecond)
-	defer tick.Stop()
+	var cut followCut
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-tick.C:
+		case <-time.After(cut.next()):
 		}
 		since := rev
 		if fleet {
 			since = max(rev-followWindow, 0)
 		}
 		changed, err := store.List(ctx, jobstore.Filter{States: states, Since: since})
+		if err != nil && jobstore.Unreachable(err) && ctx.Err() == nil {
+			cut.failed(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
+		cut.answered()
 		for _, j := range changed {
 			rev = max(rev, j.Rev)
 			if printed[j.ID] >= j.Rev {
@@ -171,4 +176,40 @@ func printJob(w io.Writer, j *jobs.Job, asJSON, fleet bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-17s %3.0f%% %-8s %-3d %-10s%s %s — %s\n", j.ID, j.State, j.Progress*100, j.Task.Type, j.Priority, profile, worker, j.URL, j.Summary)
 	printJobDetails(w, j)
+}
+
+// followPoll is how often a follow reads the changes; while the store does
+// not answer it tries again less and less often, up to followBackoff.
+const (
+	followPoll    = 300 * time.Millisecond
+	followBackoff = 5 * time.Second
+)
+
+// followCut follows a follow through a store that does not answer (a
+// database restarting): it goes on trying, with backoff, and says so once.
+type followCut struct {
+	since time.Time // zero while the store answers
+	wait  time.Duration
+}
+
+func (c *followCut) next() time.Duration {
+	if c.since.IsZero() {
+		return followPoll
+	}
+	return c.wait
+}
+
+func (c *followCut) failed(err error) {
+	if c.since.IsZero() {
+		c.since, c.wait = time.Now(), followPoll
+		slog.Warn("the job store could not be reached; trying again until it answers (Ctrl-C stops)", "err", err)
+	}
+	c.wait = min(c.wait*2, followBackoff)
+}
+
+func (c *followCut) answered() {
+	if !c.since.IsZero() {
+		slog.Info("the job store answers again; following", "unreachableFor", time.Since(c.since).Round(time.Millisecond))
+		c.since = time.Time{}
+	}
 }

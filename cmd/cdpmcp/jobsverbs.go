@@ -240,8 +240,10 @@ func waitFor(ctx context.Context, c *cli.Context, q *jobs.Queue, id string) (any
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
+	// A wait that ran out answers the job as it is; one that ran out while
+	// the store did not answer says so (an error).
 	j, err := q.Wait(ctx, id)
-	if j != nil && ctx.Err() != nil {
+	if j != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return tools.StatusAnswer(j), exitPending, nil
 	}
 	if err != nil {

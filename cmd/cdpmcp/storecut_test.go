@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/internal/pgtest"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
+)
+
+// outageDB starts a PostgreSQL server of the test's own, to stop and start
+// (the other fleet tests share theirs), and returns it with a database's URL.
+func outageDB(t *testing.T) (*pgtest.Server, string) {
+	t.Helper()
+	srv, err := pgtest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	url, err := srv.NewDatabase("outage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, url
+}
+
+// proc is a cdpmcp process the test watches: its stdout and stderr so far,
+// and whether it exited.
+type proc struct {
+	cmd            *exec.Cmd
+	stdout, stderr *syncBuffer
+	exited         chan struct{}
+	err            error // its exit, once exited is closed
+}
+
+func startProc(t *testing.T, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(binPath, args...), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Env = procEnv(shortTemp(t))
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+		if t.Failed() {
+			t.Logf("cdpmcp %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args[:1], " "), p.stdout, p.stderr)
+		}
+	})
+	return p
+}
+
+// await waits until the process's stderr holds s, failing if it exits first.
+func (p *proc) await(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.After(testbound.Bound())
+	for !strings.Contains(p.stderr.String(), s) {
+		select {
+		case <-p.exited:
+			t.Fatalf("cdpmcp exited (%v) before saying %q", p.err, s)
+		case <-deadline:
+			t.Fatalf("cdpmcp did not say %q within %s", s, testbound.Bound())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// exit waits for the process to exit within d and returns its exit code.
+func (p *proc) exit(t *testing.T, d time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.exited:
+	case <-time.After(testbound.Scale(d)):
+		t.Fatalf("cdpmcp still runs after %s", d)
+	}
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		return ee.ExitCode()
+	}
+	return 0
+}
+
+// running fails the test if the process has exited.
+func (p *proc) running(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-p.exited:
+		t.Fatalf("%s exited (%v) while the database was down", what, p.err)
+	default:
+	}
+}
+
+// A `cdpmcp jobs wait --timeout` and a `cdpmcp jobs --follow` go on through
+// a database restart (a fast shutdown, 3 s down): the wait answers the job's
+// end after it, and the follow prints it.
+func TestJobsWaitAndFollowThroughStoreOutage(t *testing.T) {
+	t.Parallel()
+	srv, db := outageDB(t)
+	submit := startProc(t, "jobs", "submit", "--jobs-db", db, `{"correlationId":"outage-1","url":"`+site.URL("/")+`","task":{"type":"navigate"}}`)
+	if code := submit.exit(t, time.Minute); code != 0 {
+		t.Fatalf("submit exited %d", code)
+	}
+	var job struct{ JobID string }
+	if err := json.Unmarshal([]byte(submit.stdout.String()), &job); err != nil || job.JobID == "" {
+		t.Fatalf("submit printed %q: %v", submit.stdout, err)
+	}
+	wait := startProc(t, "jobs", "wait", "--jobs-db", db, "--timeout", "2m", job.JobID)
+	follow := startProc(t, "jobs", "--jobs-db", db, "--follow")
+	for !strings.Contains(follow.stdout.String(), job.JobID) {
+		follow.running(t, "cdpmcp jobs --follow")
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // the wait has read the job
+	if err := srv.Down(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	wait.running(t, "cdpmcp jobs wait")
+	follow.running(t, "cdpmcp jobs --follow")
+	follow.await(t, "could not be reached; trying again")
+	if err := srv.Up(); err != nil {
+		t.Fatal(err)
+	}
+	cancel := startProc(t, "jobs", "cancel", "--jobs-db", db, job.JobID)
+	if code := cancel.exit(t, time.Minute); code != 0 {
+		t.Fatalf("cancel exited %d", code)
+	}
+	if code := wait.exit(t, time.Minute); code != exitCancelled || !strings.Contains(wait.stdout.String(), `"status":"CANCELLED"`) {
+		t.Errorf("the wait exited %d printing %q; want %d and the job CANCELLED", code, wait.stdout, exitCancelled)
+	}
+	for !strings.Contains(follow.stdout.String(), "CANCELLED") {
+		follow.running(t, "cdpmcp jobs --follow")
+		time.Sleep(50 * time.Millisecond)
+	}
+	follow.await(t, "answers again")
+	_ = follow.cmd.Process.Signal(syscall.SIGINT)
+	if code := follow.exit(t, 30*time.Second); code != 0 {
+		t.Errorf("the follow exited %d on SIGINT, want 0", code)
+	}
+}
