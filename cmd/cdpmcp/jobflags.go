@@ -151,14 +151,20 @@ func (h *horde) open() error {
 func (h *horde) openQueue() error {
 	dir, err := jobs.OpenDataDir(h.cfg.dataDir)
 	if err != nil {
+		if h.store != nil {
+			_ = h.store.Close()
+		}
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var store jobs.Store
-	if h.cfg.db != "" {
+	switch {
+	case h.store != nil: // opened already: a worker waited for its database
+		store = h.store
+	case h.cfg.db != "":
 		store, err = postgres.Open(ctx, h.cfg.db)
-	} else {
+	default:
 		store, err = sqlite.Open(ctx, dir.DBPath(), false)
 	}
 	if err != nil {

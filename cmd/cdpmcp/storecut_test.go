@@ -149,3 +149,50 @@ func TestJobsWaitAndFollowThroughStoreOutage(t *testing.T) {
 		t.Errorf("the follow exited %d on SIGINT, want 0", code)
 	}
 }
+
+// A worker started while its database is down waits for it, saying where
+// (never the password), and runs once it is up; one stopped while it waits
+// exits 0; a database that does not exist still fails the start at once.
+func TestWorkerWaitsForItsDatabase(t *testing.T) {
+	t.Parallel()
+	srv, db := outageDB(t)
+	db += "&password=pw-never-logged"
+	if err := srv.Down(); err != nil {
+		t.Fatal(err)
+	}
+	args := func(id string) []string {
+		return []string{"worker", "--jobs-db", db, "--worker-id", id, "--data-dir", t.TempDir(), "--max-tabs", "1",
+			"--browser-arg=" + newMarker("worker-"+id)}
+	}
+	w := startProc(t, args("early")...)
+	w.await(t, "waiting for the job database to answer")
+	stopped := startProc(t, args("stopped")...)
+	stopped.await(t, "waiting for the job database to answer")
+	if !strings.Contains(w.stderr.String(), "db="+srv.Dir+":5432/outage_") {
+		t.Errorf("the worker waiting did not name the database's host and name:\n%s", w.stderr)
+	}
+	_ = stopped.cmd.Process.Signal(syscall.SIGTERM)
+	if code := stopped.exit(t, 30*time.Second); code != 0 {
+		t.Errorf("a worker stopped while it waited exited %d, want 0", code)
+	}
+	time.Sleep(2 * time.Second) // a retry or two
+	w.running(t, "the worker")
+	if err := srv.Up(); err != nil {
+		t.Fatal(err)
+	}
+	w.await(t, "worker running jobs")
+	_ = w.cmd.Process.Signal(syscall.SIGTERM)
+	if code := w.exit(t, time.Minute); code != 0 {
+		t.Errorf("the worker exited %d on SIGTERM, want 0", code)
+	}
+	for _, p := range []*proc{w, stopped} {
+		if strings.Contains(p.stderr.String(), "pw-never-logged") {
+			t.Errorf("a worker logged the database's password:\n%s", p.stderr)
+		}
+	}
+
+	wrong := startProc(t, "worker", "--jobs-db", srv.URL("nosuchdb"), "--data-dir", t.TempDir(), "--max-tabs", "1")
+	if code := wrong.exit(t, 30*time.Second); code != 1 || !strings.Contains(wrong.stderr.String(), `database "nosuchdb" does not exist`) {
+		t.Errorf("a worker on a database that does not exist exited %d:\n%s\nwant 1 and the reason", code, wrong.stderr)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/internal/prom"
 	"github.com/cdpmcp/cdpmcp/jobs"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
+	"github.com/cdpmcp/cdpmcp/jobs/postgres"
 	"github.com/cdpmcp/cdpmcp/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -92,7 +94,12 @@ func runWorker(ctx context.Context, cfg config, metricsAddr string) error {
 		// A job waiting for a person offers its tab in this worker's live view.
 		cfg.tools.JobHandoff = tools.NewJobHandoff(lv, func(ctx context.Context) (*jobs.Queue, error) { return h.queue(ctx) })
 	}
+	store, err := waitForStore(ctx, cfg.jobs.db)
+	if store == nil {
+		return err // nil: stopped while waiting
+	}
 	h = startHorde(cfg)
+	h.store = store
 	defer h.close()
 	q, err := h.queue(ctx)
 	if err != nil {
@@ -116,6 +123,46 @@ func runWorker(ctx context.Context, cfg config, metricsAddr string) error {
 	<-ctx.Done()
 	slog.Info("worker stopping: handing its jobs back to the fleet")
 	return nil
+}
+
+// Backoff of a worker waiting for its database at start.
+const (
+	storeRetryFirst = time.Second
+	storeRetryMost  = 15 * time.Second
+)
+
+// waitForStore opens the fleet's database, waiting for it while it cannot be
+// reached (jobstore.Unreachable: down, starting up, a host not yet on the
+// network), as a service started before its database expects; a refusal (a
+// wrong password, no such database) ends it at once. It returns a nil store
+// and a nil error when ctx ends first (SIGTERM while waiting).
+func waitForStore(ctx context.Context, db string) (jobs.Store, error) {
+	since := time.Now()
+	for wait := storeRetryFirst; ; wait = min(wait*2, storeRetryMost) {
+		octx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		store, err := postgres.Open(octx, db)
+		cancel()
+		switch {
+		case err == nil:
+			if wait > storeRetryFirst {
+				slog.Info("the job database answers", "db", postgres.Where(db), "waited", time.Since(since).Round(time.Millisecond))
+			}
+			return store, nil
+		case ctx.Err() != nil:
+			slog.Info("worker stopping: it was still waiting for the job database", "db", postgres.Where(db))
+			return nil, nil
+		case !jobstore.Unreachable(err):
+			return nil, err
+		}
+		slog.Warn("waiting for the job database to answer before running jobs", "db", postgres.Where(db),
+			"waited", time.Since(since).Round(time.Second), "nextTryIn", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			slog.Info("worker stopping: it was still waiting for the job database", "db", postgres.Where(db))
+			return nil, nil
+		case <-time.After(wait):
+		}
+	}
 }
 
 // metricsMux serves the job queue's metrics at /metrics.

@@ -43,6 +43,9 @@ func Open(ctx context.Context, conn string) (*Store, error) {
 	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
+		if jobstore.Unreachable(err) {
+			return nil, fmt.Errorf("--jobs-db: the database at %s could not be reached: %w", where(cfg.ConnConfig), err)
+		}
 		return nil, fmt.Errorf("--jobs-db: create the schema: %w", err)
 	}
 	lctx, cancel := context.WithCancel(context.Background())
@@ -59,6 +62,20 @@ func Open(ctx context.Context, conn string) (*Store, error) {
 		return nil, fmt.Errorf("--jobs-db: listen for changes: %w", err)
 	}
 	return s, nil
+}
+
+// Where names the database conn (a --jobs-db value) points at, for logs and
+// messages: host, port and database, never the user or the password.
+func Where(conn string) string {
+	cfg, err := pgx.ParseConfig(conn)
+	if err != nil {
+		return "(an unreadable --jobs-db)"
+	}
+	return where(cfg)
+}
+
+func where(cfg *pgx.ConnConfig) string {
+	return fmt.Sprintf("%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)
 }
 
 // migrations bring the schema from one version to the next, in order.
