@@ -122,6 +122,7 @@ func (f *fleet) context(ctx context.Context, tenant, profile string) (*lease, er
 	pb.cookiesBack(b)
 	return &lease{bc: b.Default(), done: func(keep *cdpclient.Page) {
 		pb.cookiesKept(b)
+		f.saveAtJobEnd(pb)
 		release(keep)
 	}}, nil
 }

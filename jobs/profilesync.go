@@ -81,10 +81,12 @@ func (ps *profileSync) fetch(ctx context.Context, name, dir string) error {
 }
 
 // save stores the state in dir as the profile's next version and, with
-// release, lets other workers have the profile.
-func (ps *profileSync) save(name, dir string, release bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+// release, lets other workers have the profile; the store is given within
+// to take it.
+func (ps *profileSync) save(name, dir string, release bool, within time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
+	start := time.Now()
 	state, err := tarDir(dir)
 	if err != nil {
 		slog.Warn("could not pack a profile's state", "profile", name, "err", err)
@@ -98,7 +100,8 @@ func (ps *profileSync) save(name, dir string, release bool) {
 	if state != nil {
 		_ = setLocalVersion(dir, version)
 	}
-	slog.Info("profile state saved", "profile", name, "version", version, "bytes", len(state), "released", release)
+	slog.Info("profile state saved", "profile", name, "version", version, "bytes", len(state), "released", release,
+		"ms", time.Since(start).Milliseconds())
 }
 
 // versionFile is beside the profile's directory: Chromium owns the inside.
@@ -134,6 +137,9 @@ func tarDir(dir string) ([]byte, error) {
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if gone(err) {
+			return nil // a running browser removed it (a journal): not kept
+		}
 		if err != nil || path == dir {
 			return err
 		}
@@ -147,7 +153,21 @@ func tarDir(dir string) ([]byte, error) {
 		if !d.IsDir() && !d.Type().IsRegular() {
 			return nil // sockets, links
 		}
+		var f *os.File
+		if !d.IsDir() {
+			// Opened first: a running browser may remove a file (a
+			// journal) at any time, and one gone is not kept.
+			if f, err = os.Open(path); gone(err) {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			defer f.Close()
+		}
 		info, err := d.Info()
+		if gone(err) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -159,12 +179,12 @@ func tarDir(dir string) ([]byte, error) {
 		if err := tw.WriteHeader(hdr); err != nil || d.IsDir() {
 			return err
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
+		// A running browser may write on: what the file held at its Stat
+		// goes in, zeros after the end of one that shrank since.
+		n, err := io.Copy(tw, io.LimitReader(f, hdr.Size))
+		if err == nil && n < hdr.Size {
+			_, err = tw.Write(make([]byte, hdr.Size-n))
 		}
-		defer f.Close()
-		_, err = io.Copy(tw, f)
 		return err
 	})
 	if err == nil {
@@ -175,6 +195,9 @@ func tarDir(dir string) ([]byte, error) {
 	}
 	return buf.Bytes(), err
 }
+
+// gone reports whether err says a file is no longer there.
+func gone(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // untar unpacks a tarDir archive into dir, refusing any path outside it.
 func untar(b []byte, dir string) error {
