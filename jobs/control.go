@@ -34,10 +34,16 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 		return nil, err
 	}
 	j = q.withUnsaved(j) // an end the store has not taken yet (a full disk)
-	if j.State == Queued && j.Lease.IsZero() {
+	switch {
+	case j.State == Queued && j.Lease.IsZero():
 		if ahead, err := q.store.Ahead(ctx, j); err == nil {
 			j.Summary = fmt.Sprintf("queued: %d job(s) ahead of it", ahead)
 		}
+		if why := q.whyWaiting(ctx); why != "" {
+			j.Summary += "; " + why
+		}
+	case takenUp(j):
+		j.Summary = q.queuedAgain(j)
 		if why := q.whyWaiting(ctx); why != "" {
 			j.Summary += "; " + why
 		}

@@ -42,3 +42,25 @@ func (q *Queue) whyWaiting(ctx context.Context) string {
 	}
 	return "no worker takes jobs now: " + strings.Join(paused, "; ")
 }
+
+// takenUp reports whether j was taken up after its holder went away, and
+// waits to be claimed again: the store keeps its state (DISPATCHED or
+// RUNNING: states never go back) and the summary its last holder wrote
+// ("loading …"), but no process holds it (a run always holds its job's
+// lease; the take-up clears it).
+func takenUp(j *Job) bool {
+	return (j.State == Dispatched || j.State == Running) && j.Lease.IsZero()
+}
+
+// queuedAgain is the summary of a job taken up: who went away, and that it
+// waits for a free tab to run again.
+func (q *Queue) queuedAgain(j *Job) string {
+	who := "the server"
+	if q.store.Shared() && j.Worker != "" {
+		who = "worker " + j.Worker
+	}
+	if j.State == Dispatched {
+		return fmt.Sprintf("queued to run again: %s went away before it started; it waits for a free tab", who)
+	}
+	return fmt.Sprintf("queued to run again: %s went away while it ran (attempt %d); it waits for a free tab to run from the start", who, j.Attempt)
+}
