@@ -107,6 +107,8 @@ type horde struct {
 	ready chan struct{}
 	q     *jobs.Queue
 	dir   *jobs.DataDir
+	// store is the queue's store: set before the first open when the
+	// caller opened it (a worker that waited for its database), else by it.
 	store jobs.Store
 	err   error
 	// liveView is the base URL of the live view, told to the fleet.
