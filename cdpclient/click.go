@@ -14,11 +14,11 @@ import (
 // after scrolling it into view and checking that nothing covers it, and reports
 // what happened.
 func (p *Page) Click(ctx context.Context, t Target, opts ClickOptions) (*feedback.Feedback, error) {
-	button, err := ParseButton(opts.Button)
+	button, err := inputnames.ParseButton(string(opts.Button))
 	if err != nil {
 		return nil, err
 	}
-	mods, err := parseModifiers(opts.Modifiers)
+	mods, err := inputnames.ParseModifiers(opts.Modifiers)
 	if err != nil {
 		return nil, err
 	}
@@ -145,26 +145,6 @@ type ClickOptions struct {
 	Button     MouseButton // default left
 	ClickCount int         // default 1; 2 double-clicks
 	Modifiers  []string    // held keys: Alt, Control, Meta, Shift
-}
-
-// ParseButton reads a mouse button's name (left when empty).
-func ParseButton(b MouseButton) (input.MouseButton, error) {
-	if button, ok := inputnames.Button(string(b)); ok {
-		return button, nil
-	}
-	return "", ArgErrorf("use left, right or middle", "button %q is not a mouse button", string(b))
-}
-
-func parseModifiers(names []string) (int, error) {
-	mods := 0
-	for _, n := range names {
-		bit, _, ok := inputnames.Modifier(n)
-		if !ok {
-			return 0, ArgErrorf("modifiers are Alt, Control, Meta and Shift", "%q is not a modifier key", n)
-		}
-		mods |= bit
-	}
-	return mods, nil
 }
 
 // mouseClick moves to (x, y) and clicks there count times. The move and the

@@ -49,7 +49,7 @@ type MouseInput struct {
 // games that have no elements to name, and reports what happened and what was
 // under the pointer.
 func Mouse(ctx context.Context, page *cdpclient.Page, in MouseInput) (*feedback.Feedback, error) {
-	button, err := cdpclient.ParseButton(in.Button)
+	button, err := inputnames.ParseButton(string(in.Button))
 	if err != nil {
 		return nil, err
 	}

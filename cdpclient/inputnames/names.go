@@ -5,8 +5,9 @@
 // (cdpclient/input) read them alike.
 //
 // It is a library under the core (cdpclient), like cdpclient/cdpconn: it
-// imports the standard library and mafredri/cdp's Input domain, never
-// cdpclient. How a name it does not know is refused is the caller's.
+// imports the standard library, mafredri/cdp's Input domain and
+// cdpclient/failure, never cdpclient. A name it does not know is an argument
+// error (failure.ArgError) in ParseButton and ParseModifiers.
 package inputnames
 
 import (
