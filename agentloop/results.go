@@ -33,8 +33,12 @@ func resultText(r *actions.Result, breaks bool) string {
 			Net    []feedback.Net   `json:"net,omitempty"`
 			Dialog *feedback.Dialog `json:"dialog,omitempty"`
 			Opened []string         `json:"opened,omitempty"`
+			// What the page did on its own before the action (a request
+			// a timer sent after the last one): not the action's doing.
+			Before *feedback.Before `json:"before,omitempty"`
 			Hint   string           `json:"hint,omitempty"`
-		}{OK: fb.OK, Delta: fb.Delta, Net: pageNet(fb.Net), Dialog: fb.Dialog, Opened: fb.Opened, Hint: toolNames.Replace(fb.Hint)}
+		}{OK: fb.OK, Delta: fb.Delta, Net: pageNet(fb.Net), Dialog: fb.Dialog, Opened: fb.Opened, Before: fb.Before,
+			Hint: toolNames.Replace(fb.Hint)}
 		if breaks && fb.Delta != nil {
 			d := *fb.Delta
 			d.URL, d.Title = "", ""

@@ -71,10 +71,11 @@ func (p *Page) beginAction(ctx context.Context) (context.Context, *actState, fun
 }
 
 // perform runs an action and reports what it did: outcome, URL change, DOM
-// changes keyed by ref, console errors (late ones of earlier actions too),
-// requests, new tabs and dialogs. The error is non-nil only for bad arguments
-// (*ArgError) and when the caller cancelled ctx; every other failure is in the
-// feedback, and ok there means the action happened.
+// changes keyed by ref, console errors, requests, new tabs and dialogs, and
+// what the page did on its own since the last answer (before). The error is
+// non-nil only for bad arguments (*ArgError) and when the caller cancelled
+// ctx; every other failure is in the feedback, and ok there means the action
+// happened.
 func (p *Page) perform(ctx context.Context, a action) (*feedback.Feedback, error) {
 	start := time.Now()
 	ctx, st, end := p.beginAction(ctx)

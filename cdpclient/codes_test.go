@@ -173,7 +173,8 @@ func TestCode6JSError(t *testing.T) {
 	tg := Target{Ref: refOf(t, s, "Add to cart")}
 	fb := act(t, "click")(p.Click(ctx, tg, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK, "TypeError", "Cannot read properties of undefined")
-	// An error that comes after the answer is told with the next answer.
+	// An error that comes after the answer is told with the next answer,
+	// as before it: not its own.
 	late := Target{Ref: refOf(t, s, "Later")}
 	fb = act(t, "click")(p.Click(ctx, late, ClickOptions{}))
 	wantFeedback(t, fb, CodeOK)
@@ -184,8 +185,8 @@ func TestCode6JSError(t *testing.T) {
 	evalString(t, ctx, p, "String(window.go = true)")
 	testbound.Until(t, "the late handler to throw", func() bool { return evalString(t, ctx, p, "String(!!window.lateThrown)") == "true" })
 	fb = act(t, "hover")(p.Hover(ctx, late))
-	if len(fb.Errors) != 1 || !strings.Contains(fb.Errors[0], "late failure") || !fb.OK {
-		t.Errorf("the late error is not in the next answer: %s", fb.JSON())
+	if fb.Before == nil || len(fb.Before.Errors) != 1 || !strings.Contains(fb.Before.Errors[0], "late failure") || len(fb.Errors) != 0 || !fb.OK {
+		t.Errorf("the late error is not in the next answer's before: %s", fb.JSON())
 	}
 }
 

@@ -23,7 +23,8 @@ type observation struct {
 	kind          actKind
 	mark, errMark int
 	url           string
-	pages         int
+	pages         int // the context's page count at the start
+	answered      int // the context's page count at the last answer about p
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
@@ -55,7 +56,7 @@ func (o *observation) setDialogClosed(d *feedback.Dialog) {
 func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind,
-		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), nav: p.hist.Mark(),
+		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), answered: int(p.answered.Load()), nav: p.hist.Mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -127,6 +128,18 @@ func isDialogErr(err error) bool {
 	return errors.As(err, &d)
 }
 
+// openedBefore lists the tabs p opened on its own between the last answer
+// about it and the action's start.
+func (o *observation) openedBefore() []string {
+	var out []string
+	for _, np := range o.p.bc.PagesSince(o.answered) {
+		if np.seq <= o.pages && np.opener() == o.p {
+			out = append(out, np.ID+" "+np.destination())
+		}
+	}
+	return out
+}
+
 // feedback assembles the answer. err is nil for an action that happened, an
 // *Incomplete for one that happened but did not finish, and the failure
 // otherwise.
@@ -158,8 +171,11 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		fb.Hint, fb.Incomplete = inc.Hint, inc.Msg
 		err = nil
 	}
-	fb.Errors = feedback.Errors(append(fb.Errors, feedback.ConsoleErrors(p.logs.Console(o.errMark))...), origin)
+	fb.Errors = feedback.Errors(append(fb.Errors, feedback.ConsoleErrors(p.logs.Console(max(o.errMark, o.mark)))...), origin)
+	fb.Before = feedback.BeforeAction(p.logs.Console(o.errMark), p.logs.Network(o.errMark), o.errMark, o.mark, origin,
+		p.mainDocument, p.logs.Refusal, o.openedBefore())
 	p.logs.MarkReported()
+	p.answered.Store(int64(p.bc.Seq()))
 	reqs, refused := feedback.Requests(p.logs.Network(o.mark), p.mainDocument, p.logs.Refusal,
 		delta.URL != "" && o.kind != actNavigation)
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)

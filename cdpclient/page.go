@@ -39,8 +39,9 @@ const setupTimeout = 30 * time.Second
 // are serialised, actions on different pages run in parallel.
 type Page struct {
 	// ID is the short id clients use (p1, p2, …), unique within its context.
-	ID  string
-	seq int
+	ID       string
+	seq      int
+	answered atomic.Int64 // the context's page count at the last action's answer (observe.go)
 
 	bc       *BrowserContext
 	targetID target.ID

@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/fixtures"
@@ -46,5 +49,56 @@ func TestFeedbackFollowsLateEffects(t *testing.T) {
 	mustOK(t, r)
 	if want := `{"act":"click","ok":true,"code":0,"timing":`; len(r.text) < len(want) || r.text[:len(want)] != want {
 		t.Errorf("a click that starts nothing: %s", r.text)
+	}
+}
+
+// What the page does on its own after an action's answer (a submit sent a
+// second after the click, an error, a tab it opens) is reported by the next
+// action's answer under "before", apart from that action's own effects: not
+// lost, and not taken for its doing.
+func TestNextAnswerSaysWhatCameBefore(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/timer-order.html")}))
+	r := callTool(t, c, "click", map[string]any{"selector": "#order"})
+	mustOK(t, r)
+	if strings.Contains(r.text, "/echo") || strings.Contains(r.text, `"before"`) {
+		t.Fatalf("the order went out within the click's answer (the page is meant to be later): %s", r.text)
+	}
+	waitUntil(t, "the late order", func() bool {
+		return callTool(t, c, "evaluate", map[string]any{"expression": "document.title"}).text == `"Ordered 1"`
+	})
+	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
+	mustOK(t, r)
+	var fb struct {
+		Errors []string `json:"errors"`
+		Net    []struct {
+			M, U string
+		} `json:"net"`
+		Before struct {
+			Errors []string `json:"errors"`
+			Net    []struct {
+				M, U string
+				S    int
+			} `json:"net"`
+			Opened []string `json:"opened"`
+		} `json:"before"`
+	}
+	if err := json.Unmarshal([]byte(r.text), &fb); err != nil {
+		t.Fatalf("%v: %s", err, r.text)
+	}
+	b := fb.Before
+	if len(b.Net) != 1 || b.Net[0].M != "POST" || b.Net[0].U != "/echo" || b.Net[0].S != 200 ||
+		!slices.Contains(b.Errors, "late boom") || len(b.Opened) != 1 || !strings.HasSuffix(b.Opened[0], "/second.html") {
+		t.Errorf("before = %+v, want the POST, the error and the tab: %s", b, r.text)
+	}
+	if len(fb.Errors) > 0 || len(fb.Net) > 0 {
+		t.Errorf("the click's own answer holds what came before it: %s", r.text)
+	}
+	wantIn(t, r, `"other clicked"`)
+	// Said once: the answer after that has nothing before it.
+	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
+	if strings.Contains(r.text, `"before"`) {
+		t.Errorf("the same before, again: %s", r.text)
 	}
 }

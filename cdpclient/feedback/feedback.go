@@ -27,6 +27,9 @@ type Feedback struct {
 	// Opened lists tabs the action opened, as "p3 https://…"; delta.page names
 	// the last one.
 	Opened []string `json:"opened,omitempty"`
+	// Before is what the page did on its own since the last answer, before
+	// the action began (before.go).
+	Before *Before `json:"before,omitempty"`
 	// Downloads are files the action (or the page since the last answer)
 	// downloaded.
 	Downloads []Download `json:"downloads,omitempty"`
