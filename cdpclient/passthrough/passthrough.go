@@ -52,6 +52,9 @@ func Page(ctx context.Context, p *cdpclient.Page, method string, params json.Raw
 // parameters. self is the calling page's target ("" at browser level).
 func confine(ctx context.Context, bc *cdpclient.BrowserContext, method string, level cdppolicy.Level, readOnly bool, params json.RawMessage, self target.ID) (json.RawMessage, cdppolicy.Scope, error) {
 	scope, err := cdppolicy.Check(method, level, readOnly, params)
+	if err == nil && !bc.Browser().Launched() && bc.ID() == "" {
+		err = cdppolicy.CheckPersons(method) // the person's own context
+	}
 	if err != nil {
 		return nil, 0, refusal(err)
 	}
