@@ -16,6 +16,7 @@ func (t leavingTab) Changed() <-chan struct{} { return t.p.changed.Watch() }
 func (t leavingTab) SetStopping()             { t.p.dialogs.SetStopping() }
 func (t leavingTab) IsStopping() bool         { return t.p.dialogs.IsStopping() }
 func (t leavingTab) Name() string             { return t.p.ID }
+func (t leavingTab) Persons() bool            { return !t.p.bc.b.Launched() && t.p.bc.id == "" }
 
 func (t leavingTab) Answer(ctx context.Context, accept bool) error {
 	return t.p.answerDialog(ctx, accept, "")

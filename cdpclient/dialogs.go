@@ -3,9 +3,11 @@ package cdpclient
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/feedback"
 	"github.com/cdpmcp/cdpmcp/cdpclient/jsdialog"
+	"github.com/cdpmcp/cdpmcp/cdpclient/leaving"
 	"github.com/mafredri/cdp/protocol/page"
 )
 
@@ -113,6 +115,14 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 			return "", &Error{Code: CodeNotFound, Msg: "no dialog is open", Hint: "handleDialog is only needed after an action reports a dialog"}
 		}
 		markDispatched(ctx)
-		return "", p.answerDialog(ctx, accept, promptText)
+		leave, mark := accept && p.Dialog().Type == "beforeunload", p.hist.Mark()
+		if err := p.answerDialog(ctx, accept, promptText); err != nil || !leave {
+			return "", err
+		}
+		// The navigation that waited behind the prompt goes on: its load is
+		// this answer's to wait for once it has begun.
+		return "", leaving.Until(ctx, leavingTab{p}, time.Second, func() bool {
+			return p.hist.LoadingSince(mark) || p.hist.Mark().Docs != mark.Docs
+		})
 	}})
 }

@@ -91,10 +91,10 @@ func (p *Page) navigate(ctx context.Context, rawURL, event string) error {
 		r, err = p.c.Page.Navigate(ctx, page.NewNavigateArgs(rawURL))
 	}
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !isDialogErr(context.Cause(ctx)) {
 			// Left to run, it would change the tab later, behind this
-			// answer (or after the caller gave up), and hold the page's
-			// next calls until it did.
+			// answer, and hold the page's next calls until it did (one
+			// behind a "leave site?" prompt left open waits for its answer).
 			sctx, cancel := context.WithTimeout(context.Background(), cdpCallTimeout)
 			_ = p.c.Page.StopLoading(sctx)
 			cancel()

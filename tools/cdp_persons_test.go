@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
@@ -10,8 +11,9 @@ import (
 
 // In a browser cdpmcp attached to, the default context is the person's: the
 // cdp passthrough does not wipe their cookies or site data, nor crash or
-// freeze their tab, and says why; reading and acting on the page pass. A
-// browser cdpmcp launched takes the same calls.
+// freeze their tab, and says why; reading and acting on the page pass; a
+// navigation away from their unsaved work waits at its "leave site?" prompt
+// for handleDialog. A browser cdpmcp launched takes the same calls.
 func TestCDPLeavesThePersonsBrowserWhole(t *testing.T) {
 	t.Parallel()
 	port, err := fixtures.FreePort()
@@ -36,6 +38,17 @@ func TestCDPLeavesThePersonsBrowserWhole(t *testing.T) {
 	}
 	mustOK(t, cdpCall(t, c, "", "Network.getCookies", nil))
 	mustOK(t, cdpCall(t, c, "", "Page.reload", nil))
+
+	// A navigation away from the person's unsaved work stops at the page's
+	// "leave site?" prompt, theirs to answer: nothing is discarded unasked.
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/leave.html")}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#draft"}))
+	r := callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/keys.html")})
+	wantIn(t, r, `"type":"beforeunload"`, "nothing is discarded", "handleDialog accept:true leaves")
+	if strings.Contains(r.text, `"closed"`) || strings.Contains(r.text, `"title":"Keys"`) {
+		t.Errorf("the person's prompt was answered for them: %s", r.text)
+	}
+	wantIn(t, callTool(t, c, "handleDialog", map[string]any{"accept": true}), `"title":"Keys"`)
 
 	launched := newClient(t)
 	mustOK(t, callTool(t, launched, "navigate", map[string]any{"url": site.URL("/home.html")}))

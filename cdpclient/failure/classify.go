@@ -35,6 +35,10 @@ func Classify(err error) *Error {
 		return nil
 	case errors.As(err, &e):
 		return e
+	case errors.As(err, &d) && d.Dialog.Type == "beforeunload":
+		return &Error{Code: CodeObscured, Err: err,
+			Msg:  "the page asks before leaving (it may hold unsaved work): the tab stays where it is, nothing is discarded",
+			Hint: "handleDialog accept:true leaves, discarding what is unsaved, and the navigation goes on; accept:false stays"}
 	case errors.As(err, &d):
 		return &Error{Code: CodeObscured, Msg: d.Error(), Hint: "answer it with handleDialog (accept true or false) first", Err: err}
 	case errors.As(err, &b):

@@ -33,6 +33,10 @@ type Tab interface {
 	IsStopping() bool
 	// Name names the page in logs.
 	Name() string
+	// Persons reports whether the tab is a person's own (in the default
+	// context of a browser cdpmcp attached to): a "leave site?" prompt
+	// there guards their unsaved work, and is theirs to answer.
+	Persons() bool
 }
 
 // Dialogs without end: a page whose script opens the next dialog as soon as
@@ -98,4 +102,22 @@ func waitForDialog(ctx context.Context, t Tab, d time.Duration) {
 			return
 		}
 	}
+}
+
+// Until waits, at most d, for cond to hold (a navigation the answer to a
+// "leave site?" prompt let go on to begin), looking again at each change of
+// the tab; it returns ctx's error if ctx ends first, nil otherwise.
+func Until(ctx context.Context, t Tab, d time.Duration, cond func() bool) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for ch := t.Changed(); !cond(); ch = t.Changed() {
+		select {
+		case <-ch:
+		case <-timer.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }

@@ -37,6 +37,11 @@ func Past(ctx context.Context, t Tab, d *jsdialog.Dialog, arrived bool, c *Count
 	if d.Type != "beforeunload" && arrived {
 		return false
 	}
+	if d.Type == "beforeunload" && t.Persons() {
+		// The person's unsaved work: the navigation waits behind the
+		// prompt, which the answer shows, for handleDialog to decide.
+		return false
+	}
 	c.mu.Lock()
 	c.left++
 	n, stopped := c.left, c.stopped
