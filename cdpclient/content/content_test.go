@@ -38,3 +38,23 @@ func TestGet(t *testing.T) {
 		t.Errorf("a selector that matches nothing: %v", err)
 	}
 }
+
+// What components show is read as the page model reads it (the flat tree):
+// open shadow roots, template-stamped ones, their slots' words and nested
+// roots, in Markdown and text, the whole page or its main content.
+func TestReadsShadowTrees(t *testing.T) {
+	t.Parallel()
+	p, ctx := cdptest.Open(t, "/reading/shadow.html")
+	for _, o := range []Options{{Format: "markdown", Whole: true}, {Format: "text", Whole: true}} {
+		got, err := Read(ctx, p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Light text before the components.", "The lighthouse card", "slotted words about the keeper",
+			"Stamped from a template", "Open shadow text about the harbour wall.", "Nested shadow text about the tide clock."} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%+v: no %q in:\n%s", o, want, got)
+			}
+		}
+	}
+}

@@ -36,11 +36,24 @@ function shownHTML(el) {
 
   // cut walks an element and its copy side by side (the copy has the same
   // children until cut changes them), removing from the copy what does not
-  // show and blanking text whose box is invisible.
+  // show and blanking text whose box is invisible. What a person sees of a
+  // shadow host is its shadow tree, slots filled with what is assigned to
+  // them (the flat tree, as the page model walks it): the copy, which a
+  // clone leaves without shadow roots, gets that in place of its children.
   function cut(src, dst, cx, raw) {
-    let d = dst.firstChild;
-    for (let s = src.firstChild; s; s = s.nextSibling) {
-      const next = d && d.nextSibling;
+    const flat = flatKids(src);
+    if (flat) {
+      dst.replaceChildren(...flat.map((k) => {
+        const c = k.cloneNode(true);
+        if (c.nodeType === 1) absoluteLinks(c);
+        return c;
+      }));
+    }
+    const srcKids = flat || [...src.childNodes];
+    const dstKids = [...dst.childNodes];
+    for (let i = 0; i < srcKids.length; i++) {
+      const s = srcKids[i];
+      const d = dstKids[i];
       if (s.nodeType === 3) {
         if (cx.hidden && d) d.data = '';
       } else if (s.nodeType === 1 && d && !KEEP.has(s.localName)) {
@@ -62,8 +75,19 @@ function shownHTML(el) {
           }
         }
       }
-      d = next;
     }
+  }
+
+  // flatKids are a shadow host's or a slot's children in the flat tree,
+  // null for any other node (its own children are).
+  function flatKids(n) {
+    if (n.nodeType !== 1) return null;
+    if (n.shadowRoot) return [...n.shadowRoot.childNodes];
+    if (n.localName === 'slot' && n.getRootNode() instanceof ShadowRoot) {
+      const a = n.assignedNodes({ flatten: true });
+      return a.length ? a : null;
+    }
+    return null;
   }
 }
 
