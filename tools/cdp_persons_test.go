@@ -54,3 +54,23 @@ func TestCDPLeavesThePersonsBrowserWhole(t *testing.T) {
 	mustOK(t, callTool(t, launched, "navigate", map[string]any{"url": site.URL("/home.html")}))
 	mustOK(t, cdpCall(t, launched, "", "Network.clearBrowserCookies", nil))
 }
+
+// A password a page's field holds that cdpmcp never typed (the person typed
+// it into their own browser, the browser filled it in) is redacted from
+// what code run in the page gives back, evaluate's and cdp's, as a typed one
+// is.
+func TestPasswordsAPageHoldsAreRedacted(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/prefilled.html")}))
+	r := callTool(t, c, "evaluate", map[string]any{"expression": "document.querySelector('#pin').value + ' ' + document.querySelector('#user').value"})
+	mustOK(t, r)
+	if r.text != `"[secret] ada"` {
+		t.Errorf("evaluate of the field = %s", r.text)
+	}
+	r = cdpCall(t, c, "", "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}})
+	mustOK(t, r)
+	if strings.Contains(r.text, "55667788") {
+		t.Errorf("the DOM snapshot holds the password: %s", r.text[:min(len(r.text), 400)])
+	}
+}

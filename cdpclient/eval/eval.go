@@ -73,6 +73,9 @@ func Evaluate(ctx context.Context, p *cdpclient.Page, expression string, opts Op
 		}
 		return "", &cdpclient.Error{Code: cdpclient.CodeTimeout, Msg: late.Error(), Err: err, Hint: hint}
 	}
+	if err == nil {
+		LearnPasswords(ctx, p)
+	}
 	return out, err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdppolicy"
+	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
 	"github.com/mafredri/cdp/protocol/browser"
 	"github.com/mafredri/cdp/protocol/target"
 )
@@ -45,6 +46,7 @@ func Page(ctx context.Context, p *cdpclient.Page, method string, params json.Raw
 	if err != nil {
 		return nil, err
 	}
+	eval.LearnPasswords(ctx, p) // a DOM dump or a script's result can hold them
 	return filterResult(bc, scope, out)
 }
 
