@@ -46,6 +46,9 @@ func (q *Queue) Extract(ctx context.Context, req ExtractRequest) (*Extracted, er
 	if err := extract.CheckSchema(req.Schema); err != nil {
 		return nil, inputErr("give a JSON schema object such as {\"type\":\"object\",\"properties\":{\"price\":{\"type\":\"number\"}}}", "schema: %v", err)
 	}
+	if q.cfg.SubmitOnly && q.store.Shared() {
+		return q.extractOnAWorker(ctx, req)
+	}
 	if q.door || q.cfg.SubmitOnly {
 		return nil, inputErr("call it on a server that runs jobs (without --max-tabs 0)", "this process opens no tabs: it runs no jobs")
 	}

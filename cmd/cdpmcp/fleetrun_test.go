@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -76,6 +77,15 @@ func TestFleet(t *testing.T) {
 		}
 		if st := jobState(t, ctx, c, ids[0]); st["worker"] != done[ids[0]].Worker {
 			t.Errorf("status names worker %v, the store %q", st["worker"], done[ids[0]].Worker)
+		}
+	})
+
+	t.Run("extract_structured through the serve runs on a worker", func(t *testing.T) {
+		a := jobCall(t, ctx, c, "browser.snapshot.extract_structured", map[string]any{"correlationId": "x-fleet", "url": site.URL("/jobs/product.html"),
+			"schema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+		b, _ := json.Marshal(a)
+		if data, _ := a["data"].(map[string]any); data["name"] == nil || !strings.Contains(string(b), "read by worker w") {
+			t.Errorf("extract_structured on a serve that runs no jobs: %s", b)
 		}
 	})
 
