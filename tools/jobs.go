@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
@@ -95,12 +97,19 @@ func (s *Server) jobTools() []toolDef {
 	}
 }
 
-// decodeArgs reads a tool's arguments strictly into v.
+// decodeArgs reads a tool's arguments strictly into v: an argument of the
+// wrong type, or one the tool does not take (a misspelt "selecters" would
+// otherwise leave the job without its selectors, silently), is refused.
 func decodeArgs(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return &jobs.InputError{Msg: fmt.Sprintf("%s must be %s, not %s", te.Field, jsonType(te.Type.Kind().String()), te.Value), Hint: "check the argument types in the tool's input schema"}
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return &jobs.InputError{Msg: "the tool takes no argument " + name, Hint: "check its spelling and place against the tool's input schema (task fields go inside task)"}
 		}
 		return &jobs.InputError{Msg: "the arguments are not a JSON object: " + err.Error(), Hint: "pass the arguments as a JSON object"}
 	}
@@ -134,6 +143,11 @@ func readIDArgs(raw json.RawMessage) (idArgs, error) {
 	if err := decodeArgs(raw, &a); err != nil {
 		return a, err
 	}
+	return checkIDArgs(a)
+}
+
+// checkIDArgs checks the arguments that name a job.
+func checkIDArgs(a idArgs) (idArgs, error) {
 	if a.CorrelationID == "" {
 		return a, &jobs.InputError{Msg: "correlationId is missing", Hint: "pass the correlationId you submitted the job with"}
 	}

@@ -176,6 +176,8 @@ func TestJobToolsThroughMCP(t *testing.T) {
 		{"browser.job.submit", map[string]any{"correlationId": "c-1", "url": site.URL("/"), "task": map[string]any{"type": "fly"}}, `"fly" is not a known task type`},
 		{"browser.job.submit", map[string]any{"correlationId": "c-1", "url": site.URL("/"), "priority": "high", "task": map[string]any{"type": "navigate"}}, "priority must be a number"},
 		{"browser.snapshot.extract_structured", map[string]any{"correlationId": "c-1", "url": site.URL("/"), "schema": map[string]any{"type": "object"}}, "names no properties"},
+		{"browser.job.submit", map[string]any{"correlationId": "c-9", "url": site.URL("/"), "task": map[string]any{"type": "extract", "selecters": []string{"h1"}}}, `takes no argument "selecters"`},
+		{"browser.job.status", map[string]any{"correlationId": "c-1", "jobId": id, "wait": true}, `takes no argument "wait"`},
 	} {
 		if _, res := callJob(t, c, c2.tool, c2.args); !strings.Contains(errText(res), c2.want) || !strings.Contains(errText(res), "") {
 			t.Errorf("%s %v: %q, want an error with %q", c2.tool, c2.args, errText(res), c2.want)

@@ -31,7 +31,7 @@ func (s *Server) waitJob(ctx context.Context, q *jobs.Queue, raw json.RawMessage
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	if _, err := readIDArgs(raw); err != nil {
+	if _, err := checkIDArgs(a.idArgs); err != nil {
 		return nil, err
 	}
 	limit := maxJobWait
