@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 )
 
 type newPageArgs struct {
@@ -106,7 +107,11 @@ func PageList(ctx context.Context, bc *cdpclient.BrowserContext) string {
 		if title == "" {
 			title = "(no title)"
 		}
-		fmt.Fprintf(&b, "%s %s %s — %s\n", mark, p.ID, title, p.URL())
+		url := p.URL()
+		if why := network.Blocked(p); why != "" {
+			title, url = "(blocked)", url+" (blocked by the origin rules: "+why+"; the tab shows the browser's error page)"
+		}
+		fmt.Fprintf(&b, "%s %s %s — %s\n", mark, p.ID, title, url)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

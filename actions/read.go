@@ -8,6 +8,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/capture"
 	"github.com/cdpmcp/cdpmcp/cdpclient/content"
 	"github.com/cdpmcp/cdpmcp/cdpclient/eval"
+	"github.com/cdpmcp/cdpmcp/cdpclient/network"
 	"github.com/cdpmcp/cdpmcp/cdpclient/secrets"
 )
 
@@ -78,6 +79,9 @@ var GetURL = define("getUrl", "The page's URL.", ClassRead, Hints{ReadOnly: true
 		p, err := env.usablePage(ctx, a.Page)
 		if err != nil {
 			return nil, err
+		}
+		if why := network.Blocked(p); why != "" {
+			return &Result{Text: p.URL() + " (blocked by the origin rules: " + why + "; the tab shows the browser's error page)"}, nil
 		}
 		return &Result{Text: p.URL()}, nil
 	})

@@ -112,7 +112,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 			if mainWatch != nil {
 				<-mainWatch // not left running past the action
 			}
-			if isArgErr(err) {
+			if errors.As(err, new(*ArgError)) {
 				return nil, err
 			}
 			return o.failed(ctx, err), nil
@@ -165,7 +165,7 @@ func (p *Page) performObserved(ctx context.Context, st *actState, o *observation
 	}
 	stop()
 	switch {
-	case isArgErr(err):
+	case errors.As(err, new(*ArgError)):
 		return nil, err
 	case errors.Is(ctx.Err(), context.Canceled):
 		return nil, ctx.Err() // the caller gave up: no feedback to give
@@ -204,11 +204,6 @@ func (p *Page) leavingGuard(ctx context.Context, o *observation) (context.Contex
 	actx, again := context.WithCancelCause(ctx)
 	gctx, cancel := p.guardExcept(actx, func(d *Dialog) bool { return p.leavePast(ctx, d, o, again) })
 	return gctx, func() { cancel(); again(nil) }
-}
-
-func isArgErr(err error) bool {
-	var ae *ArgError
-	return errors.As(err, &ae)
 }
 
 // gate checks that the page can take an action now: it is open, a dialog does

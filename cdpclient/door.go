@@ -77,6 +77,9 @@ func (l LogDoor) Console(mark int) []pagelog.ConsoleEntry { return l.p.logs.Cons
 // Pending counts the requests started after mark that are still open.
 func (l LogDoor) Pending(mark int) int { return l.p.logs.Pending(mark) }
 
+// Refusal is why the origin rules refused url, if they did.
+func (l LogDoor) Refusal(url string) (string, bool) { return l.p.logs.Refusal(url) }
+
 // World runs fn in the main frame's isolated world, with the page model
 // installed, retrying once with a fresh world when the frame navigated and the
 // old one vanished under it. Call it inside Door.Run.

@@ -2,10 +2,12 @@ package tools
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/origins"
 	"github.com/cdpmcp/cdpmcp/fixtures"
 )
 
@@ -73,4 +75,28 @@ func TestPasswordsAPageHoldsAreRedacted(t *testing.T) {
 	if strings.Contains(r.text, "55667788") {
 		t.Errorf("the DOM snapshot holds the password: %s", r.text[:min(len(r.text), 400)])
 	}
+}
+
+// A tab a script sent to an origin the rules refuse holds the browser's
+// error page for that address: getUrl and listPages say so, not as if the
+// page were there.
+func TestBlockedAddressSaysSo(t *testing.T) {
+	t.Parallel()
+	policy, err := origins.NewList([]string{"http://127.0.0.1:*"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cdpclient.NewManager(cdpclient.Options{Launch: cdpclient.LaunchOptions{Headless: true}, Origins: policy})
+	defer m.Close()
+	s := New(Config{Timeout: callTimeout, Origins: policy}, m)
+	defer s.Close()
+	c := newClient(t, s)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/home.html")}))
+	blocked := strings.Replace(site.URL("/second.html"), "127.0.0.1", "localhost", 1)
+	callTool(t, c, "evaluate", map[string]any{"expression": "location.href = " + strconv.Quote(blocked)})
+	waitUntil(t, "the tab to reach the blocked address", func() bool {
+		return strings.HasPrefix(callTool(t, c, "getUrl", nil).text, blocked)
+	})
+	wantIn(t, callTool(t, c, "getUrl", nil), "blocked by the origin rules")
+	wantIn(t, callTool(t, c, "listPages", nil), "(blocked)", "the browser's error page")
 }
