@@ -18,15 +18,7 @@ import (
 // second handle on the same database: another process.
 func outageDoor(t *testing.T) (*pgtest.Server, *jobs.Queue, jobs.Store) {
 	t.Helper()
-	srv, err := pgtest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	url, err := srv.NewDatabase("outage")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, url := pgtest.Own(t, "outage")
 	open := func() jobs.Store {
 		s, err := postgres.Open(context.Background(), url)
 		if err != nil {

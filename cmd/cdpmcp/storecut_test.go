@@ -17,16 +17,7 @@ import (
 // (the other fleet tests share theirs), and returns it with a database's URL.
 func outageDB(t *testing.T) (*pgtest.Server, string) {
 	t.Helper()
-	srv, err := pgtest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	url, err := srv.NewDatabase("outage")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, url
+	return pgtest.Own(t, "outage")
 }
 
 // proc is a cdpmcp process the test watches: its stdout and stderr so far,

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -263,4 +264,21 @@ func alive(pidFile []byte) bool {
 	line, _, _ := strings.Cut(string(pidFile), "\n")
 	pid, err := strconv.Atoi(strings.TrimSpace(line))
 	return err == nil && syscall.Kill(pid, 0) == nil
+}
+
+// Own starts a server of t's own (one t may stop and start: an outage for
+// its test alone), stopped when t ends, and returns it with the URL of a
+// new database on it named after prefix.
+func Own(t testing.TB, prefix string) (*Server, string) {
+	t.Helper()
+	srv, err := Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	url, err := srv.NewDatabase(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, url
 }
