@@ -15,7 +15,8 @@ import (
 // cdp passthrough does not wipe their cookies or site data, nor crash or
 // freeze their tab, and says why; reading and acting on the page pass; a
 // navigation away from their unsaved work waits at its "leave site?" prompt
-// for handleDialog. A browser cdpmcp launched takes the same calls.
+// for handleDialog, and is dismissed (the page stays) if left open when
+// cdpmcp lets go. A browser cdpmcp launched takes the same calls.
 func TestCDPLeavesThePersonsBrowserWhole(t *testing.T) {
 	t.Parallel()
 	port, err := fixtures.FreePort()
@@ -51,6 +52,20 @@ func TestCDPLeavesThePersonsBrowserWhole(t *testing.T) {
 		t.Errorf("the person's prompt was answered for them: %s", r.text)
 	}
 	wantIn(t, callTool(t, c, "handleDialog", map[string]any{"accept": true}), `"title":"Keys"`)
+
+	// A prompt left open when cdpmcp lets go is dismissed: the page stays,
+	// and the tab answers whoever comes next.
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/leave.html")}))
+	mustOK(t, callTool(t, c, "click", map[string]any{"selector": "#draft"}))
+	wantIn(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/keys.html")}), `"type":"beforeunload"`)
+	s.Close()
+	next := cdpclient.NewManager(cdpclient.Options{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port)})
+	defer next.Close()
+	s2 := New(Config{Timeout: callTimeout}, next)
+	defer s2.Close()
+	if u := callTool(t, newClient(t, s2), "getUrl", nil); !strings.HasSuffix(u.text, "/behave/leave.html") {
+		t.Errorf("the next session finds the tab %s", u.text)
+	}
 
 	launched := newClient(t)
 	mustOK(t, callTool(t, launched, "navigate", map[string]any{"url": site.URL("/home.html")}))

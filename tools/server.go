@@ -175,8 +175,10 @@ func instructionsFor(cfg Config) string {
 // MCP returns the underlying mcp-go server, for a transport to serve.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
-// Close releases every session's browser context. The browser itself belongs to
+// Close releases every session's browser context, and leaves no dialog open
+// in the tabs of a browser cdpmcp attached to. The browser itself belongs to
 // the Manager.
 func (s *Server) Close() {
 	s.sessions.closeAll()
+	s.leaveNoDialog()
 }
