@@ -85,7 +85,9 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, of *offer, to
 		return
 	}
 	if of == nil {
-		refuse(w, http.StatusNotFound)
+		if !s.sendOn(w, r, token) {
+			refuse(w, http.StatusNotFound)
+		}
 		return
 	}
 	if r.Method == http.MethodHead {

@@ -39,10 +39,11 @@ type Server struct {
 	prefix string // the base URL's path: where /live/ is below
 	host   string // the base URL's host, an origin the viewer may send from
 
-	mu      sync.Mutex
-	byToken map[[32]byte]*offer // by the SHA-256 of the URL's token
-	byKey   map[string]*offer
-	closed  bool
+	mu        sync.Mutex
+	byToken   map[[32]byte]*offer // by the SHA-256 of the URL's token
+	byKey     map[string]*offer
+	closed    bool
+	elsewhere Elsewhere // other processes' offers (elsewhere.go)
 }
 
 // New returns a live view reached at baseURL (scheme, host and any path

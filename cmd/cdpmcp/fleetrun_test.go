@@ -141,8 +141,20 @@ func TestFleet(t *testing.T) {
 		w := waitStates(t, ctx, store, []string{id}, jobs.WaitingForHuman)[id]
 		holder := ws[w.Worker]
 		st := jobState(t, ctx, c, id)
-		if url, _ := st["handoffUrl"].(string); holder == nil || !strings.HasPrefix(url, holder.liveView+"/live/") {
-			t.Fatalf("handoffUrl %q, want the live view of the holder %q", url, w.Worker)
+		link, _ := st["handoffUrl"].(string)
+		if holder == nil || !strings.HasPrefix(link, holder.liveView+"/live/") {
+			t.Fatalf("handoffUrl %q, want the live view of the holder %q", link, w.Worker)
+		}
+		// The same link opened on the serve's live view is sent on to the holder's.
+		token := link[strings.LastIndex(link, "/")+1:]
+		noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := noFollow.Get(srv.url[:strings.Index(srv.url, "/mcp")] + "/live/" + token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		if res.StatusCode != http.StatusFound || res.Header.Get("Location") != link {
+			t.Errorf("the link on the serve's view: %d to %q, want 302 to %q", res.StatusCode, res.Header.Get("Location"), link)
 		}
 		if a := jobCall(t, ctx, c, "browser.job.resume", map[string]any{"correlationId": "handoff", "jobId": id, "note": "over to you"}); a["status"] != "RESUMED" {
 			t.Fatalf("resume answered %v", a)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cdpmcp/cdpmcp/jobs/jobstore"
+	"github.com/cdpmcp/cdpmcp/liveview"
 	"log/slog"
 	"net/url"
 	"os"
@@ -193,6 +195,27 @@ func (h *horde) openQueue() error {
 		slog.Info("job queue open", "dataDir", dir.Path, "maxTabs", h.cfg.maxTabs)
 	}
 	return nil
+}
+
+// waitingLink finds the live view link of the job that waits for a person
+// under token, whichever worker of the fleet holds it.
+func waitingLink(queue func(context.Context) (*jobs.Queue, error)) liveview.Elsewhere {
+	return func(ctx context.Context, token string) string {
+		q, err := queue(ctx)
+		if err != nil {
+			return ""
+		}
+		waiting, err := q.List(ctx, jobstore.Filter{States: []jobstore.State{jobs.WaitingForHuman}})
+		if err != nil {
+			return ""
+		}
+		for _, j := range waiting {
+			if strings.HasSuffix(j.HandoffURL, "/live/"+token) {
+				return j.HandoffURL
+			}
+		}
+		return ""
+	}
 }
 
 // queue returns the open queue, opening it first if needed (within ctx).

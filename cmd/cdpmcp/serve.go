@@ -52,6 +52,11 @@ func build(cfg config) (*stack, error) {
 		}
 		st.jobs = startHorde(cfg)
 		cfg.tools.Jobs = st.jobs.queue
+		if cfg.live != nil && cfg.jobs.db != "" {
+			// A fleet's job waits on the worker that holds it: a link to
+			// it opened here is sent on there.
+			cfg.live.SetElsewhere(waitingLink(st.jobs.queue))
+		}
 		if err := startJobs(&cfg, st); err != nil {
 			return nil, err
 		}
