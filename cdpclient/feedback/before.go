@@ -37,10 +37,29 @@ func BeforeAction(console []pagelog.ConsoleEntry, net []pagelog.NetworkEntry, si
 			}
 		}
 		rs, _ := Requests(reqs, main, refusal, false)
-		b.Net, b.NetMore = Summarize(rs, origin, false)
+		b.Net, b.NetMore = Summarize(onItsOwn(rs), origin, false)
 	}
 	if len(b.Errors) == 0 && len(b.Net) == 0 && b.NetMore == "" && len(b.Opened) == 0 {
 		return nil
 	}
 	return b
+}
+
+// onItsOwn keeps, of what the page requested on its own, the calls that may
+// have had effects (a POST, a PUT, a DELETE: answered, failed or pending)
+// and the reads that failed: a poll's or an analytics beacon's reads, done or
+// in flight, and images that failed to load, would come with every answer
+// on a busy page and say nothing to act on.
+func onItsOwn(rs []Request) []Request {
+	var out []Request
+	for _, r := range rs {
+		read := r.Method == "" || r.Method == "GET" || r.Method == "HEAD" || r.Method == "OPTIONS"
+		// An answer that arrived and was then dropped unread (a 204's
+		// ERR_ABORTED) is an answer.
+		answered := r.Status > 0 && r.Status < 400 && r.Blocked == "" && (r.Failed == "" || r.Failed == "net::ERR_ABORTED")
+		if api(r) && (!read || !answered && !r.Pending) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
