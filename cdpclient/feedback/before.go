@@ -54,10 +54,10 @@ func onItsOwn(rs []Request) []Request {
 	var out []Request
 	for _, r := range rs {
 		read := r.Method == "" || r.Method == "GET" || r.Method == "HEAD" || r.Method == "OPTIONS"
-		// An answer that arrived and was then dropped unread (a 204's
-		// ERR_ABORTED) is an answer.
-		answered := r.Status > 0 && r.Status < 400 && r.Blocked == "" && (r.Failed == "" || r.Failed == "net::ERR_ABORTED")
-		if api(r) && (!read || !answered && !r.Pending) {
+		// A read the page dropped (ERR_ABORTED: a 204, an AbortController,
+		// the page going on) failed nothing.
+		readFailed := r.Blocked != "" || r.Status >= 400 || r.Failed != "" && r.Failed != "net::ERR_ABORTED"
+		if api(r) && (!read || readFailed) {
 			out = append(out, r)
 		}
 	}
