@@ -252,3 +252,22 @@ func (q *testQueue) wait(t *testing.T, id string, states ...jobs.State) (*jobs.J
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// processDir opens a data dir at path and its store for a process of the
+// test's own, both closed when the test ends; with shared, the store is the
+// database of the data dir shared names (a fleet's).
+func processDir(t *testing.T, path, shared string) (*jobs.DataDir, jobs.Store) {
+	t.Helper()
+	if shared != "" {
+		url, _ := databases.Load(shared)
+		databases.Store(path, url)
+	}
+	dir, err := jobs.OpenDataDir(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dir.Close() })
+	store := openStore(t, dir.Path)
+	t.Cleanup(func() { store.Close() })
+	return dir, store
+}

@@ -22,18 +22,9 @@ func TestWorkerNameInUse(t *testing.T) {
 		live := t.TempDir()
 		q := openQueue(t, live, jobs.Config{MaxTabs: 1, Worker: "w1", Lease: lease})
 		// The second process shares the first's store, with a data dir of its own.
-		second := t.TempDir()
-		url, _ := databases.Load(q.dir.Path)
-		databases.Store(second, url)
-		dir, err := jobs.OpenDataDir(second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { dir.Close() })
-		store := openStore(t, dir.Path)
-		t.Cleanup(func() { store.Close() })
+		dir, store := processDir(t, t.TempDir(), q.dir.Path)
 		start := time.Now()
-		_, err = jobs.Open(context.Background(), jobs.Config{Dir: dir, Store: store, MaxTabs: 1, Worker: "w1", Lease: lease})
+		_, err := jobs.Open(context.Background(), jobs.Config{Dir: dir, Store: store, MaxTabs: 1, Worker: "w1", Lease: lease})
 		if err == nil || !strings.Contains(err.Error(), `worker id "w1" is in use`) {
 			t.Fatalf("a second live w1 started: %v", err)
 		}

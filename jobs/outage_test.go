@@ -27,15 +27,8 @@ func TestStoreOutageTakesNothingFromLiveWorkers(t *testing.T) {
 		t.Parallel()
 		const lease = 1500 * time.Millisecond
 		ctx := testCtx(t)
-		path := t.TempDir()
-		dir, err := jobs.OpenDataDir(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { dir.Close() })
 		// The worker, w9: a job it claimed, its leases renewed by hand.
-		store := openStore(t, dir.Path)
-		t.Cleanup(func() { store.Close() })
+		dir, store := processDir(t, t.TempDir(), "")
 		job := &jobs.Job{ID: "job-outage", Key: "outage", CorrelationID: "outage", URL: site.URL("/jobs/article.html"), MaxTabs: 1,
 			State: jobs.Queued, Created: time.Now(), Task: jobs.Task{Type: jobs.TaskNavigate}}
 		if _, _, err := store.Create(ctx, job); err != nil {
