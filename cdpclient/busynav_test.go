@@ -62,25 +62,20 @@ func TestSlowServerIsNoStuckScript(t *testing.T) {
 	if p.busy.Busy() {
 		t.Error("the page is marked stuck in a script")
 	}
-	wantWaiting := func(what string, err error, took time.Duration) {
+	wantWaiting := func(what string, err error) {
 		t.Helper()
 		c := Classify(err)
 		if err == nil || c.Code != CodeTimeout || !strings.Contains(c.Msg, "waiting for "+slow) || !strings.Contains(c.Hint, "reload") {
 			t.Errorf("%s while the tab waits for the server: %v (hint %q), want TIMEOUT saying it waits for %s", what, err, c.Hint, slow)
 		}
-		if took > 2*time.Second {
-			t.Errorf("%s took %v: the tab has waited long enough to answer at once", what, took)
-		}
 	}
-	start := time.Now()
 	_, err = evaluate(ctx, p, "document.title")
-	wantWaiting("evaluate", err, time.Since(start))
-	start = time.Now()
+	wantWaiting("evaluate", err)
 	err = p.do(ctx, func(ctx context.Context) error {
 		_, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("1"))
 		return err
 	})
-	wantWaiting("a read", err, time.Since(start))
+	wantWaiting("a read", err)
 	if err := outcome(p.Reload(ctx, false, WaitLoad)); err != nil {
 		t.Fatalf("reload: %v", err)
 	}
@@ -110,7 +105,6 @@ func TestReadDuringSlowNavigation(t *testing.T) {
 		}
 		return errors.New("not sent")
 	})
-	start := time.Now()
 	err := p.do(ctx, func(ctx context.Context) error {
 		_, err := p.c.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("1"))
 		return err
@@ -118,9 +112,6 @@ func TestReadDuringSlowNavigation(t *testing.T) {
 	c := Classify(err)
 	if err == nil || !strings.Contains(c.Msg, "waiting for "+srv.URL+"/slow") {
 		t.Errorf("a read as the navigation starts: %v, want it to say the tab waits for %s/slow", err, srv.URL)
-	}
-	if took := time.Since(start); took > 6*time.Second {
-		t.Errorf("the read took %v", took)
 	}
 	if p.busy.Busy() {
 		t.Error("the page is marked stuck in a script")

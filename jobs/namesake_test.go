@@ -23,13 +23,9 @@ func TestWorkerNameInUse(t *testing.T) {
 		q := openQueue(t, live, jobs.Config{MaxTabs: 1, Worker: "w1", Lease: lease})
 		// The second process shares the first's store, with a data dir of its own.
 		dir, store := processDir(t, t.TempDir(), q.dir.Path)
-		start := time.Now()
 		_, err := jobs.Open(context.Background(), jobs.Config{Dir: dir, Store: store, MaxTabs: 1, Worker: "w1", Lease: lease})
 		if err == nil || !strings.Contains(err.Error(), `worker id "w1" is in use`) {
 			t.Fatalf("a second live w1 started: %v", err)
-		}
-		if took := time.Since(start); took > 2*lease {
-			t.Errorf("it took %s to see w1 alive", took)
 		}
 
 		// A process named w2 that renewed once and died: the newcomer waits
@@ -37,7 +33,7 @@ func TestWorkerNameInUse(t *testing.T) {
 		if _, err := store.Renew(testCtx(t), jobstore.Worker{ID: "w2", MaxTabs: 1, Started: time.Now()}, lease); err != nil {
 			t.Fatal(err)
 		}
-		start = time.Now()
+		start := time.Now()
 		q2, err := jobs.Open(context.Background(), jobs.Config{Dir: dir, Store: store, MaxTabs: 1, Worker: "w2", Lease: lease,
 			Endpoints: []string{shared}})
 		if err != nil {
