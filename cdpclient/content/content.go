@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/closedroots"
 	"github.com/cdpmcp/cdpmcp/cdpclient/reader"
 	"github.com/mafredri/cdp"
 )
@@ -56,6 +57,12 @@ func Read(ctx context.Context, p *cdpclient.Page, o Options) (string, error) {
 	var out *string
 	d := p.Door()
 	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, _ *cdp.Client) error {
+		// The page's closed shadow roots, shown to the page model first
+		// (a snapshot may not have met them yet).
+		_ = d.Frames().In(ctx, cdpclient.Frame{}, func(w *cdpclient.World) error {
+			closedroots.Reveal(ctx, w, closedroots.Scan)
+			return nil
+		})
 		// In cdpmcp's world, where an overridden innerText or querySelector
 		// neither runs nor lies.
 		r, err := d.CallInWorld(ctx, contentSource, selector, raw)

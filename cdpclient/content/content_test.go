@@ -58,3 +58,19 @@ func TestReadsShadowTrees(t *testing.T) {
 		}
 	}
 }
+
+// getContent reads a page's closed shadow roots without a snapshot first.
+func TestReadsClosedShadowRoots(t *testing.T) {
+	t.Parallel()
+	p, ctx := cdptest.Open(t, "/closed-shadow.html")
+	got, err := Read(ctx, p, Options{Format: "text", Whole: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Light text before the widgets.", "Closed text about the card fee.", "Slotted words about the order",
+		"Closed consent banner text.", "Nested closed button"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+}

@@ -18,7 +18,7 @@ const passwordFields = `(() => {
   const secret = (el) => el.type === 'password' || /^(current-password|new-password|one-time-code)$/.test(el.autocomplete);
   const visit = (root) => {
     for (const el of root.querySelectorAll('input')) if (secret(el) && el.value.length >= 4) out.push(el.value);
-    for (const h of root.querySelectorAll('*')) if (h.shadowRoot) visit(h.shadowRoot);
+    for (const h of root.querySelectorAll('*')) { const sr = (globalThis.__cdpmcp && globalThis.__cdpmcp.shadowOf ? globalThis.__cdpmcp.shadowOf(h) : h.shadowRoot); if (sr) visit(sr); }
     for (const f of root.querySelectorAll('iframe, frame')) {
       try { if (f.contentDocument) visit(f.contentDocument); } catch (e) { /* another origin's */ }
     }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/closedroots"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
@@ -28,6 +29,7 @@ func refText(ctx context.Context, d cdpclient.Door, matches []string, text strin
 	}
 	var found []string
 	d.Frames().RefWorlds(ctx, func(w *cdpclient.World) error {
+		closedroots.Reveal(ctx, w, closedroots.Scan)
 		return w.HandOutRefs(func(base int) (int, error) {
 			r, err := w.Eval(ctx, fmt.Sprintf("(%s)(%s, %d, %d)", funcs.Func("findText"), strconv.Quote(text), base, maxMatches), true)
 			if err != nil {

@@ -17,8 +17,20 @@ function armClickGuard() {
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
   const guard = { decided: false, blocked: false, hit: '' };
   const reaches = (ev) => ev.composedPath().some((n) => n === el || (n.localName === 'label' && n.control === el));
+  // In a closed shadow root, a listener on the window sees the path stop at
+  // the outermost closed host: there it only knows a click that misses the
+  // host; one on the element's own root, which the event reaches next,
+  // decides (and a click that never passes that root is stopped as it
+  // bubbles back).
+  let outer = null; // the host of the outermost closed root el is in
+  for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) {
+    if (r.mode === 'closed') outer = r.host;
+  }
+  const root = outer ? el.getRootNode() : null;
   const check = (ev) => {
     if (!ev.isTrusted) return; // the page's own events are its business
+    if (!guard.decided && outer && ev.currentTarget === win && ev.eventPhase === Event.CAPTURING_PHASE &&
+      ev.composedPath().includes(outer)) return;
     if (!guard.decided) {
       guard.decided = true;
       guard.blocked = !reaches(ev);
@@ -32,11 +44,24 @@ function armClickGuard() {
       ev.stopImmediatePropagation();
     }
   };
-  for (const t of types) win.addEventListener(t, check, true);
+  const late = (ev) => { if (!guard.decided) check(ev); };
+  for (const t of types) {
+    win.addEventListener(t, check, true);
+    if (root) {
+      root.addEventListener(t, check, true);
+      win.addEventListener(t, late, false);
+    }
+  }
   const timer = setTimeout(() => guard.disarm(), 10000);
   guard.disarm = () => {
     clearTimeout(timer);
-    for (const t of types) win.removeEventListener(t, check, true);
+    for (const t of types) {
+      win.removeEventListener(t, check, true);
+      if (root) {
+        root.removeEventListener(t, check, true);
+        win.removeEventListener(t, late, false);
+      }
+    }
     if (win[key] === guard) delete win[key];
   };
   win[key] = guard;

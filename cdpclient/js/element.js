@@ -65,8 +65,11 @@ function clickPoint() {
   const x = Math.min(Math.max(rect.left + rect.width / 2, 1), win.innerWidth - 2);
   const y = Math.min(Math.max(rect.top + rect.height / 2, 1), win.innerHeight - 2);
   let hit = doc.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  // Closed roots too, those the page model was shown (closedroots.js).
+  const m = globalThis.__cdpmcp;
+  const rootOf = (e) => (m ? m.shadowOf(e) : e.shadowRoot);
+  for (let sr = hit && rootOf(hit); sr; sr = rootOf(hit)) {
+    const inner = sr.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }

@@ -221,8 +221,10 @@ function lineHelpers() {
     const y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
     let hit = document.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
+    const m = globalThis.__cdpmcp;
+    const rootOf = (e) => (m ? m.shadowOf(e) : e.shadowRoot);
+    for (let sr = hit && rootOf(hit); sr; sr = rootOf(hit)) {
+      const inner = sr.elementFromPoint(x, y);
       if (!inner || inner === hit) break;
       hit = inner;
     }

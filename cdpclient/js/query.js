@@ -11,7 +11,9 @@ function query(selector, pickVisible) {
     for (const el of root.querySelectorAll(selector)) matches.push(el);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (n.shadowRoot && n.shadowRoot.mode === 'open') roots.push(n.shadowRoot);
+      // Open roots, and the closed ones cdpmcp was shown (closedroots.js).
+      const sr = globalThis.__cdpmcp ? globalThis.__cdpmcp.shadowOf(n) : n.shadowRoot;
+      if (sr) roots.push(sr);
     }
   }
   if (matches.length === 0) return null;

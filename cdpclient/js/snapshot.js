@@ -32,6 +32,7 @@ function install() {
   // How long one slice of a sliced walk runs before the page gets its turn.
   const SLICE_MS = 50;
   let pending = null; // a sliced walk stopped at its deadline
+  const closed = closedRoots();
 
   function assign(el, st) {
     let r = refOf.get(el);
@@ -54,7 +55,8 @@ function install() {
   // what is assigned to it (or its fallback content).
   function children(node) {
     if (node.nodeType === 1) {
-      if (node.shadowRoot) return node.shadowRoot.childNodes;
+      const root = closed.shadowOf(node);
+      if (root) return root.childNodes;
       if (node.localName === 'slot') {
         const a = node.assignedNodes({ flatten: true });
         return a.length ? a : node.childNodes;
@@ -63,10 +65,10 @@ function install() {
     return node.childNodes;
   }
 
-  const walk = walker(h, rd, tg, { assign, children });
+  const walk = walker(h, rd, tg, { assign, children, closed });
 
   function start(opts) {
-    const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0, h1: 0, n: 0, sliceEnd: Infinity };
+    const st = { last: opts.base | 0, chars: 0, linkChars: 0, elems: 0, h1: 0, n: 0, sliceEnd: Infinity, hosts: [] };
     if (opts.boxes) st.boxed = new Map(); // ref → element, of the refs this walk handed out or met
     const w = { out: [], at: [], frames: [] };
     return { opts, st, w, gen: run(opts, st, w) };
@@ -82,7 +84,10 @@ function install() {
     const se = document.scrollingElement || document.documentElement;
     const scroll = { above: Math.round(se.scrollTop), below: Math.max(0, Math.round(se.scrollHeight - se.clientHeight - se.scrollTop)) };
     const boxes = st.boxed ? boxesOf(st.boxed, false) : null;
-    return { lines: w.out, frames: w.frames, groups, main, view, partial, last: st.last, scroll, title: document.title, boxes };
+    // Elements that may hold a closed shadow root: asked about once each
+    // (closedroots.go), and the walk run again if one does.
+    const needRoots = closed.keep(st.hosts);
+    return { lines: w.out, frames: w.frames, groups, main, view, partial, last: st.last, scroll, title: document.title, boxes, needRoots };
   }
 
   // snapshot walks at once: for small scopes (what an action added).
@@ -167,6 +172,11 @@ function install() {
     snapshot, snapshotSliced, get, boxes, query,
     // setDrops names the elements that take drops (droptargets.go).
     setDrops: (...els) => tg.setDrops(els),
+    // shadowOf is an element's shadow root, open or closed (closedroots.go).
+    shadowOf: closed.shadowOf,
+    takeHosts: closed.take,
+    scanHosts: closed.scan,
+    setClosedRoots: closed.set,
     refOf: (el) => refOf.get(el),
     // known lists the live elements that have refs.
     known: () => { const out = []; for (const r of byRef.keys()) { const el = get(r); if (el) out.push(el); } return out; },

@@ -11,7 +11,7 @@
 // marker lines to w.frames as it goes, so a walk stopped early still has them.
 function walker(h, rd, tg, refs) {
   const { fold, esc, line } = h;
-  const { assign, children } = refs;
+  const { assign, children, closed } = refs;
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'math',
     'canvas', 'video', 'audio', 'object', 'embed', 'datalist', 'option', 'optgroup', 'map', 'slot-fallback']);
   const INLINE = new Set(['inline', 'inline-block', 'inline-flex', 'inline-grid', 'inline-table', 'contents', 'ruby']);
@@ -75,6 +75,7 @@ function walker(h, rd, tg, refs) {
       const shown = seen(el, style, cx.hidden, cx.clip, display);
       if (!shown) return;
       const hidden = shown.hidden;
+      if (!hidden && closed.mayHost(el)) st.hosts.push(el);
       if (shown.clip !== cx.clip) cx = { ...cx, clip: shown.clip };
       const isBlock = !INLINE.has(display);
       if (tag === 'iframe' || tag === 'frame') {
@@ -194,7 +195,7 @@ function walker(h, rd, tg, refs) {
     }
 
     function* walk(node, cx) {
-      const kids = node.nodeType === 1 && (node.shadowRoot || node.localName === 'slot') ? children(node) : null;
+      const kids = node.nodeType === 1 && (closed.shadowOf(node) || node.localName === 'slot') ? children(node) : null;
       if (kids) {
         for (const c of kids) {
           if (c.nodeType === 3) text(c.data, cx);

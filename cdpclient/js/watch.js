@@ -16,7 +16,8 @@ function installWatch() {
     obs.observe(root, opts);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let n = walker.currentNode; n; n = walker.nextNode()) {
-      if (n.shadowRoot) observeAll(obs, n.shadowRoot);
+      const sr = m.shadowOf(n);
+      if (sr) observeAll(obs, sr);
     }
   }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient"
+	"github.com/cdpmcp/cdpmcp/cdpclient/closedroots"
 	"github.com/cdpmcp/cdpmcp/cdpclient/snapshot"
 )
 
@@ -62,6 +63,9 @@ type frameResult struct {
 	} `json:"scroll"`
 	Title     string `json:"title"`
 	NeedDrops bool   `json:"needDrops"`
+	// NeedRoots: the walk met elements that may hold closed shadow roots
+	// (package closedroots).
+	NeedRoots bool `json:"needRoots"`
 	// Boxes (asked for with boxes) are the viewport boxes of the elements
 	// the walk gave refs to: [ref, x, y, width, height] in the frame's CSS
 	// pixels, placed in the main frame's viewport by walkFrame.
@@ -97,7 +101,7 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 	var res frameResult
 	err := d.Frames().In(ctx, f, func(w *cdpclient.World) error {
 		return w.HandOutRefs(func(base int) (int, error) {
-			drops := false
+			drops, rounds := false, 0
 			for {
 				opts := fmt.Sprintf("{base: %d, scope, groups: true, view: %t, boxes: %t, resume: %t, drops: %t, deadline: %d}",
 					base, view, boxes, resume, drops, walkTime(ctx, limit).Milliseconds())
@@ -118,6 +122,17 @@ func walkFrame(ctx context.Context, p *cdpclient.Page, f cdpclient.Frame, scopeE
 					markDropTargets(ctx, p, w)
 					drops = true
 					continue
+				}
+				// A closed root found can hold another: a round each, at most
+				// maxRootRounds.
+				if res.NeedRoots && rounds < closedroots.MaxRounds {
+					rounds++
+					if closedroots.Reveal(ctx, w, closedroots.Noted) > 0 && !res.Partial {
+						// Walked again with what they hold; the refs the
+						// first walk handed out stay its elements'.
+						base, resume = res.Last, false
+						continue
+					}
 				}
 				res.mainFrame = w.Frame() == d.Frames().Main()
 				res.Boxes = placeBoxes(ctx, w, res.Boxes)

@@ -82,7 +82,9 @@ function shownHTML(el) {
   // null for any other node (its own children are).
   function flatKids(n) {
     if (n.nodeType !== 1) return null;
-    if (n.shadowRoot) return [...n.shadowRoot.childNodes];
+    // Closed roots too, those the page model was shown (package closedroots).
+    const sr = (globalThis.__cdpmcp && globalThis.__cdpmcp.shadowOf ? globalThis.__cdpmcp.shadowOf(n) : n.shadowRoot);
+    if (sr) return [...sr.childNodes];
     if (n.localName === 'slot' && n.getRootNode() instanceof ShadowRoot) {
       const a = n.assignedNodes({ flatten: true });
       return a.length ? a : null;

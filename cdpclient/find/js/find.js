@@ -16,13 +16,14 @@ function findText(wanted, base, max) {
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (out.length >= max) return;
-      if (el.shadowRoot) visit(el.shadowRoot);
+      const sr = m.shadowOf(el); // open, or closed and shown to the page model
+      if (sr) visit(sr);
       if (skip.has(el.localName) || el.getClientRects().length === 0) continue;
       const t = textOf(el);
       if (!t.toLowerCase().includes(w)) continue;
       // The deepest: no child element holds the text too.
       if ([...el.children].some((k) => textOf(k).toLowerCase().includes(w))) continue;
-      if (el.shadowRoot && textOf(el.shadowRoot.host).toLowerCase().includes(w) && el.shadowRoot.querySelector('*')) continue;
+      if (sr && textOf(el).toLowerCase().includes(w) && sr.querySelector('*')) continue;
       const ref = m.assign(el, st);
       const attrs = el.draggable ? ' draggable' : '';
       const name = t.length > 100 ? t.slice(0, 99) + '…' : t;

@@ -8,7 +8,8 @@
 function focusedSecret() {
   let el = this && this.nodeType === 1 ? this : document.activeElement;
   for (let i = 0; el && i < 8; i++) {
-    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    const sr = (globalThis.__cdpmcp && globalThis.__cdpmcp.shadowOf ? globalThis.__cdpmcp.shadowOf(el) : el.shadowRoot);
+    if (sr && sr.activeElement) { el = sr.activeElement; continue; }
     if (el.localName === 'iframe' || el.localName === 'frame') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }

@@ -14,7 +14,8 @@ function secretBoxes() {
   const visit = (root, dx, dy, depth) => {
     for (const el of root.querySelectorAll(secret)) seen.add(el);
     for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot && el.shadowRoot.mode === 'open') visit(el.shadowRoot, dx, dy, depth);
+      const sr = (globalThis.__cdpmcp && globalThis.__cdpmcp.shadowOf ? globalThis.__cdpmcp.shadowOf(el) : el.shadowRoot);
+      if (sr) visit(sr, dx, dy, depth);
       if (seen.has(el)) {
         const r = el.getBoundingClientRect();
         if (r.width > 0 && r.height > 0) boxes.push([r.left + dx, r.top + dy, r.width, r.height]);

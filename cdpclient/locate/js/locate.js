@@ -210,7 +210,8 @@ function locate(desc, base, max) {
   const all = [];
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) visit(el.shadowRoot);
+      const sr = m.shadowOf(el); // open, or closed and shown to the page model
+      if (sr) visit(sr);
       all.push(el);
     }
   };

@@ -17,9 +17,10 @@ function waitFor(kind, value, state, timeoutMs) {
       const root = stack.pop();
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (n.shadowRoot && n.shadowRoot.mode === 'open') {
-          stack.push(n.shadowRoot);
-          for (const c of n.shadowRoot.children) {
+        const sr = (globalThis.__cdpmcp && globalThis.__cdpmcp.shadowOf ? globalThis.__cdpmcp.shadowOf(n) : n.shadowRoot);
+        if (sr) {
+          stack.push(sr);
+          for (const c of sr.children) {
             if (c.localName === 'style' || c.localName === 'script') continue;
             text += '\n' + (visibleOnly ? (c.innerText || '') : c.textContent);
           }
