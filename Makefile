@@ -6,6 +6,8 @@ SHELL := /bin/bash
 
 GO ?= go
 PORT ?= 8931
+# ARGS are more serve flags for make run, e.g. ARGS="--data-dir /tmp/jobs --read-only".
+ARGS ?=
 BIN := $(CURDIR)/bin
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
@@ -80,7 +82,7 @@ $(BIN)/cdpmcp: $(BUILD_INPUTS)
 ## without the headless shell or ffmpeg it says what they would add and runs.
 ## cdpmcp itself says where it serves, once it listens (a busy port is one line).
 run: run-deps $(BIN)/cdpmcp
-	@$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs
+	@$(BIN)/cdpmcp serve --http 127.0.0.1:$(PORT) --headless --caps jobs $(ARGS)
 
 run-deps:
 	@scripts/deps.sh "make run" browser --optional headless-shell ffmpeg

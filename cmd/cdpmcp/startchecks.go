@@ -13,6 +13,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/procgroup"
 	"github.com/cdpmcp/cdpmcp/internal/children"
+	"github.com/cdpmcp/cdpmcp/jobs"
 	"github.com/cdpmcp/cdpmcp/tools"
 )
 
@@ -107,7 +108,12 @@ func startJobs(cfg *config, st *stack) error {
 	st.jobs.close()
 	st.jobs, cfg.tools.Jobs, cfg.tools.JobHandoff = nil, nil, nil
 	if asked {
-		return fmt.Errorf("the job tools were asked for (--caps jobs, --data-dir or --tools) and cannot start: %w; or serve without them (--no-jobs)", err)
+		also := ""
+		if errors.Is(err, jobs.ErrDataDirBusy) {
+			// make run asks for them: say how to pass the flag there.
+			also = ` (with make run: make run ARGS="--data-dir DIR")`
+		}
+		return fmt.Errorf("the job tools were asked for (--caps jobs, --data-dir or --tools) and cannot start: %w%s; or serve without them (--no-jobs)", err, also)
 	}
 	slog.Warn("the job tools are off, and the jobs in the data dir are not taken up: " + err.Error())
 	cfg.tools.JobsOff = "the job tools are off on this server: " + err.Error()
