@@ -40,7 +40,7 @@ func jobsCommand() *cli.Command {
 				states = append(states, jobs.State(s))
 			}
 			if db := c.String("jobs-db"); db != "" {
-				store, err := postgres.Open(c.Context, db)
+				store, err := postgres.OpenExisting(c.Context, db)
 				if err != nil {
 					return err
 				}

@@ -168,7 +168,13 @@ func openDoor(c *cli.Context, create bool) (context.Context, *jobs.Queue, func()
 		err   error
 	)
 	if db := c.String("jobs-db"); db != "" {
-		store, err = postgres.Open(octx, db)
+		// As on a data dir, only a submit makes the store (a script may
+		// queue jobs before the first worker starts); the others read one.
+		if create {
+			store, err = postgres.Open(octx, db)
+		} else {
+			store, err = postgres.OpenExisting(octx, db)
+		}
 		name = "shared by the workers"
 	} else {
 		dir := c.String("data-dir")

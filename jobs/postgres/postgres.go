@@ -31,7 +31,20 @@ var _ jobstore.Store = (*Store)(nil)
 // Open connects to the database at conn (a postgres:// URL or a libpq
 // key=value string; a Unix socket is a host that is a directory), creates or
 // migrates the schema, and starts listening for other processes' changes.
+// Only the processes that run the fleet (serve, worker) open it so.
 func Open(ctx context.Context, conn string) (*Store, error) {
+	return open(ctx, conn, true)
+}
+
+// OpenExisting is Open for a tool that reads or adds to a fleet's queue
+// (cdpmcp jobs): it creates and migrates nothing, and a database without the
+// schema is ErrNoSchema, so a mistyped --jobs-db is said, not turned into an
+// empty job store.
+func OpenExisting(ctx context.Context, conn string) (*Store, error) {
+	return open(ctx, conn, false)
+}
+
+func open(ctx context.Context, conn string, create bool) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(conn)
 	if err != nil {
 		return nil, fmt.Errorf("--jobs-db: %w (give a URL like postgres://user:password@host/db or postgres:///db?host=/var/run/postgresql)", err)
@@ -41,8 +54,15 @@ func Open(ctx context.Context, conn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--jobs-db: %w", err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	prepare := migrate
+	if !create {
+		prepare = checkSchema
+	}
+	if err := prepare(ctx, pool); err != nil {
 		pool.Close()
+		if errors.Is(err, ErrNoSchema) || errors.Is(err, errSchemaBehind) {
+			return nil, fmt.Errorf("--jobs-db: %s: %w", where(cfg.ConnConfig), err)
+		}
 		if jobstore.Unreachable(err) {
 			return nil, fmt.Errorf("--jobs-db: the database at %s could not be reached: %w", where(cfg.ConnConfig), err)
 		}

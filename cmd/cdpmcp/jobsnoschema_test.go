@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// `cdpmcp jobs` pointed at a database that holds no job store (a mistyped
+// --jobs-db, a fresh database) says so with a hint and creates nothing: only
+// a serve or worker (or a submit, as on a data dir) makes the schema.
+func TestJobsOnAnEmptyDatabaseCreatesNoSchema(t *testing.T) {
+	t.Parallel()
+	db := fleetDB(t)
+	tmp := t.TempDir()
+	for _, args := range [][]string{
+		{"jobs", "--jobs-db", db},
+		{"jobs", "status", "--jobs-db", db, "job-nosuchjob"},
+		{"jobs", "cancel", "--jobs-db", db, "job-nosuchjob"},
+	} {
+		r := runCLI(t, tmp, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, `no job store here (no schema "cdpmcp")`) || !strings.Contains(r.stderr, "start a cdpmcp serve or worker on it first") {
+			t.Errorf("cdpmcp %s on an empty database: exit %d, stderr:\n%s\nwant exit 1 saying there is no job store, with a hint", strings.Join(args[:2], " "), r.code, r.stderr)
+		}
+	}
+	ctx := testCtx(t, time.Minute)
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var schemas int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM information_schema.schemata WHERE schema_name = 'cdpmcp'`).Scan(&schemas); err != nil {
+		t.Fatal(err)
+	}
+	if schemas != 0 {
+		t.Errorf("cdpmcp jobs created the schema cdpmcp in a database that held none")
+	}
+	// A submit makes the store, and the list then reads it.
+	if r := runCLI(t, tmp, "jobs", "submit", "--jobs-db", db, `{"correlationId":"first","url":"`+site.URL("/")+`","task":{"type":"navigate"}}`); r.code != 0 {
+		t.Fatalf("jobs submit on an empty database: exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, tmp, "jobs", "--jobs-db", db); r.code != 0 || !strings.Contains(r.stdout, "QUEUED") {
+		t.Errorf("cdpmcp jobs after a submit: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
