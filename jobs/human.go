@@ -46,6 +46,9 @@ func (t *taskRun) waitForHuman(ctx context.Context, reason string) (string, erro
 	}); err != nil {
 		return "", err
 	}
+	// A drain does not wait for it: a person's wait outlasts any grace.
+	t.r.waiting.Store(true)
+	defer t.r.waiting.Store(false)
 	t.rec.Action("wait-for-human", map[string]any{"reason": reason, "liveView": url != ""})
 	slog.Info("job waiting for a person", "job", t.job.ID, "reason", reason)
 	// The job's own deadline does not run while a person works.

@@ -102,6 +102,7 @@ type Queue struct {
 	metrics  *metrics
 	wake     chan struct{}
 	closed   bool
+	draining bool // stopping: no new claims (drain.go)
 	door     bool // a front door only (OpenDoor)
 	// unsaved are the jobs whose ends the store refused (a full disk), with
 	// why, being written again (failure.go).
@@ -211,18 +212,20 @@ func (q *Queue) Close() error {
 		q.cancel()
 		return nil
 	}
-	var effectful []*run
+	var effectful, released []*run
 	for _, r := range q.running {
 		// One still waiting for its browser never started: it stays
 		// DISPATCHED and is claimed again, here at the next start or elsewhere.
 		if t := r.job.Task.Type; t != TaskNavigate && t != TaskExtract && r.started.Load() {
 			effectful = append(effectful, r)
+		} else if !r.job.HasSecret {
+			released = append(released, r)
 		}
 		r.shutdown.Store(true)
 	}
 	q.mu.Unlock()
 	for _, r := range effectful {
-		reason := "interrupted: the server shut down while the job ran"
+		reason := q.stoppedReason(r)
 		// Each write has its own bound: one slow write leaves the next its time.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_, _ = q.store.UpdateHeld(ctx, r.job.ID, q.cfg.Worker, jobstore.Unfinished, func(j *Job) {
@@ -232,6 +235,14 @@ func (q *Queue) Close() error {
 	}
 	q.cancel()
 	q.wg.Wait()
+	// Before the browsers close (a profile's save may take seconds): the
+	// other processes start these at once.
+	for _, r := range released {
+		q.handBack(r.job, r.started.Load())
+	}
+	if len(effectful)+len(released) > 0 {
+		slog.Info("stopped with unfinished jobs", "handedBack", len(released), "failed", len(effectful), "worker", q.cfg.Worker)
+	}
 	q.fleet.close()
 	// The jobs left (navigate and extract that ran, a queued job's secret)
 	// are taken up at once by the other processes, or by the next start. The

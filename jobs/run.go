@@ -24,8 +24,9 @@ type run struct {
 	budget *budget // the job's time limit, paused while a person helps
 	// shutdown is set when the server closes under the job (not a cancel);
 	// lost when another process took the job up (this one's lease ended);
-	// started once its task started (it had its browser and tab).
-	shutdown, lost, started atomic.Bool
+	// started once its task started (it had its browser and tab); waiting
+	// while it waits for a person.
+	shutdown, lost, started, waiting atomic.Bool
 
 	mu    sync.Mutex
 	tabs  []*cdpclient.Page // the job's tabs, its own first

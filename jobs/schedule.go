@@ -39,7 +39,7 @@ func (q *Queue) dispatchReady() {
 	}
 	for {
 		q.mu.Lock()
-		if q.closed || q.free-len(q.urgent) <= 0 {
+		if q.closed || q.draining || q.free-len(q.urgent) <= 0 {
 			q.mu.Unlock()
 			return
 		}
@@ -50,14 +50,16 @@ func (q *Queue) dispatchReady() {
 		cancel()
 		q.mu.Lock()
 		q.backlog = j != nil
-		if err != nil || j == nil || q.closed {
+		if err != nil || j == nil || q.closed || q.draining {
 			q.returnSlot()
+			stopping := q.closed || q.draining
 			q.mu.Unlock()
 			if err != nil && q.ctx.Err() == nil {
 				slog.Warn("could not claim a job", "err", err)
 			}
-			if j != nil { // closing: the lease ends with Leave
+			if j != nil && stopping { // claimed as this process stops: another takes it at once
 				q.fleet.unreserve(j.Tenant, j.Profile)
+				q.handBack(j, false)
 			}
 			return
 		}

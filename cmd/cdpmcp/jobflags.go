@@ -35,6 +35,9 @@ type jobsConfig struct {
 	worker    string
 	endpoints []string // a worker's browser pool
 	artifacts string
+	// grace is how long running jobs may finish when the process stops
+	// (--job-grace).
+	grace time.Duration
 }
 
 func dataDirFlag() cli.Flag {
@@ -62,14 +65,17 @@ func runFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "job-timeout", EnvVars: env("JOB_TIMEOUT"), Value: 2 * time.Minute, Usage: "bound on a job's run unless its task.timeoutMs says otherwise"},
 		&cli.DurationFlag{Name: "lease", EnvVars: env("LEASE"), Value: jobs.DefaultLease, Usage: "with --jobs-db, how long this process holds a job without renewing it (renewed every third); a process that dies loses its jobs to others after it"},
 		&cli.StringFlag{Name: "worker-id", EnvVars: env("WORKER_ID"), Usage: "with --jobs-db, this process's `NAME` in the fleet (default host:pid); give a stable one to take back its jobs at once after a restart"},
+		&cli.DurationFlag{Name: "job-grace", EnvVars: env("JOB_GRACE"), Value: jobs.DefaultDrainGrace, Usage: "on SIGTERM or SIGINT, how long running jobs may take to finish before the unfinished are handed back to the queue, for another worker or the next start (0: at once; a second signal stops waiting)"},
 		&cli.StringFlag{Name: "job-artifacts", EnvVars: env("JOB_ARTIFACTS"), Usage: "`DIR` where jobs write their artifacts (default: --data-dir's artifacts/); in a fleet, one every host mounts at the same path"},
 	}
 }
 
 func jobsConfigFrom(c *cli.Context) (jobsConfig, error) {
 	cfg := jobsConfig{dataDir: c.String("data-dir"), maxTabs: c.Int("max-tabs"), timeout: c.Duration("job-timeout"), disabled: c.Bool("no-jobs"),
-		db: c.String("jobs-db"), lease: c.Duration("lease"), worker: c.String("worker-id"), artifacts: c.String("job-artifacts")}
+		db: c.String("jobs-db"), lease: c.Duration("lease"), worker: c.String("worker-id"), artifacts: c.String("job-artifacts"), grace: c.Duration("job-grace")}
 	switch {
+	case cfg.grace < 0 || cfg.grace > time.Hour:
+		return cfg, fmt.Errorf("--job-grace %s: give 0 (hand running jobs back at once) to 1h (default %s)", cfg.grace, jobs.DefaultDrainGrace)
 	case cfg.maxTabs < 0 || (cfg.maxTabs == 0 && cfg.db == ""):
 		return cfg, fmt.Errorf("--max-tabs %d: give 1 or more (0, running no jobs here, only with --jobs-db, where workers run them)", cfg.maxTabs)
 	case cfg.lease < 3*time.Second || cfg.lease > 10*time.Minute:
@@ -232,13 +238,36 @@ func (h *horde) queue(ctx context.Context) (*jobs.Queue, error) {
 	}
 }
 
+// stopClaiming has an open queue claim no more jobs (the process stops).
+func (h *horde) stopClaiming() {
+	select {
+	case <-h.ready:
+		if h.q != nil {
+			h.q.StopClaiming()
+		}
+	default: // not open: nothing claims
+	}
+}
+
 // close stops the queue and its browsers, then releases the store and dir.
+// Running jobs first get --job-grace to finish, or until a second signal;
+// the queue hands back the unfinished ones.
 func (h *horde) close() {
 	h.once.Do(func() { close(h.ready); h.err = errors.New("shutting down") })
 	<-h.ready
 	if h.q == nil {
 		return
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-secondSignal:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	h.q.Drain(ctx, h.cfg.grace)
+	cancel()
 	_ = h.q.Close()
 	_ = h.store.Close()
 	_ = h.dir.Close()

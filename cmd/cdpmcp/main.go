@@ -4,12 +4,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/cdpmcp/cdpmcp/tools"
 )
@@ -22,8 +19,9 @@ func main() {
 	tools.Version = version
 	// SIGINT and SIGTERM cancel the command's context. They stay caught until the
 	// command has returned, so a second signal cannot cut the browser's shutdown
-	// short and leave it running with its temporary profile.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// short and leave it running with its temporary profile: it only ends the
+	// running jobs' grace (secondSignal).
+	ctx, stop := notifySignals()
 	app := newApp()
 	endProfile := startProfile()
 	args, err := hoistFlags(app, os.Args)

@@ -124,7 +124,12 @@ func serve(ctx context.Context, cfg config) error {
 	// Runs a server killed earlier left with a record and no report get
 	// theirs, in the background: the server does not wait for them.
 	go agentloop.RecoverReports(cmp.Or(cfg.tools.Agent.Loop.RunDir, agentloop.DefaultRunDir()))
-	// ctx ends on SIGINT or SIGTERM (see main).
+	// ctx ends on SIGINT or SIGTERM (see main): from then on the queue
+	// claims nothing, while calls in flight get their grace.
+	if st.jobs != nil {
+		stop := context.AfterFunc(ctx, st.jobs.stopClaiming)
+		defer stop()
+	}
 	if ln != nil {
 		return serveHTTP(ctx, cfg, st, ln)
 	}

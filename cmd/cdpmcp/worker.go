@@ -71,8 +71,8 @@ func workerCommand() *cli.Command {
 	}
 }
 
-// runWorker runs jobs until ctx ends (SIGINT, SIGTERM), then hands the ones
-// it holds back to the fleet.
+// runWorker runs jobs until ctx ends (SIGINT, SIGTERM), then lets the
+// running ones finish within --job-grace and hands the rest back to the fleet.
 func runWorker(ctx context.Context, cfg config, metricsAddr string) error {
 	var metricsLn net.Listener
 	if metricsAddr != "" {
@@ -121,8 +121,9 @@ func runWorker(ctx context.Context, cfg config, metricsAddr string) error {
 	}
 	slog.Info("worker running jobs", "worker", q.Worker(), "maxTabs", cfg.jobs.maxTabs, "browsers", browsers, "liveView", liveView)
 	<-ctx.Done()
-	slog.Info("worker stopping: handing its jobs back to the fleet")
-	return nil
+	q.StopClaiming()
+	slog.Info("worker stopping: it takes no new jobs; those it runs get --job-grace to finish, the rest go back to the fleet's queue", "grace", cfg.jobs.grace)
+	return nil // the deferred h.close drains and hands back
 }
 
 // Backoff of a worker waiting for its database at start.
