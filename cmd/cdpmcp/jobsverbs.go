@@ -31,6 +31,7 @@ func verbFlags(extra ...cli.Flag) []cli.Flag {
 		dataDirFlag(),
 		jobsDBFlag(),
 		&cli.StringFlag{Name: "tenant", EnvVars: env("TENANT"), Usage: "act for the tenant `NAME` (a named --auth-token's jobs); default: the local user"},
+		&cli.StringFlag{Name: "auth-tokens-file", EnvVars: env("AUTH_TOKENS_FILE"), Usage: "the serve's tokens `FILE`, to check --tenant against the names it gives (without it, --tenant must name a tenant with jobs in the store)"},
 	}, extra...)
 }
 
@@ -198,6 +199,13 @@ func openDoor(c *cli.Context, create bool) (context.Context, *jobs.Queue, func()
 	if err != nil {
 		store.Close()
 		return nil, nil, nil, err
+	}
+	if name := c.String("tenant"); name != "" {
+		if err := checkTenant(ctx, q, name, c.String("auth-tokens-file")); err != nil {
+			_ = q.Close()
+			store.Close()
+			return nil, nil, nil, err
+		}
 	}
 	return ctx, q, func() { _ = q.Close(); _ = store.Close() }, nil
 }

@@ -101,6 +101,8 @@ type Filter struct {
 	Limit  int
 	// Worker selects jobs held (or last held) by this worker.
 	Worker string
+	// Tenant selects the jobs of this named tenant (empty: every tenant's).
+	Tenant string
 	// Expired selects held jobs whose lease has ended.
 	Expired bool
 }

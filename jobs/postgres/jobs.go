@@ -130,6 +130,10 @@ func (s *Store) List(ctx context.Context, f jobstore.Filter) ([]*jobstore.Job, e
 		args = append(args, f.Worker)
 		q += fmt.Sprintf(` AND worker = $%d`, len(args))
 	}
+	if f.Tenant != "" {
+		args = append(args, f.Tenant)
+		q += fmt.Sprintf(` AND tenant = $%d`, len(args))
+	}
 	if f.Expired {
 		q += ` AND lease_until < now()`
 	}

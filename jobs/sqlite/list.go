@@ -23,6 +23,10 @@ func (s *Store) List(ctx context.Context, f jobstore.Filter) ([]*jobstore.Job, e
 		q += ` AND worker = ?`
 		args = append(args, f.Worker)
 	}
+	if f.Tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, f.Tenant)
+	}
 	if f.Expired {
 		q += ` AND lease_ms > 0 AND lease_ms < ?`
 		args = append(args, time.Now().UnixMilli())

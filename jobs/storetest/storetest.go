@@ -6,6 +6,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -102,7 +103,8 @@ func testCreateGetReopen(t *testing.T, open func() jobstore.Store) {
 		t.Errorf("Get unknown: %v", err)
 	}
 	s.Close()
-	got, err := open().Get(ctx, "job-a")
+	reopened := open()
+	got, err := reopened.Get(ctx, "job-a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +112,12 @@ func testCreateGetReopen(t *testing.T, open func() jobstore.Store) {
 	want.Seq, want.Rev, want.Task.Password, want.Tenant = a.Seq, a.Rev, "", "alice"
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("after reopen (-want +got):\n%s", d)
+	}
+	for tenant, want := range map[string][]string{"alice": {"job-a"}, "alcie": nil} {
+		of, err := reopened.List(ctx, jobstore.Filter{Tenant: tenant})
+		if err != nil || !slices.Equal(ids(of), want) {
+			t.Errorf("List of tenant %s: %v %v, want %v", tenant, ids(of), err, want)
+		}
 	}
 }
 
