@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cdpmcp/cdpmcp/internal/tenant"
@@ -35,9 +34,9 @@ func jobsCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per job"},
 		},
 		Action: func(c *cli.Context) error {
-			var states []jobs.State
-			for _, s := range splitList(strings.ToUpper(c.String("state"))) {
-				states = append(states, jobs.State(s))
+			states, err := listArgs(c)
+			if err != nil {
+				return &exitErr{exitUsage, "cdpmcp jobs: " + err.Error()}
 			}
 			if db := c.String("jobs-db"); db != "" {
 				store, err := postgres.OpenExisting(c.Context, db)
