@@ -82,9 +82,9 @@ func (q *Queue) busyRuns() int {
 func (q *Queue) handBack(j *Job, started bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	summary := fmt.Sprintf("queued to run again: %s stopped before it finished; it waits for a free tab to run from the start", q.who())
+	summary := fmt.Sprintf(handedBackPrefix+"%s stopped before it finished (not counted as a run); it waits for a free tab to run from the start", q.who())
 	if !started {
-		summary = fmt.Sprintf("queued to run again: %s stopped before it started; it waits for a free tab", q.who())
+		summary = fmt.Sprintf(handedBackPrefix+"%s stopped before it started; it waits for a free tab", q.who())
 	}
 	_, err := q.store.UpdateHeld(ctx, j.ID, q.cfg.Worker, []State{Dispatched, Running}, func(j *Job) {
 		if started && j.Attempt > 0 {
@@ -99,6 +99,9 @@ func (q *Queue) handBack(j *Job, started bool) {
 	}
 	slog.Info("job handed back to the queue: this process stops", "job", j.ID, "type", j.Task.Type, "worker", q.cfg.Worker)
 }
+
+// handedBackPrefix starts the summary of a job handed back (handBack).
+const handedBackPrefix = "queued to run again, handed back: "
 
 // who names this process in a job's summary or error.
 func (q *Queue) who() string {

@@ -55,6 +55,9 @@ func takenUp(j *Job) bool {
 // queuedAgain is the summary of a job taken up: who went away, and that it
 // waits for a free tab to run again.
 func (q *Queue) queuedAgain(j *Job) string {
+	if strings.HasPrefix(j.Summary, handedBackPrefix) {
+		return j.Summary // its process stopped gracefully and said so (handBack)
+	}
 	who := "the server"
 	if q.store.Shared() && j.Worker != "" {
 		who = "worker " + j.Worker

@@ -259,9 +259,10 @@ func (h *horde) close() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	stop := hurry()
 	go func() {
 		select {
-		case <-secondSignal:
+		case <-stop:
 			cancel()
 		case <-ctx.Done():
 		}

@@ -12,6 +12,20 @@ import (
 // who presses Ctrl-C again expects.
 var secondSignal = make(chan struct{})
 
+// signalled is closed by the first SIGINT or SIGTERM.
+var signalled = make(chan struct{})
+
+// hurry is closed by the signal that ends a drain: the second, or the
+// first when the process stops for another reason (stdin closed).
+func hurry() <-chan struct{} {
+	select {
+	case <-signalled:
+		return secondSignal
+	default:
+		return signalled
+	}
+}
+
 // notifySignals returns a context the first SIGINT or SIGTERM cancels; the
 // second closes secondSignal. Both stay caught until stop.
 func notifySignals() (context.Context, func()) {
@@ -22,6 +36,7 @@ func notifySignals() (context.Context, func()) {
 	go func() {
 		select {
 		case <-sigs:
+			close(signalled)
 			cancel()
 		case <-done:
 			return
