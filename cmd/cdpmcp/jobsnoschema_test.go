@@ -25,6 +25,11 @@ func TestJobsOnAnEmptyDatabaseCreatesNoSchema(t *testing.T) {
 			t.Errorf("cdpmcp %s on an empty database: exit %d, stderr:\n%s\nwant exit 1 saying there is no job store, with a hint", strings.Join(args[:2], " "), r.code, r.stderr)
 		}
 	}
+	// A database name mistyped is named, with what to check.
+	typo := strings.Replace(db, "/fleet_", "/flet_", 1)
+	if r := runCLI(t, tmp, "jobs", "--jobs-db", typo); r.code != 1 || !strings.Contains(r.stderr, "refused the connection") || !strings.Contains(r.stderr, "no database of that name on the server: check the name in --jobs-db") {
+		t.Errorf("cdpmcp jobs on a database that does not exist: exit %d, stderr:\n%s\nwant exit 1 naming the cause and what to check", r.code, r.stderr)
+	}
 	ctx := testCtx(t, time.Minute)
 	conn, err := pgx.Connect(ctx, db)
 	if err != nil {

@@ -66,6 +66,12 @@ func open(ctx context.Context, conn string, create bool) (*Store, error) {
 		if jobstore.Unreachable(err) {
 			return nil, fmt.Errorf("--jobs-db: the database at %s could not be reached: %w", where(cfg.ConnConfig), err)
 		}
+		if hint := refusedHint(err); hint != "" {
+			return nil, fmt.Errorf("--jobs-db: %s refused the connection: %w (%s)", where(cfg.ConnConfig), err, hint)
+		}
+		if !create {
+			return nil, fmt.Errorf("--jobs-db: read the schema: %w", err)
+		}
 		return nil, fmt.Errorf("--jobs-db: create the schema: %w", err)
 	}
 	lctx, cancel := context.WithCancel(context.Background())

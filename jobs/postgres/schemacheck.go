@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -16,6 +17,22 @@ var ErrNoSchema = errors.New(`no job store here (no schema "cdpmcp"), and nothin
 // errSchemaBehind is OpenExisting's answer for a job store of an older
 // version: this tool migrates nothing.
 var errSchemaBehind = errors.New("the job store's schema is older than this cdpmcp")
+
+// refusedHint says what to check when the server refused the connection
+// for good (no such database, role or password), else "".
+func refusedHint(err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	switch pe.Code {
+	case "3D000": // invalid_catalog_name
+		return "no database of that name on the server: check the name in --jobs-db, or create it (createdb --owner USER NAME)"
+	case "28P01", "28000": // invalid_password, invalid_authorization_specification
+		return "check the user and password in --jobs-db, and the server's pg_hba.conf"
+	}
+	return ""
+}
 
 // checkSchema says whether the database holds a job store this cdpmcp reads
 // as it is, changing nothing.
