@@ -216,7 +216,9 @@ func (q *Queue) Close() error {
 	for _, r := range q.running {
 		// One still waiting for its browser never started: it stays
 		// DISPATCHED and is claimed again, here at the next start or elsewhere.
-		if t := r.job.Task.Type; t != TaskNavigate && t != TaskExtract && r.started.Load() {
+		// A job waiting for a person loses the tab they had: it ends, as
+		// one that may have had effects.
+		if t := r.job.Task.Type; (t != TaskNavigate && t != TaskExtract && r.started.Load()) || r.waiting.Load() {
 			effectful = append(effectful, r)
 		} else if !r.job.HasSecret {
 			released = append(released, r)
