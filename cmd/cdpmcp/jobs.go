@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,15 +40,37 @@ func jobsCommand() *cli.Command {
 				return &exitErr{exitUsage, "cdpmcp jobs: " + err.Error()}
 			}
 			if db := c.String("jobs-db"); db != "" {
-				store, err := postgres.OpenExisting(c.Context, db)
-				if err != nil {
-					return err
+				store, err := openFleetStore(c.Context, db, c.Bool("follow"))
+				if err != nil || store == nil {
+					return err // nil, nil: stopped while it waited
 				}
 				defer store.Close()
 				return printJobs(c.Context, c.App.Writer, store, states, c.Int("limit"), c.Bool("follow"), c.Bool("json"))
 			}
 			return listJobs(c.Context, c.App.Writer, c.String("data-dir"), states, c.Int("limit"), c.Bool("follow"), c.Bool("json"))
 		},
+	}
+}
+
+// openFleetStore opens a fleet's job store to list it. A follow waits for a
+// store not made yet (no serve or worker ran there), saying so once, as it
+// waits for a data dir's first job; a list says there is none.
+func openFleetStore(ctx context.Context, db string, follow bool) (jobs.Store, error) {
+	said := false
+	for {
+		store, err := postgres.OpenExisting(ctx, db)
+		if err == nil || !follow || !errors.Is(err, postgres.ErrNoSchema) {
+			return store, err
+		}
+		if !said {
+			slog.Warn("no job store there yet; following it once a serve or worker creates it (Ctrl-C stops)", "db", postgres.Where(db), "err", err)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil
+		case <-time.After(2 * time.Second):
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -43,6 +44,11 @@ func TestJobsOnAnEmptyDatabaseCreatesNoSchema(t *testing.T) {
 	if schemas != 0 {
 		t.Errorf("cdpmcp jobs created the schema cdpmcp in a database that held none")
 	}
+	// A follow waits for the store, saying so, and follows it once made.
+	follow := startProc(t, "jobs", "--jobs-db", db, "--follow")
+	testbound.Until(t, "the follow to say there is no job store yet", func() bool {
+		return strings.Contains(follow.stderr.String(), "no job store there yet; following it once a serve or worker creates it")
+	})
 	// A submit makes the store, and the list then reads it.
 	if r := runCLI(t, tmp, "jobs", "submit", "--jobs-db", db, `{"correlationId":"first","url":"`+site.URL("/")+`","task":{"type":"navigate"}}`); r.code != 0 {
 		t.Fatalf("jobs submit on an empty database: exit %d: %s", r.code, r.stderr)
@@ -50,4 +56,5 @@ func TestJobsOnAnEmptyDatabaseCreatesNoSchema(t *testing.T) {
 	if r := runCLI(t, tmp, "jobs", "--jobs-db", db); r.code != 0 || !strings.Contains(r.stdout, "QUEUED") {
 		t.Errorf("cdpmcp jobs after a submit: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	testbound.Until(t, "the follow to print the first job", func() bool { return strings.Contains(follow.stdout.String(), "QUEUED") })
 }
