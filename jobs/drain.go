@@ -57,8 +57,11 @@ func (q *Queue) Drain(ctx context.Context, grace time.Duration) {
 // signal), and what it would claim now another worker runs.
 func (q *Queue) StopClaiming() {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	q.draining = true
+	q.mu.Unlock()
+	// The fleet hears of it at once: a queued job's status then says
+	// why this worker takes none (waiting.go).
+	q.renewSoon()
 }
 
 // busyRuns counts the runs a drain waits for: all but those waiting for a

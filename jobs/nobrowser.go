@@ -63,6 +63,9 @@ func (q *Queue) mayClaim() bool {
 func (q *Queue) paused() string {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.draining && q.browserGone == "" {
+		return "stopping (told to by a signal): it takes no new jobs and lets those it runs finish"
+	}
 	return q.browserGone
 }
 

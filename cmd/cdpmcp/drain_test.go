@@ -48,9 +48,15 @@ func TestFleetWorkerDrainsOnSIGTERM(t *testing.T) {
 	testbound.Until(t, "the worker to say it takes no new jobs", func() bool {
 		return strings.Contains(w1.stderr.String(), "taking no new jobs")
 	})
-	// w1 has a free tab, but it stops: a new job goes to the next worker.
-	startWorker(t, db, "drain-w2", "--max-tabs", "2", "--lease", "10m")
+	// w1 has a free tab, but it stops: a new job waits, saying why, and
+	// goes to the next worker.
 	quick := submit("drain-quick", site.URL("/jobs/article.html"))
+	testbound.Until(t, "the queued job's status to say why no worker takes it", func() bool {
+		st := startProc(t, "jobs", "status", "--jobs-db", db, quick)
+		st.exit(t, time.Minute)
+		return strings.Contains(st.stdout.String(), "no worker takes jobs now: drain-w1: stopping (told to by a signal)")
+	})
+	startWorker(t, db, "drain-w2", "--max-tabs", "2", "--lease", "10m")
 	got := waitStates(t, ctx, store, []string{quick, slow}, jobs.Succeeded, jobs.Failed)
 	if j := got[quick]; j.State != jobs.Succeeded || j.Worker != "drain-w2" {
 		t.Errorf("a job submitted while drain-w1 drained: %s on %q, want SUCCEEDED on drain-w2", j.State, j.Worker)
