@@ -88,6 +88,7 @@ type Browser struct {
 	pages    map[target.ID]*Page
 	waiters  map[target.ID]chan *Page
 	contexts map[string]*BrowserContext // created by us, by browserContextId
+	own      ownTabs                    // the tabs cdpmcp opened (letgo.go)
 	def      *BrowserContext            // everything else
 }
 
@@ -231,9 +232,10 @@ func (b *Browser) Alive() bool {
 }
 
 // Close disconnects. A browser we launched is shut down, its process group ended
-// and its temporary profile removed; an attached browser is left running. Close
-// blocks until all of that is done.
+// and its temporary profile removed; an attached browser is left running, as
+// the person had it (letGo). Close blocks until all of that is done.
 func (b *Browser) Close() {
+	b.letGo()
 	if b.proc != nil && !b.proc.Disposable() && b.client != nil && b.Alive() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2e9)
 		_ = b.client.Browser.Close(ctx)

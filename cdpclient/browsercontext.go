@@ -206,10 +206,12 @@ func (bc *BrowserContext) NewPage(ctx context.Context) (*Page, error) {
 	if bc.id != "" {
 		args.SetBrowserContextID(browserContextID(bc.id))
 	}
+	b.notePersonsFront(ctx) // the new tab opens in front
 	r, err := b.client.Target.CreateTarget(ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("open page: %w", err)
 	}
+	b.markOwn(r.TargetID)
 	p, err := b.waitForPage(ctx, r.TargetID)
 	if err != nil {
 		return nil, err

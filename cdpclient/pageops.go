@@ -114,6 +114,7 @@ func (p *Page) Activate(ctx context.Context) error {
 		}
 	}
 	p.bc.SetCurrent(p)
+	p.bc.b.notePersonsFront(ctx)
 	if err := p.bc.b.client.Target.ActivateTarget(ctx, target.NewActivateTargetArgs(p.targetID)); err != nil {
 		return fmt.Errorf("activate %s: %w", p.ID, err)
 	}

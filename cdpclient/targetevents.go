@@ -57,6 +57,7 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 		go b.releaseForeign(string(ev.SessionID), ev.WaitingForDebugger)
 		return
 	}
+	b.markOwnPopup(info)
 	b.mu.Lock()
 	bc := b.contextFor(info)
 	// The new tab is in front from now on, not once it is set up: an action

@@ -62,6 +62,7 @@ func (p *Page) toFront(ctx context.Context) error {
 	if front {
 		return nil
 	}
+	b.notePersonsFront(ctx)
 	if err := p.c.Page.BringToFront(ctx); err != nil {
 		return fmt.Errorf("bring tab to front: %w", err)
 	}

@@ -1,0 +1,158 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpmcp/cdpmcp/fixtures"
+	"github.com/cdpmcp/cdpmcp/internal/testbound"
+	"github.com/mafredri/cdp/rpcc"
+)
+
+// personsBrowser is a Chromium a person started with --remote-debugging-port,
+// its one tab showing path: the browser cdpmcp attaches to in these tests.
+type personsBrowser struct {
+	*fixtures.Chromium
+	endpoint string
+}
+
+func startPersonsBrowser(t *testing.T, path string) *personsBrowser {
+	t.Helper()
+	port, err := fixtures.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := fixtures.StartChromium(port, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Kill)
+	pb := &personsBrowser{Chromium: c, endpoint: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	tabs := pb.tabs(t)
+	if len(tabs) != 1 {
+		t.Fatalf("the person's browser starts with %d tabs", len(tabs))
+	}
+	pb.eval(t, tabs[0], "location.href = "+jsString(site.URL(path)))
+	testbound.Until(t, "the person's tab to show "+path, func() bool {
+		tabs := pb.tabs(t)
+		return len(tabs) == 1 && strings.HasSuffix(tabs[0].URL, path) && pb.eval(t, tabs[0], "document.readyState") == `"complete"`
+	})
+	return pb
+}
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// personsTab is a tab as the browser lists it on /json/list.
+type personsTab struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+	WS  string `json:"webSocketDebuggerUrl"`
+}
+
+// tabs lists the browser's tabs, as the person (or any DevTools client) sees them.
+func (pb *personsBrowser) tabs(t *testing.T) []personsTab {
+	t.Helper()
+	res, err := http.Get(pb.endpoint + "/json/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var all []struct {
+		personsTab
+		Type string `json:"type"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&all); err != nil {
+		t.Fatal(err)
+	}
+	var out []personsTab
+	for _, x := range all {
+		if x.Type == "page" {
+			out = append(out, x.personsTab)
+		}
+	}
+	return out
+}
+
+// tab is the one tab whose address ends in suffix, or nil.
+func (pb *personsBrowser) tab(t *testing.T, suffix string) *personsTab {
+	t.Helper()
+	for _, x := range pb.tabs(t) {
+		if strings.HasSuffix(x.URL, suffix) {
+			return &x
+		}
+	}
+	return nil
+}
+
+// eval runs expr in the tab over a DevTools connection of its own (as another
+// tool of the person's would), and returns its value as JSON, or what went
+// wrong ("no answer" when the page does not answer within 5 s).
+func (pb *personsBrowser) eval(t *testing.T, tab personsTab, expr string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := rpcc.DialContext(ctx, tab.WS)
+	if err != nil {
+		return "dial: " + err.Error()
+	}
+	defer conn.Close()
+	var r struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+	}
+	if err := rpcc.Invoke(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r, conn); err != nil {
+		if ctx.Err() != nil {
+			return "no answer"
+		}
+		return "eval: " + err.Error()
+	}
+	return string(r.Result.Value)
+}
+
+// A session in a person's browser, ended cleanly (its client closes stdin),
+// leaves the browser as the person had it: the tabs cdpmcp opened (newPage,
+// and the popup that tab opened) are closed, a popup the person's own tab
+// opened stays (it is theirs: a sign-in window its opener waits for), and the
+// person's tab, which cdpmcp's new tab hid, is in front again.
+func TestLettingGoLeavesThePersonsBrowserAsFound(t *testing.T) {
+	t.Parallel()
+	pb := startPersonsBrowser(t, "/home.html")
+	s := startStdio(t, "persons-letgo", "--cdp-endpoint", pb.endpoint)
+	ctx := testCtx(t, testbound.Bound())
+	if _, err := initialize(ctx, s.c, "2025-06-18"); err != nil {
+		t.Fatal(err)
+	}
+	mustCall(t, ctx, s.c, "newPage", map[string]any{"url": site.URL("/second.html")})
+	mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=cdpmcp'), 1"})
+	mustCall(t, ctx, s.c, "switchPage", map[string]any{"page": "p1"})
+	mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=person'), 1"})
+	testbound.Until(t, "both popups to open", func() bool {
+		return pb.tab(t, "from=cdpmcp") != nil && pb.tab(t, "from=person") != nil
+	})
+	persons := pb.tab(t, "/home.html")
+	if v := pb.eval(t, *persons, "document.visibilityState"); v != `"hidden"` {
+		t.Fatalf("cdpmcp's tabs did not come to the front: the person's tab is %s", v)
+	}
+	if err := s.c.Close(); err != nil {
+		t.Fatalf("the server's exit: %v", err)
+	}
+	var urls []string
+	for _, x := range pb.tabs(t) {
+		urls = append(urls, x.URL)
+	}
+	if len(urls) != 2 || pb.tab(t, "/home.html") == nil || pb.tab(t, "from=person") == nil {
+		t.Errorf("after cdpmcp let go, the person's browser has the tabs %q; want their own tab and the popup it opened", urls)
+	}
+	// The tab in front before cdpmcp came is in front again.
+	if v := pb.eval(t, *persons, "document.visibilityState"); v != `"visible"` {
+		t.Errorf("the person's tab is %s after cdpmcp let go; it was in front before", v)
+	}
+}
