@@ -108,6 +108,9 @@ func PageList(ctx context.Context, bc *cdpclient.BrowserContext) string {
 			title = "(no title)"
 		}
 		url := p.URL()
+		if p.Held() {
+			url += " (does not answer: a JavaScript dialog is most likely open in it)"
+		}
 		if why := network.Blocked(p); why != "" {
 			title, url = "(blocked)", url+" (blocked by the origin rules: "+why+"; the tab shows the browser's error page)"
 		}

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
@@ -89,6 +89,7 @@ type Browser struct {
 	waiters  map[target.ID]chan *Page
 	contexts map[string]*BrowserContext // created by us, by browserContextId
 	own      ownTabs                    // the tabs cdpmcp opened (letgo.go)
+	starting atomic.Bool                // attaching to the tabs the browser had (heldtab.go)
 	def      *BrowserContext            // everything else
 }
 
@@ -177,23 +178,29 @@ func (b *Browser) start(ctx context.Context) error {
 		return fmt.Errorf("Target.setDiscoverTargets: %w", err)
 	}
 	args := target.NewSetAutoAttachArgs(true, true).SetFlatten(true).SetFilter(pageFilter())
-	if err := b.client.Target.SetAutoAttach(ctx, args); err != nil {
+	// The browser attaches its tabs before it answers (their events come
+	// first, on the one connection).
+	b.starting.Store(true)
+	err := b.client.Target.SetAutoAttach(ctx, args)
+	b.starting.Store(false)
+	if err != nil {
 		return fmt.Errorf("Target.setAutoAttach: %w", err)
 	}
 	// Existing tabs are attached by now; wait until they are set up so the first
-	// tool call finds them (up to 10 s; past that a tool that asks for the
-	// current page waits for a tab still being set up: see currentOrSetUp).
+	// tool call finds them (up to heldAfter; past that they are listed held, see
+	// heldtab.go).
 	b.mu.Lock()
-	var ids []target.ID
-	for id := range b.pages {
-		ids = append(ids, id)
+	var pages []*Page
+	for _, p := range b.pages {
+		pages = append(pages, p)
 	}
 	b.mu.Unlock()
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, heldAfter)
 	defer cancel()
-	for _, id := range ids {
-		if _, err := b.waitForPage(wctx, id); err != nil {
-			slog.Debug("existing tab not ready", "target", id, "err", err)
+	for _, p := range pages {
+		if _, err := b.waitForPage(wctx, p.targetID); err != nil {
+			slog.Info("a tab of the browser does not answer; listed, held (a dialog open in it?)", "target", p.targetID, "url", p.URL(), "err", err)
+			b.listHeld(p)
 		}
 	}
 	return nil

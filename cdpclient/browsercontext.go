@@ -61,6 +61,9 @@ func (bc *BrowserContext) announce(p *Page) {
 func (bc *BrowserContext) add(p *Page) {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()
+	if bc.pages[p.ID] == p {
+		return // listed held before its set-up finished (heldtab.go)
+	}
 	bc.seq++
 	p.seq = bc.seq
 	bc.pages[p.ID] = p
@@ -165,6 +168,9 @@ func (bc *BrowserContext) Seq() int {
 func (bc *BrowserContext) Page(ctx context.Context, id string) (*Page, error) {
 	if id == "" {
 		if p, err := bc.currentOrSetUp(ctx); p != nil || err != nil {
+			if p != nil {
+				p.waitHeld(ctx)
+			}
 			return p, err
 		}
 		return bc.NewPage(ctx)
@@ -179,6 +185,7 @@ func (bc *BrowserContext) Page(ctx context.Context, id string) (*Page, error) {
 	if p == nil {
 		return nil, &UnknownPageError{ID: id, Open: ids}
 	}
+	p.waitHeld(ctx)
 	return p, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,11 @@ type Page struct {
 
 	ready   chan struct{}
 	initErr error
+	// stopInit ends the set-up's calls (the tab went); held says the tab
+	// was listed before its set-up finished (heldtab.go).
+	stopInit     context.CancelFunc
+	held         atomic.Bool
+	announceOnce sync.Once
 }
 
 func newPage(bc *BrowserContext, info target.Info) *Page {
@@ -108,17 +114,18 @@ func (p *Page) documentSetup(ctx context.Context, s *session, c *cdp.Client) []f
 }
 
 // init enables the domains the page model needs, resumes a paused target and then
-// calls done with the outcome. A page that failed set-up is never announced.
-func (p *Page) init(waiting bool, done func(error)) {
-	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
-	defer cancel()
+// calls done with the outcome. A page that failed set-up is never announced
+// (unless listed held before: heldtab.go). ctx bounds the set-up, and
+// p.stopInit ends it.
+func (p *Page) init(ctx context.Context, waiting bool, done func(error)) {
+	defer p.stopInit()
 	calls := append(p.documentSetup(ctx, p.s, p.c), func() error {
 		return p.c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true))
 	})
 	// Named and shown to the context's watchers (a recording) before a popup
 	// is resumed: they see its first request. (Sent in order, not waited for:
 	// a paused target answers some set-up calls only once it runs.)
-	calls = append(calls, func() error { p.bc.announce(p); return nil })
+	calls = append(calls, func() error { p.announce(); return nil })
 	if waiting {
 		calls = append(calls, func() error { return p.c.Runtime.RunIfWaitingForDebugger(ctx) })
 	}
@@ -147,6 +154,9 @@ func (p *Page) isReady() bool {
 }
 
 func (p *Page) markClosed() {
+	if p.stopInit != nil {
+		p.stopInit()
+	}
 	p.life.Close()
 	p.changed.Notify()
 }
@@ -168,6 +178,9 @@ func (p *Page) usable() error {
 	}
 	if err := p.life.Err(); err != nil {
 		return err
+	}
+	if p.held.Load() {
+		return p.heldError()
 	}
 	if d := p.dialogs.Current(); d != nil {
 		return &DialogOpenError{Dialog: *d}

@@ -1,6 +1,7 @@
 package cdpclient
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 
@@ -76,7 +77,15 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	b.mu.Lock()
 	b.pages[info.TargetID] = p
 	b.mu.Unlock()
-	go p.init(ev.WaitingForDebugger, func(err error) {
+	// A tab the browser had before cdpmcp attached may be held by a dialog
+	// (heldtab.go): its set-up waits as long as the tab is there.
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	if b.starting.Load() {
+		ctx, cancel = context.WithCancel(context.Background())
+	}
+	p.stopInit = cancel
+	go p.init(ctx, ev.WaitingForDebugger, func(err error) {
+		defer p.unheld(err)
 		if err == nil {
 			bc.add(p)
 			b.mu.Lock()

@@ -156,3 +156,49 @@ func TestLettingGoLeavesThePersonsBrowserAsFound(t *testing.T) {
 		t.Errorf("the person's tab is %s after cdpmcp let go; it was in front before", v)
 	}
 }
+
+// A dialog left open in the person's tab by a cdpmcp that was killed (no
+// clean-up) holds the tab: its page answers no DevTools call, and the browser
+// does not hand the dialog to a new connection. The next session still lists
+// the tab, says why it does not answer, and works in the person's other tabs.
+func TestTabADialogHoldsIsListedByTheNextSession(t *testing.T) {
+	t.Parallel()
+	pb := startPersonsBrowser(t, "/home.html")
+	ctx := testCtx(t, testbound.Bound())
+	killed := startStdio(t, "persons-killed", "--cdp-endpoint", pb.endpoint)
+	if _, err := initialize(ctx, killed.c, "2025-06-18"); err != nil {
+		t.Fatal(err)
+	}
+	mustCall(t, ctx, killed.c, "navigate", map[string]any{"url": site.URL("/second.html")})
+	if text, _ := callTool(t, ctx, killed.c, "navigate", map[string]any{"url": site.URL("/confirm.html")}); !strings.Contains(text, "Delete everything?") {
+		testbound.Until(t, "the page's confirm dialog", func() bool {
+			text, _ := callTool(t, ctx, killed.c, "getTitle", nil)
+			return strings.Contains(text, "Delete everything?")
+		})
+	}
+	if err := killed.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	held := pb.tab(t, "/confirm.html")
+	if held == nil || pb.eval(t, *held, "1") != "no answer" {
+		t.Fatalf("the dialog does not hold the tab after cdpmcp was killed: %v", held)
+	}
+
+	next := startStdio(t, "persons-next", "--cdp-endpoint", pb.endpoint)
+	if _, err := initialize(ctx, next.c, "2025-06-18"); err != nil {
+		t.Fatal(err)
+	}
+	list := mustCall(t, ctx, next.c, "listPages", nil)
+	if !strings.Contains(list, "/confirm.html (does not answer: a JavaScript dialog is most likely open in it)") {
+		t.Fatalf("the next session's tabs:\n%s", list)
+	}
+	text, isErr := callTool(t, ctx, next.c, "snapshot", nil)
+	if !isErr || !strings.Contains(text, "does not answer: a JavaScript dialog is most likely open in it") {
+		t.Errorf("a snapshot of the held tab: %s", text)
+	}
+	// The person's other tabs are cdpmcp's to work in meanwhile.
+	mustCall(t, ctx, next.c, "newPage", map[string]any{"url": site.URL("/home.html")})
+	if title := mustCall(t, ctx, next.c, "getTitle", nil); !strings.Contains(title, "Fixtures home") {
+		t.Errorf("a new tab beside the held one: %s", title)
+	}
+}
