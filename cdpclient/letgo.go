@@ -32,6 +32,11 @@ type ownTabs struct {
 	taken bool
 }
 
+// PersonsTab reports whether the page is in a person's browser context: the
+// default context of a browser cdpmcp attached to, where what cdpmcp does
+// shows in tabs the person uses.
+func (p *Page) PersonsTab() bool { return p.bc.b.proc == nil && p.bc.id == "" }
+
 // markOwn records a tab cdpmcp opened.
 func (b *Browser) markOwn(id target.ID) {
 	b.mu.Lock()

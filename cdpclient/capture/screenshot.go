@@ -195,12 +195,15 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		// Where the image starts in viewport coordinates, and how wide it is.
 		origin, width = point{}, float64(m.CSSLayoutViewport.ClientWidth)
 		var clip *page.Viewport
+		tiles := false // a person's tab: the full page in tiles (tiles.go)
 		switch {
 		case opts.FullPage:
 			w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
 			clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Min(math.Ceil(h), FullPageMax), Scale: 1}
 			leftBelow = max(int(math.Ceil(h))-FullPageMax, 0)
-			args.SetCaptureBeyondViewport(true)
+			if tiles = p.PersonsTab(); !tiles {
+				args.SetCaptureBeyondViewport(true)
+			}
 			origin, width = point{X: -scroll.X, Y: -scroll.Y}, math.Ceil(w)
 		case !opts.Target.IsZero():
 			e, err := p.Resolve(ctx, opts.Target)
@@ -233,6 +236,11 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 			if boxes, err = latestBoxes(ctx, p, opts.FullPage); err != nil {
 				return err
 			}
+		}
+		if tiles {
+			view := point{X: float64(m.CSSLayoutViewport.ClientWidth), Y: float64(m.CSSLayoutViewport.ClientHeight)}
+			data, err = tiled(ctx, d, c, args, *clip, view, scroll, format, quality)
+			return err
 		}
 		data, err = take(ctx, c, args)
 		return err

@@ -3,9 +3,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,6 +19,7 @@ import (
 	"github.com/cdpmcp/cdpmcp/fixtures"
 	"github.com/cdpmcp/cdpmcp/internal/testbound"
 	"github.com/mafredri/cdp/rpcc"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // personsBrowser is a Chromium a person started with --remote-debugging-port,
@@ -200,5 +206,57 @@ func TestTabADialogHoldsIsListedByTheNextSession(t *testing.T) {
 	mustCall(t, ctx, next.c, "newPage", map[string]any{"url": site.URL("/home.html")})
 	if title := mustCall(t, ctx, next.c, "getTitle", nil); !strings.Contains(title, "Fixtures home") {
 		t.Errorf("a new tab beside the held one: %s", title)
+	}
+}
+
+// A full-page screenshot of the person's tab does not resize it (capturing
+// beyond the viewport resizes the page to its whole length and back: its
+// resize handlers run and it lays itself out again, in a tab the person
+// uses). The picture is still the whole page, to its end, and the page is
+// left scrolled where it was.
+func TestFullPageOfThePersonsTabKeepsItsSize(t *testing.T) {
+	t.Parallel()
+	pb := startPersonsBrowser(t, "/persons/resize.html")
+	tab := *pb.tab(t, "/persons/resize.html")
+	pb.eval(t, tab, "scrollTo(0, 120)")
+	before := pb.eval(t, tab, "[innerWidth, innerHeight, scrollY]")
+	s := startStdio(t, "persons-fullpage", "--cdp-endpoint", pb.endpoint)
+	ctx := testCtx(t, testbound.Bound())
+	if _, err := initialize(ctx, s.c, "2025-06-18"); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "screenshot"
+	req.Params.Arguments = map[string]any{"fullPage": true}
+	res, err := s.c.CallTool(ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("screenshot: %v %v", err, res)
+	}
+	var img image.Image
+	for _, ct := range res.Content {
+		if ic, ok := ct.(mcp.ImageContent); ok {
+			raw, _ := base64.StdEncoding.DecodeString(ic.Data)
+			if img, _, err = image.Decode(bytes.NewReader(raw)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if img == nil {
+		t.Fatalf("no image in %v", res.Content)
+	}
+	if v := pb.eval(t, tab, "[resizes, sizes]"); !strings.HasPrefix(v, "[0,") {
+		t.Errorf("the person's page saw resizes [count, sizes]: %s", v)
+	}
+	if after := pb.eval(t, tab, "[innerWidth, innerHeight, scrollY]"); after != before {
+		t.Errorf("the person's page was %s before the screenshot, %s after", before, after)
+	}
+	// The whole page (3000 px and more), drawn to its end: the page's
+	// gradient ends bluish grey (#ccd), not blank.
+	b := img.Bounds()
+	if b.Dy() < 3000 {
+		t.Errorf("the full page is %d px high; the page is over 3000", b.Dy())
+	}
+	if r, g, bl, _ := img.At(b.Dx()/2, b.Max.Y-2).RGBA(); bl>>8 < 210 || r>>8 > 215 || g>>8 > 215 {
+		t.Errorf("the page's end is rgb(%d,%d,%d) in the picture; it is #ccd", r>>8, g>>8, bl>>8)
 	}
 }
