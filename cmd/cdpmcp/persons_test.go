@@ -13,6 +13,7 @@ import (
 	_ "image/png"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,43 +124,54 @@ func (pb *personsBrowser) eval(t *testing.T, tab personsTab, expr string) string
 	return string(r.Result.Value)
 }
 
-// A session in a person's browser, ended cleanly (its client closes stdin),
-// leaves the browser as the person had it: the tabs cdpmcp opened (newPage,
-// and the popup that tab opened) are closed, a popup the person's own tab
-// opened stays (it is theirs: a sign-in window its opener waits for), and the
-// person's tab, which cdpmcp's new tab hid, is in front again.
+// A session in a person's browser, ended cleanly (its client closes stdin,
+// or SIGTERM), leaves the browser as the person had it: the tabs cdpmcp
+// opened (newPage, and the popup that tab opened) are closed, a popup the
+// person's own tab opened stays (it is theirs: a sign-in window its opener
+// waits for), and the person's tab, which cdpmcp's new tab hid, is in front
+// again.
 func TestLettingGoLeavesThePersonsBrowserAsFound(t *testing.T) {
 	t.Parallel()
-	pb := startPersonsBrowser(t, "/home.html")
-	s := startStdio(t, "persons-letgo", "--cdp-endpoint", pb.endpoint)
-	ctx := testCtx(t, testbound.Bound())
-	if _, err := initialize(ctx, s.c, "2025-06-18"); err != nil {
-		t.Fatal(err)
-	}
-	mustCall(t, ctx, s.c, "newPage", map[string]any{"url": site.URL("/second.html")})
-	mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=cdpmcp'), 1"})
-	mustCall(t, ctx, s.c, "switchPage", map[string]any{"page": "p1"})
-	mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=person'), 1"})
-	testbound.Until(t, "both popups to open", func() bool {
-		return pb.tab(t, "from=cdpmcp") != nil && pb.tab(t, "from=person") != nil
-	})
-	persons := pb.tab(t, "/home.html")
-	if v := pb.eval(t, *persons, "document.visibilityState"); v != `"hidden"` {
-		t.Fatalf("cdpmcp's tabs did not come to the front: the person's tab is %s", v)
-	}
-	if err := s.c.Close(); err != nil {
-		t.Fatalf("the server's exit: %v", err)
-	}
-	var urls []string
-	for _, x := range pb.tabs(t) {
-		urls = append(urls, x.URL)
-	}
-	if len(urls) != 2 || pb.tab(t, "/home.html") == nil || pb.tab(t, "from=person") == nil {
-		t.Errorf("after cdpmcp let go, the person's browser has the tabs %q; want their own tab and the popup it opened", urls)
-	}
-	// The tab in front before cdpmcp came is in front again.
-	if v := pb.eval(t, *persons, "document.visibilityState"); v != `"visible"` {
-		t.Errorf("the person's tab is %s after cdpmcp let go; it was in front before", v)
+	for _, ending := range []string{"stdin closed", "SIGTERM"} {
+		t.Run(ending, func(t *testing.T) {
+			t.Parallel()
+			pb := startPersonsBrowser(t, "/home.html")
+			s := startStdio(t, "persons-letgo", "--cdp-endpoint", pb.endpoint)
+			ctx := testCtx(t, testbound.Bound())
+			if _, err := initialize(ctx, s.c, "2025-06-18"); err != nil {
+				t.Fatal(err)
+			}
+			mustCall(t, ctx, s.c, "newPage", map[string]any{"url": site.URL("/second.html")})
+			mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=cdpmcp'), 1"})
+			mustCall(t, ctx, s.c, "switchPage", map[string]any{"page": "p1"})
+			mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=person'), 1"})
+			testbound.Until(t, "both popups to open", func() bool {
+				return pb.tab(t, "from=cdpmcp") != nil && pb.tab(t, "from=person") != nil
+			})
+			persons := pb.tab(t, "/home.html")
+			if v := pb.eval(t, *persons, "document.visibilityState"); v != `"hidden"` {
+				t.Fatalf("cdpmcp's tabs did not come to the front: the person's tab is %s", v)
+			}
+			if ending == "SIGTERM" {
+				if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+				testbound.Until(t, "the server to exit", func() bool { return syscall.Kill(s.cmd.Process.Pid, 0) != nil })
+			} else if err := s.c.Close(); err != nil {
+				t.Fatalf("the server's exit: %v", err)
+			}
+			var urls []string
+			for _, x := range pb.tabs(t) {
+				urls = append(urls, x.URL)
+			}
+			if len(urls) != 2 || pb.tab(t, "/home.html") == nil || pb.tab(t, "from=person") == nil {
+				t.Errorf("after cdpmcp let go, the person's browser has the tabs %q; want their own tab and the popup it opened", urls)
+			}
+			// The tab in front before cdpmcp came is in front again.
+			if v := pb.eval(t, *persons, "document.visibilityState"); v != `"visible"` {
+				t.Errorf("the person's tab is %s after cdpmcp let go; it was in front before", v)
+			}
+		})
 	}
 }
 
