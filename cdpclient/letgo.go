@@ -47,6 +47,10 @@ func (b *Browser) markOwn(id target.ID) {
 	b.own.ids[id] = true
 }
 
+// MarkOpened records a tab cdpmcp opened other than by NewPage (a raw
+// Target.createTarget): it is closed with the others when cdpmcp lets go.
+func (b *Browser) MarkOpened(targetID string) { b.markOwn(target.ID(targetID)) }
+
 // markOwnPopup records a tab opened by one cdpmcp opened: it goes with it.
 func (b *Browser) markOwnPopup(info target.Info) {
 	if info.OpenerID == nil {

@@ -26,6 +26,15 @@ func Browser(ctx context.Context, bc *cdpclient.BrowserContext, method string, p
 	if err != nil {
 		return nil, err
 	}
+	if scope == cdppolicy.NewTarget {
+		// The tab is cdpmcp's: closed when it lets go of a person's browser.
+		var opened struct {
+			TargetID string `json:"targetId"`
+		}
+		if json.Unmarshal(out, &opened) == nil && opened.TargetID != "" {
+			bc.Browser().MarkOpened(opened.TargetID)
+		}
+	}
 	return filterResult(bc, scope, out)
 }
 

@@ -126,7 +126,8 @@ func (pb *personsBrowser) eval(t *testing.T, tab personsTab, expr string) string
 
 // A session in a person's browser, ended cleanly (its client closes stdin,
 // or SIGTERM), leaves the browser as the person had it: the tabs cdpmcp
-// opened (newPage, and the popup that tab opened) are closed, a popup the
+// opened (newPage, the popup that tab opened, one the cdp tool's
+// Target.createTarget opened) are closed, a popup the
 // person's own tab opened stays (it is theirs: a sign-in window its opener
 // waits for), and the person's tab, which cdpmcp's new tab hid, is in front
 // again.
@@ -143,10 +144,12 @@ func TestLettingGoLeavesThePersonsBrowserAsFound(t *testing.T) {
 			}
 			mustCall(t, ctx, s.c, "newPage", map[string]any{"url": site.URL("/second.html")})
 			mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=cdpmcp'), 1"})
+			mustCall(t, ctx, s.c, "cdp", map[string]any{"domain": "Target", "method": "createTarget", "page": "browser",
+				"params": map[string]any{"url": site.URL("/hash.html?from=cdp")}})
 			mustCall(t, ctx, s.c, "switchPage", map[string]any{"page": "p1"})
 			mustCall(t, ctx, s.c, "evaluate", map[string]any{"expression": "window.open('/hash.html?from=person'), 1"})
-			testbound.Until(t, "both popups to open", func() bool {
-				return pb.tab(t, "from=cdpmcp") != nil && pb.tab(t, "from=person") != nil
+			testbound.Until(t, "the popups and the tab to open", func() bool {
+				return pb.tab(t, "from=cdpmcp") != nil && pb.tab(t, "from=person") != nil && pb.tab(t, "from=cdp") != nil
 			})
 			persons := pb.tab(t, "/home.html")
 			if v := pb.eval(t, *persons, "document.visibilityState"); v != `"hidden"` {
