@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cdpmcp/cdpmcp/cdpclient/browserproc"
 	"github.com/cdpmcp/cdpmcp/cdpclient/cdpconn"
@@ -187,18 +188,29 @@ func (b *Browser) start(ctx context.Context) error {
 		return fmt.Errorf("Target.setAutoAttach: %w", err)
 	}
 	// Existing tabs are attached by now; wait until they are set up so the first
-	// tool call finds them (up to heldAfter; past that they are listed held, see
-	// heldtab.go).
+	// tool call finds them: in a browser cdpmcp attached to, up to heldAfter,
+	// past which they are listed held (heldtab.go); in one it launched (no
+	// dialog open in its first tab, which may be slow to set up on a loaded
+	// machine) up to 10 s, past which a tool that asks for the current page
+	// waits for it (currentOrSetUp).
 	b.mu.Lock()
 	var pages []*Page
 	for _, p := range b.pages {
 		pages = append(pages, p)
 	}
 	b.mu.Unlock()
-	wctx, cancel := context.WithTimeout(ctx, heldAfter)
+	wait := heldAfter
+	if b.proc != nil {
+		wait = 10 * time.Second
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	for _, p := range pages {
 		if _, err := b.waitForPage(wctx, p.targetID); err != nil {
+			if b.proc != nil {
+				slog.Debug("existing tab not ready", "target", p.targetID, "err", err)
+				continue
+			}
 			slog.Info("a tab of the browser does not answer; listed, held (a dialog open in it?)", "target", p.targetID, "url", p.URL(), "err", err)
 			b.listHeld(p)
 		}

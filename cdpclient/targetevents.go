@@ -80,7 +80,7 @@ func (b *Browser) attach(ev *target.AttachedToTargetReply) {
 	// A tab the browser had before cdpmcp attached may be held by a dialog
 	// (heldtab.go): its set-up waits as long as the tab is there.
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
-	if b.starting.Load() {
+	if b.starting.Load() && b.proc == nil {
 		ctx, cancel = context.WithCancel(context.Background())
 	}
 	p.stopInit = cancel
