@@ -35,6 +35,9 @@ type observation struct {
 	// are the action's: when its input reached the page.
 	followed  bool
 	callsFrom int
+	// polls are the reads the page repeats on its own (a poll): none of
+	// the action's doing, once its handlers ran (settle says when).
+	polls pagelog.Polls
 	// ws is the frames the action watches (watchStart); signal, when not
 	// nil, brings the submit signal an input sent early (earlySignal).
 	ws     watchSet
@@ -54,9 +57,10 @@ func (o *observation) setDialogClosed(d *feedback.Dialog) {
 }
 
 func (p *Page) startObservation(kind actKind) *observation {
+	mark := p.logs.Mark()
 	return &observation{
-		p: p, kind: kind,
-		mark: p.logs.Mark(), errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), answered: int(p.answered.Load()), nav: p.hist.Mark(),
+		p: p, kind: kind, polls: p.logs.Polls(mark),
+		mark: mark, errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), answered: int(p.answered.Load()), nav: p.hist.Mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -176,7 +180,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		p.mainDocument, p.logs.Refusal, o.openedBefore())
 	p.logs.MarkReported()
 	p.answered.Store(int64(p.bc.Seq()))
-	reqs, refused := feedback.Requests(p.logs.Network(o.mark), p.mainDocument, p.logs.Refusal,
+	reqs, refused := feedback.Requests(o.ownRequests(), p.mainDocument, p.logs.Refusal,
 		delta.URL != "" && o.kind != actNavigation)
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
 	for _, np := range p.bc.PagesSince(o.pages) {
@@ -262,3 +266,17 @@ func (o *observation) validation() error {
 // know whether it happened (the job horde): nil when it did, an *Error with the
 // feedback's code, message and hint when it did not.
 var Outcome = failure.Outcome
+
+// ownRequests are the requests since the action began but the page's polls
+// that say nothing (Polls.Noise): a poll's reads would fill every answer on
+// a page that polls.
+func (o *observation) ownRequests() []pagelog.NetworkEntry {
+	all := o.p.logs.Network(o.mark)
+	out := all[:0]
+	for _, e := range all {
+		if !o.polls.Noise(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
+
 	"github.com/mafredri/cdp/protocol/runtime"
 )
 
@@ -51,6 +53,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 	// already, beside its guard's verdict (earlySignal).
 	submitted := p.signalled(ctx, o, ws)
 	own := p.logs.Mark()
+	o.polls = o.polls.After(own)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, loadSettle)
 	defer cancel()
@@ -65,7 +68,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 			return followed // a dialog, crash or close ends the wait
 		}
 		ch := p.changed.Watch()
-		loading, requests := p.unsettled(mark, nav)
+		loading, requests := p.unsettled(mark, nav, o.polls)
 		opening := p.hist.Mark().WindowOpens-nav.WindowOpens > p.bc.Seq()-o.pages
 		wait := settlePoll
 		switch {
@@ -80,7 +83,7 @@ func (p *Page) settle(ctx context.Context, o *observation, ws watchSet) (followe
 			// A new document arrived: what it loads later is waitFor's.
 			return followed
 		default:
-			calls := p.logs.Calls(o.callsFrom, own)
+			calls := p.logs.Calls(o.callsFrom, own, o.polls)
 			if calls.Started == 0 && !submitted {
 				return false // the action started nothing to follow
 			}
@@ -146,10 +149,10 @@ func (p *Page) barrier(ctx context.Context) {
 }
 
 // unsettled reports whether a document the action started is still loading, and
-// how many of its requests have no answer yet.
-func (p *Page) unsettled(mark int, nav navMark) (loading bool, requests int) {
+// how many of its requests (not the page's polls) have no answer yet.
+func (p *Page) unsettled(mark int, nav navMark, polls pagelog.Polls) (loading bool, requests int) {
 	if p.usable() != nil {
 		return false, 0 // a dialog, crash or close ends the wait
 	}
-	return p.hist.LoadingSince(nav), p.logs.Pending(mark) + int(p.paused.Load())
+	return p.hist.LoadingSince(nav), p.logs.PendingBut(mark, polls) + int(p.paused.Load())
 }

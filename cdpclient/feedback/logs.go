@@ -60,6 +60,9 @@ func Requests(reqs []pagelog.NetworkEntry, main func(pagelog.NetworkEntry) bool,
 		if dropHops && redirectHop(e) {
 			continue
 		}
+		if answeredThenDropped(e) {
+			e.Failed = ""
+		}
 		out = append(out, Request{Method: e.Method, URL: e.URL, Type: e.Type, Status: e.Status,
 			Failed: e.Failed, Blocked: e.Blocked, Pending: !e.Done && e.Status == 0, Main: isMain})
 	}
@@ -74,4 +77,12 @@ const BlockedByClient = "net::ERR_BLOCKED_BY_CLIENT"
 // there it says why the page is not at the URL asked for.
 func redirectHop(e pagelog.NetworkEntry) bool {
 	return e.Type == "Document" && e.Status >= 300 && e.Status < 400 && e.Failed == "" && e.Blocked == ""
+}
+
+// answeredThenDropped is a call the server answered (below 400) that
+// Chromium then ends as net::ERR_ABORTED: a 204 or a body the page never
+// read. The page had its answer; nothing failed. (A document aborted is
+// another thing, a download: its error stays.)
+func answeredThenDropped(e pagelog.NetworkEntry) bool {
+	return (e.Type == "Fetch" || e.Type == "XHR") && e.Status > 0 && e.Status < 400 && e.Failed == "net::ERR_ABORTED"
 }

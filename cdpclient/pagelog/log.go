@@ -118,7 +118,11 @@ func (l *Log) Network(since int) []NetworkEntry {
 // Pending counts requests that started after since and have no response yet.
 // A response whose body the page never reads never "finishes", so an answered
 // request does not count.
-func (l *Log) Pending(since int) int {
+func (l *Log) Pending(since int) int { return l.PendingBut(since, Polls{}) }
+
+// PendingBut is Pending leaving out the page's polls (a long poll its server
+// holds open is no request an action waits for).
+func (l *Log) PendingBut(since int, polls Polls) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
@@ -127,7 +131,8 @@ func (l *Log) Pending(since int) int {
 		// never report an end; the tab's icon is the browser's own fetch,
 		// made after the load, which no page waits for.
 		if e.Seq > since && e.Status == 0 && e.Type != "EventSource" && e.Type != "WebSocket" &&
-			!strings.HasPrefix(e.URL, "blob:") && !strings.HasPrefix(e.URL, "data:") && !browserIcon(e) {
+			!strings.HasPrefix(e.URL, "blob:") && !strings.HasPrefix(e.URL, "data:") && !browserIcon(e) &&
+			!polls.Repeat(*e) {
 			n++
 		}
 	}
@@ -164,14 +169,15 @@ type Calls struct {
 // Calls reports the page's own calls (fetch and XMLHttpRequest to its own
 // site: the requests whose answers its script handles; another site's are
 // analytics and the like) that started after since, telling those up to upto
-// from later ones.
-func (l *Log) Calls(since, upto int) Calls {
+// from later ones. The page's polls are not its calls: their answers come
+// on a timer, whatever the action did.
+func (l *Log) Calls(since, upto int, polls Polls) Calls {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var c Calls
 	for i := len(l.net) - 1; i >= 0 && l.net[i].Seq > since; i-- {
 		e := l.net[i]
-		if e.Type != "Fetch" && e.Type != "XHR" || !e.SameSite {
+		if e.Type != "Fetch" && e.Type != "XHR" || !e.SameSite || polls.Repeat(*e) {
 			continue
 		}
 		if e.Seq <= upto {

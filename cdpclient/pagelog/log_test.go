@@ -159,17 +159,17 @@ func TestCalls(t *testing.T) {
 	since := l.Mark()
 	feed(l, req("api", "Fetch", true), req("xhr", "XHR", true), req("ga", "Fetch", false), req("js", "Script", true))
 	upto := l.Mark()
-	if c := l.Calls(since, upto); c.Started != 2 || c.Later != 0 || !c.LastAnswer.IsZero() {
+	if c := l.Calls(since, upto, Polls{}); c.Started != 2 || c.Later != 0 || !c.LastAnswer.IsZero() {
 		t.Errorf("before any answer: %+v", c)
 	}
 	feed(l, `{"method":"Network.responseReceived","params":{"requestId":"api","response":{"status":200}}}`, req("next", "Fetch", true))
-	c := l.Calls(since, upto)
+	c := l.Calls(since, upto, Polls{})
 	if c.Started != 2 || c.Later != 1 || c.LastAnswer.IsZero() {
 		t.Errorf("after an answer and a later call: %+v", c)
 	}
 	time.Sleep(time.Millisecond)
 	feed(l, `{"method":"Network.loadingFinished","params":{"requestId":"api"}}`)
-	if d := l.Calls(since, upto); !d.LastAnswer.After(c.LastAnswer) {
+	if d := l.Calls(since, upto, Polls{}); !d.LastAnswer.After(c.LastAnswer) {
 		t.Errorf("the end of the body is not the last word: %v then %v", c.LastAnswer, d.LastAnswer)
 	}
 }
