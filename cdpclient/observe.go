@@ -23,8 +23,9 @@ type observation struct {
 	kind          actKind
 	mark, errMark int
 	url           string
-	pages         int // the context's page count at the start
-	answered      int // the context's page count at the last answer about p
+	pages         int     // the context's page count at the start
+	answered      int     // the context's page count at the last answer about p
+	answeredURL   *string // p's URL at the last answer about it (nil: none yet)
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
@@ -60,7 +61,8 @@ func (p *Page) startObservation(kind actKind) *observation {
 	mark := p.logs.Mark()
 	return &observation{
 		p: p, kind: kind, polls: p.logs.Polls(mark),
-		mark: mark, errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), answered: int(p.answered.Load()), nav: p.hist.Mark(),
+		mark: mark, errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), answered: int(p.answered.Load()),
+		answeredURL: p.answeredURL.Load(), nav: p.hist.Mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -144,6 +146,20 @@ func (o *observation) openedBefore() []string {
 	return out
 }
 
+// movedBefore is where the tab went on its own between the last answer about
+// it and the action's start (a timer's location.assign, a form a timer
+// submitted, an SPA's late history.pushState), relative while on the same
+// site; "" when it stayed, or was never answered about.
+func (o *observation) movedBefore() string {
+	if o.answeredURL == nil || *o.answeredURL == o.url || o.url == "" {
+		return ""
+	}
+	if prev := feedback.Origin(*o.answeredURL); prev != "" && prev == feedback.Origin(o.url) {
+		return feedback.RelURL(o.url, prev)
+	}
+	return feedback.Truncate(o.url, 200)
+}
+
 // feedback assembles the answer. err is nil for an action that happened, an
 // *Incomplete for one that happened but did not finish, and the failure
 // otherwise.
@@ -178,8 +194,15 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	fb.Errors = feedback.Errors(append(fb.Errors, feedback.ConsoleErrors(p.logs.Console(max(o.errMark, o.mark)))...), origin)
 	fb.Before = feedback.BeforeAction(p.logs.Console(o.errMark), p.logs.Network(o.errMark), o.errMark, o.mark, origin,
 		p.mainDocument, p.logs.Refusal, o.openedBefore())
+	if moved := o.movedBefore(); moved != "" {
+		if fb.Before == nil {
+			fb.Before = &feedback.Before{}
+		}
+		fb.Before.URL = moved
+	}
 	p.logs.MarkReported()
 	p.answered.Store(int64(p.bc.Seq()))
+	p.answeredURL.Store(&url)
 	reqs, refused := feedback.Requests(o.ownRequests(), p.mainDocument, p.logs.Refusal,
 		delta.URL != "" && o.kind != actNavigation)
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
@@ -221,6 +244,11 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	if err != nil {
 		c := Classify(err)
 		fb.OK, fb.Code, fb.Msg, fb.Hint = false, int(c.Code), c.Msg, c.Hint
+		if c.Code == CodeNotFound && fb.Before != nil && fb.Before.URL != "" {
+			// The element was on the page the model last saw, not on
+			// the one the tab went to meanwhile.
+			fb.Hint = "the tab went to " + fb.Before.URL + " on its own since the last answer (before.url); take a snapshot of the page it is on"
+		}
 	} else if doc != nil && doc.Status >= 400 && delta.Status != 0 && fb.Hint == "" {
 		fb.Hint = fmt.Sprintf("the server answered %d; the page shows its error page", doc.Status)
 	}

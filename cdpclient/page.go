@@ -43,6 +43,10 @@ type Page struct {
 	ID       string
 	seq      int
 	answered atomic.Int64 // the context's page count at the last action's answer (observe.go)
+	// answeredURL is the tab's URL at the last action's answer (nil before
+	// the first): where it is at the next action's start, if not there,
+	// it went on its own (feedback.Before's URL).
+	answeredURL atomic.Pointer[string]
 
 	bc       *BrowserContext
 	targetID target.ID

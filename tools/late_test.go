@@ -104,3 +104,41 @@ func TestNextAnswerSaysWhatCameBefore(t *testing.T) {
 		t.Errorf("the same before, again: %s", r.text)
 	}
 }
+
+// A tab that goes elsewhere on its own after an answer (an SPA's route a
+// timer pushes, a timer's location.assign) says so in the next answer, as
+// before.url: a click that then misses its element is told why.
+func TestNextAnswerSaysWhereTheTabWent(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/late-route.html")}))
+	r := callTool(t, c, "click", map[string]any{"selector": "#route"})
+	mustOK(t, r)
+	if strings.Contains(r.text, "checkout") {
+		t.Fatalf("the route came within the click's answer (the page is meant to be later): %s", r.text)
+	}
+	waitUntil(t, "the late route", func() bool {
+		return callTool(t, c, "evaluate", map[string]any{"expression": "location.pathname"}).text == `"/behave/checkout"`
+	})
+	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
+	mustOK(t, r)
+	wantIn(t, r, `"before":{"url":"/behave/checkout"}`, `"other clicked"`)
+	if strings.Contains(r.text, `"delta":{"url"`) {
+		t.Errorf("the route is taken for the click's doing: %s", r.text)
+	}
+	r = callTool(t, c, "click", map[string]any{"selector": "#leave"})
+	mustOK(t, r)
+	waitUntil(t, "the late navigation", func() bool {
+		return callTool(t, c, "evaluate", map[string]any{"expression": "location.pathname"}).text == `"/second.html"`
+	})
+	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
+	if !r.isError {
+		t.Fatalf("a click on an element of the page the tab left: %s", r.text)
+	}
+	wantIn(t, r, `"before":{"url":"/second.html"}`, `on its own`)
+	// Said once.
+	r = callTool(t, c, "click", map[string]any{"selector": "a"})
+	if strings.Contains(r.text, `"before"`) {
+		t.Errorf("the same before, again: %s", r.text)
+	}
+}

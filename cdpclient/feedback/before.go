@@ -8,6 +8,9 @@ import "github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 // answer waited for (a submit sent after a 1 s timer) is reported here by the
 // next action, not lost, and not taken for that action's.
 type Before struct {
+	// URL is where the tab went on its own (a timer's navigation, a late
+	// redirect, an SPA's route): the page the action began on.
+	URL    string   `json:"url,omitempty"`
 	Errors []string `json:"errors,omitempty"`
 	Net    []Net    `json:"net,omitempty"`
 	// NetMore counts what Net leaves out, as Feedback.NetMore does.
