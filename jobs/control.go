@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -53,7 +54,8 @@ func (q *Queue) Status(ctx context.Context, id string) (*Job, error) {
 
 // Cancel cancels an unfinished job of ctx's tenant: a queued one never runs,
 // a running or waiting one is stopped and its tabs are closed. Cancelling a
-// finished job is a *StateError and changes nothing.
+// cancelled job again answers it as it is; cancelling a job that ended
+// otherwise is a *StateError and changes nothing.
 func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 	if _, err := q.owned(ctx, id); err != nil {
 		return nil, err
@@ -65,6 +67,11 @@ func (q *Queue) Cancel(ctx context.Context, id, reason string) (*Job, error) {
 	j, err := q.store.Update(ctx, id, jobstore.Unfinished, func(j *Job) {
 		j.State, j.Summary, j.Finished, j.HandoffURL = Cancelled, summary, time.Now(), ""
 	})
+	if se := (*jobstore.StateError)(nil); errors.As(err, &se) && se.State == Cancelled {
+		// A cancel retried (its first answer lost) finds the job
+		// cancelled: answered as then, nothing changed.
+		return q.store.Get(ctx, id)
+	}
 	if err != nil {
 		return nil, err
 	}

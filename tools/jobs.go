@@ -85,7 +85,7 @@ func (s *Server) jobTools() []toolDef {
 				"(default 25000, at most 600000); past it the status is answered as it is. Call it as an MCP task to wait longer (up to an hour).",
 			true, false, true, false, s.waitJob),
 		def("browser.job.cancel", "cancel",
-			"Cancel an unfinished job (queued, running or waiting); its tab is closed. A finished job cannot be cancelled.",
+			"Cancel an unfinished job (queued, running or waiting); its tab is closed. A cancelled one answers CANCELLED again; a succeeded or failed one cannot be cancelled.",
 			false, true, true, false, cancelJob),
 		def("browser.job.resume", "resume",
 			"Resume a job in WAITING_FOR_HUMAN once a person has done what it waited for (e.g. solved a CAPTCHA in its tab); it goes on in the same tab.",

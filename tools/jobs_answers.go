@@ -204,9 +204,12 @@ func (s *Server) extractStructured(ctx context.Context, q *jobs.Queue, raw json.
 	return res, err
 }
 
+// stamp is a time in an answer, to the millisecond as the stores keep it: a
+// cancel's answer, made from the job before it was stored, and a later
+// status of it say the same finishedAt.
 func stamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(time.RFC3339Nano)
+	return t.UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano)
 }

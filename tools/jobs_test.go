@@ -197,6 +197,12 @@ func TestJobToolsThroughMCP(t *testing.T) {
 	if cz == nil || cz["status"] != "CANCELLED" {
 		t.Errorf("cancel: %v %s", cz, errText(res))
 	}
+	// The cancel again, as a client does whose first answer was lost: the
+	// same answer, no error.
+	if again, res := callJob(t, c, "browser.job.cancel", map[string]any{"correlationId": "c-2", "jobId": sid, "reason": "test"}); again == nil ||
+		again["status"] != "CANCELLED" || cz != nil && again["finishedAt"] != cz["finishedAt"] {
+		t.Errorf("cancel again: %v %s, first %v", again, errText(res), cz)
+	}
 
 	// extract_structured answers at once, with sources and what is missing.
 	x, res := callJob(t, c, "browser.snapshot.extract_structured", map[string]any{"correlationId": "c-1", "url": site.URL("/jobs/product.html"),
