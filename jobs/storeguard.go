@@ -89,6 +89,8 @@ func (g storeGuard) fail(op string, err error) error {
 		return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,
 			Msg:  fmt.Sprintf("the job store %s could not be reached: %v", g.name, err),
 			Hint: unreachableHint}
+	case storeBusy(err):
+		return g.busyError(op, err)
 	case diskFull(err):
 		return &cdpclient.Error{Code: cdpclient.CodeInternal, Err: err,
 			Msg:  fmt.Sprintf("the job store %s could not be written: the disk is full (%v)", g.name, err),
