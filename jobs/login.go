@@ -42,7 +42,7 @@ func (t *taskRun) login(ctx context.Context) outcome {
 		}
 	}
 	submit := sel(2, "")
-	from := t.page.URL()
+	from, mark := t.page.URL(), t.page.Door().Logs().Mark()
 	if _, err := t.act(ctx, actions.Type, sel(1, "input[type=password]"), map[string]any{"text": t.secret, "clear": true, "submit": submit == ""}); err != nil {
 		return outcome{err: err}
 	}
@@ -52,13 +52,15 @@ func (t *taskRun) login(ctx context.Context) outcome {
 		}
 	}
 	t.r.progress(0.8, "waiting for the site's answer to the sign-in")
-	after, how, err := t.signInOutcome(ctx, state, from)
+	after, how, err := t.signInOutcome(ctx, state, from, mark)
 	if err != nil {
 		return outcome{err: err}
 	}
 	switch {
 	case after.Captcha:
 		return t.afterHuman(ctx, "the site asks for a CAPTCHA after the sign-in")
+	case after.OTP && !after.Password:
+		return t.afterHuman(ctx, "the site asks for a one-time code after the password (two-step verification)")
 	case after.Password && after.Error != "":
 		return t.afterHuman(ctx, fmt.Sprintf("the site did not accept the sign-in: it says %q", after.Error))
 	case after.Password:
@@ -86,12 +88,15 @@ func signInWait(loadWait time.Duration) time.Duration {
 }
 
 // signInOutcome waits, after the sign-in was submitted from the page at
-// from, for what the site made of it: the password field going away (signed
-// in; how says whether the page went elsewhere), a message the page shows
-// while it still asks for a password (refused: Error is set; a message
-// there before the submit counts once it changed or the wait ended), or a
-// CAPTCHA. When none comes within signInWait it returns the page as it is.
-func (t *taskRun) signInOutcome(ctx context.Context, before *pagefacts.Login, from string) (*pagefacts.Login, string, error) {
+// from (its log at mark), for what the site made of it: the password field
+// going away (signed in; how says whether the page went elsewhere; on the
+// same page, only once the page's calls since the submit were answered: a
+// form that gives way to "Signing in…" may come back with an error), a
+// message the page shows while it still asks for a password (refused: Error
+// is set; a message there before the submit counts once it changed or the
+// wait ended), a field for a one-time code, or a CAPTCHA. When none comes
+// within signInWait it returns the page as it is.
+func (t *taskRun) signInOutcome(ctx context.Context, before *pagefacts.Login, from string, mark int) (*pagefacts.Login, string, error) {
 	wait := signInWait(t.loadWait)
 	deadline := time.Now().Add(wait)
 	var state *pagefacts.Login
@@ -101,8 +106,13 @@ func (t *taskRun) signInOutcome(ctx context.Context, before *pagefacts.Login, fr
 		if rerr == nil {
 			state, err = facts.Login, nil
 			switch {
+			case state.OTP && !state.Password:
+				t.recordSignIn(state, "")
+				return state, "", nil
 			case !state.Password && !state.Captcha && facts.URL != from:
 				return t.signedIn(state, "the site went to this page after the submit")
+			case !state.Password && !state.Captcha && t.callsOpen(mark) && time.Now().Before(deadline):
+				// The form gave way while the site still checks.
 			case !state.Password && !state.Captcha:
 				return t.signedIn(state, "the password field went away after the submit")
 			case state.Captcha, state.Error != "" && state.Error != before.Error:
@@ -155,10 +165,13 @@ func (t *taskRun) afterHuman(ctx context.Context, reason string) outcome {
 		if err != nil {
 			return outcome{err: err}
 		}
-		if !state.Password && !state.Captcha {
+		if !state.Password && !state.Captcha && !state.OTP {
 			return outcome{summary: "signed in with a person's help on " + t.page.URL(), finalURL: t.page.URL()}
 		}
 		what := "asks for a password"
+		if !state.Password && state.OTP {
+			what = "asks for a one-time code"
+		}
 		if state.Error != "" {
 			what += fmt.Sprintf(" and says %q", state.Error)
 		}

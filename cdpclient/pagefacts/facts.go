@@ -74,6 +74,8 @@ type Login struct {
 	User     string `json:"user"`     // a selector for the user name field, if found
 	Captcha  bool   `json:"captcha"`  // a visible CAPTCHA widget
 	Form     bool   `json:"form"`     // the password field is in a <form>
+	// OTP: a visible field for a one-time code (two-step verification).
+	OTP bool `json:"otp"`
 	// Error is the message the page shows about the sign-in while it asks
 	// for a password (a site's "wrong password"): a visible alert or live
 	// region, else an element named as an error; empty when there is none.

@@ -161,6 +161,15 @@ function pageFacts(queries, withLogin, withStructure) {
     // reCAPTCHA v3's badge and invisible widgets ask nothing of a person.
     const noChallenge = (el) => el.closest('.grecaptcha-badge') || (el.tagName === 'IFRAME' && /[?&]size=invisible/i.test(el.src || ''));
     login.captcha = all(document, captchaSel).some((el) => visible(el) && !noChallenge(el));
+    // A one-time code's field (two-step verification): the browser's own
+    // word for it, else a name, placeholder or label that says so.
+    const otpWords = /one[- ]?time|\botp\b|totp|2fa|mfa|two[- ]?(step|factor)|verification code|security code|authenticat\w* code|\d[- ]digit code/i;
+    login.otp = all(document, 'input:not([type=hidden]):not([type=password]):not([type=email])').some((el) => {
+      if (!visible(el)) return false;
+      if ((el.getAttribute('autocomplete') || '').includes('one-time-code')) return true;
+      const label = el.labels && el.labels[0] ? el.labels[0].textContent : '';
+      return otpWords.test([el.name, el.id, el.placeholder, el.getAttribute('aria-label'), label].join(' '));
+    });
     facts.login = login;
   }
 
