@@ -42,7 +42,7 @@ func (t *taskRun) login(ctx context.Context) outcome {
 		}
 	}
 	submit := sel(2, "")
-	from, mark := t.page.URL(), t.page.Door().Logs().Mark()
+	from, mark := t.page.URL(), t.requestMark()
 	if _, err := t.act(ctx, actions.Type, sel(1, "input[type=password]"), map[string]any{"text": t.secret, "clear": true, "submit": submit == ""}); err != nil {
 		return outcome{err: err}
 	}

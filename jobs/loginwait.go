@@ -1,13 +1,23 @@
 package jobs
 
-// callsOpen reports whether a call the page made since mark (a fetch or
+// requestMark is the page's network log position now: the requests made
+// later have a larger Seq.
+func (t *taskRun) requestMark() int {
+	es := t.page.NetworkEntries()
+	if len(es) == 0 {
+		return 0
+	}
+	return es[len(es)-1].Seq
+}
+
+// callsOpen reports whether a call the page made after mark (a fetch or
 // XMLHttpRequest: a sign-in's check of the credentials) still has no
 // answer. A form that gave way to "Signing in…" while it is open says
 // nothing yet of the sign-in: the site may bring the form back with its
 // error.
 func (t *taskRun) callsOpen(mark int) bool {
-	for _, e := range t.page.Door().Logs().Network(mark) {
-		if (e.Type == "Fetch" || e.Type == "XHR") && !e.Done && e.Status == 0 {
+	for _, e := range t.page.NetworkEntries() {
+		if e.Seq > mark && (e.Type == "Fetch" || e.Type == "XHR") && !e.Done && e.Status == 0 {
 			return true
 		}
 	}
