@@ -134,32 +134,6 @@ func isDialogErr(err error) bool {
 	return errors.As(err, &d)
 }
 
-// openedBefore lists the tabs p opened on its own between the last answer
-// about it and the action's start.
-func (o *observation) openedBefore() []string {
-	var out []string
-	for _, np := range o.p.bc.PagesSince(o.answered) {
-		if np.seq <= o.pages && np.opener() == o.p {
-			out = append(out, np.ID+" "+np.destination())
-		}
-	}
-	return out
-}
-
-// movedBefore is where the tab went on its own between the last answer about
-// it and the action's start (a timer's location.assign, a form a timer
-// submitted, an SPA's late history.pushState), relative while on the same
-// site; "" when it stayed, or was never answered about.
-func (o *observation) movedBefore() string {
-	if o.answeredURL == nil || *o.answeredURL == o.url || o.url == "" {
-		return ""
-	}
-	if prev := feedback.Origin(*o.answeredURL); prev != "" && prev == feedback.Origin(o.url) {
-		return feedback.RelURL(o.url, prev)
-	}
-	return feedback.Truncate(o.url, 200)
-}
-
 // feedback assembles the answer. err is nil for an action that happened, an
 // *Incomplete for one that happened but did not finish, and the failure
 // otherwise.
@@ -192,14 +166,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 		err = nil
 	}
 	fb.Errors = feedback.Errors(append(fb.Errors, feedback.ConsoleErrors(p.logs.Console(max(o.errMark, o.mark)))...), origin)
-	fb.Before = feedback.BeforeAction(p.logs.Console(o.errMark), p.logs.Network(o.errMark), o.errMark, o.mark, origin,
-		p.mainDocument, p.logs.Refusal, o.openedBefore())
-	if moved := o.movedBefore(); moved != "" {
-		if fb.Before == nil {
-			fb.Before = &feedback.Before{}
-		}
-		fb.Before.URL = moved
-	}
+	fb.Before = o.before(origin)
 	p.logs.MarkReported()
 	p.answered.Store(int64(p.bc.Seq()))
 	p.answeredURL.Store(&url)
@@ -294,17 +261,3 @@ func (o *observation) validation() error {
 // know whether it happened (the job horde): nil when it did, an *Error with the
 // feedback's code, message and hint when it did not.
 var Outcome = failure.Outcome
-
-// ownRequests are the requests since the action began but the page's polls
-// that say nothing (Polls.Noise): a poll's reads would fill every answer on
-// a page that polls.
-func (o *observation) ownRequests() []pagelog.NetworkEntry {
-	all := o.p.logs.Network(o.mark)
-	out := all[:0]
-	for _, e := range all {
-		if !o.polls.Noise(e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}

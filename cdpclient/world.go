@@ -151,7 +151,7 @@ func worldGone(err error) bool {
 // installSource is the page model's installer: js/snapshot.js (with js/walk.js,
 // js/shown.js, js/lines.js, js/reading.js, js/targets.js and js/view.js) and
 // js/watch.js (with js/watchparts.js).
-var installSource = jsWith("bootstrap", "install", "installWatch", "query", "closedRoots", "lineHelpers", "readingHelpers", "targetHelpers", "walker", "viewHelpers", "shownRules", "watchParts")
+var installSource = jsWith("bootstrap", "install", "installWatch", "installBetween", "query", "closedRoots", "lineHelpers", "readingHelpers", "targetHelpers", "walker", "viewHelpers", "shownRules", "watchParts")
 
 // installPageModel makes every new document of a session get cdpmcp's isolated
 // world with the page model installed, while the document is created, so a

@@ -122,7 +122,7 @@ func TestNextAnswerSaysWhereTheTabWent(t *testing.T) {
 	})
 	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
 	mustOK(t, r)
-	wantIn(t, r, `"before":{"url":"/behave/checkout"}`, `"other clicked"`)
+	wantIn(t, r, `"before":{"url":"/behave/checkout"`, `"Checkout"`, `"other clicked"`)
 	if strings.Contains(r.text, `"delta":{"url"`) {
 		t.Errorf("the route is taken for the click's doing: %s", r.text)
 	}

@@ -10,7 +10,11 @@ import "github.com/cdpmcp/cdpmcp/cdpclient/pagelog"
 type Before struct {
 	// URL is where the tab went on its own (a timer's navigation, a late
 	// redirect, an SPA's route): the page the action began on.
-	URL    string   `json:"url,omitempty"`
+	URL string `json:"url,omitempty"`
+	// Delta is what the page changed on its own that shows now (a text a
+	// timer set, an element that appeared late, a toast that came and
+	// went), as an action's delta says it.
+	Delta  *Delta   `json:"delta,omitempty"`
 	Errors []string `json:"errors,omitempty"`
 	Net    []Net    `json:"net,omitempty"`
 	// NetMore counts what Net leaves out, as Feedback.NetMore does.

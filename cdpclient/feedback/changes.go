@@ -15,6 +15,10 @@ type Changes struct {
 	// Matches is how many elements the selector that named the target
 	// matched, when more than one (the first that shows was acted on).
 	Matches int `json:"matches,omitempty"`
+	// Before is what changed on the page on its own between the last
+	// answer and the action (js/between.js): text, added elements and
+	// flashes only, clocks left out.
+	Before *Changes `json:"before,omitempty"`
 }
 
 // Add adds one frame's changes to c (all but Last: the highest ref a frame
@@ -28,6 +32,12 @@ func (c *Changes) Add(f Changes) {
 	c.Invalid = append(c.Invalid, f.Invalid...)
 	c.More += f.More
 	c.Matches = max(c.Matches, f.Matches)
+	if f.Before != nil {
+		if c.Before == nil {
+			c.Before = &Changes{}
+		}
+		c.Before.Add(*f.Before)
+	}
 }
 
 // Delta is the changes as an answer's delta says them.

@@ -79,6 +79,8 @@ function installWatch() {
       st.last = performance.now();
     });
     observeAll(st.obs, document);
+    // What the page did on its own since the last answer (between.js).
+    st.between = m.betweenTake ? m.betweenTake() : null;
     st.onInvalid = (e) => { st.invalid.push(e.target); };
     document.addEventListener('invalid', st.onInvalid, true);
     // A submit the page's handler turns into script (a fetch after an await,
@@ -135,6 +137,8 @@ function installWatch() {
     const out = { text: [], attrs: [], removed: [], added: [], flash: [], invalid: [], more: 0, last: 0 };
     if (!w) { out.last = st.last; return out; }
     stop();
+    const between = w.between;
+    if (between) out.before = m.beforeChanges(between, st);
     const recs = w.records;
     const added = new Set();
     const removedRefs = [];
@@ -212,7 +216,10 @@ function installWatch() {
     for (const n of textBlocks) {
       if (!n || !n.isConnected || inside(n, addedSet)) continue;
       const b = holderOf(n);
-      if (b && visible(b) && b !== w.target) blocks.add(b);
+      // A clock or ticker changed on its own, not by the action: it
+      // ticks between the answers (between.js).
+      const clock = m.ticking && (m.ticking(b) || m.ticking(n));
+      if (b && visible(b) && b !== w.target && !clock) blocks.add(b);
     }
     for (const b of blocks) {
       let skip = false;
@@ -263,6 +270,7 @@ function installWatch() {
     out.last = st.last;
     if (w.matches > 1) out.matches = w.matches;
     w = null;
+    if (m.betweenStart) m.betweenStart();
     return out;
 
     // attrChanged says whether the attribute behind state k of e changed
@@ -283,6 +291,7 @@ function installWatch() {
 function bootstrap() {
   install();
   installWatch();
+  installBetween();
   return 'ready';
 }
 
