@@ -23,9 +23,10 @@ type observation struct {
 	kind          actKind
 	mark, errMark int
 	url           string
-	pages         int     // the context's page count at the start
-	answered      int     // the context's page count at the last answer about p
-	answeredURL   *string // p's URL at the last answer about it (nil: none yet)
+	pages         int       // the context's page count at the start
+	answered      int       // the context's page count at the last answer about p
+	answeredURL   *string   // p's URL at the last answer about it (nil: none yet)
+	pendingCalls  *[]string // the calls the last answer about p said were pending
 	nav           navMark
 	dialogBefore  bool
 	dom           domChanges
@@ -62,7 +63,7 @@ func (p *Page) startObservation(kind actKind) *observation {
 	return &observation{
 		p: p, kind: kind, polls: p.logs.Polls(mark),
 		mark: mark, errMark: p.logs.Reported(), url: p.URL(), pages: p.bc.Seq(), answered: int(p.answered.Load()),
-		answeredURL: p.answeredURL.Load(), nav: p.hist.Mark(),
+		answeredURL: p.answeredURL.Load(), pendingCalls: p.pendingCalls.Load(), nav: p.hist.Mark(),
 		dialogBefore: p.Dialog() != nil, observers: p.observers(),
 	}
 }
@@ -173,6 +174,7 @@ func (o *observation) feedback(ctx context.Context, err error) *feedback.Feedbac
 	reqs, refused := feedback.Requests(o.ownRequests(), p.mainDocument, p.logs.Refusal,
 		delta.URL != "" && o.kind != actNavigation)
 	fb.Net, fb.NetMore = feedback.Summarize(reqs, origin, o.kind == actNavigation)
+	o.keepPending()
 	for _, np := range p.bc.PagesSince(o.pages) {
 		line := np.ID + " " + np.destination()
 		if why := np.logs.LastRefusal(); why != "" {

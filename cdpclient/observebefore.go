@@ -22,6 +22,14 @@ func (o *observation) before(origin string) *feedback.Before {
 		}
 		b.URL = moved
 	}
+	if late := o.answeredLate(); len(late) > 0 {
+		if b == nil {
+			b = &feedback.Before{}
+		}
+		rs, _ := feedback.Requests(late, p.mainDocument, p.logs.Refusal, false)
+		net, _ := feedback.Summarize(rs, origin, false)
+		b.Net = append(net, b.Net...)
+	}
 	if c := o.dom.Before; c != nil {
 		if d := c.Delta(); !d.Empty() {
 			if b == nil {
@@ -71,4 +79,42 @@ func (o *observation) ownRequests() []pagelog.NetworkEntry {
 		}
 	}
 	return out
+}
+
+// answeredLate are the calls the last answer said were pending that have
+// been answered since (a save whose server took 3 s: its 200, or its 500).
+func (o *observation) answeredLate() []pagelog.NetworkEntry {
+	if o.pendingCalls == nil {
+		return nil
+	}
+	ids := map[string]bool{}
+	for _, id := range *o.pendingCalls {
+		ids[id] = true
+	}
+	var out []pagelog.NetworkEntry
+	for _, e := range o.p.logs.Network(0) {
+		if ids[e.ID] && (e.Done || e.Status != 0) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// keepPending keeps, for the next answer, the ids of the page's calls this
+// answer says are pending, and of those the last one did that still are.
+func (o *observation) keepPending() {
+	var ids []string
+	seen := map[string]bool{}
+	if o.pendingCalls != nil {
+		for _, id := range *o.pendingCalls {
+			seen[id] = true
+		}
+	}
+	for _, e := range o.p.logs.Network(0) {
+		mine := e.Seq > o.mark && !o.polls.Noise(e) || seen[e.ID]
+		if mine && (e.Type == "Fetch" || e.Type == "XHR") && !e.Done && e.Status == 0 {
+			ids = append(ids, e.ID)
+		}
+	}
+	o.p.pendingCalls.Store(&ids)
 }

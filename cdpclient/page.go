@@ -47,6 +47,9 @@ type Page struct {
 	// the first): where it is at the next action's start, if not there,
 	// it went on its own (feedback.Before's URL).
 	answeredURL atomic.Pointer[string]
+	// pendingCalls are the ids of the calls the last answer said were
+	// pending: the next answer says how they ended (observebefore.go).
+	pendingCalls atomic.Pointer[[]string]
 
 	bc       *BrowserContext
 	targetID target.ID

@@ -62,3 +62,26 @@ func TestNextAnswerSaysWhatChangedLate(t *testing.T) {
 		t.Errorf("the clock is in the answer of a click that waited for its call: %s", r.text)
 	}
 }
+
+// A call the click's answer reported pending (its server took 3 s) is said
+// again by the next answer once it ended, under before.net with its status.
+func TestNextAnswerSaysHowAPendingCallEnded(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/late-dom.html")}))
+	r := callTool(t, c, "click", map[string]any{"selector": "#slowsave"})
+	mustOK(t, r)
+	if !strings.Contains(r.text, `{"m":"POST","u":"/slow?ms=3000","pending":true}`) {
+		t.Fatalf("the slow call is not pending in the click's answer (the server is meant to be later): %s", r.text)
+	}
+	waitUntil(t, "the slow save", func() bool {
+		return strings.Contains(callTool(t, c, "evaluate", map[string]any{"expression": "document.getElementById('msg').textContent"}).text, "Saved slowly")
+	})
+	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
+	mustOK(t, r)
+	wantIn(t, r, `"before":{"delta":{"text":[["`, `"Saved slowly: 200"`, `"net":[{"m":"POST","u":"/slow?ms=3000","s":200}]`)
+	r = callTool(t, c, "click", map[string]any{"selector": "#other"})
+	if strings.Contains(r.text, `"before"`) {
+		t.Errorf("the same before again: %s", r.text)
+	}
+}
