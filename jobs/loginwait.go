@@ -10,14 +10,15 @@ func (t *taskRun) requestMark() int {
 	return es[len(es)-1].Seq
 }
 
-// callsOpen reports whether a call the page made after mark (a fetch or
-// XMLHttpRequest: a sign-in's check of the credentials) still has no
-// answer. A form that gave way to "Signing in…" while it is open says
-// nothing yet of the sign-in: the site may bring the form back with its
-// error.
+// callsOpen reports whether a call the page made after mark that sends
+// something (a fetch or XMLHttpRequest POST: a sign-in's check of the
+// credentials) still has no answer. A form that gave way to "Signing in…"
+// while it is open says nothing yet of the sign-in: the site may bring the
+// form back with its error. Reads are left out: a page's long poll would
+// hold the outcome till the wait ends.
 func (t *taskRun) callsOpen(mark int) bool {
 	for _, e := range t.page.NetworkEntries() {
-		if e.Seq > mark && (e.Type == "Fetch" || e.Type == "XHR") && !e.Done && e.Status == 0 {
+		if e.Seq > mark && (e.Type == "Fetch" || e.Type == "XHR") && e.Method != "GET" && e.Method != "HEAD" && !e.Done && e.Status == 0 {
 			return true
 		}
 	}
