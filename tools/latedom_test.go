@@ -13,8 +13,15 @@ import (
 // follows for 400 ms and more.
 func TestNextAnswerSaysWhatChangedLate(t *testing.T) {
 	t.Parallel()
+	t.Run("clock", func(t *testing.T) { t.Parallel(); testChangedLate(t, "/behave/late-dom.html") })
+	// A clock every 4 ms for 2.5 s before the report: its records do not
+	// fill what the page keeps of its changes, nor push the report out.
+	t.Run("fast clock", func(t *testing.T) { t.Parallel(); testChangedLate(t, "/behave/late-dom.html?tick=4&delay=2500") })
+}
+
+func testChangedLate(t *testing.T, page string) {
 	c := newClient(t)
-	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL("/behave/late-dom.html")}))
+	mustOK(t, callTool(t, c, "navigate", map[string]any{"url": site.URL(page)}))
 	r := callTool(t, c, "click", map[string]any{"selector": "#build"})
 	mustOK(t, r)
 	if strings.Contains(r.text, "Report ready") || strings.Contains(r.text, "Download") {

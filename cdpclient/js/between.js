@@ -46,7 +46,8 @@ function installBetween() {
         const el = r.type === 'characterData' ? r.target.parentNode : r.target;
         const text = r.type === 'characterData' || [...r.addedNodes, ...r.removedNodes].some((n) => n.nodeType === 3);
         if (el && text) tick(el);
-        if (!st.keep) continue;
+        // A clock's records would fill the bound in a minute, and say nothing.
+        if (!st.keep || text && ticking(el)) continue;
         if (st.records.length < MAX_RECORDS) st.records.push(r);
         if (r.type === 'childList') {
           for (const n of r.addedNodes) {
