@@ -18,7 +18,7 @@ function installBetween() {
   const MAX_RECORDS = 400;
   // TICKS changes of one element's text within TICK_MS make it a clock.
   const TICKS = 3;
-  const TICK_MS = 3000;
+  const TICK_MS = 10000; // a carousel turning every 5 s is one too
   const { holderOf, inside, visible } = watchParts(m);
   let b = null;
   const tickTimes = new WeakMap(); // element → when its text changed on its own, the last TICKS
