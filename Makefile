@@ -42,7 +42,7 @@ RACE_PKGS := ./cdpclient ./cdpclient/busy ./cdpclient/navstate ./cdpclient/tabli
 # queue they drive, runs without -race too). tools' own test checks that
 # this names every test of those files.
 # PKG=REGEXP, one a word.
-RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSecretsWhole|TestEvaluateHugeAnswer|TestJobHandoffThroughMCP|TestJobAnswersAgree|TestJobToolsThroughMCP|TestJobAnswersCarryNoSecret|TestJobSchemasAreSeed002s|TestJobWaitAsATask|TestRecordWritesAScriptAJobReplays|TestAgentRunWritesAScriptAJobReplays|TestExtractStructuredLinksItsScreenshot)$$ \
+RACE_PLAIN := ./tools=^(TestCorpus|TestCorpusSecondHalf|TestGetContentCutKeepsSecretsWhole|TestEvaluateHugeAnswer|TestJobHandoffThroughMCP|TestJobAnswersAgree|TestJobToolsThroughMCP|TestJobAnswersCarryNoSecret|TestJobSchemasAreSeed002s|TestJobWaitAsATask|TestRecordWritesAScriptAJobReplays|TestAgentRunWritesAScriptAJobReplays|TestExtractStructuredLinksItsScreenshot|TestSubmitWhileTheStoreIsBusy)$$ \
 	./cdpclient/secrets=^TestAutomatonFindsWhatNeedleByNeedleFinds$$
 # The slowest of the other packages, slowest first: make test's queue of
 # plain packages starts with them, so that the two lanes end about together.

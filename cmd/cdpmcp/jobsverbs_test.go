@@ -66,7 +66,7 @@ step badflag     cdpmcp jobs wait $STORE --bogus "$hang"
 func TestJobVerbsInAScript(t *testing.T) {
 	t.Parallel()
 	want := []string{"submit 0", "retry 0", "conflict 8", "badjson 2", "unknownfield 2", "wait 0", "status 0", "notfound 7",
-		"person 5", "resume 0", "askedagain 5", "resume2 0", "resumed 3", "resumeagain 8", "hang 0", "timeout 6", "cancel 0", "cancelled 4", "cancelagain 8", "badflag 2"}
+		"person 5", "resume 0", "askedagain 5", "resume2 0", "resumed 3", "resumeagain 8", "hang 0", "timeout 6", "cancel 0", "cancelled 4", "cancelagain 0", "badflag 2"}
 	for _, store := range []string{"sqlite", "postgres"} {
 		t.Run(store, func(t *testing.T) {
 			t.Parallel()
