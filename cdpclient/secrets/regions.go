@@ -60,15 +60,7 @@ func escapeRuns(text []byte, reach int) []span {
 			break
 		}
 		i += k
-		n := 0
-		for _, set := range [][]decoder{decoders, alternates} {
-			for _, d := range set {
-				if text[i] == d.trigger {
-					_, dn := d.step(text, i)
-					n = max(n, dn)
-				}
-			}
-		}
+		n := escapeAt(text, i)
 		if n == 0 {
 			i++
 			continue
@@ -125,3 +117,65 @@ func asciiLower(b []byte) []byte {
 	}
 	return out
 }
+
+// escapeAt is the length of the escape at text[i:], 0 for none. An escape
+// that stands for an escape's first character (\\ of \\u0054 in a string
+// escaped twice, %25 of %2541, &amp; of &amp;#84;) takes the escape it
+// starts in the next layer with it, down to maxDepth layers: the letters
+// of the next layer's escape are no gap between escapes.
+func escapeAt(text []byte, i int) int {
+	return escapeIn(text[i:min(len(text), i+nestedReach)], maxDepth)
+}
+
+// nestedReach bounds the bytes an escape escaped maxDepth times takes.
+const nestedReach = 64
+
+// escapeIn is the length of the escape text starts with, depth layers deep
+// at most.
+func escapeIn(text []byte, depth int) int {
+	n, out := stepAt(text, 0)
+	if n == 0 || depth == 1 || len(out) != 1 || !isTrigger(out[0]) {
+		return n
+	}
+	// The next layer: text's escapes undone one by one from its start,
+	// where each of its bytes came from.
+	var next []byte
+	var from []int
+	for j := 0; j < len(text); {
+		k, o := stepAt(text, j)
+		if k == 0 {
+			k, o = 1, text[j:j+1]
+		}
+		for range o {
+			from = append(from, j)
+		}
+		next = append(next, o...)
+		j += k
+	}
+	from = append(from, len(text))
+	k := escapeIn(next, depth-1)
+	if k <= 1 || k >= len(from) {
+		return n
+	}
+	// The source bytes up to where the decoded escape ends: the byte after
+	// it came from the source's next escape, or the one past the end.
+	return max(n, from[k])
+}
+
+// stepAt is the longest escape any decoder reads at text[i:] and what it
+// stands for.
+func stepAt(text []byte, i int) (int, []byte) {
+	n, out := 0, []byte(nil)
+	for _, set := range [][]decoder{decoders, alternates} {
+		for _, d := range set {
+			if text[i] == d.trigger {
+				if o, dn := d.step(text, i); dn > n {
+					n, out = dn, o
+				}
+			}
+		}
+	}
+	return n, out
+}
+
+func isTrigger(c byte) bool { return c == '\\' || c == '%' || c == '&' || c == '=' }

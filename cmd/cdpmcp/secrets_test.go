@@ -47,6 +47,12 @@ func TestSecretsRedactedByValue(t *testing.T) {
 	}
 	call("evaluate", map[string]any{"expression": "JSON.stringify({v: document.querySelector('#pw').value, w: [document.querySelector('#pw').value]})"})
 	call("evaluate", map[string]any{"expression": "console.log('the password is', document.querySelector('#pw').value); 1"})
+	// Written all in \uXXXX escapes by the script, which the answer's JSON
+	// escapes again: a run of escapes with the next layer's letters between
+	// them.
+	if got := call("evaluate", map[string]any{"expression": "[...document.querySelector('#pw').value].map(c => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('')"}); !strings.Contains(got, "[secret]") {
+		t.Errorf("the password in \\u escapes = %s, want it redacted", got)
+	}
 	call("type", map[string]any{"selector": "#user", "text": marked})
 	if got := call("evaluate", map[string]any{"expression": "document.querySelector('#user').value"}); !strings.Contains(got, "[secret]") {
 		t.Errorf("reading the marked value back = %s, want it redacted", got)
