@@ -58,15 +58,24 @@ func (s *Server) envFor(ctx context.Context) *actions.Env {
 // results, snapshots, page content, logs, errors, a job's status) before the
 // client or the trace sees it: its text, after it was formatted, and its
 // structured content. Images cannot be redacted; password fields draw dots.
+// The registry keeps the text it gave out (Saw): a value entered later
+// stands there as the page's own word, not an echo (secrets/history.go).
 func redact(reg *secrets.Registry, res *mcp.CallToolResult) {
-	if res == nil || reg.Len() == 0 {
+	if res == nil {
 		return
 	}
+	known := reg.Len() > 0
 	for i, c := range res.Content {
 		if tc, ok := c.(mcp.TextContent); ok {
-			tc.Text = reg.Redact(tc.Text)
-			res.Content[i] = tc
+			if known {
+				tc.Text = reg.Redact(tc.Text)
+				res.Content[i] = tc
+			}
+			reg.Saw(tc.Text)
 		}
+	}
+	if !known {
+		return
 	}
 	if res.StructuredContent != nil {
 		res.StructuredContent = reg.RedactValue(res.StructuredContent)

@@ -16,6 +16,15 @@ type Entry struct {
 
 // Enter remembers v, which cdpmcp entered into a secret field as e says. A
 // value known otherwise too (Add) stays masked wherever it shows.
+// Where the answers given out before showed v, those are the page's words
+// too (history.go).
 func (r *Registry) Enter(v string, e Entry) {
-	r.remember(v, entry{typed: e.Typed, old: e.Old})
+	if r == nil {
+		return
+	}
+	old := e.Old
+	if shown := r.shownBefore(v); len(shown) > 0 {
+		old = append(append([]string{}, old...), shown...)
+	}
+	r.remember(v, entry{typed: e.Typed, old: old})
 }

@@ -91,10 +91,11 @@ func wordRune(r rune) bool {
 }
 
 // stop ends the search for a neighbouring word: a line's end, markup, the
-// parts of a URL's query.
+// parts of a URL's query, the end of a snapshot line's ref ("12[:]News":
+// the ref of the same text differs from one snapshot to the next).
 func stop(r rune) bool {
 	switch r {
-	case '\n', '\r', '<', '>', '"', '?', '&', '=':
+	case '\n', '\r', '<', '>', '"', '?', '&', '=', ']':
 		return true
 	}
 	return false

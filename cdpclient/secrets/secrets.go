@@ -49,6 +49,8 @@ type Registry struct {
 	// (Conceal).
 	concealed []string
 	m         atomic.Pointer[matcher] // nil while empty
+	// seen are the answers given out lately (history.go).
+	seen history
 }
 
 // entry is how a value came to be known.
