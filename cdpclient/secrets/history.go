@@ -68,20 +68,26 @@ func (r *Registry) shownBefore(v string) []string {
 	if m == nil {
 		return nil
 	}
+	// The value as it stands in text, not encoded: a page's words are
+	// written plainly (an encoded echo is no word of the page's).
+	probe := &matcher{needles: m.needles[:1], perNeedle: true}
+	anchor := m.needles[0].anchor
 	var out []string
 	seen := map[string]bool{}
 	for i := len(texts) - 1; i >= 0 && len(out) < shownLines; i-- {
 		b := []byte(texts[i])
-		for _, s := range m.find(b) {
-			line := lineAround(b, s)
-			if !seen[line] {
+		if anchor != nil && !containsLower(b, anchor) {
+			continue
+		}
+		probe.search(&view{b: b, words: true}, func(s span, _ kind) {
+			if len(out) == shownLines {
+				return
+			}
+			if line := lineAround(b, s); !seen[line] {
 				seen[line] = true
 				out = append(out, line)
 			}
-			if len(out) == shownLines {
-				break
-			}
-		}
+		})
 	}
 	return out
 }
