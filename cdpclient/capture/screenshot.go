@@ -245,7 +245,12 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		data, err = take(ctx, c, args)
 		return err
 	})
-	return shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width, leftBelow: leftBelow}, err
+	s := shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width, leftBelow: leftBelow}
+	if err != nil {
+		return s, err
+	}
+	s.data, err = paintRevealed(ctx, p, s) // revealed.go
+	return s, err
 }
 
 // latestBoxes are the boxes of the refs of the latest snapshot's element

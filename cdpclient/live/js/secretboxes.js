@@ -3,9 +3,11 @@
 // password" toggle turns them into text fields) or are named like ones, and
 // one-time-code fields, in the document, its open shadow roots and its
 // same-origin frames. It returns
-// {boxes: [[x, y, w, h], ...], sx, sy} with the scroll offset measured at.
+// {boxes: [[x, y, w, h], ...], sx, sy} with the scroll offset measured at;
+// with revealedOnly, only the fields that draw their value (not dots: a
+// password field a "show" toggle turned into a text field).
 // Runs in cdpmcp's isolated world, where the fields seen stay remembered.
-function secretBoxes() {
+function secretBoxes(revealedOnly) {
   const seen = globalThis.__cdpmcpSecretFields || (globalThis.__cdpmcpSecretFields = new WeakSet());
   const secret = 'input[type=password i], input[autocomplete~="current-password" i], ' +
     'input[autocomplete~="new-password" i], input[autocomplete~="one-time-code" i], ' +
@@ -17,6 +19,7 @@ function secretBoxes() {
       const sr = (globalThis.__cdpmcp && globalThis.__cdpmcp.shadowOf ? globalThis.__cdpmcp.shadowOf(el) : el.shadowRoot);
       if (sr) visit(sr, dx, dy, depth);
       if (seen.has(el)) {
+        if (revealedOnly && (el.type === 'password' || el.value === '')) continue;
         const r = el.getBoundingClientRect();
         if (r.width > 0 && r.height > 0) boxes.push([r.left + dx, r.top + dy, r.width, r.height]);
       } else if ((el.localName === 'iframe' || el.localName === 'frame') && depth < 4) {
