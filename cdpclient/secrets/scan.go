@@ -98,13 +98,18 @@ func (m *matcher) search(v *view, f found) {
 	for _, h := range hits {
 		n := &m.needles[h.needle]
 		start, end := h.end-len(n.canon), h.end
-		for j := len(n.canon); j < len(n.whole) && end < len(c.b) && c.b[end] == n.whole[j]; j++ {
+		j := len(n.canon)
+		for ; j < len(n.whole) && end < len(c.b) && c.b[end] == n.whole[j]; j++ {
 			end++
 		}
 		a, b := c.parentRange(start, end)
 		ra, rb := v.origin(a, b)
-		if n.short() && root.words && glued(root.b, ra, rb) {
-			continue // a short value inside a longer word or number is not it
+		// A short value inside a longer word or number is not it; nor is a
+		// start of a value typed key by key that goes on in other letters
+		// or digits ("summer2025" is no start of "summer2024": the page saw
+		// the start end where it ended).
+		if (n.short() || j < len(n.whole)) && root.words && glued(root.b, ra, rb) {
+			continue
 		}
 		f(span{ra, rb}, classify(v.b, a, b, n, &tags))
 	}
