@@ -95,6 +95,7 @@ func (m *matcher) find(text []byte) []span {
 	}
 	c := &collector{}
 	m.binaryRuns(text, c.add)
+	m.numberRuns(text, c.add)
 	m.cutsIn(text, c.add)
 	for _, r := range m.regions(text) {
 		m.walk(&view{b: text[r.a:r.b], words: true}, 0, map[uint64]bool{}, func(s span, k kind) { c.add(span{s.a + r.a, s.b + r.a}, k) })

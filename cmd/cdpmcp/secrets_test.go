@@ -53,6 +53,14 @@ func TestSecretsRedactedByValue(t *testing.T) {
 	if got := call("evaluate", map[string]any{"expression": "[...document.querySelector('#pw').value].map(c => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('')"}); !strings.Contains(got, "[secret]") {
 		t.Errorf("the password in \\u escapes = %s, want it redacted", got)
 	}
+	// Its bytes (a Uint8Array, which evaluate answers as a list of
+	// numbers) and its characters' codes.
+	for _, expr := range []string{"new TextEncoder().encode(document.querySelector('#pw').value)",
+		"[...document.querySelector('#pw').value].map(c => c.charCodeAt(0))"} {
+		if got := call("evaluate", map[string]any{"expression": expr}); !strings.Contains(got, "[secret]") || strings.Contains(got, "112,119") {
+			t.Errorf("%s = %s, want it redacted", expr, got)
+		}
+	}
 	call("type", map[string]any{"selector": "#user", "text": marked})
 	if got := call("evaluate", map[string]any{"expression": "document.querySelector('#user').value"}); !strings.Contains(got, "[secret]") {
 		t.Errorf("reading the marked value back = %s, want it redacted", got)
