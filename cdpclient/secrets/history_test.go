@@ -45,3 +45,20 @@ func TestEnteredAfterReadingLeavesPageWords(t *testing.T) {
 		t.Errorf("an added value stays in %q", got)
 	}
 }
+
+// A value entered again and again after the same pages were read keeps the
+// lines of them once.
+func TestEnteredAgainKeepsOldLinesOnce(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.Saw("_[:]Analysis: Jon Sopel, BBC News, Washington\n")
+	for range 50 {
+		r.Enter("news", Entry{Typed: true, Old: []string{"Sign in to read the news"}})
+	}
+	if n := len(r.values["news"].old); n != 2 {
+		t.Errorf("entered 50 times, the value keeps %d old lines, want 2", n)
+	}
+	if got := r.Redact("BBC News, Washington"); got != "BBC News, Washington" {
+		t.Errorf("the page's words read %q", got)
+	}
+}

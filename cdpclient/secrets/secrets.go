@@ -120,8 +120,25 @@ func (r *Registry) remember(v string, e entry) {
 			}
 			return
 		}
+		// Old texts add up once each: a value entered again and again
+		// (each type call enters it more than once, with the lines of past
+		// answers that hold it) does not grow them.
+		seen := make(map[string]bool, len(was.old))
+		merged := append([]string{}, was.old...)
+		for _, u := range was.old {
+			seen[u] = true
+		}
+		for _, u := range e.old {
+			if !seen[u] {
+				seen[u] = true
+				merged = append(merged, u)
+			}
+		}
+		if len(merged) == len(was.old) && (was.typed || !e.typed) && was.old != nil {
+			return
+		}
 		e.typed = e.typed || was.typed
-		e.old = append(append([]string{}, was.old...), e.old...)
+		e.old = merged
 	}
 	r.values[v] = &e
 	r.rebuild()
