@@ -28,10 +28,30 @@ var revealedColour = color.RGBA{0x55, 0x55, 0x55, 0xff}
 // revealedPad widens each box, in image pixels (borders, a caret).
 const revealedPad = 2
 
-// paintRevealed returns the picture s.data with the page's revealed secret
-// fields painted over; as it is when there are none in it.
-func paintRevealed(ctx context.Context, p *cdpclient.Page, s shot) ([]byte, error) {
-	boxes, err := live.RevealedSecretBoxes(ctx, p)
+// revealedBoxes are the boxes of the page's revealed secret fields, or why
+// they could not be read.
+type revealedBoxes struct {
+	boxes []live.Box
+	err   error
+}
+
+// readRevealed reads the page's revealed secret fields beside what the
+// caller does next (live.RevealedSecretBoxes runs beside the page's
+// actions): the answer comes on the channel.
+func readRevealed(ctx context.Context, p *cdpclient.Page) <-chan revealedBoxes {
+	out := make(chan revealedBoxes, 1)
+	go func() {
+		boxes, err := live.RevealedSecretBoxes(ctx, p)
+		out <- revealedBoxes{boxes, err}
+	}()
+	return out
+}
+
+// paintRevealed returns the picture s.data with the revealed secret fields'
+// boxes painted over; as it is when there are none in it. A failure to read
+// them (err) is the screenshot's: a picture that might show one is not
+// given out.
+func paintRevealed(s shot, boxes []live.Box, err error) ([]byte, error) {
 	if err != nil || len(boxes) == 0 {
 		return s.data, err
 	}

@@ -159,6 +159,8 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 	var origin point
 	var width float64
 	leftBelow := 0
+	var revealed <-chan revealedBoxes
+	outer := ctx
 	_, err := d.Run(ctx, cdpclient.ModeRead, func(ctx context.Context, c *cdp.Client) error {
 		if opts.Before != nil {
 			var err error
@@ -171,6 +173,11 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 		args := page.NewCaptureScreenshotArgs().SetFormat(format).SetOptimizeForSpeed(true)
 		if format == "jpeg" {
 			args.SetQuality(quality)
+		}
+		if asIs {
+			// The viewport as it is: its revealed secret fields are read
+			// while the browser draws it.
+			revealed = readRevealed(outer, p)
 		}
 		if asIs && opts.Beside != nil {
 			var err error
@@ -242,14 +249,21 @@ func shoot(ctx context.Context, p *cdpclient.Page, opts ScreenshotOptions) (shot
 			data, err = tiled(ctx, d, c, args, *clip, view, scroll, format, quality)
 			return err
 		}
+		// The revealed secret fields are read while the browser draws the
+		// picture (the page is where it is drawn from by now).
+		revealed = readRevealed(outer, p)
 		data, err = take(ctx, c, args)
 		return err
 	})
 	s := shot{data: data, format: format, quality: quality, boxes: boxes, origin: origin, width: width, leftBelow: leftBelow}
+	if revealed == nil {
+		revealed = readRevealed(ctx, p) // tiles: the page is back where it was
+	}
+	found := <-revealed
 	if err != nil {
 		return s, err
 	}
-	s.data, err = paintRevealed(ctx, p, s) // revealed.go
+	s.data, err = paintRevealed(s, found.boxes, found.err) // revealed.go
 	return s, err
 }
 
