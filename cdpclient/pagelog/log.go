@@ -42,6 +42,9 @@ type NetworkEntry struct {
 	Done    bool
 	Loader  string
 	Frame   string // the frame that made the request
+	// Site is where the page's script asked for it (url:line:column of the
+	// call), when a script did.
+	Site string
 	// SameSite: the request goes to the main frame's site (the browser's
 	// word), not to another one's (analytics, ads, embeds).
 	SameSite bool

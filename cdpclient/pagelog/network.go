@@ -2,6 +2,7 @@ package pagelog
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -26,6 +27,15 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 			} `json:"request"`
 			Type             string       `json:"type"`
 			RedirectResponse *netResponse `json:"redirectResponse"`
+			Initiator        struct {
+				Stack *struct {
+					CallFrames []struct {
+						URL    string `json:"url"`
+						Line   int    `json:"lineNumber"`
+						Column int    `json:"columnNumber"`
+					} `json:"callFrames"`
+				} `json:"stack"`
+			} `json:"initiator"`
 		}
 		if json.Unmarshal(params, &ev) != nil {
 			return
@@ -39,6 +49,10 @@ func (l *Log) onNetworkEvent(method string, params json.RawMessage) {
 		l.seq++
 		e := &NetworkEntry{Seq: l.seq, ID: ev.RequestID, Time: time.Now(), Method: ev.Request.Method,
 			URL: ev.Request.URL, Type: ev.Type, Loader: ev.LoaderID, Frame: ev.FrameID, SameSite: ev.Request.SameSite}
+		if st := ev.Initiator.Stack; st != nil && len(st.CallFrames) > 0 {
+			f := st.CallFrames[0]
+			e.Site = fmt.Sprintf("%s:%d:%d", f.URL, f.Line, f.Column)
+		}
 		if len(l.net) >= maxNetworkEntries {
 			l.net = append(l.net[:0], l.net[len(l.net)-maxNetworkEntries/2:]...)
 		}

@@ -24,9 +24,16 @@ const (
 // long-lived connections out of their waits: it neither holds the action's
 // answer open nor fills its net. The action's handlers' own requests (up to
 // the mark After names) stay its own, a Refresh button reading what the page
-// polls too.
+// polls too, unless made from the very call in the page's script that makes
+// the poll (a poll's timer that fired while the handlers ran, on a busy
+// machine).
 type Polls struct {
 	reads map[string]bool
+	// sites are the reads repeated from one place in the page's script: a
+	// read made there is a poll even while the action's handlers run (a
+	// poll's timer that fired then), where the handlers' own reads come from
+	// their own code.
+	sites map[string]bool
 	after int
 }
 
@@ -37,7 +44,7 @@ func (l *Log) Polls(mark int) Polls {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	since := time.Now().Add(-pollLookback)
-	seen := map[string]int{}
+	seen, seenAt := map[string]int{}, map[string]int{}
 	p := Polls{after: mark}
 	for i := len(l.net) - 1; i >= 0; i-- {
 		e := l.net[i]
@@ -53,6 +60,16 @@ func (l *Log) Polls(mark int) Polls {
 					p.reads = map[string]bool{}
 				}
 				p.reads[k] = true
+			}
+			if e.Site == "" {
+				continue
+			}
+			at := k + " " + e.Site
+			if seenAt[at]++; seenAt[at] == pollRepeats {
+				if p.sites == nil {
+					p.sites = map[string]bool{}
+				}
+				p.sites[at] = true
 			}
 		}
 	}
@@ -71,11 +88,19 @@ func (p Polls) After(seq int) Polls {
 // (the server answered ≥ 400, the connection broke) is still one, for the
 // wait; the answer's net keeps it (Polls.Noise).
 func (p Polls) Repeat(e NetworkEntry) bool {
-	if e.Seq <= p.after || len(p.reads) == 0 {
+	if len(p.reads) == 0 {
 		return false
 	}
 	k, ok := readKey(&e)
-	return ok && p.reads[k]
+	if !ok {
+		return false
+	}
+	if e.Seq <= p.after {
+		// Made while the handlers ran: theirs, unless it comes from where
+		// the page's poll is made.
+		return e.Site != "" && p.sites[k+" "+e.Site]
+	}
+	return p.reads[k]
 }
 
 // Noise reports whether e is a repeat of a poll that says nothing: answered

@@ -45,3 +45,30 @@ func TestPollsTellRepeats(t *testing.T) {
 		t.Error("no polls, yet a repeat")
 	}
 }
+
+// A poll's timer that fires while the action's handlers run makes its read
+// from the poll's own call: it is a repeat, where a handler reading the same
+// path from its own code is the action's.
+func TestPollsTellTheirCallSite(t *testing.T) {
+	l := New()
+	n := 0
+	req := func(url string, line int) NetworkEntry {
+		n++
+		feed(l, fmt.Sprintf(`{"method":"Network.requestWillBeSent","params":{"requestId":"r%d","type":"Fetch","request":{"url":%q,"method":"GET","isSameSite":true},`+
+			`"initiator":{"type":"script","stack":{"callFrames":[{"url":"http://a.test/","lineNumber":%d,"columnNumber":22}]}}}}`, n, url, line))
+		all := l.Network(0)
+		return all[len(all)-1]
+	}
+	req("http://a.test/ping?t=1", 15)
+	req("http://a.test/ping?t=2", 15)
+	polls := l.Polls(l.Mark())
+	timer := req("http://a.test/ping?t=3", 15)   // the poll's timer, during the handlers
+	handler := req("http://a.test/ping?t=r", 25) // the Refresh handler's own read
+	polls = polls.After(l.Mark())
+	if !polls.Repeat(timer) {
+		t.Errorf("a read from the poll's call, made while the handlers ran, is not a repeat: %+v", timer)
+	}
+	if polls.Repeat(handler) {
+		t.Errorf("the handler's own read of the polled path is taken for a repeat: %+v", handler)
+	}
+}
