@@ -19,7 +19,7 @@ function installBetween() {
   // TICKS changes of one element's text within TICK_MS make it a clock.
   const TICKS = 3;
   const TICK_MS = 10000; // a carousel turning every 5 s is one too
-  const { holderOf, inside, visible } = watchParts(m);
+  const { holderOf, inside, visible, addedLines } = watchParts(m);
   let b = null;
   const tickTimes = new WeakMap(); // element → when its text changed on its own, the last TICKS
 
@@ -131,16 +131,7 @@ function installBetween() {
   // changes() does, refs continuing from st.last).
   function beforeChanges(t, st) {
     const out = { text: [], added: [], flash: t.flashed, more: 0 };
-    for (const root of t.roots) {
-      if (!root.isConnected) continue;
-      const snap = m.snapshot({ base: st.last, scope: root });
-      st.last = snap.last;
-      for (const l of snap.lines) {
-        const mm = /^(\d+)\[:\](<.*)$/.exec(l);
-        if (mm) out.added.push([mm[1], mm[2]]);
-        else out.text.push([String(m.assign(root, st)), m.cut(l.slice(l.indexOf('[:]') + 3), 100)]);
-      }
-    }
+    addedLines(t.roots, st, out);
     for (const [h, text] of t.texts) out.text.push([String(m.assign(h, st)), text]);
     const cap = (arr, n) => { if (arr.length > n) { out.more += arr.length - n; arr.length = n; } };
     cap(out.added, 4);

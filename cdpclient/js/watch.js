@@ -23,7 +23,7 @@ function installWatch() {
 
   // SHOWING are the attributes that show or hide an element.
   const SHOWING = new Set(['class', 'style', 'hidden', 'open', 'aria-hidden', 'popover']);
-  const { stateOf, controlState, nameOf, holderOf, inside, visible } = watchParts(m);
+  const { stateOf, controlState, nameOf, holderOf, inside, visible, addedLines } = watchParts(m);
 
   // CONTROLS are what a menu holds: what hiddenNear looks for.
   const CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=menuitem],[role=button],[role=link],[role=option],[tabindex]';
@@ -202,15 +202,7 @@ function installWatch() {
     // Added subtrees: the outermost added elements still on the page and visible.
     const roots = [...added].filter((n) => n.isConnected && !inside(n.parentNode, added) && visible(n));
     const addedSet = new Set(roots);
-    for (const root of roots) {
-      const snap = m.snapshot({ base: st.last, scope: root });
-      st.last = snap.last;
-      for (const l of snap.lines) {
-        const mm = /^(\d+)\[:\](<.*)$/.exec(l);
-        if (mm) out.added.push([mm[1], mm[2]]);
-        else out.text.push([String(m.assign(root, st)), m.cut(l.slice(l.indexOf('[:]') + 3), 100)]);
-      }
-    }
+    addedLines(roots, st, out);
     // Text that changed in place, by the block (or element) that holds it.
     const blocks = new Set();
     for (const n of textBlocks) {

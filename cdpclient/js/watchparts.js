@@ -6,6 +6,8 @@
 //   holderOf(node)    the element to report a text change by
 //   inside(n, set)    whether n is in set or inside an element of it
 //   visible(el)       whether el is drawn
+//   addedLines(roots, st, out)  the page model's lines of added subtrees, into
+//                     out.added (elements, by ref) and out.text (text, by the root's ref)
 function watchParts(m) {
   function stateOf(el) {
     const s = {};
@@ -60,5 +62,18 @@ function watchParts(m) {
     return r.width > 0 && r.height > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
   }
 
-  return { stateOf, controlState, nameOf, holderOf, inside, visible };
+  function addedLines(roots, st, out) {
+    for (const root of roots) {
+      if (!root.isConnected) continue;
+      const snap = m.snapshot({ base: st.last, scope: root });
+      st.last = snap.last;
+      for (const l of snap.lines) {
+        const mm = /^(\d+)\[:\](<.*)$/.exec(l);
+        if (mm) out.added.push([mm[1], mm[2]]);
+        else out.text.push([String(m.assign(root, st)), m.cut(l.slice(l.indexOf('[:]') + 3), 100)]);
+      }
+    }
+  }
+
+  return { stateOf, controlState, nameOf, holderOf, inside, visible, addedLines };
 }

@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"bytes"
 	"sync"
 )
 
@@ -93,15 +92,8 @@ func (r *Registry) shownBefore(v string) []string {
 }
 
 // lineAround is the line of b that holds s, lineReach bytes either side of
-// it at most.
+// it at most (wholeLines).
 func lineAround(b []byte, s span) string {
-	lo := max(0, s.a-lineReach)
-	if k := bytes.LastIndexByte(b[lo:s.a], '\n'); k >= 0 {
-		lo += k + 1
-	}
-	hi := min(len(b), s.b+lineReach)
-	if k := bytes.IndexByte(b[s.b:hi], '\n'); k >= 0 {
-		hi = s.b + k
-	}
-	return string(b[lo:hi])
+	w := wholeLines(b, s)
+	return string(b[w.a:w.b])
 }
